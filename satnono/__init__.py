@@ -1,0 +1,47 @@
+"""satnono: settle nonograms exhaustively — solve, prove unique or show a second
+solution, and tell line-solvable puzzles from ones that need search.
+
+>>> import satnono
+>>> p = satnono.Puzzle.from_clues(rows=[[1], [1]], columns=[[1], [1]])
+>>> satnono.check(p).status.value
+'multiple'
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from .errors import ParseError, PuzzleTooLarge, SatnonoError, UnsupportedPuzzle
+from .model import Puzzle
+from .solve import Checker, CheckResult, Stats, Status, check
+
+
+def load(path: str, fmt: str | None = None) -> Puzzle:
+    """Read one puzzle (``FILE#k`` picks the k-th of a multi-puzzle file)."""
+    from .formats import load as _load
+
+    return _load(path, fmt)
+
+
+def load_all(path: str, fmt: str | None = None) -> list[Puzzle]:
+    """Read every puzzle of a file."""
+    from .formats import load_all as _load_all
+
+    return _load_all(path, fmt)
+
+
+__all__ = [
+    "__version__",
+    "Puzzle",
+    "Status",
+    "CheckResult",
+    "Stats",
+    "Checker",
+    "check",
+    "load",
+    "load_all",
+    "SatnonoError",
+    "ParseError",
+    "UnsupportedPuzzle",
+    "PuzzleTooLarge",
+]

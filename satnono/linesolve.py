@@ -1,0 +1,186 @@
+"""A complete line solver on Python-int bitmasks.
+
+Given one line's clue and the cells already known (``black`` and ``white``
+masks, bit ``i`` = cell ``i``), :func:`solve_line` finds *every* cell forced
+by that line alone (generalised arc consistency for one line) together with the
+set of valid start positions of each block, or reports that no placement fits.
+
+The method is a bit-parallel dynamic programme over block index: a set of
+positions is an int, "walk right through cells that may be white" is one
+addition (the carry runs along each run of ones), and "c cells in a row may be
+black" is a logarithmic number of AND-shifts.  Each line costs O(k log c)
+big-int operations for k blocks, whatever its length.
+
+Definitions used below, for a line of n cells with a virtual white cell n:
+
+* ``L_j`` is the set of q in 0..n+1 such that cells [0, q) can hold blocks
+  0..j-1 consistently with cell q-1 white (or q = 0).
+* ``S_j`` is the set of starts s of block j reachable from the left:
+  s in L_j, cells s..s+c_j-1 may be black, cell s+c_j may be white.
+* The same pass on the mirrored line gives the right-hand sets; a start is
+  valid iff it is valid from both sides (the two halves are independent once
+  the block and its separators are fixed), and a cell may be white iff for
+  some gap j it is a white gap cell from the left and from the right.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .model import Clue
+
+Mask = int
+
+
+class LineResult(NamedTuple):
+    """What one line implies."""
+
+    black: Mask
+    """Every cell that is black in all placements (includes the known black cells)."""
+    white: Mask
+    """Every cell that is white in all placements (includes the known white cells)."""
+    starts: tuple[Mask, ...]
+    """For each block, the mask of its valid start positions."""
+
+
+def _reverse(x: Mask, width: int) -> Mask:
+    """Mirror the low ``width`` bits of ``x``."""
+    if width <= 0:
+        return 0
+    return int(format(x, f"0{width}b")[::-1], 2)
+
+
+def _reach(starts: Mask, passable: Mask) -> Mask:
+    """Every position reachable by walking right from ``starts`` through ``passable`` cells."""
+    return ((passable + (starts & passable)) ^ passable) | starts
+
+
+def _runs_of(mask: Mask, c: int) -> Mask:
+    """Positions p such that bits p..p+c-1 of ``mask`` are all set."""
+    r = mask
+    have = 1
+    while have < c:
+        step = have if have <= c - have else c - have
+        r &= r >> step
+        have += step
+    return r
+
+
+def spread(v: Mask, c: int) -> Mask:
+    """OR of ``v`` shifted left by 0..c-1 (cells covered by blocks of length c starting in v)."""
+    r = v
+    have = 1
+    while have < c:
+        step = have if have <= c - have else c - have
+        r |= r << step
+        have += step
+    return r
+
+
+def _forward(clue: Clue, n: int, may_black: Mask, may_white: Mask) -> tuple[list[Mask], list[Mask]] | None:
+    """Left-to-right pass: (L_0..L_k, S_0..S_{k-1}), or None if infeasible.
+
+    ``may_white`` includes the virtual white cell n.
+    """
+    ls: list[Mask] = []
+    ss: list[Mask] = []
+    e = 1
+    for c in clue:
+        reach = _reach(e, may_white)
+        ls.append(reach)
+        s = reach & _runs_of(may_black, c) & (may_white >> c)
+        if not s:
+            return None
+        ss.append(s)
+        e = s << (c + 1)
+    reach = _reach(e, may_white)
+    if not (reach >> (n + 1)) & 1:
+        return None
+    ls.append(reach)
+    return ls, ss
+
+
+def solve_line(clue: Clue, n: int, black: Mask = 0, white: Mask = 0) -> LineResult | None:
+    """Solve one line completely.
+
+    Returns ``None`` when no placement of ``clue`` in ``n`` cells agrees with
+    the known ``black`` and ``white`` cells; otherwise a :class:`LineResult`.
+
+    >>> r = solve_line((3,), 4)
+    >>> bin(r.black), bin(r.white), [bin(s) for s in r.starts]
+    ('0b110', '0b0', ['0b11'])
+    """
+    full = (1 << n) - 1
+    if black & white:
+        return None
+    k = len(clue)
+    if k == 0:
+        if black:
+            return None
+        return LineResult(0, full, ())
+    may_black = full & ~white
+    may_white = (full & ~black) | (1 << n)
+    fwd = _forward(clue, n, may_black, may_white)
+    if fwd is None:
+        return None
+    rclue = clue[::-1]
+    rmay_black = _reverse(may_black, n)
+    rmay_white = _reverse(may_white & full, n) | (1 << n)
+    bwd = _forward(rclue, n, rmay_black, rmay_white)
+    if bwd is None:  # cannot happen when the forward pass succeeded; kept as a guard
+        return None
+    lf, sf = fwd
+    lb, sb = bwd
+
+    starts = []
+    can_black = 0
+    for j, c in enumerate(clue):
+        v = sf[j] & _reverse(sb[k - 1 - j], n - c + 1)
+        if not v:
+            return None
+        starts.append(v)
+        can_black |= spread(v, c)
+
+    can_white = 0
+    for j in range(k + 1):
+        left = (lf[j] >> 1) & full
+        right = _reverse((lb[k - j] >> 1) & full, n)
+        can_white |= left & right
+    can_white &= may_white
+
+    forced_black = full & ~can_white
+    forced_white = full & ~can_black
+    if forced_black & forced_white:
+        return None
+    return LineResult(forced_black, forced_white, tuple(starts))
+
+
+class LineSolver:
+    """:func:`solve_line` with a result cache keyed by ``(clue, n, black, white)``.
+
+    One instance can serve many puzzles; the cache is bounded by ``max_entries``
+    (cleared wholesale when full, which keeps the hot path a single dict lookup).
+    """
+
+    __slots__ = ("_cache", "max_entries", "calls", "hits")
+
+    def __init__(self, max_entries: int = 1 << 20) -> None:
+        self._cache: dict[tuple[Clue, int, Mask, Mask], LineResult | None] = {}
+        self.max_entries = max_entries
+        self.calls = 0
+        self.hits = 0
+
+    def __call__(self, clue: Clue, n: int, black: Mask, white: Mask) -> LineResult | None:
+        self.calls += 1
+        key = (clue, n, black, white)
+        try:
+            r = self._cache[key]
+            self.hits += 1
+            return r
+        except KeyError:
+            pass
+        r = solve_line(clue, n, black, white)
+        if len(self._cache) >= self.max_entries:
+            self._cache.clear()
+        self._cache[key] = r
+        return r

@@ -1,0 +1,210 @@
+"""Line propagation to a fixpoint.
+
+The state of a grid is four lists of int masks: known black and known white
+cells per row (bit c = column c) and per column (bit r = row r).  Each dirty
+line is solved completely (:mod:`satnono.linesolve`); newly forced cells mark
+the crossing lines dirty; this repeats until nothing changes, a line admits no
+placement (contradiction) or every cell is known.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from .linesolve import LineResult, LineSolver, Mask
+from .model import Grid, Puzzle, grid_from_masks
+
+ROW = "row"
+COLUMN = "column"
+
+
+class Deadline(Exception):
+    """Propagation ran past its deadline."""
+
+
+@dataclass(slots=True)
+class Contradiction:
+    """Why propagation proved that a puzzle has no solution."""
+
+    axis: str
+    """``"row"`` or ``"column"``."""
+    index: int
+    """0-based line index."""
+    fits: bool
+    """False when the clue cannot fit in the line at all (even with nothing known)."""
+
+    def describe(self, puzzle: Puzzle) -> str:
+        clue = (puzzle.rows if self.axis == ROW else puzzle.columns)[self.index]
+        n = puzzle.width if self.axis == ROW else puzzle.height
+        text = " ".join(map(str, clue)) or "0"
+        if not self.fits:
+            need = sum(clue) + max(len(clue) - 1, 0)
+            return f"{self.axis} {self.index + 1}: clue {text} needs {need} cells but the line has {n}"
+        return f"{self.axis} {self.index + 1}: clue {text} contradicts the cells forced by the crossing lines"
+
+
+class GridState:
+    """Known cells of a puzzle, kept both row-wise and column-wise."""
+
+    __slots__ = ("puzzle", "height", "width", "row_black", "row_white", "col_black", "col_white")
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.puzzle = puzzle
+        self.height = puzzle.height
+        self.width = puzzle.width
+        self.row_black = [0] * self.height
+        self.row_white = [0] * self.height
+        self.col_black = [0] * self.width
+        self.col_white = [0] * self.width
+
+    def copy(self) -> "GridState":
+        s = GridState.__new__(GridState)
+        s.puzzle = self.puzzle
+        s.height = self.height
+        s.width = self.width
+        s.row_black = self.row_black[:]
+        s.row_white = self.row_white[:]
+        s.col_black = self.col_black[:]
+        s.col_white = self.col_white[:]
+        return s
+
+    def known_count(self) -> int:
+        return sum((b | w).bit_count() for b, w in zip(self.row_black, self.row_white))
+
+    def unknown_count(self) -> int:
+        return self.height * self.width - self.known_count()
+
+    def is_complete(self) -> bool:
+        full = (1 << self.width) - 1
+        return all((b | w) == full for b, w in zip(self.row_black, self.row_white))
+
+    def unknown_cells(self) -> list[tuple[int, int]]:
+        full = (1 << self.width) - 1
+        out = []
+        for r, (b, w) in enumerate(zip(self.row_black, self.row_white)):
+            u = full & ~(b | w)
+            while u:
+                low = u & -u
+                out.append((r, low.bit_length() - 1))
+                u ^= low
+        return out
+
+    def cell(self, r: int, c: int) -> int | None:
+        """1 black, 0 white, None unknown."""
+        if (self.row_black[r] >> c) & 1:
+            return 1
+        if (self.row_white[r] >> c) & 1:
+            return 0
+        return None
+
+    def set_cell(self, r: int, c: int, black: bool) -> None:
+        if black:
+            self.row_black[r] |= 1 << c
+            self.col_black[c] |= 1 << r
+        else:
+            self.row_white[r] |= 1 << c
+            self.col_white[c] |= 1 << r
+
+    def grid(self) -> Grid:
+        """The grid of a complete state."""
+        return grid_from_masks(self.row_black, self.width)
+
+    def line(self, axis: str, index: int) -> tuple[Mask, Mask]:
+        if axis == ROW:
+            return self.row_black[index], self.row_white[index]
+        return self.col_black[index], self.col_white[index]
+
+
+def _scatter(bits: Mask, index: int, cross: list[Mask], dirty: list[bool]) -> None:
+    """Set bit ``index`` in ``cross[i]`` for every bit i of ``bits``; mark those lines dirty."""
+    one = 1 << index
+    while bits:
+        low = bits & -bits
+        i = low.bit_length() - 1
+        cross[i] |= one
+        dirty[i] = True
+        bits ^= low
+
+
+def propagate(
+    state: GridState,
+    solver: LineSolver,
+    dirty_rows: list[bool] | None = None,
+    dirty_cols: list[bool] | None = None,
+    deadline: float | None = None,
+) -> Contradiction | None:
+    """Run line solving on ``state`` (in place) to a fixpoint.
+
+    By default every line starts dirty.  Returns a :class:`Contradiction` if a
+    line admits no placement, else None.  Raises :class:`Deadline` when the
+    monotonic clock passes ``deadline``.
+    """
+    p = state.puzzle
+    h, w = state.height, state.width
+    rows, cols = p.rows, p.columns
+    rb, rw, cb, cw = state.row_black, state.row_white, state.col_black, state.col_white
+    if dirty_rows is None:
+        dirty_rows = [True] * h
+    if dirty_cols is None:
+        dirty_cols = [True] * w
+    full_w = (1 << w) - 1
+    full_h = (1 << h) - 1
+    any_dirty = True
+    while any_dirty:
+        any_dirty = False
+        if deadline is not None and time.monotonic() > deadline:
+            raise Deadline
+        for r in range(h):
+            if not dirty_rows[r]:
+                continue
+            dirty_rows[r] = False
+            b, wh = rb[r], rw[r]
+            if b | wh == full_w:
+                continue
+            res = solver(rows[r], w, b, wh)
+            if res is None:
+                return Contradiction(ROW, r, solver(rows[r], w, 0, 0) is not None)
+            nb = res.black & ~b
+            nw = res.white & ~wh
+            if nb:
+                rb[r] = res.black
+                _scatter(nb, r, cb, dirty_cols)
+                any_dirty = True
+            if nw:
+                rw[r] = res.white
+                _scatter(nw, r, cw, dirty_cols)
+                any_dirty = True
+        for c in range(w):
+            if not dirty_cols[c]:
+                continue
+            dirty_cols[c] = False
+            b, wh = cb[c], cw[c]
+            if b | wh == full_h:
+                continue
+            res = solver(cols[c], h, b, wh)
+            if res is None:
+                return Contradiction(COLUMN, c, solver(cols[c], h, 0, 0) is not None)
+            nb = res.black & ~b
+            nw = res.white & ~wh
+            if nb:
+                cb[c] = res.black
+                _scatter(nb, c, rb, dirty_rows)
+                any_dirty = True
+            if nw:
+                cw[c] = res.white
+                _scatter(nw, c, rw, dirty_rows)
+                any_dirty = True
+    return None
+
+
+def line_starts(state: GridState, solver: LineSolver, axis: str, index: int) -> LineResult:
+    """The line solver's result for one line of a consistent state (valid starts per block)."""
+    p = state.puzzle
+    if axis == ROW:
+        res = solver(p.rows[index], state.width, state.row_black[index], state.row_white[index])
+    else:
+        res = solver(p.columns[index], state.height, state.col_black[index], state.col_white[index])
+    if res is None:
+        raise ValueError(f"{axis} {index} is inconsistent; propagate first")
+    return res

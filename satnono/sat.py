@@ -1,0 +1,133 @@
+"""The SAT back end: the only module that imports pysat.
+
+:class:`SatSession` wraps one incremental python-sat solver chosen by name and
+adds a wall-clock deadline to every call:
+
+* solvers with ``interrupt()`` (Glucose, MiniSat family) are interrupted by a
+  timer thread;
+* CaDiCaL 1.9.5 has no interrupt, so it runs in conflict-budget slices whose
+  size adapts to the measured conflict rate and the time left.
+
+A call that runs out of time returns ``None`` ("unknown").
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Iterable, Sequence
+
+from pysat.solvers import Solver
+
+from .errors import UnsupportedOperation
+
+#: Back ends that can be chosen with ``--solver`` (all incremental: clauses may be added after a solve).
+SOLVERS: dict[str, str] = {
+    "cadical195": "budget",
+    "cadical153": "budget",
+    "glucose4": "interrupt",
+    "glucose42": "interrupt",
+    "glucose3": "interrupt",
+    "minisat22": "interrupt",
+    "maplechrono": "interrupt",
+    "mergesat3": "interrupt",
+}
+DEFAULT_SOLVER = "cadical195"
+
+
+class SatSession:
+    """One incremental SAT solver over a clause set.
+
+    Use as a context manager so native memory is freed::
+
+        with SatSession(clauses) as s:
+            if s.solve(deadline):
+                model = s.model()
+    """
+
+    def __init__(self, clauses: Iterable[Sequence[int]] = (), name: str = DEFAULT_SOLVER) -> None:
+        if name not in SOLVERS:
+            raise UnsupportedOperation(
+                f"unknown or unsupported SAT solver {name!r}; choose one of: {', '.join(SOLVERS)}"
+            )
+        self.name = name
+        self._limit = SOLVERS[name]
+        self._solver = Solver(name=name, bootstrap_with=clauses)
+        self.calls = 0
+        self.conflicts = 0
+        self._budget = 2000
+
+    def __enter__(self) -> "SatSession":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._solver is not None:
+            self._solver.delete()
+            self._solver = None  # type: ignore[assignment]
+
+    def add_clause(self, clause: Sequence[int]) -> None:
+        self._solver.add_clause(list(clause))
+
+    def add_clauses(self, clauses: Iterable[Sequence[int]]) -> None:
+        self._solver.append_formula(clauses)
+
+    def set_phases(self, literals: Sequence[int]) -> None:
+        self._solver.set_phases(list(literals))
+
+    def model(self) -> list[int]:
+        m = self._solver.get_model()
+        if m is None:
+            raise UnsupportedOperation("no model: the last call was not satisfiable")
+        return m
+
+    def core(self) -> list[int]:
+        return list(self._solver.get_core() or [])
+
+    def _update_stats(self) -> None:
+        st = self._solver.accum_stats() or {}
+        self.conflicts = int(st.get("conflicts", self.conflicts))
+
+    def solve(self, deadline: float | None = None, assumptions: Sequence[int] = ()) -> bool | None:
+        """Solve under ``assumptions``; None if the monotonic ``deadline`` passed first."""
+        self.calls += 1
+        s = self._solver
+        a = list(assumptions)
+        if deadline is None:
+            r = s.solve(assumptions=a)
+            self._update_stats()
+            return r
+        if time.monotonic() >= deadline:
+            return None
+        if self._limit == "interrupt":
+            timer = threading.Timer(max(0.0, deadline - time.monotonic()), s.interrupt)
+            timer.daemon = True
+            timer.start()
+            try:
+                r = s.solve_limited(assumptions=a, expect_interrupt=True)
+            finally:
+                timer.cancel()
+                s.clear_interrupt()
+            self._update_stats()
+            return r
+        # Conflict-budget slices, sized from the measured conflict rate.
+        while True:
+            t0 = time.monotonic()
+            before = self.conflicts
+            s.conf_budget(self._budget)
+            r = s.solve_limited(assumptions=a)
+            self._update_stats()
+            if r is not None:
+                return r
+            now = time.monotonic()
+            left = deadline - now
+            if left <= 0:
+                return None
+            used = max(now - t0, 1e-4)
+            done = max(self.conflicts - before, 1)
+            rate = done / used
+            # aim for slices of about a tenth of the time left (at least 50 ms)
+            want = rate * max(min(left, max(left / 10, 0.05)), 0.0)
+            self._budget = int(max(100, min(want, self._budget * 4)))

@@ -1,0 +1,180 @@
+"""Settling a puzzle: line propagation, then SAT for what is left.
+
+:func:`check` is the one-way pipeline: propagate to a fixpoint; if every cell
+is known the puzzle is line-solvable (hence unique); otherwise encode the
+residue, find a solution, block it over the undetermined cells and solve
+again.  Every solution is re-checked against the clues before it is returned.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from enum import Enum
+
+from .encode import Encoding, encode
+from .linesolve import LineSolver
+from .model import Grid, Puzzle, grid_diff
+from .propagate import Deadline, GridState, propagate
+from .sat import DEFAULT_SOLVER, SatSession
+
+
+class Status(str, Enum):
+    """The verdict on a puzzle."""
+
+    UNIQUE = "unique"
+    MULTIPLE = "multiple"
+    NONE = "none"
+    UNKNOWN = "unknown"
+    ERROR = "error"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(slots=True)
+class Stats:
+    """How much work a verdict took."""
+
+    cells: int = 0
+    unknown_after_propagation: int = 0
+    line_calls: int = 0
+    cnf_vars: int = 0
+    cnf_clauses: int = 0
+    sat_calls: int = 0
+    conflicts: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "cells": self.cells,
+            "unknown_after_propagation": self.unknown_after_propagation,
+            "line_calls": self.line_calls,
+            "cnf_vars": self.cnf_vars,
+            "cnf_clauses": self.cnf_clauses,
+            "sat_calls": self.sat_calls,
+            "conflicts": self.conflicts,
+        }
+
+
+@dataclass(slots=True)
+class CheckResult:
+    """The outcome of :func:`check`."""
+
+    puzzle: Puzzle
+    status: Status
+    line_solvable: bool = False
+    """True when line logic alone determines every cell (implies ``unique``)."""
+    solutions: tuple[Grid, ...] = ()
+    """Up to two solutions, each a tuple of row strings over ``#``/``.``."""
+    diff: tuple[tuple[int, int], ...] = ()
+    """0-based ``(row, col)`` cells where the two solutions differ."""
+    reason: str | None = None
+    """Why, for ``none``, ``unknown`` and ``error``."""
+    seconds: float = 0.0
+    stats: Stats = field(default_factory=Stats)
+
+
+class InternalError(RuntimeError):
+    """A solution failed its re-check against the clues (a bug, never a verdict)."""
+
+
+def _verified(puzzle: Puzzle, grid: Grid) -> Grid:
+    if not puzzle.is_solution(grid):
+        raise InternalError(f"solver produced a grid that does not satisfy the clues of {puzzle.source or 'the puzzle'}")
+    return grid
+
+
+def _grid_from_model(state: GridState, enc: Encoding, model: list[int]) -> Grid:
+    w = state.width
+    rows = state.row_black[:]
+    for v in enc.unknown_vars:
+        if v <= len(model) and model[v - 1] > 0:
+            r, c = divmod(v - 1, w)
+            rows[r] |= 1 << c
+    from .model import grid_from_masks
+
+    return grid_from_masks(rows, w)
+
+
+def _block(enc: Encoding, model: list[int]) -> list[int]:
+    """The clause that excludes ``model`` on the undetermined cells."""
+    return [-model[v - 1] if v <= len(model) else v for v in enc.unknown_vars]
+
+
+class Checker:
+    """Settles puzzles one after another, sharing the line-solver cache.
+
+    ``Checker().check(p)`` is what :func:`check` does; keep one Checker for a
+    batch so repeated lines are solved once.
+    """
+
+    def __init__(self, solver: str = DEFAULT_SOLVER, line_solver: LineSolver | None = None) -> None:
+        self.solver = solver
+        self.lines = line_solver or LineSolver()
+
+    def propagate(self, puzzle: Puzzle, deadline: float | None = None):
+        """Propagate a fresh state; returns ``(state, contradiction)``."""
+        state = GridState(puzzle)
+        return state, propagate(state, self.lines, deadline=deadline)
+
+    def check(self, puzzle: Puzzle, timeout: float | None = None) -> CheckResult:
+        """Settle ``puzzle``: unique, multiple (two solutions), none or unknown (timeout)."""
+        t0 = time.monotonic()
+        deadline = None if timeout is None else t0 + timeout
+        stats = Stats(cells=puzzle.height * puzzle.width)
+        calls0 = self.lines.calls
+
+        def done(status: Status, **kw) -> CheckResult:
+            stats.line_calls = self.lines.calls - calls0
+            return CheckResult(puzzle, status, stats=stats, seconds=time.monotonic() - t0, **kw)
+
+        if puzzle.sum_mismatch():
+            rs = sum(map(sum, puzzle.rows))
+            cs = sum(map(sum, puzzle.columns))
+            return done(Status.NONE, reason=f"row clues total {rs} black cells but column clues total {cs}")
+        try:
+            state, bad = self.propagate(puzzle, deadline)
+        except Deadline:
+            return done(Status.UNKNOWN, reason="timed out during line propagation")
+        if bad is not None:
+            return done(Status.NONE, reason=bad.describe(puzzle))
+        stats.unknown_after_propagation = state.unknown_count()
+        if stats.unknown_after_propagation == 0:
+            return done(Status.UNIQUE, line_solvable=True, solutions=(_verified(puzzle, state.grid()),))
+
+        enc = encode(state, self.lines)
+        stats.cnf_vars = enc.nvars
+        stats.cnf_clauses = len(enc.clauses)
+        if enc.unsat:
+            return done(Status.NONE, reason="no solution: the remaining constraints are contradictory")
+        with SatSession(enc.clauses, self.solver) as sat:
+            try:
+                first = sat.solve(deadline)
+                if first is None:
+                    return done(Status.UNKNOWN, reason="timed out before a first solution was found")
+                if not first:
+                    return done(Status.NONE, reason="no solution (proved by SAT search after line propagation)")
+                model = sat.model()
+                s1 = _verified(puzzle, _grid_from_model(state, enc, model))
+                sat.add_clause(_block(enc, model))
+                second = sat.solve(deadline)
+                if second is None:
+                    return done(Status.UNKNOWN, solutions=(s1,),
+                                reason="found a solution, but timed out before proving it unique")
+                if not second:
+                    return done(Status.UNIQUE, solutions=(s1,))
+                s2 = _verified(puzzle, _grid_from_model(state, enc, sat.model()))
+                return done(Status.MULTIPLE, solutions=(s1, s2), diff=tuple(grid_diff(s1, s2)))
+            finally:
+                stats.sat_calls = sat.calls
+                stats.conflicts = sat.conflicts
+
+
+def check(puzzle: Puzzle, timeout: float | None = None, solver: str = DEFAULT_SOLVER) -> CheckResult:
+    """Settle one puzzle.  See :class:`Checker` for batches.
+
+    >>> from satnono.model import Puzzle
+    >>> check(Puzzle.from_grid(["#.", ".#"])).status.value
+    'multiple'
+    """
+    return Checker(solver).check(puzzle, timeout)
