@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from .linesolve import LineSolver
-from .propagate import COLUMN, ROW, GridState, line_starts
+from .propagate import COLUMN, ROW, GridState
 
 Clause = list[int]
 
@@ -53,21 +53,24 @@ class Encoding:
     lines: int = 0
     """Number of lines encoded."""
     block_vars: int = field(default=0)
+    selectors: dict[tuple[str, int], int] = field(default_factory=dict)
+    """With ``selectors=True``: the literal that switches each line's clauses on, keyed by (axis, index)."""
 
     def cell_var(self, r: int, c: int) -> int:
         return r * self.width + c + 1
 
 
 class _Builder:
-    __slots__ = ("clauses", "next_var", "unsat")
+    __slots__ = ("clauses", "next_var", "unsat", "guard")
 
     def __init__(self, first_free: int) -> None:
         self.clauses: list[Clause] = []
         self.next_var = first_free
         self.unsat = False
+        self.guard: int | None = None
 
     def add(self, lits: Iterable[int | bool]) -> None:
-        out = []
+        out = [] if self.guard is None else [-self.guard]
         for lit in lits:
             if lit is _TRUE:
                 return
@@ -164,11 +167,16 @@ def encode(
     solver: LineSolver,
     rows: Iterable[int] | None = None,
     columns: Iterable[int] | None = None,
+    selectors: bool = False,
 ) -> Encoding:
     """Encode the lines of a propagated, consistent ``state`` that still have unknown cells.
 
     ``rows``/``columns`` restrict the encoding to those lines (used for
     independent components); by default every line with an unknown cell.
+    With ``selectors`` every clause of a line carries the negation of a fresh
+    selector variable, so a line is enforced only when its selector is assumed
+    true (for unsatisfiable cores over lines); a line whose clue cannot fit at
+    all then contributes the clause ``[-selector]``.
     """
     p = state.puzzle
     h, w = state.height, state.width
@@ -181,15 +189,37 @@ def encode(
     rows = list(rows)
     columns = list(columns)
     b = _Builder(h * w + 1)
+    sel: dict[tuple[str, int], int] = {}
+
+    def guard(axis: str, index: int) -> None:
+        """With selectors, give the line's clauses a fresh selector literal."""
+        if selectors:
+            b.guard = b.next_var
+            sel[(axis, index)] = b.next_var
+            b.next_var += 1
+
     for r in rows:
-        res = line_starts(state, solver, ROW, r)
+        guard(ROW, r)
+        res = solver(p.rows[r], w, state.row_black[r], state.row_white[r])
+        if res is None:
+            if not selectors:
+                raise ValueError(f"row {r} is inconsistent; propagate first")
+            b.add(())
+            continue
         base = r * w + 1
         _encode_line(b, p.rows[r], w, res.starts, state.row_black[r], state.row_white[r],
                      lambda i, base=base: base + i)
     for c in columns:
-        res = line_starts(state, solver, COLUMN, c)
+        guard(COLUMN, c)
+        res = solver(p.columns[c], h, state.col_black[c], state.col_white[c])
+        if res is None:
+            if not selectors:
+                raise ValueError(f"column {c} is inconsistent; propagate first")
+            b.add(())
+            continue
         _encode_line(b, p.columns[c], h, res.starts, state.col_black[c], state.col_white[c],
                      lambda i, c=c: i * w + c + 1)
+    b.guard = None
     unknown = [r * w + c + 1 for r, c in state.unknown_cells()]
     return Encoding(
         clauses=b.clauses,
@@ -199,5 +229,6 @@ def encode(
         unknown_vars=unknown,
         unsat=b.unsat,
         lines=len(rows) + len(columns),
-        block_vars=b.next_var - 1 - h * w,
+        block_vars=b.next_var - 1 - h * w - len(sel),
+        selectors=sel,
     )

@@ -11,10 +11,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Mapping
 
 from .encode import Encoding, encode
 from .linesolve import LineSolver
-from .model import Grid, Puzzle, grid_diff
+from .model import Grid, Puzzle, grid_diff, grid_from_masks
 from .propagate import Deadline, GridState, propagate
 from .sat import DEFAULT_SOLVER, SatSession
 
@@ -78,8 +79,11 @@ class InternalError(RuntimeError):
     """A solution failed its re-check against the clues (a bug, never a verdict)."""
 
 
-def _verified(puzzle: Puzzle, grid: Grid) -> Grid:
-    if not puzzle.is_solution(grid):
+def _verified(puzzle: Puzzle, grid: Grid, givens: Mapping[tuple[int, int], bool] | None = None) -> Grid:
+    ok = puzzle.is_solution(grid) and all(
+        (grid[r][c] == "#") == black for (r, c), black in (givens or {}).items()
+    )
+    if not ok:
         raise InternalError(f"solver produced a grid that does not satisfy the clues of {puzzle.source or 'the puzzle'}")
     return grid
 
@@ -91,8 +95,6 @@ def _grid_from_model(state: GridState, enc: Encoding, model: list[int]) -> Grid:
         if v <= len(model) and model[v - 1] > 0:
             r, c = divmod(v - 1, w)
             rows[r] |= 1 << c
-    from .model import grid_from_masks
-
     return grid_from_masks(rows, w)
 
 
@@ -112,13 +114,21 @@ class Checker:
         self.solver = solver
         self.lines = line_solver or LineSolver()
 
-    def propagate(self, puzzle: Puzzle, deadline: float | None = None):
-        """Propagate a fresh state; returns ``(state, contradiction)``."""
+    def propagate(self, puzzle: Puzzle, deadline: float | None = None,
+                  givens: Mapping[tuple[int, int], bool] | None = None):
+        """Propagate a fresh state (with ``givens`` set first); returns ``(state, contradiction)``."""
         state = GridState(puzzle)
+        for (r, c), black in (givens or {}).items():
+            state.set_cell(r, c, black)
         return state, propagate(state, self.lines, deadline=deadline)
 
-    def check(self, puzzle: Puzzle, timeout: float | None = None) -> CheckResult:
-        """Settle ``puzzle``: unique, multiple (two solutions), none or unknown (timeout)."""
+    def check(self, puzzle: Puzzle, timeout: float | None = None,
+              givens: Mapping[tuple[int, int], bool] | None = None) -> CheckResult:
+        """Settle ``puzzle``: unique, multiple (two solutions), none or unknown (timeout).
+
+        ``givens`` maps 0-based ``(row, col)`` cells to True (black) or False
+        (white): cells revealed to the player, which every solution must respect.
+        """
         t0 = time.monotonic()
         deadline = None if timeout is None else t0 + timeout
         stats = Stats(cells=puzzle.height * puzzle.width)
@@ -133,14 +143,17 @@ class Checker:
             cs = sum(map(sum, puzzle.columns))
             return done(Status.NONE, reason=f"row clues total {rs} black cells but column clues total {cs}")
         try:
-            state, bad = self.propagate(puzzle, deadline)
+            state, bad = self.propagate(puzzle, deadline, givens)
         except Deadline:
             return done(Status.UNKNOWN, reason="timed out during line propagation")
         if bad is not None:
-            return done(Status.NONE, reason=bad.describe(puzzle))
+            why = bad.describe(puzzle)
+            if givens:
+                why += " (with the given cells)"
+            return done(Status.NONE, reason=why)
         stats.unknown_after_propagation = state.unknown_count()
         if stats.unknown_after_propagation == 0:
-            return done(Status.UNIQUE, line_solvable=True, solutions=(_verified(puzzle, state.grid()),))
+            return done(Status.UNIQUE, line_solvable=True, solutions=(_verified(puzzle, state.grid(), givens),))
 
         enc = encode(state, self.lines)
         stats.cnf_vars = enc.nvars
@@ -155,7 +168,7 @@ class Checker:
                 if not first:
                     return done(Status.NONE, reason="no solution (proved by SAT search after line propagation)")
                 model = sat.model()
-                s1 = _verified(puzzle, _grid_from_model(state, enc, model))
+                s1 = _verified(puzzle, _grid_from_model(state, enc, model), givens)
                 sat.add_clause(_block(enc, model))
                 second = sat.solve(deadline)
                 if second is None:
@@ -163,18 +176,23 @@ class Checker:
                                 reason="found a solution, but timed out before proving it unique")
                 if not second:
                     return done(Status.UNIQUE, solutions=(s1,))
-                s2 = _verified(puzzle, _grid_from_model(state, enc, sat.model()))
+                s2 = _verified(puzzle, _grid_from_model(state, enc, sat.model()), givens)
                 return done(Status.MULTIPLE, solutions=(s1, s2), diff=tuple(grid_diff(s1, s2)))
             finally:
                 stats.sat_calls = sat.calls
                 stats.conflicts = sat.conflicts
 
 
-def check(puzzle: Puzzle, timeout: float | None = None, solver: str = DEFAULT_SOLVER) -> CheckResult:
+def check(
+    puzzle: Puzzle,
+    timeout: float | None = None,
+    solver: str = DEFAULT_SOLVER,
+    givens: Mapping[tuple[int, int], bool] | None = None,
+) -> CheckResult:
     """Settle one puzzle.  See :class:`Checker` for batches.
 
     >>> from satnono.model import Puzzle
     >>> check(Puzzle.from_grid(["#.", ".#"])).status.value
     'multiple'
     """
-    return Checker(solver).check(puzzle, timeout)
+    return Checker(solver).check(puzzle, timeout, givens)
