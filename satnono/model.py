@@ -42,6 +42,15 @@ class Puzzle:
     source: str | None = None
     """Where the puzzle came from: the file name as given, with ``#k`` for the k-th puzzle of a multi-puzzle file."""
 
+    def __post_init__(self) -> None:
+        # Normalise so that every consumer sees the same clue shape: tuples of
+        # positive ints, an empty line as ``()`` (``[0]`` is accepted for it).
+        object.__setattr__(self, "rows", tuple(normalise_clue(c) for c in self.rows))
+        object.__setattr__(self, "columns", tuple(normalise_clue(c) for c in self.columns))
+        if self.goal is not None:
+            object.__setattr__(self, "goal", tuple(self.goal))
+        object.__setattr__(self, "meta", tuple((str(k), str(v)) for k, v in self.meta))
+
     @property
     def height(self) -> int:
         return len(self.rows)
@@ -62,11 +71,7 @@ class Puzzle:
         **kwargs: object,
     ) -> "Puzzle":
         """Build a puzzle, normalising clues (a lone ``0`` means an empty line)."""
-        return cls(
-            rows=tuple(normalise_clue(c) for c in rows),
-            columns=tuple(normalise_clue(c) for c in columns),
-            **kwargs,  # type: ignore[arg-type]
-        )
+        return cls(rows=tuple(rows), columns=tuple(columns), **kwargs)  # type: ignore[arg-type]
 
     @classmethod
     def from_grid(cls, grid: Sequence[str], **kwargs: object) -> "Puzzle":

@@ -148,8 +148,8 @@ def propagate(
         dirty_rows = [True] * h
     if dirty_cols is None:
         dirty_cols = [True] * w
-    full_w = (1 << w) - 1
-    full_h = (1 << h) - 1
+    # A line is solved even when all its cells are known: that is where a
+    # line completed by crossing lines is checked against its own clue.
     any_dirty = True
     while any_dirty:
         any_dirty = False
@@ -160,8 +160,6 @@ def propagate(
                 continue
             dirty_rows[r] = False
             b, wh = rb[r], rw[r]
-            if b | wh == full_w:
-                continue
             res = solver(rows[r], w, b, wh)
             if res is None:
                 return Contradiction(ROW, r, solver(rows[r], w, 0, 0) is not None)
@@ -180,8 +178,6 @@ def propagate(
                 continue
             dirty_cols[c] = False
             b, wh = cb[c], cw[c]
-            if b | wh == full_h:
-                continue
             res = solver(cols[c], h, b, wh)
             if res is None:
                 return Contradiction(COLUMN, c, solver(cols[c], h, 0, 0) is not None)

@@ -1,0 +1,262 @@
+"""Reading and writing puzzle files.
+
+>>> p = loads("width 2\\nheight 1\\nrows\\n2\\ncolumns\\n1\\n1\\n")[0]
+>>> p.rows, p.columns
+(((2,),), ((1,), (1,)))
+>>> print(dumps(p, "nin"), end="")
+2 1
+2
+1
+1
+
+Formats (the ``fmt`` names): ``non`` (Simpson/mikix ``.non``), ``xml`` (webpbn),
+``nin`` (Wilk), ``mk`` (pbnsolve), ``cwd`` (QNonograms/Copris), ``g`` (Olšák,
+read only), ``tournament`` (TAAI/ICGA ``$n`` files, read only), ``json``,
+``pbm`` (P1 and P4 read, P1 written) and ``txt`` (a ``#``/``.`` picture).
+Without ``fmt`` the format is sniffed from the content, the file suffix only
+breaking ties (see :mod:`satnono.formats.sniff`).
+
+Every malformed input raises :class:`~satnono.errors.ParseError` (or
+:class:`~satnono.errors.UnsupportedPuzzle` / :class:`~satnono.errors.PuzzleTooLarge`)
+naming the file and, where it makes sense, the line.  Clues that cannot be
+satisfied are *not* parse errors: the solver reports them.
+
+A multi-puzzle file (tournament sets, webpbn puzzlesets, JSON lists, ``.nonpack``
+bundles) gives puzzles whose ``source`` is ``path#k`` (k from 1); ``FILE#k``
+selects puzzle k when loading.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import sys
+import tempfile
+from contextlib import suppress
+from typing import Callable, Union
+
+from ..errors import ParseError
+from ..model import Puzzle
+from . import cwd, jsonfmt, mk, nin, non, olsak, pbm, textgrid, tournament, webpbn
+from ._text import parse_int
+from .sniff import format_from_suffix, sniff
+
+__all__ = [
+    "FORMATS",
+    "WRITABLE_FORMATS",
+    "dumps",
+    "format_from_suffix",
+    "load",
+    "load_all",
+    "loads",
+    "save",
+    "sniff",
+]
+
+Reader = Callable[..., list[Puzzle]]
+
+_READERS: dict[str, Reader] = {
+    "non": non.read,
+    "xml": webpbn.read,
+    "nin": nin.read,
+    "mk": mk.read,
+    "cwd": cwd.read,
+    "g": olsak.read,
+    "tournament": tournament.read,
+    "json": jsonfmt.read,
+    "pbm": pbm.read,
+    "txt": textgrid.read,
+}
+#: Readers given the raw bytes (XML declares its own encoding; P4 is binary).
+_BYTES_READERS = frozenset({"xml", "pbm"})
+
+_WRITERS: dict[str, Callable[[Puzzle], Union[str, bytes]]] = {
+    "non": non.write,
+    "xml": webpbn.write,
+    "nin": nin.write,
+    "mk": mk.write,
+    "cwd": cwd.write,
+    "json": jsonfmt.write,
+    "pbm": pbm.write,
+    "txt": textgrid.write,
+}
+
+#: Every format name ``load``/``loads`` accept as ``fmt``.
+FORMATS: tuple[str, ...] = tuple(_READERS)
+#: The format names ``dumps``/``save`` accept.
+WRITABLE_FORMATS: tuple[str, ...] = tuple(_WRITERS)
+
+STDIN = "-"
+
+
+def loads(text: str | bytes, fmt: str | None = None, source: str | None = None) -> list[Puzzle]:
+    """Every puzzle in ``text``; ``source`` (a file name) is used in errors and as a format hint.
+
+    Raises:
+        ParseError: the input is malformed, not UTF-8, of unknown format, or ``fmt`` is unknown.
+        UnsupportedPuzzle: a colour puzzle, a triddler, blotted clues.
+        PuzzleTooLarge: a side above ``model.MAX_SIDE`` or more than ``model.MAX_CELLS`` cells.
+    """
+    if fmt is not None and fmt not in _READERS:
+        raise ParseError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})", source)
+    data: str | bytes = bytes(text) if isinstance(text, (bytearray, memoryview)) else text
+    if isinstance(data, str) and data.startswith("\ufeff"):
+        data = data[1:]
+    if fmt is None:
+        blank = data.strip(b" \t\r\n\v\f\xef\xbb\xbf") if isinstance(data, bytes) else data.strip()
+        if not blank:
+            raise ParseError("empty file", source)
+        hint = format_from_suffix(source) if source and source != STDIN else None
+        fmt = sniff(data, hint)
+        if fmt is None:
+            raise ParseError(f"cannot tell the format of {source or 'the input'}; use --format/fmt", source)
+    if isinstance(data, bytes) and fmt not in _BYTES_READERS:
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ParseError("not UTF-8 text", source) from None
+    puzzles = _READERS[fmt](data, source)
+    if len(puzzles) == 1:
+        return [puzzles[0].with_source(source)]
+    return [p.with_source(f"{source}#{k}" if source else None) for k, p in enumerate(puzzles, 1)]
+
+
+def _split_selector(path: str) -> tuple[str, int | None]:
+    """``FILE#k`` into ``(FILE, k)``; a path that exists as given has no selector."""
+    if path == STDIN or "#" not in path or os.path.exists(path):
+        return path, None
+    base, _, frag = path.rpartition("#")
+    if base != STDIN and not os.path.exists(base) and not re.fullmatch(r"\s*[+-]?[0-9]+\s*", frag):
+        return path, None  # neither a file nor a selector: report the missing file
+    if not re.fullmatch(r"[0-9]+", frag):
+        raise ParseError(f"the puzzle number after '#' must be a positive integer, got {frag!r}", base)
+    k = parse_int(frag, "puzzle number", base, None)
+    if k == 0:
+        raise ParseError("puzzle numbers start at 1 (FILE#1 is the first puzzle)", base)
+    return base, k
+
+
+def _read_bytes(path: str) -> bytes:
+    if path == STDIN:
+        buffer = getattr(sys.stdin, "buffer", None)
+        if buffer is not None:
+            return bytes(buffer.read())
+        return sys.stdin.read().encode("utf-8")
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        raise ParseError("no such file", path) from None
+    except IsADirectoryError:
+        raise ParseError("is a directory, not a puzzle file", path) from None
+    except PermissionError:
+        raise ParseError("permission denied", path) from None
+    except OSError as e:
+        raise ParseError(f"cannot read the file: {e.strerror or e}", path) from None
+
+
+def load_all(path: str, fmt: str | None = None) -> list[Puzzle]:
+    """Every puzzle in the file ``path`` (``-`` is standard input); ``FILE#k`` gives just puzzle k.
+
+    Raises:
+        ParseError: as :func:`loads`, or the file cannot be read, or ``#k`` is out of range.
+    """
+    base, k = _split_selector(path)
+    puzzles = loads(_read_bytes(base), fmt, source=base)
+    if k is None:
+        return puzzles
+    if k > len(puzzles):
+        held = "one puzzle" if len(puzzles) == 1 else f"{len(puzzles)} puzzles"
+        raise ParseError(f"there is no puzzle #{k}: the file holds {held}", base)
+    return [puzzles[k - 1]]
+
+
+def load(path: str, fmt: str | None = None) -> Puzzle:
+    """The one puzzle of ``path``, or puzzle k of a multi-puzzle file named ``FILE#k``.
+
+    Raises:
+        ParseError: as :func:`load_all`, or the file holds several puzzles and no ``#k`` was given.
+    """
+    puzzles = load_all(path, fmt)
+    if len(puzzles) != 1:
+        n = len(puzzles)
+        raise ParseError(f"the file holds {n} puzzles; choose one with {path}#k (k from 1 to {n})", path)
+    return puzzles[0]
+
+
+def dumps(puzzle: Puzzle, fmt: str) -> str | bytes:
+    """The puzzle in format ``fmt`` (one of :data:`WRITABLE_FORMATS`).
+
+    Raises:
+        ValueError: ``fmt`` cannot be written, or it stores a picture (``pbm``, ``txt``)
+            and the puzzle has no goal.
+    """
+    writer = _WRITERS.get(fmt)
+    if writer is None:
+        raise ValueError(f"cannot write format {fmt!r} (writable: {', '.join(WRITABLE_FORMATS)})")
+    return writer(puzzle)
+
+
+def save(puzzle: Puzzle, path: str, fmt: str | None = None, overwrite: bool = False) -> None:
+    """Write the puzzle to ``path`` (``-`` is standard output) in ``fmt``, by default the suffix's format.
+
+    The file is written to a temporary file in the same directory and moved into
+    place, so a crash never leaves a half-written file.
+
+    Raises:
+        FileExistsError: ``path`` exists and ``overwrite`` is false.
+        ValueError: no ``fmt`` and an unknown suffix, or as :func:`dumps`.
+        OSError: the file cannot be written.
+    """
+    if fmt is None:
+        fmt = format_from_suffix(path) if path != STDIN else None
+        if fmt is None:
+            raise ValueError(f"cannot tell the output format from the name {path!r}; give fmt")
+    content = dumps(puzzle, fmt)
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    if path == STDIN:
+        out = getattr(sys.stdout, "buffer", None)
+        if out is not None:
+            out.write(data)
+            out.flush()
+        else:
+            sys.stdout.write(data.decode("utf-8"))
+        return
+    if not overwrite and os.path.lexists(path):
+        raise FileExistsError(errno.EEXIST, "refusing to overwrite an existing file", path)
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, _new_file_mode(path))
+        if overwrite:
+            os.replace(tmp, path)
+        else:
+            _link_no_clobber(tmp, path)
+    finally:
+        with suppress(FileNotFoundError):
+            os.unlink(tmp)
+
+
+def _new_file_mode(path: str) -> int:
+    with suppress(OSError):
+        return os.stat(path).st_mode & 0o7777
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def _link_no_clobber(tmp: str, path: str) -> None:
+    """Move ``tmp`` to ``path`` unless ``path`` exists, atomically where hard links work."""
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise FileExistsError(errno.EEXIST, "refusing to overwrite an existing file", path) from None
+    except OSError:  # no hard links on this file system: check, then rename
+        if os.path.lexists(path):
+            raise FileExistsError(errno.EEXIST, "refusing to overwrite an existing file", path) from None
+        os.replace(tmp, path)

@@ -1,0 +1,154 @@
+"""Helpers shared by the line-oriented readers: lines, numbers, clue blocks, sizes.
+
+Every helper raises :class:`~satnono.errors.ParseError` with the file name and a
+1-based line number; none lets a raw ``ValueError`` escape.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from ..errors import ParseError, PuzzleTooLarge, UnsupportedPuzzle
+from ..model import MAX_CELLS, MAX_SIDE, Clue
+
+_DIGITS = re.compile(r"[0-9]+")
+_NEGATIVE = re.compile(r"-[0-9]+")
+_COLOURED = re.compile(r"[0-9]+[A-Za-z]")
+#: More digits than this cannot be a block length (checked before ``int()``,
+#: which refuses strings of thousands of digits with a bare ``ValueError``).
+_MAX_DIGITS = 9
+
+COLOUR_MESSAGE = "colour puzzles are not supported yet"
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of ``text`` without their terminators (LF, CRLF or lone CR).
+
+    A final line terminator does not start an extra empty line, so the list
+    index plus one is the line number an editor shows.
+
+    >>> split_lines("a\\r\\nb\\n")
+    ['a', 'b']
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\n" not in text and "\r" in text:
+        lines = text.split("\r")
+    else:
+        lines = [ln[:-1] if ln.endswith("\r") else ln for ln in text.split("\n")]
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def parse_int(token: str, what: str, source: str | None, line: int | None) -> int:
+    """A non-negative decimal integer of at most nine digits.
+
+    Raises:
+        ParseError: for anything else, naming ``what`` the number was meant to be.
+    """
+    if _DIGITS.fullmatch(token):
+        if len(token.lstrip("0")) > _MAX_DIGITS:
+            raise ParseError(f"{what} {token[:20]}{'...' if len(token) > 20 else ''} is too large", source, line)
+        return int(token)
+    if _NEGATIVE.fullmatch(token):
+        raise ParseError(f"{what} must not be negative, got {token[:20]!r}", source, line)
+    raise ParseError(f"{what} should be a whole number, got {token[:20]!r}", source, line)
+
+
+def parse_block(token: str, source: str | None, line: int | None, colour_ok: bool = False) -> int:
+    """One block length of a clue; ``colour_ok`` means ``3b`` is recognised as a colour block.
+
+    Raises:
+        UnsupportedPuzzle: for a colour block when ``colour_ok``.
+        ParseError: for anything that is not a length in ``0..MAX_SIDE``.
+    """
+    if colour_ok and _COLOURED.fullmatch(token):
+        raise UnsupportedPuzzle(COLOUR_MESSAGE, source, line)
+    n = parse_int(token, "block length", source, line)
+    if n > MAX_SIDE:
+        raise ParseError(
+            f"block length {n} is longer than any supported line (at most {MAX_SIDE} cells)", source, line
+        )
+    return n
+
+
+def parse_clue(
+    text: str, source: str | None, line: int | None, sep: str = r"\s+", colour_ok: bool = False
+) -> Clue:
+    """A clue line: block lengths separated by ``sep`` (a regex); blank or ``0`` means empty.
+
+    >>> parse_clue("1,0,3", None, 1, sep=r"\\s*,\\s*")
+    (1, 3)
+    """
+    body = text.strip()
+    if not body:
+        return ()
+    tokens = re.split(sep, body)
+    return tuple(n for n in (parse_block(t, source, line, colour_ok) for t in tokens) if n)
+
+
+def check_size(width: int, height: int, source: str | None, line: int | None) -> None:
+    """Refuse empty and oversized puzzles before anything proportional is allocated.
+
+    Raises:
+        ParseError: when a side is zero.
+        PuzzleTooLarge: when a side exceeds ``MAX_SIDE`` or the area ``MAX_CELLS``.
+    """
+    if width <= 0 or height <= 0:
+        raise ParseError(f"the puzzle has no cells (width {width}, height {height})", source, line)
+    if width > MAX_SIDE or height > MAX_SIDE:
+        raise PuzzleTooLarge(
+            f"a {width}x{height} puzzle is too large (each side at most {MAX_SIDE})", source, line
+        )
+    if width * height > MAX_CELLS:
+        raise PuzzleTooLarge(
+            f"a {width}x{height} puzzle is too large (at most {MAX_CELLS} cells)", source, line
+        )
+
+
+def is_blank(line: str) -> bool:
+    return not line.strip()
+
+
+def take_rules(
+    block: Sequence[tuple[int, str]], count: int, what: str, source: str | None, end_line: int
+) -> list[tuple[int, str]]:
+    """Pick ``count`` clue lines out of ``block`` (pairs of line number and text).
+
+    Two conventions exist for an empty line: ``0`` (blank lines are mere
+    separators) and a blank line.  The rule:
+
+    1. if exactly ``count`` lines are non-blank, they are the clues and every
+       blank line is a separator (Simpson's ``.non``);
+    2. otherwise blank lines count as empty clues: the first ``count`` lines of
+       the block are the clues and whatever follows must be blank (mikix's
+       ``.non``, pbnsolve's ``.mk``).
+
+    ``end_line`` is the line that ended the block (for the error message).
+
+    Raises:
+        ParseError: at the first surplus clue line, or at ``end_line`` when too few.
+    """
+    filled = [item for item in block if not is_blank(item[1])]
+    if len(filled) == count:
+        return filled
+    if len(filled) > count:
+        raise ParseError(f"too many {what} clues: expected {count}", source, filled[count][0])
+    if len(block) >= count and all(is_blank(text) for _, text in block[count:]):
+        return list(block[:count])
+    if len(block) < count:
+        raise ParseError(
+            f"expected {count} {what} clues, found {len(filled)}"
+            + (f" and {len(block) - len(filled)} blank lines" if len(block) > len(filled) else ""),
+            source,
+            end_line,
+        )
+    extra = next(n for n, text in block[count:] if not is_blank(text))
+    raise ParseError(
+        f"expected {count} {what} clues; found {len(filled)} clue lines and "
+        f"{len(block) - len(filled)} blank lines (write an empty line as 0)",
+        source,
+        extra,
+    )

@@ -1,0 +1,138 @@
+"""Netpbm bitmaps: plain ``P1`` (read and written) and raw ``P4`` (read only).
+
+A picture, 1 = black; its clues are derived from it and it becomes the goal.
+``#`` comments are allowed in the header (and, for P1, among the pixels).  The
+size is checked against the limits before any pixel is read.  Data after the
+P4 raster is ignored (Netpbm allows several images in one file); after a P1
+raster only whitespace and comments may follow.  Comments are not kept: the
+format carries no title (the writer puts the title in a comment for people).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import ParseError
+from ..model import BLACK, WHITE, Puzzle
+from ._text import check_size, parse_int
+
+_SPACE = b" \t\r\n\v\f"
+_TO_CELLS = str.maketrans({"1": BLACK, "0": WHITE})
+
+
+class _Header:
+    def __init__(self, data: bytes, source: str | None) -> None:
+        self.data = data
+        self.pos = 0
+        self.line = 1
+        self.source = source
+
+    def token(self, what: str) -> str:
+        data = self.data
+        while self.pos < len(data):
+            ch = data[self.pos]
+            if ch in _SPACE:
+                self.line += ch == 0x0A
+                self.pos += 1
+            elif ch == 0x23:  # '#': a comment to the end of the line
+                end = data.find(b"\n", self.pos)
+                self.pos = len(data) if end < 0 else end
+            else:
+                break
+        start = self.pos
+        while self.pos < len(data) and data[self.pos] not in _SPACE and data[self.pos] != 0x23:
+            self.pos += 1
+        if start == self.pos:
+            raise ParseError(f"the PBM header ends before the {what}", self.source, self.line)
+        return data[start : self.pos].decode("latin-1")
+
+
+def read(data: bytes | str, source: str | None) -> list[Puzzle]:
+    """The picture of a PBM file as a puzzle with that goal."""
+    if isinstance(data, str):
+        try:
+            data = data.encode("latin-1" if data.lstrip().startswith("P4") else "utf-8")
+        except UnicodeError:
+            raise ParseError("a raw (P4) PBM must be read as bytes", source) from None
+    stripped = data.lstrip(_SPACE)
+    head = _Header(stripped, source)
+    head.line += data[: len(data) - len(stripped)].count(b"\n")
+    magic = head.data[:2]
+    if magic not in (b"P1", b"P4"):
+        raise ParseError("not a PBM bitmap (expected 'P1' or 'P4')", source, 1)
+    head.pos = 2
+    width = parse_int(head.token("width"), "width", source, head.line)
+    height = parse_int(head.token("height"), "height", source, head.line)
+    check_size(width, height, source, head.line)
+    grid = _raw(head, width, height) if magic == b"P4" else _plain(head, width, height)
+    return [Puzzle.from_grid(grid)]
+
+
+def _raw(head: _Header, width: int, height: int) -> tuple[str, ...]:
+    data, pos = head.data, head.pos
+    if pos >= len(data) or data[pos] not in _SPACE:
+        raise ParseError("expected one whitespace byte after the P4 header", head.source, head.line)
+    pos += 1
+    row_bytes = (width + 7) // 8
+    need = row_bytes * height
+    if len(data) - pos < need:
+        raise ParseError(
+            f"truncated P4 image: {need} bytes of pixels expected, {len(data) - pos} found", head.source
+        )
+    bits = 8 * row_bytes
+    return tuple(
+        format(int.from_bytes(data[pos + r * row_bytes : pos + (r + 1) * row_bytes], "big"), f"0{bits}b")[
+            :width
+        ].translate(_TO_CELLS)
+        for r in range(height)
+    )
+
+
+def _plain(head: _Header, width: int, height: int) -> tuple[str, ...]:
+    need = width * height
+    text = head.data[head.pos :].decode("latin-1")
+    pixels: list[str] = []
+    have = 0
+    for k, raw in enumerate(text.split("\n")):
+        line = head.line + k
+        body = "".join(raw.split("#", 1)[0].split())
+        if not body:
+            continue
+        if have >= need:
+            raise ParseError("unexpected data after the image", head.source, line)
+        if re.fullmatch(r"[01]+", body) is None:
+            bad = next(ch for ch in body if ch not in "01")
+            raise ParseError(f"a P1 pixel must be 0 or 1, got {bad!r}", head.source, line)
+        if have + len(body) > need:
+            raise ParseError("unexpected data after the image", head.source, line)
+        pixels.append(body)
+        have += len(body)
+    if have < need:
+        raise ParseError(
+            f"the image has {have} pixels, {width}x{height} = {need} expected",
+            head.source,
+            head.line + text.rstrip("\r\n").count("\n"),
+        )
+    flat = "".join(pixels).translate(_TO_CELLS)
+    return tuple(flat[r * width : (r + 1) * width] for r in range(height))
+
+
+def write(puzzle: Puzzle) -> str:
+    """The goal as a plain (P1) PBM; lines are at most 70 characters long.
+
+    >>> write(Puzzle.from_grid(["#.", ".#"]))
+    'P1\\n2 2\\n10\\n01\\n'
+
+    Raises:
+        ValueError: when the puzzle has no goal.
+    """
+    if puzzle.goal is None:
+        raise ValueError("the pbm format stores a picture, and this puzzle has no goal to write")
+    out = ["P1"]
+    if puzzle.name:
+        out.append("# " + " ".join(puzzle.name.split()))
+    out.append(f"{puzzle.width} {puzzle.height}")
+    for row in puzzle.goal:
+        bits = "".join("1" if ch == BLACK else "0" for ch in row)
+        out += [bits[i : i + 70] for i in range(0, len(bits), 70)]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,704 @@
+"""Tests for satnono.formats: the real corpus, round trips, error positions, save."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from satnono.errors import ParseError, PuzzleTooLarge, UnsupportedPuzzle
+from satnono.formats import (
+    FORMATS,
+    WRITABLE_FORMATS,
+    dumps,
+    format_from_suffix,
+    load,
+    load_all,
+    loads,
+    save,
+)
+from satnono.formats.sniff import sniff
+from satnono.model import MAX_SIDE, Puzzle
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+
+#: Formats that carry each kind of information.
+GOAL_FORMATS = {"non", "xml", "json", "pbm", "txt"}
+TITLE_FORMATS = {"non", "xml", "json"}
+PICTURE_FORMATS = {"pbm", "txt"}
+
+
+def corpus(pattern: str) -> list[Path]:
+    """Corpus files matching a glob (empty when the corpus is absent)."""
+    return sorted(CORPUS.glob(pattern)) if CORPUS.is_dir() else []
+
+
+def need_corpus() -> None:
+    if not CORPUS.is_dir():
+        pytest.skip(f"no corpus at {CORPUS}")
+
+
+def clue_key(p: Puzzle) -> tuple[object, object]:
+    return p.rows, p.columns
+
+
+def goal_reproduces_clues(p: Puzzle) -> bool:
+    assert p.goal is not None
+    return clue_key(Puzzle.from_grid(p.goal)) == clue_key(p)
+
+
+def ids(paths: list[Path]) -> list[str]:
+    return [str(p.relative_to(CORPUS)) for p in paths]
+
+
+# --------------------------------------------------------------------------- corpus
+
+XML_FILES = corpus("webpbn-survey/**/*.xml")
+COLOUR_XML = [p for p in XML_FILES if "color" in p.name]
+BW_XML = [p for p in XML_FILES if "color" not in p.name]
+NON_FILES = corpus("nonogram-db/db/**/*.non") + corpus("picross-solver/**/*.non")
+NIN_FILES = corpus("jwilk-nonogram/data/*.nin")
+QUESTION_FILES = corpus("tournament/nonogramrecord/question/*.txt")
+
+
+def test_corpus_is_complete() -> None:
+    need_corpus()
+    assert len(XML_FILES) == 26 and len(COLOUR_XML) == 2
+    assert len(NON_FILES) == 52
+    assert len(NIN_FILES) == 151
+    assert len(QUESTION_FILES) == 3
+
+
+@pytest.mark.parametrize("path", BW_XML, ids=ids(BW_XML))
+def test_webpbn_black_and_white(path: Path) -> None:
+    [p] = load_all(str(path))
+    assert p.source == str(path)
+    assert p.height > 0 and p.width > 0
+    assert sum(map(sum, p.rows)) == sum(map(sum, p.columns))
+    if re.fullmatch(r"([6-9]|1[0-2])-dom\.xml", path.name):
+        assert p.goal is None
+    else:
+        assert p.goal is not None and goal_reproduces_clues(p)
+    assert load(str(path), "xml") == p  # the DOCTYPE is accepted with an explicit format too
+
+
+@pytest.mark.parametrize("path", COLOUR_XML, ids=ids(COLOUR_XML))
+def test_webpbn_colour_is_unsupported(path: Path) -> None:
+    with pytest.raises(UnsupportedPuzzle, match="colour puzzles are not supported yet") as e:
+        load(str(path))
+    assert e.value.source == str(path) and e.value.line == 22  # the first red <count>
+
+
+def test_webpbn_metadata() -> None:
+    need_corpus()
+    p = load(str(CORPUS / "webpbn-survey/webpbn-00001.xml"))
+    assert p.name == "Demo Puzzle from Front Page"
+    assert p.meta[:4] == (
+        ("author", "Jan Wolter"),
+        ("authorid", "jan"),
+        ("copyright", "(c) Copyright 2004 by Jan Wolter"),
+        ("id", "#1 (v.1)"),
+    )
+    assert ("source", "webpbn.com") in p.meta  # from the <puzzleset>
+    assert (p.width, p.height) == (5, 10)
+    assert p.rows[:3] == ((2,), (2, 1), (1, 1))
+    assert p.columns == ((2, 1), (2, 1, 3), (7,), (1, 3), (2, 1))
+    assert p.goal is not None and p.goal[0] == ".##.."
+    faase = load(str(CORPUS / "webpbn-survey/faase.xml"))  # defaultcolor="color1", char '@'
+    assert faase.goal is not None and goal_reproduces_clues(faase)
+    desc = dict(load(str(CORPUS / "webpbn-survey/webpbn-01611.xml")).meta)["description"]
+    assert "couldn't" in desc  # &apos; decoded
+
+
+@pytest.mark.parametrize("path", NON_FILES, ids=ids(NON_FILES))
+def test_non_corpus(path: Path) -> None:
+    [p] = load_all(str(path))
+    assert p.source == str(path)
+    assert p.name
+    meta = dict(p.meta)
+    assert "catalogue" in meta and "author" in meta
+    assert sum(map(sum, p.rows)) == sum(map(sum, p.columns))
+    if p.goal is None:
+        assert path.name == "cauldron.non"
+        assert (p.width, p.height) == (512, 512)
+    else:
+        assert goal_reproduces_clues(p)
+
+
+def test_non_and_xml_copies_agree() -> None:
+    """picross-solver's .non copies of webpbn puzzles have the survey XML's clues."""
+    need_corpus()
+    pairs = 0
+    for non_path in corpus("picross-solver/webpbn/*.non"):
+        number = non_path.name.split("-")[1]
+        xml_path = CORPUS / "webpbn-survey" / f"webpbn-{number}.xml"
+        if xml_path.exists():
+            a, b = load(str(non_path)), load(str(xml_path))
+            assert clue_key(a) == clue_key(b) and a.goal == b.goal, non_path.name
+            pairs += 1
+    assert pairs == 10
+    assert clue_key(load(str(CORPUS / "nonogram-db/db/webpbn/1.non"))) == clue_key(
+        load(str(CORPUS / "webpbn-survey/webpbn-00001.xml"))
+    )
+
+
+@pytest.mark.parametrize("path", NIN_FILES[:: max(1, len(NIN_FILES) // 40)], ids=ids(NIN_FILES[:: max(1, len(NIN_FILES) // 40)]))
+def test_nin_corpus_sample(path: Path) -> None:
+    [p] = load_all(str(path))
+    width, height = map(int, path.read_text().split("\n", 1)[0].split())
+    assert (p.width, p.height) == (width, height)
+
+
+def test_nin_corpus_all_and_quirks() -> None:
+    need_corpus()
+    for path in NIN_FILES:
+        p = load(str(path))
+        width, height = map(int, path.read_text().split("\n", 1)[0].split())
+        assert (p.width, p.height) == (width, height), path.name
+    data142 = load(str(CORPUS / "jwilk-nonogram/data/data142.nin"))  # clue lines repeated five times
+    assert (data142.width, data142.height) == (25, 20)
+    lines = (CORPUS / "jwilk-nonogram/data/data142.nin").read_text().splitlines()
+    assert data142.rows[0] == tuple(map(int, lines[1].split()))
+    assert data142.columns[-1] == tuple(map(int, lines[45].split()))
+    data135 = load(str(CORPUS / "jwilk-nonogram/data/data135.nin"))  # line 16 is "0"
+    assert data135.rows[14] == ()
+
+
+def read_solutions(path: Path) -> list[tuple[str, ...]]:
+    """A tournament solution file: ``$n`` then 25 lines of TAB-separated 0/1."""
+    grids: list[tuple[str, ...]] = []
+    rows: list[str] = []
+    for line in path.read_text().splitlines():
+        if line.startswith("$"):
+            if rows:
+                grids.append(tuple(rows))
+            rows = []
+        elif line.strip():
+            rows.append("".join("#" if v == "1" else "." for v in line.split()))
+    grids.append(tuple(rows))
+    return grids
+
+
+@pytest.mark.parametrize("path", QUESTION_FILES, ids=ids(QUESTION_FILES))
+def test_tournament_sets(path: Path) -> None:
+    puzzles = load_all(str(path))
+    assert len(puzzles) == 1000
+    solutions = read_solutions(path.parent.parent / "solution" / path.name)
+    assert len(solutions) == 1000
+    for k, (p, grid) in enumerate(zip(puzzles, solutions), 1):
+        assert (p.width, p.height) == (25, 25)
+        assert p.source == f"{path}#{k}"
+        assert p.metadata["id"] == str(k)
+        assert p.is_solution(grid), f"{path.name} ${k}"
+    assert load(f"{path}#7") == puzzles[6]
+    assert load_all(f"{path}#1000") == [puzzles[-1]]
+
+
+def test_tournament_quirks() -> None:
+    need_corpus()
+    question = CORPUS / "tournament/nonogramrecord/question"
+    p = load(str(question / "icga2020.txt#816"))  # CRLF, and a blank line = empty column 3
+    assert p.columns[2] == () and p.width == 25
+    with pytest.raises(ParseError, match=r"#k") as e:
+        load(str(question / "taai2011.txt"))
+    assert e.value.line is None and str(e.value).startswith(str(question / "taai2011.txt"))
+    with pytest.raises(ParseError, match="no puzzle #1001"):
+        load(str(question / "taai2011.txt#1001"))
+    cannot = load(str(CORPUS / "tournament/cgi-lab/PuzzleCannotSolve.txt"))  # no '$' header
+    assert (cannot.width, cannot.height) == (25, 25)
+    assert cannot.columns[0] == (3, 2, 2, 1, 1) and cannot.source.endswith("PuzzleCannotSolve.txt")
+
+
+def test_sniffing_corpus_ignores_misleading_suffix(tmp_path: Path) -> None:
+    """Content decides: corpus files copied under a wrong suffix still load."""
+    need_corpus()
+    for src, fmt in [
+        (CORPUS / "nonogram-db/db/webpbn/1.non", "non"),
+        (CORPUS / "webpbn-survey/webpbn-00001.xml", "xml"),
+        (CORPUS / "jwilk-nonogram/data/data001.nin", "nin"),
+        (CORPUS / "tournament/cgi-lab/PuzzleCannotSolve.txt", "tournament"),
+    ]:
+        text = src.read_bytes()
+        assert sniff(text) == fmt
+        target = tmp_path / (src.stem + ".json")
+        target.write_bytes(text)
+        assert clue_key(load(str(target))) == clue_key(load(str(src)))
+
+
+# --------------------------------------------------------------------------- round trips
+
+TITLES = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="\ufffe\uffff"),
+    min_size=1,
+    max_size=20,
+).map(str.strip).filter(bool)
+
+
+@st.composite
+def grids(draw: st.DrawFn) -> tuple[str, ...]:
+    h = draw(st.integers(1, 12))
+    w = draw(st.integers(1, 12))
+    return tuple(draw(st.text(alphabet="#.", min_size=w, max_size=w)) for _ in range(h))
+
+
+@st.composite
+def puzzles(draw: st.DrawFn) -> Puzzle:
+    """A random grid's puzzle, sometimes without its goal, sometimes with a title and meta."""
+    p = Puzzle.from_grid(draw(grids()))
+    name = draw(st.none() | TITLES)
+    meta = tuple(draw(st.lists(st.tuples(st.sampled_from(["author", "copyright", "license"]), TITLES), max_size=2, unique_by=lambda kv: kv[0])))
+    goal = p.goal if draw(st.booleans()) else None
+    return Puzzle(p.rows, p.columns, name=name, goal=goal, meta=meta)
+
+
+@st.composite
+def clue_puzzles(draw: st.DrawFn) -> Puzzle:
+    """Well-formed clues that need not be solvable (they still must round-trip)."""
+    line = st.lists(st.integers(1, 30), max_size=5).map(tuple)
+    rows = draw(st.lists(line, min_size=1, max_size=12))
+    cols = draw(st.lists(line, min_size=1, max_size=12))
+    return Puzzle(tuple(rows), tuple(cols))
+
+
+@pytest.mark.parametrize("fmt", WRITABLE_FORMATS)
+@settings(max_examples=60, deadline=None)
+@given(p=puzzles())
+def test_round_trip(fmt: str, p: Puzzle) -> None:
+    if fmt in PICTURE_FORMATS and p.goal is None:
+        with pytest.raises(ValueError, match="no goal"):
+            dumps(p, fmt)
+        return
+    text = dumps(p, fmt)
+    [q] = loads(text, fmt)
+    assert clue_key(q) == clue_key(p)
+    if fmt in GOAL_FORMATS:
+        assert q.goal == p.goal
+    if fmt in TITLE_FORMATS:
+        assert q.name == p.name
+    if fmt in ("non", "json"):
+        assert q.meta == p.meta
+    if fmt == "xml":
+        assert q.metadata.get("author") == p.metadata.get("author")
+    assert sniff(text) == fmt
+    [r] = loads(text)  # sniffed
+    assert r == q
+    [s] = loads(text.encode("utf-8"), source=f"puzzle.{fmt}")
+    assert s == q.with_source(f"puzzle.{fmt}")
+
+
+@pytest.mark.parametrize("fmt", sorted(set(WRITABLE_FORMATS) - PICTURE_FORMATS))
+@settings(max_examples=40, deadline=None)
+@given(p=clue_puzzles())
+def test_round_trip_unsolvable_clues(fmt: str, p: Puzzle) -> None:
+    text = dumps(p, fmt)
+    assert clue_key(loads(text, fmt)[0]) == clue_key(p)
+    assert sniff(text) == fmt
+
+
+@settings(max_examples=30, deadline=None)
+@given(ps=st.lists(puzzles(), min_size=2, max_size=4))
+def test_multi_puzzle_json_and_nonpack(ps: list[Puzzle]) -> None:
+    import json
+
+    text = "[" + ",".join(str(dumps(p, "json")) for p in ps) + "]"
+    json.loads(text)
+    got = loads(text, source="set.json")
+    assert [clue_key(q) for q in got] == [clue_key(p) for p in ps]
+    assert [q.source for q in got] == [f"set.json#{k}" for k in range(1, len(ps) + 1)]
+    pack = "====\n".join(str(dumps(p, "non")) for p in ps)
+    assert [clue_key(q) for q in loads(pack, "non")] == [clue_key(p) for p in ps]
+
+
+def test_pbm_raw_p4() -> None:
+    grid = ("#.#.#.#.#", ".........", "########.")
+    data = b"P4\n# a comment\n9 3\n" + bytes([0b10101010, 0b10000000, 0, 0, 0b11111111, 0b00000000]) + b"\n"
+    [p] = loads(data)
+    assert p.goal == grid and clue_key(p) == clue_key(Puzzle.from_grid(grid))
+    with pytest.raises(ParseError, match="truncated"):
+        loads(data[:-3], "pbm")
+    plain = "P1\n# c\n9 3\n1 0 1 0 1 0 1 0 1\n000000000 # comment\n11111111\n0\n"
+    assert loads(plain)[0].goal == grid
+
+
+def test_text_grid_variants() -> None:
+    [p] = loads("\nX-x\n-X-  \n\n", "txt")
+    assert p.goal == ("#.#", ".#.")
+    assert sniff("##\n..\n") == "txt"
+
+
+# --------------------------------------------------------------------------- .non conventions
+
+NON_ZERO = """title "t"
+width 3
+height 4
+
+rows
+1,1
+0
+3
+0
+
+columns
+2
+1
+2
+"""
+
+NON_BLANK = """title "t"
+width 3
+height 4
+
+rows
+1,1
+
+3
+
+
+columns
+2
+1
+2
+"""
+
+NON_SIMPSON_SPACED = """width 3
+height 4
+rows
+
+1,1
+
+0
+3
+
+0
+
+columns
+2
+1
+2
+"""
+
+
+def test_non_blank_and_zero_empties_agree() -> None:
+    a, b, c = (loads(t, "non")[0] for t in (NON_ZERO, NON_BLANK, NON_SIMPSON_SPACED))
+    assert clue_key(a) == clue_key(b) == clue_key(c) == (((1, 1), (), (3,), ()), ((2,), (1,), (2,)))
+    for text in (NON_ZERO, NON_BLANK, NON_SIMPSON_SPACED):  # CRLF and a BOM change nothing
+        assert loads("\ufeff" + text.replace("\n", "\r\n"), "non")[0] == loads(text, "non")[0]
+        assert loads(("\ufeff" + text.replace("\n", "\r\n")).encode())[0] == loads(text)[0]
+
+
+def test_non_corpus_with_blank_empties() -> None:
+    """Real files rewritten with blank lines for their '0' lines give the same puzzles."""
+    need_corpus()
+    for name in ["nonogram-db/db/gnonograms/42.non", "picross-solver/webpbn/webpbn-36459-moss.non"]:
+        text = (CORPUS / name).read_text()
+        blank = re.sub(r"(?m)^0$", "", text)
+        assert blank != text
+        assert loads(blank, "non")[0] == loads(text, "non")[0], name
+
+
+def test_non_details() -> None:
+    text = (
+        'catalogue "x #1"\ntitle "A &amp; B"\nby ""\nlicense\nlicense CC-BY-3.0\n# comment line\n'
+        "mystery words here\nwidth 2\nheight 1\nrows\n2\ncolumns\n1\n1\ngoal 11\n"
+    )
+    [p] = loads(text)
+    assert p.name == "A & B" and p.goal == ("##",)
+    assert p.meta == (("catalogue", "x #1"), ("license", "CC-BY-3.0"), ("mystery", "words here"))
+    [q] = loads('width 2\nheight 2\ngoal "1001"\n')  # clues derived from the goal
+    assert clue_key(q) == (((1,), (1,)), ((1,), (1,)))
+    [r] = loads("rows\n1\n2\ncolumns\n2\n1\n")  # size from the clue counts
+    assert (r.width, r.height) == (2, 2)
+    [s] = loads("width 1\nheight 1\nrows\n1\ncolumns\n5\n")  # cannot fit: not a parse error
+    assert s.columns == ((5,),)
+
+
+# --------------------------------------------------------------------------- error positions
+
+BROKEN = [
+    # (fmt, text, line, message fragment)
+    ("non", "width 3\nheight 2\nrows\n1\n1,x\ncolumns\n1\n1\n1\n", 5, "whole number"),
+    ("non", "width 3\nheight 2\nrows\n1\n-2\ncolumns\n1\n1\n1\n", 5, "negative"),
+    ("non", "width 3\nheight 2\nrows\n1\n1\n1\ncolumns\n1\n1\n1\n", 6, "too many row"),
+    ("non", "width 3\nheight 3\nrows\n1\n1\ncolumns\n1\n1\n1\n", 6, "expected 3 row"),
+    ("non", "width 3\nheight 2\nrows\n1\n1\ncolumns\n1\n1\n", 8, "expected 3 column"),  # end of file: its last line
+    ("non", "width 2\nheight 1\nrows\n1\ncolumns\n1\n0\ngoal \"101\"\n", 8, "goal has 3 cells"),
+    ("non", "width x\n", 1, "width"),
+    ("non", "width 0\nheight 1\n", 1, "at least 1"),
+    ("non", "title \"t\"\n1,2\n", 2, "outside"),
+    ("non", "width 2\nheight 1\nrows\n1\n", None, "columns"),
+    ("nin", "2 2\n1\n1\nx\n1\n", 4, "whole number"),
+    ("nin", "2 2\n1\n1\n1\n", 4, "expected 2 column"),
+    ("nin", "2\n1\n", 1, "width height"),
+    ("nin", "\n2 2 2\n1\n1\n1\n1\n", 2, "width height"),
+    ("mk", "2 2\n1\n1\n1\n#\n1\n1\n", 4, "too many row"),
+    ("mk", "2 2\n1\n1\n1\n1\n", 5, "no '#'"),
+    ("mk", "2 2\n1\n1\n#\n1\n1\n1\n", 7, "too many column"),
+    ("cwd", "2\n2\n1\n1\n\n1\n", 6, "expected 2 column"),
+    ("cwd", "2 3\n2\n", 1, "height alone"),
+    ("cwd", "1\n1\n1\n\n1\n1\n", 6, "unexpected text"),
+    ("tournament", "$1\n1\n1\n1\n$2\n1\n1\n1\n1\n", 4, "even number"),
+    ("tournament", "$1\n1\t1\n1\n1\n1\n$x\n1\n1\n", 6, "'$<number>'"),
+    ("tournament", "junk\n$1\n1\n1\n", 1, "before the first"),
+    ("tournament", "$1\n1\n1\t-1\n", 3, "negative"),
+    ("g", ": rows\n1\n2 a\n: columns\n1\n1\n", 3, "whole number"),
+    ("g", "1\n2\n", 2, "':' line"),
+    ("json", '{"rows": [[1]],\n "columns": [[1]\n}', 3, "malformed JSON"),
+    ("json", '{"rows": [[1]], "columns": [[-1]]}', None, "columns[0][0]: block length must not be negative"),
+    ("json", '{"rows": [[1]]}', None, "columns: missing"),
+    ("json", '{"rows": [[1]], "columns": [[1], [1]], "goal": ["#", "."]}', None, "size differs"),
+    ("xml", '<?xml version="1.0"?>\n<puzzleset>\n<puzzle>\n<clues type="rows">\n<line><count>x</count></line>\n</clues>\n</puzzle>\n</puzzleset>\n', 5, "whole number"),
+    ("xml", "<puzzleset>\n<puzzle>\n</puzzleset>\n", 3, "malformed XML"),
+    ("xml", '<puzzleset>\n<puzzle>\n<clues type="rows"><line><count>1</count></line></clues>\n</puzzle>\n</puzzleset>\n', 2, "no <clues type='columns'>"),
+    ("xml", "<puzzleset>\n</puzzleset>\n", 1, "no <puzzle>"),
+    ("xml", '<puzzleset><puzzle>\n<clues type="rows"><line><count>1</count></line></clues>\n<clues type="columns"><line><count>1</count></line></clues>\n<solution><image>\n|X|\n|X\n</image></solution></puzzle></puzzleset>', 4, "'|'"),
+    ("pbm", "P1\n2 2\n1 0\n0 2\n", 4, "0 or 1"),
+    ("pbm", "P1\n2 2\n1 0\n0\n", 4, "3 pixels"),
+    ("pbm", "P1\n# c\n2 x\n", 3, "height"),
+    ("pbm", "P1\n2 2\n1 0 0 1\n1\n", 4, "after the image"),
+    ("txt", "##\n#.\n#\n", 3, "has 1 cells"),
+    ("txt", "##\n#o\n", 2, "'o'"),
+    ("txt", "##\n\n##\n", 2, "blank line"),
+]
+
+
+@pytest.mark.parametrize("fmt, text, line, fragment", BROKEN)
+def test_error_positions(fmt: str, text: str, line: int | None, fragment: str) -> None:
+    source = f"broken.{fmt}"
+    with pytest.raises(ParseError) as e:
+        loads(text, fmt, source=source)
+    err = e.value
+    assert err.line == line, str(err)
+    assert err.source == source
+    assert fragment in err.message, str(err)
+    message = str(err)
+    assert "\n" not in message and message.startswith(source + (f":{line}: " if line else ": "))
+    if fmt not in ("tournament", "g"):  # sniffing picks the same reader for these texts
+        with pytest.raises(ParseError):
+            loads(text, source=source)
+
+
+def test_unsupported_puzzles() -> None:
+    with pytest.raises(UnsupportedPuzzle, match="colour") as e:
+        loads("width 2\nheight 1\ncolor a #ff0000\nrows\n1a\n", "non")
+    assert e.value.line == 3
+    with pytest.raises(UnsupportedPuzzle, match="colour") as e:
+        loads("width 2\nheight 1\nrows\n1,1b\ncolumns\n1\n1\n", "non")
+    assert e.value.line == 4
+    xml = '<puzzleset><puzzle>\n<clues type="rows"><line><count>{}</count></line></clues>\n</puzzle></puzzleset>'
+    with pytest.raises(UnsupportedPuzzle, match="blotted clues are not supported yet") as e:
+        loads(xml.format("0"), "xml")
+    assert e.value.line == 2
+    with pytest.raises(UnsupportedPuzzle, match="colour"):
+        loads(xml.format('1</count><count color="red">1'), "xml")
+    with pytest.raises(UnsupportedPuzzle, match="triddler"):
+        loads('<puzzleset><puzzle type="triddler"></puzzle></puzzleset>', "xml")
+    with pytest.raises(UnsupportedPuzzle, match="colour"):
+        loads("#d\n 1:X black\n r:r red\n: rows\n1\n: columns\n1\n", "g")
+    # number-loom: defaultcolor="white" with every count coloured black is black and white
+    loom = (
+        '<puzzleset><puzzle defaultcolor="white"><color name="white" char=" ">FFFFFF</color>'
+        '<color name="black" char="#">000000</color>'
+        '<clues type="rows"><line><count color="black">1</count></line></clues>'
+        '<clues type="columns"><line><count color="black">1</count></line></clues>'
+        "<solution><image>|#|</image></solution></puzzle></puzzleset>"
+    )
+    assert loads(loom)[0].goal == ("#",)
+
+
+def test_xml_goal_only_and_safety() -> None:
+    [p] = loads('<puzzleset><puzzle><solution type="goal"><image>|.X|\n|XX|</image></solution></puzzle></puzzleset>')
+    assert clue_key(p) == (((1,), (2,)), ((1,), (2,)))
+    bomb = '<?xml version="1.0"?>\n<!DOCTYPE lolz [\n<!ENTITY lol "lol">\n<!ENTITY lol2 "&lol;&lol;">\n]>\n<puzzleset>&lol2;</puzzleset>'
+    with pytest.raises(ParseError, match="entity"):
+        loads(bomb)
+    external = '<?xml version="1.0"?>\n<!DOCTYPE p [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n<puzzleset>&x;</puzzleset>'
+    with pytest.raises(ParseError):
+        loads(external)
+
+
+def test_sizes() -> None:
+    with pytest.raises(PuzzleTooLarge) as e:
+        loads(f"width {MAX_SIDE + 1}\nheight 1\n", "non")
+    assert e.value.line == 1
+    with pytest.raises(PuzzleTooLarge):
+        loads(b"P4\n100000 100000\n", "pbm")
+    with pytest.raises(PuzzleTooLarge):
+        loads("P1 5000 5000\n")  # 25 million cells
+    with pytest.raises(PuzzleTooLarge) as e:
+        loads("width 5000\nheight 5000\nrows\n", "non")
+    assert e.value.line == 2
+    with pytest.raises(PuzzleTooLarge) as e:
+        loads("\n5000 5000\n", "nin")
+    assert e.value.line == 2
+    with pytest.raises(ParseError, match="no cells") as e:
+        loads("0 3\n", "nin")
+    assert not isinstance(e.value, PuzzleTooLarge)
+    with pytest.raises(ParseError, match="too large"):
+        loads("1 1\n" + "9" * 5000 + "\n1\n", "nin")
+    with pytest.raises(ParseError, match="longer than any supported line"):
+        loads(f"1 1\n{MAX_SIDE + 1}\n1\n", "nin")
+
+
+def test_sniff_failures_and_hints() -> None:
+    with pytest.raises(ParseError, match="cannot tell the format of mystery.dat") as e:
+        loads("hello world\n", source="mystery.dat")
+    assert str(e.value).startswith("mystery.dat: ")
+    with pytest.raises(ParseError, match="empty file"):
+        loads(" \n\n", source="x.non")
+    with pytest.raises(ParseError, match="unknown format"):
+        loads("1 1\n1\n1\n", "nonsense")
+    with pytest.raises(ParseError, match="not UTF-8") as e:
+        loads(b"width 1\n\xff\xfe\n", source="bad.non")
+    assert e.value.line is None
+    # the suffix breaks ties between plausible readers ...
+    assert sniff("1\n1\n1\n\n1\n", "cwd") == "cwd"
+    assert sniff("2 2\n1\n1\n1\n1\n", "mk") == "mk"
+    assert sniff("2 2\n1\n1\n1\n1\n", None) == "nin"
+    # ... but cannot override clear content
+    assert sniff("$1\n1\n1\n", "txt") == "tournament"
+    assert sniff("2 2\n1\n1\n1\n1\n", "non") == "nin"
+    assert sniff("2\t1\n1\n2\n1\n") == "tournament"  # headerless: TABs, an even line count
+    assert sniff("2\t1\t1\n1\n2\n") is None  # odd line count: not a square puzzle
+    # a broken file of no recognisable shape goes to its suffix's reader for a precise error
+    with pytest.raises(ParseError, match="outside") as e:
+        loads("1,2\n", source="broken.non")
+    assert e.value.line == 1
+    assert format_from_suffix("a/b.PBN") == "xml" and format_from_suffix("x.dat") is None
+
+
+# --------------------------------------------------------------------------- garbage in, ParseError out
+
+TOKENS = [
+    "width ", "height ", "rows", "columns", "goal ", '"', "title ", "1", "2", "0", "12", ",", " ", "\t",
+    "\n", "\n", "\r\n", "#", ".", "X", "$1", "$", ":", "-", "P1", "P4", "<", ">", "{", "}", "[", "]",
+    '"rows"', '"columns"', '"goal"', ": ", "<puzzleset>", "<puzzle>", "</puzzle>", "<clues type=\"rows\">",
+    "<line>", "</line>", "<count>", "</count>", "</clues>", "<solution>", "<image>", "|", "color a", "3b",
+    "99999999999", "\x00", "é", "====\n",
+]
+garbage_text = st.one_of(
+    st.text(max_size=200),
+    st.lists(st.sampled_from(TOKENS), max_size=60).map("".join),
+)
+garbage_bytes = st.one_of(
+    st.binary(max_size=200),
+    st.tuples(st.sampled_from([b"P4 3 2\n", b"P4\n#c\n9 2 ", b"P1 2 2\n", b"\xef\xbb\xbf", b"<a>"]), st.binary(max_size=20)).map(
+        lambda t: t[0] + t[1]
+    ),
+)
+
+
+def loads_or_parse_error(data: str | bytes, fmt: str | None) -> None:
+    try:
+        result = loads(data, fmt, source="garbage")
+    except ParseError as e:
+        assert "\n" not in str(e) and str(e).startswith("garbage")
+        return
+    assert result and all(isinstance(p, Puzzle) for p in result)
+    for p in result:
+        assert p.height > 0 and p.width > 0
+
+
+@pytest.mark.parametrize("fmt", [None, *FORMATS])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.one_of(garbage_text, garbage_bytes))
+def test_garbage_gives_parse_error(fmt: str | None, data: str | bytes) -> None:
+    loads_or_parse_error(data, fmt)
+
+
+@pytest.mark.parametrize("fmt", WRITABLE_FORMATS)
+@settings(max_examples=80, deadline=None)
+@given(p=puzzles(), data=st.data())
+def test_damaged_files_give_parse_error(fmt: str, p: Puzzle, data: st.DataObject) -> None:
+    assume(fmt not in PICTURE_FORMATS or p.goal is not None)
+    text = str(dumps(p, fmt))
+    cut = data.draw(st.integers(0, len(text)))
+    junk = data.draw(st.sampled_from(["", "x", "-", "0", "\n", "\t", "#", "9999999999", '"', "<", "|"]))
+    damaged = text[:cut] + junk + text[cut + data.draw(st.integers(0, 3)) :]
+    loads_or_parse_error(damaged, fmt)
+    loads_or_parse_error(damaged, None)
+    loads_or_parse_error(text[:cut], fmt)
+
+
+# --------------------------------------------------------------------------- files, stdin, FILE#k, save
+
+def test_load_files_and_selectors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    a, b = Puzzle.from_grid(["#."], name="a"), Puzzle.from_grid([".#", "##"], name="b")
+    multi = tmp_path / "two.json"
+    multi.write_text("[" + str(dumps(a, "json")) + "," + str(dumps(b, "json")) + "]")
+    got = load_all(str(multi))
+    assert [p.name for p in got] == ["a", "b"]
+    assert [p.source for p in got] == [f"{multi}#1", f"{multi}#2"]
+    with pytest.raises(ParseError, match=r"holds 2 puzzles; choose one with .*two\.json#k"):
+        load(str(multi))
+    assert load(f"{multi}#2").source == f"{multi}#2"
+    assert load_all(f"{multi}#1") == [got[0]]
+    for bad, fragment in [("#3", "no puzzle #3"), ("#0", "start at 1"), ("#x", "positive integer"), ("#-1", "positive integer")]:
+        with pytest.raises(ParseError, match=fragment) as e:
+            load(f"{multi}{bad}")
+        assert e.value.source == str(multi)
+    hashed = tmp_path / "odd#1.non"  # a file whose name contains '#'
+    hashed.write_text(str(dumps(a, "non")))
+    assert load(str(hashed)).source == str(hashed)
+    single = tmp_path / "one.nin"
+    single.write_text("1 1\n1\n1\n")
+    assert load(f"{single}#1").source == str(single)
+    with pytest.raises(ParseError, match="no such file") as e:
+        load(str(tmp_path / "missing.non"))
+    assert e.value.line is None and e.value.source == str(tmp_path / "missing.non")
+    with pytest.raises(ParseError, match="no such file"):
+        load(str(tmp_path / "missing.non#2"))
+    with pytest.raises(ParseError, match="directory"):
+        load(str(tmp_path))
+    latin = tmp_path / "latin.non"
+    latin.write_bytes("title \"caf\xe9\"\n".encode("latin-1"))
+    with pytest.raises(ParseError, match="UTF-8"):
+        load(str(latin))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"1 1\n1\n1\n")))
+    p = load("-")
+    assert p.source == "-" and p.rows == ((1,),)
+
+
+def test_save(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    p = Puzzle.from_grid(["#.", "##"], name="s")
+    target = tmp_path / "p.non"
+    save(p, str(target))
+    assert load(str(target)) == p.with_source(str(target))
+    before = target.read_bytes()
+    with pytest.raises(FileExistsError):
+        save(Puzzle.from_grid(["#"]), str(target))
+    assert target.read_bytes() == before
+    save(p, str(target), fmt="json", overwrite=True)  # explicit format wins over the suffix
+    assert target.read_text().startswith("{")
+    assert os.listdir(tmp_path) == ["p.non"]  # no temporary files left behind
+
+    def crash(*args: object) -> None:
+        raise OSError("disk on fire")
+
+    monkeypatch.setattr(os, "replace", crash)
+    with pytest.raises(OSError, match="disk on fire"):
+        save(p, str(target), fmt="nin", overwrite=True)
+    assert target.read_text().startswith("{")  # the old file is intact
+    assert os.listdir(tmp_path) == ["p.non"]
+    monkeypatch.undo()
+    with pytest.raises(ValueError, match="no goal"):
+        save(Puzzle.from_clues([[1]], [[1]]), str(tmp_path / "x.pbm"))
+    assert not (tmp_path / "x.pbm").exists()
+    with pytest.raises(ValueError, match="output format"):
+        save(p, str(tmp_path / "x.unknown"))
+    save(p, str(tmp_path / "x.pbm"))
+    assert (tmp_path / "x.pbm").read_text() == "P1\n# s\n2 2\n10\n11\n"
+    assert load(str(tmp_path / "x.pbm")).goal == p.goal
+
+
+def test_formats_lists() -> None:
+    assert set(WRITABLE_FORMATS) <= set(FORMATS)
+    assert {"non", "json", "pbm", "txt", "xml", "nin"} <= set(WRITABLE_FORMATS)
+    assert {"non", "xml", "nin", "mk", "cwd", "tournament", "json", "pbm", "txt"} <= set(FORMATS)
+    with pytest.raises(ValueError, match="cannot write"):
+        dumps(Puzzle.from_grid(["#"]), "tournament")
