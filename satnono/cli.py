@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Iterator
 
@@ -54,13 +55,13 @@ def _err(msg: str) -> None:
     click.echo(f"satnono: {msg}", err=True)
 
 
-def _index_of(arg: str, puzzle: Puzzle, many: bool) -> int | None:
+def _locate(arg: str, puzzle: Puzzle) -> tuple[str, int | None]:
+    """``(file, index)`` of a loaded puzzle: index is set for puzzles of multi-puzzle files."""
     src = puzzle.source or arg
-    if src != arg and src.startswith(arg + "#"):
-        tail = src[len(arg) + 1:]
-        if tail.isdigit():
-            return int(tail)
-    return 1 if many else None
+    base, sep, tail = src.rpartition("#")
+    if sep and tail.isdigit() and not os.path.exists(src):
+        return base, int(tail)
+    return src, None
 
 
 def iter_puzzles(files: tuple[str, ...], fmt: str | None) -> Iterator[tuple[str, int | None, Puzzle | None, str | None]]:
@@ -73,9 +74,8 @@ def iter_puzzles(files: tuple[str, ...], fmt: str | None) -> Iterator[tuple[str,
         except ParseError as e:
             yield arg, None, None, str(e)
             continue
-        many = len(puzzles) > 1
         for p in puzzles:
-            yield arg, _index_of(arg, p, many), p, None
+            yield (*_locate(arg, p), p, None)
 
 
 format_option = click.option(

@@ -1,0 +1,43 @@
+"""Module ownership: only sat.py imports pysat, only counting.py imports pyganak,
+only cli.py imports click or prints."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PKG = Path(__file__).resolve().parents[1] / "satnono"
+
+OWNERS = {"pysat": {"sat.py"}, "pyganak": {"counting.py"}, "click": {"cli.py"}}
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text())
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out.add(node.module.split(".")[0])
+    return out
+
+
+def _prints(path: Path) -> bool:
+    tree = ast.parse(path.read_text())
+    return any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "print" for n in ast.walk(tree)
+    )
+
+
+def test_single_owners():
+    for f in PKG.rglob("*.py"):
+        rel = str(f.relative_to(PKG))
+        for mod, owners in OWNERS.items():
+            if mod in _imports(f):
+                assert rel in owners, f"{rel} imports {mod}"
+
+
+def test_only_cli_prints():
+    for f in PKG.rglob("*.py"):
+        if f.name != "cli.py":
+            assert not _prints(f), f"{f.relative_to(PKG)} calls print()"
