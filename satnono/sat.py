@@ -34,6 +34,13 @@ SOLVERS: dict[str, str] = {
 }
 DEFAULT_SOLVER = "cadical195"
 
+#: CaDiCaL options applied at start-up, chosen by measurement on the tournament sets
+#: (one puzzle at a time, first solution then second/uniqueness):
+#: ``stabilizeonly`` (stable mode: target phases and reluctant doubling restarts) cut
+#: the first-solution time by about 20 %; ``elim=0`` keeps variable elimination from
+#: making every incremental call re-extend the model (the second call got 20-40x faster).
+CADICAL_OPTIONS = {"stabilizeonly": 1, "elim": 0}
+
 
 class SatSession:
     """One incremental SAT solver over a clause set.
@@ -53,6 +60,8 @@ class SatSession:
         self.name = name
         self._limit = SOLVERS[name]
         self._solver = Solver(name=name, bootstrap_with=clauses)
+        if name == "cadical195":
+            self._solver.configure(CADICAL_OPTIONS)
         self.calls = 0
         self.conflicts = 0
         self._budget = 2000

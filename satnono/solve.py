@@ -170,6 +170,8 @@ class Checker:
                 model = sat.model()
                 s1 = _verified(puzzle, _grid_from_model(state, enc, model), givens)
                 sat.add_clause(_block(enc, model))
+                # Search next to the first solution: second solutions usually differ in few cells.
+                sat.set_phases([model[v - 1] for v in enc.unknown_vars if v <= len(model)])
                 second = sat.solve(deadline)
                 if second is None:
                     return done(Status.UNKNOWN, solutions=(s1,),
