@@ -43,11 +43,19 @@ class LineResult(NamedTuple):
     """For each block, the mask of its valid start positions."""
 
 
+_BYTE_REVERSED = bytes(int(f"{i:08b}"[::-1], 2) for i in range(256))
+
+
 def _reverse(x: Mask, width: int) -> Mask:
-    """Mirror the low ``width`` bits of ``x``."""
+    """Mirror the low ``width`` bits of ``x`` (which must have no higher bits set).
+
+    Big-endian bytes with each byte's bits reversed, read back little-endian, is
+    the bit-reversal of the whole byte string; the shift drops the padding.
+    """
     if width <= 0:
         return 0
-    return int(format(x, f"0{width}b")[::-1], 2)
+    size = (width + 7) >> 3
+    return int.from_bytes(x.to_bytes(size, "big").translate(_BYTE_REVERSED), "little") >> ((size << 3) - width)
 
 
 def _reach(starts: Mask, passable: Mask) -> Mask:
