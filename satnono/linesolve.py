@@ -92,11 +92,15 @@ def _forward(clue: Clue, n: int, may_black: Mask, may_white: Mask) -> tuple[list
     """
     ls: list[Mask] = []
     ss: list[Mask] = []
+    fit: dict[int, Mask] = {}  # block length -> starts where it fits and is followed by a may-white cell
     e = 1
     for c in clue:
-        reach = _reach(e, may_white)
+        reach = ((may_white + (e & may_white)) ^ may_white) | e  # _reach, inlined: this is the hot loop
         ls.append(reach)
-        s = reach & _runs_of(may_black, c) & (may_white >> c)
+        f = fit.get(c)
+        if f is None:
+            f = fit[c] = _runs_of(may_black, c) & (may_white >> c)
+        s = reach & f
         if not s:
             return None
         ss.append(s)
@@ -140,10 +144,22 @@ def solve_line(clue: Clue, n: int, black: Mask = 0, white: Mask = 0) -> LineResu
     lf, sf = fwd
     lb, sb = bwd
 
+    # Mirror the backward sets back, all with one padded width (a whole number
+    # of bytes, >= n + 2 bits): bit b of a set lands on bit pad - 1 - b.  A
+    # mirrored start s' of block j is the original start n - c_j - s', i.e. the
+    # mirrored bit shifted right by pad - 1 - n + c_j; a mirrored gap position
+    # n - i is original cell i after a shift by pad - 1 - n.
+    size = (n + 9) >> 3
+    shift = (size << 3) - 1 - n
+    table = _BYTE_REVERSED
+    fb = int.from_bytes
+    rsb = [fb(x.to_bytes(size, "big").translate(table), "little") for x in sb]
+    rlb = [fb(x.to_bytes(size, "big").translate(table), "little") for x in lb]
+
     starts = []
     can_black = 0
     for j, c in enumerate(clue):
-        v = sf[j] & _reverse(sb[k - 1 - j], n - c + 1)
+        v = sf[j] & (rsb[k - 1 - j] >> (shift + c))
         if not v:
             return None
         starts.append(v)
@@ -151,10 +167,8 @@ def solve_line(clue: Clue, n: int, black: Mask = 0, white: Mask = 0) -> LineResu
 
     can_white = 0
     for j in range(k + 1):
-        left = (lf[j] >> 1) & full
-        right = _reverse((lb[k - j] >> 1) & full, n)
-        can_white |= left & right
-    can_white &= may_white
+        can_white |= lf[j] & (rlb[k - j] >> (shift - 1))
+    can_white = (can_white >> 1) & may_white & full
 
     forced_black = full & ~can_white
     forced_white = full & ~can_black
