@@ -220,6 +220,285 @@ def convert(source: str, target: str, from_fmt: str | None, to_fmt: str | None, 
         sys.exit(EXIT_INPUT)
 
 
+# --- generate and fix (issue 4) ---------------------------------------------
+
+GENERATE_EXIT_HELP = """\b
+Exit codes:
+  0  COUNT puzzles were generated
+  1  internal error (a bug: please report it)
+  2  usage error (bad --size, --density or other option)
+  5  --max-candidates ran out first (the puzzles found are written)
+  6  an output file already exists (nothing is written) or cannot be written"""
+
+_GEN_SUFFIX = {"json": "json", "non": "non", "pbm": "pbm"}
+
+
+def _size_option(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, int]:
+    import re
+
+    from .model import MAX_SIDE
+
+    m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", value or "")
+    if not m:
+        raise click.BadParameter(f"expected WIDTHxHEIGHT such as 20x15, got {value!r}")
+    w, h = int(m.group(1)), int(m.group(2))
+    if not (1 <= w <= MAX_SIDE and 1 <= h <= MAX_SIDE):
+        raise click.BadParameter(f"each side must be between 1 and {MAX_SIDE}, got {w}x{h}")
+    return w, h
+
+
+def _density_option(ctx: click.Context, param: click.Parameter, value: str) -> tuple[float, float]:
+    parts = (value or "").split("-")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        lo, hi = (float(x.rstrip("%")) / (100 if x.strip().endswith("%") else 1) for x in parts)
+    except ValueError:
+        raise click.BadParameter(f"expected LO-HI such as 0.2-0.7 (or 20%-70%), got {value!r}") from None
+    if not (0.0 <= lo <= hi <= 1.0):
+        raise click.BadParameter(f"need 0 <= LO <= HI <= 1, got {value!r}")
+    return lo, hi
+
+
+def _puzzle_json_line(p: Puzzle) -> str:
+    d: dict[str, object] = {}
+    if p.name is not None:
+        d["title"] = p.name
+    for k, v in p.meta:
+        d.setdefault(k, v)
+    d["rows"] = [list(c) for c in p.rows]
+    d["columns"] = [list(c) for c in p.columns]
+    if p.goal is not None:
+        d["goal"] = list(p.goal)
+    return json.dumps(d)
+
+
+@cli.command(epilog=GENERATE_EXIT_HELP)
+@click.option("--size", "size", required=True, callback=_size_option, metavar="WxH", help="Width x height, e.g. 25x25.")
+@click.option("-n", "--count", type=click.IntRange(min=1), required=True, help="Number of puzzles to generate.")
+@click.option("--seed", type=click.IntRange(min=0), required=True, help="Seed: the same seed and options give the same puzzles.")
+@click.option("--density", default="0.2-0.7", show_default=True, callback=_density_option, metavar="LO-HI",
+              help="Accept only pictures with this fraction of black cells.")
+@click.option("--require", type=click.Choice(["line", "unique", "search", "any"]), default="line", show_default=True,
+              help="line: solvable by line logic alone; unique: one solution (SAT-proved when line logic stalls); "
+                   "search: unique but NOT line-solvable; any: density band only.")
+@click.option("--min-open", type=click.IntRange(min=0), default=0, show_default=True,
+              help="With --require search: at least this many cells left open by line logic.")
+@click.option("--style", type=click.Choice(["noise", "smooth"]), default="noise", show_default=True,
+              help="noise: independent cells; smooth: noise averaged over 3x3 (larger connected areas).")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes judging candidates (the output does not depend on it).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Write puzzle-0001.EXT, ... into this directory (created if missing). Default: JSON lines on stdout.")
+@click.option("--format", "fmt", type=click.Choice(list(_GEN_SUFFIX)), default="json", show_default=True,
+              help="File format with --out.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True, metavar="SECONDS",
+              help="SAT time limit per candidate; a candidate that exceeds it is rejected.")
+@click.option("--max-candidates", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Stop after drawing N candidates. Default: no limit.")
+def generate(size: tuple[int, int], count: int, seed: int, density: tuple[float, float], require: str, min_open: int,
+             style: str, workers: int, out_dir: str | None, fmt: str, timeout: float, max_candidates: int | None) -> None:
+    """Generate random puzzles that meet a requirement (line-solvable by default).
+
+    Candidate i is drawn from (SEED, i) alone and candidates are accepted in
+    order, so the same options give byte-identical output for any --workers.
+    Statistics (candidates tried, rejected by density and by class,
+    acceptance rate, time per puzzle) go to standard error.
+    """
+    import os
+
+    from .formats import save
+    from .generate import generate as _generate
+
+    w, h = size
+    if min_open and require != "search":
+        raise click.UsageError("--min-open applies only to --require search")
+    if out_dir is None and fmt != "json":
+        raise click.UsageError(f"--format {fmt} needs --out (standard output gets JSON lines)")
+    paths: list[str] = []
+    if out_dir is not None:
+        digits = max(4, len(str(count)))
+        paths = [os.path.join(out_dir, f"puzzle-{k:0{digits}d}.{_GEN_SUFFIX[fmt]}") for k in range(1, count + 1)]
+        existing = [p for p in paths if os.path.lexists(p)]
+        if existing:
+            more = f" (and {len(existing) - 1} more)" if len(existing) > 1 else ""
+            _err(f"{existing[0]}: exists{more}; refusing to overwrite (nothing written)")
+            sys.exit(EXIT_INPUT)
+        try:
+            os.makedirs(out_dir, exist_ok=True)
+        except OSError as e:
+            _err(f"{out_dir}: cannot create the directory: {e.strerror or e}")
+            sys.exit(EXIT_INPUT)
+    gen = _generate(w, h, count, seed=seed, density=density, require=require, style=style, min_open=min_open,
+                    workers=workers, timeout=timeout, max_candidates=max_candidates)
+    written = 0
+    try:
+        for p in gen:
+            if out_dir is None:
+                click.echo(_puzzle_json_line(p))
+            else:
+                save(p, paths[written], fmt, overwrite=False)
+            written += 1
+    except FileExistsError:
+        _err(f"{paths[written]}: appeared while generating; refusing to overwrite")
+        sys.exit(EXIT_INPUT)
+    except OSError as e:
+        _err(f"{paths[written] if out_dir else 'stdout'}: cannot write: {e.strerror or e}")
+        sys.exit(EXIT_INPUT)
+    st = gen.stats
+    reasons = ", ".join(f"{k} {v}" for k, v in sorted(st.reasons.items()))
+    per = f"{st.seconds_per_accepted:.4f} s" if st.seconds_per_accepted is not None else "-"
+    _err(f"generated {written} of {count} puzzles ({w}x{h}, require {require}, style {style}, "
+         f"density {density[0]:g}-{density[1]:g}): {st.tried} candidates tried, "
+         f"{st.rejected_density} rejected by density, {st.rejected_class} rejected by class"
+         f"{f' ({reasons})' if reasons else ''}, acceptance rate {100 * st.acceptance_rate:.1f}%, "
+         f"{per} per accepted puzzle, {st.seconds:.2f} s in all")
+    if gen.exhausted:
+        _err(f"--max-candidates {max_candidates} ran out before {count} puzzles were accepted")
+        sys.exit(EXIT_UNKNOWN)
+    sys.exit(0)
+
+
+FIX_EXIT_HELP = """\b
+Exit codes:
+  0  proposals printed (or nothing to fix: unique and line-solvable already)
+  1  internal error (a bug: please report it)
+  2  usage error
+  4  the clues have no solution
+  5  time ran out before verified givens were found (what was found is printed)
+  6  the file could not be read, holds several puzzles (use FILE#k),
+     or its goal picture does not satisfy its clues"""
+
+
+def _fix_dict(file: str, res) -> dict:
+    def cells(prop):
+        if prop is None:
+            return None
+        return {"givens": [{"row": g.row, "col": g.col, "black": g.black} for g in prop.givens],
+                "count": len(prop.givens), "line_solvable": prop.line_solvable}
+
+    h = res.puzzle.height
+    w = res.puzzle.width
+    return {
+        "file": file,
+        "name": res.puzzle.name,
+        "width": w,
+        "height": h,
+        "status": res.status.value,
+        "line_solvable": res.line_solvable,
+        "goal": list(res.goal) if res.goal else None,
+        "goal_from": res.goal_from,
+        "other": list(res.other) if res.other else None,
+        "diff": [list(x) for x in res.diff],
+        "givens_unique": cells(res.givens_unique),
+        "givens_line": cells(res.givens_line),
+        "edits": [{"row": e.row, "col": e.col, "black": e.black, "line_solvable": e.line_solvable} for e in res.edits],
+        "edits_tried": res.edits_tried,
+        "timed_out": res.timed_out,
+        "reason": res.reason,
+        "seconds": round(res.seconds, 6),
+    }
+
+
+@cli.command("fix", epilog=FIX_EXIT_HELP)
+@click.argument("file")
+@format_option
+@click.option("-t", "--timeout", type=click.FloatRange(min=0, min_open=True), default=20.0, show_default=True,
+              metavar="SECONDS", help="Time limit for the whole search.")
+@click.option("--max-edits", type=click.IntRange(min=0), default=5, show_default=True,
+              help="Edits to propose of each kind (line-solvable; unique only).")
+@json_option
+@ascii_option
+def fix_cmd(file: str, fmt: str | None, timeout: float, max_edits: int, as_json: bool, ascii_: bool) -> None:
+    """Propose how to make an ambiguous (or not line-solvable) picture unique.
+
+    Two kinds of proposal, each verified before it is printed: given cells
+    (revealed to the player) that make the solution unique, and a set that
+    makes it line-solvable; and single-cell edits of the picture (clues
+    recomputed) that make it unique.  Without a goal picture in the file the
+    first solution found is taken as the picture.  Rows and columns count from
+    1 in text and from 0 in --json.
+    """
+    from .fix import FixError, fix
+    from .formats import load
+
+    try:
+        puzzle = load(file, fmt)
+    except ParseError as e:
+        _err(str(e))
+        sys.exit(EXIT_INPUT)
+    try:
+        res = fix(puzzle, timeout=timeout, max_edits=max_edits)
+    except FixError as e:
+        _err(f"{file}: {e}")
+        sys.exit(EXIT_INPUT)
+    except InternalError as e:
+        _err(f"internal error: {e}")
+        sys.exit(EXIT_INTERNAL)
+    if res.status == Status.NONE:
+        code = EXIT_NONE
+    elif res.needs_fix and (res.givens_unique is None or res.givens_line is None):
+        code = EXIT_UNKNOWN
+    elif res.status == Status.UNKNOWN:
+        code = EXIT_UNKNOWN
+    else:
+        code = 0
+    if as_json:
+        click.echo(json.dumps(_fix_dict(file, res)))
+        sys.exit(code)
+
+    def where(r: int, c: int) -> str:
+        return f"row {r + 1} col {c + 1}"
+
+    def colour(black: bool) -> str:
+        return "black" if black else "white"
+
+    if res.status == Status.MULTIPLE:
+        verdict = f"several solutions (a second one differs in {len(res.diff)} cells)"
+    elif res.status == Status.UNIQUE:
+        verdict = "unique (line-solvable)" if res.line_solvable else "unique, but not line-solvable"
+    else:
+        verdict = res.status.value
+    click.echo(f"{file}: {verdict}")
+    if res.reason:
+        click.echo(res.reason)
+    if res.goal is not None and res.needs_fix:
+        src = "from the file" if res.goal_from == "file" else "the first solution found: the file has none"
+        if res.diff:
+            from .report import ASCII, UNICODE
+
+            gl = ASCII if ascii_ else UNICODE
+            click.echo(f"picture ({src}); cells that differ in another solution drawn "
+                       f"{gl['diff_black']} (black here) and {gl['diff_white']} (white here):")
+        else:
+            click.echo(f"picture ({src}):")
+        click.echo(render_grid(res.goal, ascii_, res.diff))
+    for title, prop in (("givens for a unique solution", res.givens_unique),
+                        ("givens for a line-solvable puzzle", res.givens_line)):
+        if prop is None:
+            if res.needs_fix:
+                click.echo(f"{title}: not found in time")
+            continue
+        if not prop.givens:
+            click.echo(f"{title}: none needed")
+            continue
+        cells = ", ".join(f"{where(g.row, g.col)} {colour(g.black)}" for g in prop.givens)
+        extra = ", line-solvable too" if prop.target == "unique" and prop.line_solvable else ""
+        n = len(prop.givens)
+        click.echo(f"{title} ({n} cell{'s' if n != 1 else ''}, verified{extra}): {cells}")
+    if res.needs_fix and res.goal is not None:
+        total = res.puzzle.height * res.puzzle.width
+        if res.edits:
+            click.echo("single-cell edits (verified), nearest to the ambiguity first:")
+            for e in res.edits:
+                kind = "unique, line-solvable" if e.line_solvable else "unique, not line-solvable"
+                click.echo(f"  {where(e.row, e.col)}: {colour(not e.black)} -> {colour(e.black)}  ({kind})")
+        else:
+            click.echo("no single-cell edit makes it unique" + ("" if res.edits_tried == total else " (among those tried)"))
+        click.echo(f"edits tried: {res.edits_tried} of {total} cells" + (" (time ran out)" if res.timed_out else ""))
+    sys.exit(code)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit code."""
     try:
