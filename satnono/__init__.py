@@ -30,22 +30,19 @@ def load_all(path: str, fmt: str | None = None) -> list[Puzzle]:
     return _load_all(path, fmt)
 
 
-# ``generate`` and ``fix`` are also the names of their submodules: importing a
-# submodule rebinds the package attribute to the module, so those modules make
-# themselves callable (delegating to the function) and both spellings work.
-def generate(*args, **kwargs):  # type: ignore[no-redef]
-    """Random puzzles meeting a requirement; see :func:`satnono.generate.generate`.
+def generate(*args, **kwargs):
+    """Random puzzles meeting a requirement; see :func:`satnono.generator.generate`.
 
     Imported lazily so that ``import satnono`` does not load numpy.
     """
-    from .generate import generate as _generate
+    from .generator import generate as _generate
 
     return _generate(*args, **kwargs)
 
 
-def fix(*args, **kwargs):  # type: ignore[no-redef]
-    """Givens and single-cell edits that make a picture unique; see :func:`satnono.fix.fix`."""
-    from .fix import fix as _fix
+def fix(*args, **kwargs):
+    """Givens and single-cell edits that make a picture unique; see :func:`satnono.fixer.fix`."""
+    from .fixer import fix as _fix
 
     return _fix(*args, **kwargs)
 

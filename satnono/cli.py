@@ -278,7 +278,9 @@ def _puzzle_json_line(p: Puzzle) -> str:
 @click.option("-n", "--count", type=click.IntRange(min=1), required=True, help="Number of puzzles to generate.")
 @click.option("--seed", type=click.IntRange(min=0), required=True, help="Seed: the same seed and options give the same puzzles.")
 @click.option("--density", default="0.2-0.7", show_default=True, callback=_density_option, metavar="LO-HI",
-              help="Accept only pictures with this fraction of black cells.")
+              help="Fraction of black cells: each candidate's target density is drawn uniformly from "
+                   "LO-HI and pictures outside it are rejected. Line-solvable puzzles come mostly "
+                   "from above 0.55, search ones from 0.4-0.6: a narrower band is faster.")
 @click.option("--require", type=click.Choice(["line", "unique", "search", "any"]), default="line", show_default=True,
               help="line: solvable by line logic alone; unique: one solution (SAT-proved when line logic stalls); "
                    "search: unique but NOT line-solvable; any: density band only.")
@@ -308,7 +310,7 @@ def generate(size: tuple[int, int], count: int, seed: int, density: tuple[float,
     import os
 
     from .formats import save
-    from .generate import generate as _generate
+    from .generator import generate as _generate
 
     w, h = size
     if min_open and require != "search":
@@ -419,7 +421,7 @@ def fix_cmd(file: str, fmt: str | None, timeout: float, max_edits: int, as_json:
     first solution found is taken as the picture.  Rows and columns count from
     1 in text and from 0 in --json.
     """
-    from .fix import FixError, fix
+    from .fixer import FixError, fix
     from .formats import load
 
     try:

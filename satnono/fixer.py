@@ -1,0 +1,368 @@
+"""Repairing an ambiguous (or not line-solvable) picture.
+
+Two kinds of proposal, each verified by :meth:`satnono.solve.Checker.check`
+before it is returned:
+
+* **givens**: cells of the goal revealed to the player.  A greedy search adds,
+  one at a time, the cell that leaves the fewest cells open after line
+  propagation — for uniqueness chosen among the cells where the goal and
+  another solution differ, for line-solvability among the open cells — then
+  drops every given that is not needed (so the set is minimal under removal).
+* **edits**: one cell of the picture flipped, clues recomputed.  Cells near
+  the ambiguity (the cells where two solutions differ and the cells line logic
+  leaves open) are tried first; every flip is propagated (vectorised, so all
+  line-solvable edits are found cheaply), flips with a 2x2 switch are skipped,
+  and the rest go to SAT while time remains.
+
+The result is data (:class:`FixResult`); nothing here prints.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Mapping
+
+import numpy as np
+
+from .errors import SatnonoError
+from .generator import MAX_FAST_SIDE, _masks, find_switch, grid_of, other_solution, propagate_many
+from .model import BLACK, Grid, Puzzle, grid_diff
+from .solve import Checker, CheckResult, Status
+
+DEFAULT_TIMEOUT = 20.0
+DEFAULT_MAX_EDITS = 5
+#: Cells scored per greedy step (an even sample when there are more candidates).
+SCORE_SAMPLE = 96
+#: Flipped pictures propagated per vectorised batch.
+EDIT_BATCH = 128
+
+
+class FixError(SatnonoError):
+    """The puzzle cannot be worked on (its goal does not satisfy its clues)."""
+
+
+@dataclass(frozen=True)
+class Given:
+    """A revealed cell, 0-based."""
+
+    row: int
+    col: int
+    black: bool
+
+
+@dataclass
+class GivenProposal:
+    """A set of givens and what it achieves (verified)."""
+
+    target: str
+    """``"unique"`` or ``"line"``."""
+    givens: tuple[Given, ...]
+    check: CheckResult
+    """The verification: ``Checker.check`` with these givens."""
+
+    @property
+    def line_solvable(self) -> bool:
+        return self.check.line_solvable
+
+
+@dataclass
+class EditProposal:
+    """One flipped cell of the picture that makes the puzzle unique (verified)."""
+
+    row: int
+    col: int
+    black: bool
+    """The cell's new colour."""
+    puzzle: Puzzle
+    """The edited puzzle (clues recomputed, goal edited)."""
+    check: CheckResult
+
+    @property
+    def line_solvable(self) -> bool:
+        return self.check.line_solvable
+
+
+@dataclass
+class FixResult:
+    puzzle: Puzzle
+    status: Status
+    """The verdict on the puzzle as given."""
+    line_solvable: bool = False
+    goal: Grid | None = None
+    goal_from: str = "file"
+    """``"file"`` or ``"solver"`` (no goal in the file: the first solution found)."""
+    other: Grid | None = None
+    """Another solution, when the puzzle is ambiguous."""
+    diff: tuple[tuple[int, int], ...] = ()
+    """Cells where ``goal`` and ``other`` differ."""
+    givens_unique: GivenProposal | None = None
+    givens_line: GivenProposal | None = None
+    edits: list[EditProposal] = field(default_factory=list)
+    edits_tried: int = 0
+    """Flips examined (of ``height * width``)."""
+    timed_out: bool = False
+    reason: str | None = None
+    """Why nothing was proposed (no solution, nothing to fix)."""
+    seconds: float = 0.0
+
+    @property
+    def needs_fix(self) -> bool:
+        return self.status == Status.MULTIPLE or (self.status == Status.UNIQUE and not self.line_solvable)
+
+
+def fix(
+    puzzle: Puzzle,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    max_edits: int = DEFAULT_MAX_EDITS,
+    checker: Checker | None = None,
+) -> FixResult:
+    """Propose givens and single-cell edits that make ``puzzle`` unique and line-solvable.
+
+    ``timeout`` bounds the whole search (seconds, ``None`` for no bound); the
+    givens come first, the edits use what is left.  At most ``max_edits``
+    edits are returned for each outcome (line-solvable; unique but not
+    line-solvable).
+
+    Raises:
+        FixError: the puzzle's goal does not satisfy its clues.
+    """
+    t0 = time.monotonic()
+    deadline = None if timeout is None else t0 + timeout
+    checker = checker or Checker()
+
+    def left() -> float | None:
+        return None if deadline is None else max(deadline - time.monotonic(), 1e-3)
+
+    def out_of_time() -> bool:
+        return deadline is not None and time.monotonic() >= deadline
+
+    if puzzle.goal is not None and not puzzle.is_solution(puzzle.goal):
+        raise FixError("the goal picture does not satisfy the clues")
+    first = checker.check(puzzle, timeout=left())
+    res = FixResult(puzzle, first.status, first.line_solvable)
+
+    def done() -> FixResult:
+        res.seconds = time.monotonic() - t0
+        return res
+
+    if first.status == Status.NONE:
+        res.reason = first.reason or "the clues have no solution"
+        return done()
+    if first.status == Status.UNKNOWN:
+        res.timed_out = True
+        res.reason = first.reason or "timed out"
+        return done()
+    goal = puzzle.goal
+    if goal is None:
+        goal = first.solutions[0]
+        res.goal_from = "solver"
+    res.goal = goal
+    if first.status == Status.MULTIPLE:
+        res.other = next(s for s in first.solutions if s != goal)
+        res.diff = tuple(grid_diff(goal, res.other))
+    elif first.line_solvable:
+        res.reason = "already unique and line-solvable: nothing to fix"
+        return done()
+
+    g = np.array([[ch == BLACK for ch in row] for row in goal], dtype=bool)
+
+    # (a) givens
+    uniq = _givens_unique(puzzle, g, goal, res, first, checker, left, out_of_time)
+    if uniq is None:
+        res.timed_out = True
+        return done()
+    res.givens_unique = uniq
+    line = _givens_line(puzzle, g, uniq, checker, left, out_of_time)
+    if line is None:
+        res.timed_out = True
+        return done()
+    res.givens_line = line
+
+    # (b) edits
+    _edits(puzzle, g, res, checker, max_edits, left, out_of_time)
+    return done()
+
+
+# ---------------------------------------------------------------------------
+# givens
+
+
+def _open_after(g: np.ndarray, base: Mapping[tuple[int, int], bool], extra: list[tuple[int, int]]) -> np.ndarray:
+    """Open cells left by propagation with ``base`` givens plus each cell of ``extra`` in turn."""
+    B = len(extra)
+    h, w = g.shape
+    known = np.zeros((h, w), bool)
+    for (r, c) in base:
+        known[r, c] = True
+    kn = np.repeat(known[None], B, axis=0)
+    for b, (r, c) in enumerate(extra):
+        kn[b, r, c] = True
+    goals = np.repeat(g[None], B, axis=0)
+    kb, kw = propagate_many(goals, kn & goals, kn & ~goals)
+    return h * w - np.count_nonzero(kb | kw, axis=(1, 2))
+
+
+def _sample(cells: list[tuple[int, int]], n: int) -> list[tuple[int, int]]:
+    if len(cells) <= n:
+        return cells
+    step = len(cells) / n
+    return [cells[int(i * step)] for i in range(n)]
+
+
+def _batch(g: np.ndarray, n: int) -> int:
+    # beyond MAX_FAST_SIDE propagation runs one picture at a time: keep batches short
+    return n if max(g.shape) <= MAX_FAST_SIDE else max(4, n // 8)
+
+
+def _best(g: np.ndarray, givens: dict[tuple[int, int], bool], cells: list[tuple[int, int]]) -> tuple[int, int]:
+    """The cell whose revelation leaves the fewest open cells (ties: first in row-major order)."""
+    cand = _sample(sorted(cells), _batch(g, SCORE_SAMPLE))
+    counts = _open_after(g, givens, cand)
+    return cand[int(np.argmin(counts))]
+
+
+def _as_givens(givens: Mapping[tuple[int, int], bool]) -> tuple[Given, ...]:
+    return tuple(Given(r, c, b) for (r, c), b in sorted(givens.items()))
+
+
+def _givens_unique(puzzle, g, goal, res, first, checker, left, out_of_time) -> GivenProposal | None:
+    givens: dict[tuple[int, int], bool] = {}
+    if res.status == Status.UNIQUE:
+        return GivenProposal("unique", (), first)
+    other = res.other
+    while True:
+        if out_of_time():
+            return None
+        cells = grid_diff(goal, other)
+        cell = _best(g, givens, cells)
+        givens[cell] = bool(g[cell])
+        chk = checker.check(puzzle, timeout=left(), givens=givens)
+        if chk.status == Status.UNIQUE:
+            break
+        if chk.status != Status.MULTIPLE:
+            return None
+        other = next(s for s in chk.solutions if s != goal)
+    # minimal under removal: drop each given that is not needed (latest first)
+    for cell in list(reversed(list(givens))):
+        if out_of_time():
+            return None
+        trial = {k: v for k, v in givens.items() if k != cell}
+        chk = checker.check(puzzle, timeout=left(), givens=trial)
+        if chk.status == Status.UNIQUE:
+            givens = trial
+        elif chk.status == Status.UNKNOWN:
+            return None
+    chk = checker.check(puzzle, timeout=left(), givens=givens)
+    if chk.status != Status.UNIQUE:
+        return None
+    return GivenProposal("unique", _as_givens(givens), chk)
+
+
+def _givens_line(puzzle, g, uniq: GivenProposal, checker, left, out_of_time) -> GivenProposal | None:
+    if uniq.check.line_solvable:
+        return GivenProposal("line", uniq.givens, uniq.check)
+    givens = {(x.row, x.col): x.black for x in uniq.givens}
+    while True:
+        if out_of_time():
+            return None
+        state, bad = checker.propagate(puzzle, givens=givens)
+        if bad is not None:  # cannot happen: the givens come from a solution
+            return None
+        open_cells = state.unknown_cells()
+        if not open_cells:
+            break
+        cell = _best(g, givens, open_cells)
+        givens[cell] = bool(g[cell])
+    for cell in list(givens):
+        trial = {k: v for k, v in givens.items() if k != cell}
+        state, bad = checker.propagate(puzzle, givens=trial)
+        if bad is None and state.is_complete():
+            givens = trial
+    chk = checker.check(puzzle, timeout=left(), givens=givens)
+    if chk.status != Status.UNIQUE or not chk.line_solvable:
+        return None
+    return GivenProposal("line", _as_givens(givens), chk)
+
+
+# ---------------------------------------------------------------------------
+# edits
+
+
+def _edit_order(g: np.ndarray, res: FixResult, open_mask: np.ndarray) -> list[tuple[int, int]]:
+    """Every cell, nearest to the ambiguity first (Chebyshev distance, then row-major)."""
+    h, w = g.shape
+    region = open_mask.copy()
+    for r, c in res.diff:
+        region[r, c] = True
+    if not region.any():
+        return [(r, c) for r in range(h) for c in range(w)]
+    # distance transform by repeated 3x3 dilation (grids are small)
+    dist = np.full((h, w), h + w, np.int64)
+    cur = region.copy()
+    d = 0
+    dist[cur] = 0
+    while not cur.all():
+        p = np.zeros((h + 2, w + 2), bool)
+        p[1:-1, 1:-1] = cur
+        nxt = cur.copy()
+        for dr in range(3):
+            for dc in range(3):
+                nxt |= p[dr:dr + h, dc:dc + w]
+        d += 1
+        dist[nxt & ~cur] = d
+        cur = nxt
+    order = np.lexsort((np.arange(h * w), dist.ravel()))
+    return [divmod(int(i), w) for i in order]
+
+
+def _edits(puzzle, g, res: FixResult, checker: Checker, max_edits: int, left, out_of_time) -> None:
+    h, w = g.shape
+    state, _ = checker.propagate(puzzle)
+    open_mask = np.zeros((h, w), bool)
+    for r, c in state.unknown_cells():
+        open_mask[r, c] = True
+    order = _edit_order(g, res, open_mask)
+    want_unique = res.status == Status.MULTIPLE  # an already-unique puzzle only wants line-solvable edits
+    n_line = n_search = 0
+    step = _batch(g, EDIT_BATCH)
+    for start in range(0, len(order), step):
+        if out_of_time() or n_line >= max_edits:  # line-solvable edits are the best kind: enough
+            break
+        cells = order[start:start + step]
+        goals = np.repeat(g[None], len(cells), axis=0)
+        for b, (r, c) in enumerate(cells):
+            goals[b, r, c] = not goals[b, r, c]
+        kb, kw = propagate_many(goals)
+        for b, (r, c) in enumerate(cells):
+            if out_of_time() or n_line >= max_edits:
+                break
+            res.edits_tried += 1
+            known = kb[b] | kw[b]
+            line = bool(known.all())
+            if line and n_line >= max_edits:
+                continue
+            if not line:
+                if not want_unique or n_search >= max_edits:
+                    continue
+                open_ = ~known
+                if find_switch(_masks(goals[b]), _masks(np.ascontiguousarray(goals[b].T)), _masks(open_),
+                               _masks(np.ascontiguousarray(open_.T))) is not None:
+                    continue
+                edited = Puzzle.from_grid(grid_of(goals[b]), name=puzzle.name, meta=puzzle.meta)
+                other = other_solution(goals[b], kb[b], kw[b], left(), puzzle=edited)
+                if other is not False:  # ambiguous, or out of time
+                    continue
+            else:
+                edited = Puzzle.from_grid(grid_of(goals[b]), name=puzzle.name, meta=puzzle.meta)
+            chk = checker.check(edited, timeout=left())
+            if chk.status != Status.UNIQUE or chk.line_solvable != line:
+                continue  # unverified (out of time): not proposed
+            res.edits.append(EditProposal(r, c, bool(goals[b, r, c]), edited, chk))
+            if line:
+                n_line += 1
+            else:
+                n_search += 1
+    if out_of_time() and res.edits_tried < h * w:
+        res.timed_out = True
+    res.edits.sort(key=lambda e: (not e.line_solvable, order.index((e.row, e.col))))

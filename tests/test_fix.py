@@ -1,0 +1,192 @@
+"""fix: givens and single-cell edits that make a picture unique / line-solvable,
+checked with brute force on small pictures and with the core Checker on 20x20."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+import satnono
+from satnono.cli import cli
+from satnono.fixer import FixError, fix
+from satnono.generator import generate
+from satnono.model import Puzzle, clues_of_grid
+from satnono.solve import Checker, Status
+
+from test_generate import count_solutions, line_solvable
+
+SWITCH_4 = ["....", ".#..", "..#.", "...."]
+SWITCH_5 = [".....", ".##..", ".#.#.", "..##.", "....."]
+TATHAM = Puzzle.from_clues(rows=[[1, 1], [2], [1], [1]], columns=[[2], [1], [2], [1]])  # unique, not line-solvable
+
+
+def as_dict(prop):
+    return {(g.row, g.col): g.black for g in prop.givens}
+
+
+def check_small(res, goal):
+    """Every proposal, re-checked by brute force; given sets minimal under removal."""
+    rows, cols = clues_of_grid(tuple(goal))
+    gu = as_dict(res.givens_unique)
+    assert all((goal[r][c] == "#") == b for (r, c), b in gu.items())
+    assert count_solutions(rows, cols, gu) == 1
+    for cell in gu:
+        rest = {k: v for k, v in gu.items() if k != cell}
+        assert count_solutions(rows, cols, rest) > 1, "a unique given is redundant"
+    gl = as_dict(res.givens_line)
+    assert line_solvable(rows, cols, gl)
+    for cell in gl:
+        rest = {k: v for k, v in gl.items() if k != cell}
+        assert not line_solvable(rows, cols, rest), "a line given is redundant"
+    for e in res.edits:
+        edited = [list(r) for r in goal]
+        assert (edited[e.row][e.col] == "#") != e.black
+        edited[e.row][e.col] = "#" if e.black else "."
+        edited = ["".join(r) for r in edited]
+        assert e.puzzle.goal == tuple(edited)
+        er, ec = clues_of_grid(tuple(edited))
+        assert count_solutions(er, ec) == 1
+        assert line_solvable(er, ec) == e.line_solvable
+
+
+@pytest.mark.parametrize("goal", [SWITCH_4, SWITCH_5, ["#.", ".#"]])
+def test_switch_pictures(goal):
+    p = Puzzle.from_grid(goal, name="switch")
+    res = fix(p, timeout=20)
+    assert res.status == Status.MULTIPLE and len(res.diff) >= 4
+    assert res.givens_unique is not None and res.givens_line is not None
+    assert 1 <= len(res.givens_unique.givens) <= len(res.givens_line.givens)
+    assert res.edits, "a single flip breaks an isolated switch"
+    check_small(res, goal)
+
+
+def test_unique_but_not_line_solvable():
+    res = fix(TATHAM)
+    assert res.status == Status.UNIQUE and not res.line_solvable
+    assert res.goal_from == "solver"
+    assert res.givens_unique.givens == ()
+    assert len(res.givens_line.givens) >= 1
+    assert all(e.line_solvable for e in res.edits)
+    check_small(res, res.goal)
+
+
+def test_nothing_to_fix_and_no_solution():
+    ok = fix(Puzzle.from_grid(["##.", ".##", "#.."]))
+    assert ok.status == Status.UNIQUE and ok.line_solvable and not ok.needs_fix
+    assert ok.givens_unique is None and not ok.edits and "nothing to fix" in ok.reason
+    none = fix(Puzzle.from_clues(rows=[[2], [0]], columns=[[1], [0]]))
+    assert none.status == Status.NONE and none.reason
+
+
+def test_goal_must_satisfy_clues():
+    p = Puzzle(rows=((1,), (1,)), columns=((1,), (1,)), goal=("##", ".."))
+    with pytest.raises(FixError):
+        fix(p)
+
+
+def test_no_goal_uses_first_solution():
+    p = Puzzle.from_clues(rows=[[1], [1]], columns=[[1], [1]])
+    res = fix(p)
+    assert res.goal_from == "solver" and res.status == Status.MULTIPLE
+    check_small(res, res.goal)
+
+
+def _ambiguous_20x20(n):
+    checker = Checker()
+    out = []
+    for p in generate(20, 20, count=60, seed=20, require="any", density=(0.45, 0.55)):
+        if checker.check(p).status == Status.MULTIPLE:
+            out.append(p)
+            if len(out) == n:
+                break
+    return out
+
+
+def test_generated_ambiguous_20x20_become_unique():
+    checker = Checker()
+    pictures = _ambiguous_20x20(4)
+    assert len(pictures) == 4
+    with_edits = 0
+    for p in pictures:
+        res = fix(p, timeout=15, max_edits=2)
+        assert res.status == Status.MULTIPLE
+        gu = as_dict(res.givens_unique)
+        r = checker.check(p, givens=gu)
+        assert r.status == Status.UNIQUE and r.solutions[0] == p.goal
+        for cell in gu:  # minimal under removal
+            assert checker.check(p, givens={k: v for k, v in gu.items() if k != cell}).status == Status.MULTIPLE
+        gl = as_dict(res.givens_line)
+        r = checker.check(p, givens=gl)
+        assert r.status == Status.UNIQUE and r.line_solvable
+        assert len(gl) < 20 * 20 // 4
+        for e in res.edits:
+            r = checker.check(e.puzzle)
+            assert r.status == Status.UNIQUE and r.line_solvable == e.line_solvable
+            assert sum(a != b for ra, rb in zip(e.puzzle.goal, p.goal) for a, b in zip(ra, rb)) == 1
+        with_edits += bool(res.edits)
+    assert with_edits >= 1
+
+
+def test_edits_near_ambiguity_first():
+    p = Puzzle.from_grid(["......", ".#....", "..#...", "......", "......", "......"])
+    res = fix(p, max_edits=3)
+    first = res.edits[0]
+    assert (first.row, first.col) in {(1, 1), (1, 2), (2, 1), (2, 2)}
+
+
+def test_timeout_is_respected():
+    [p] = _ambiguous_20x20(1)
+    res = fix(p, timeout=0.05)
+    assert res.seconds < 3
+
+
+def test_package_api():
+    res = satnono.fix(Puzzle.from_grid(SWITCH_4))
+    assert res.givens_unique is not None
+
+
+# ---------------------------------------------------------------------------
+# command line
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_cli_text_and_json(tmp_path):
+    f = tmp_path / "switch.txt"
+    f.write_text("\n".join(SWITCH_4) + "\n")
+    r = run("fix", str(f), "--ascii")
+    assert r.exit_code == 0, r.output
+    assert "several solutions" in r.stdout
+    assert "givens for a unique solution (1 cell, verified" in r.stdout
+    assert "row 2 col 2" in r.stdout or "row 3 col 3" in r.stdout  # 1-based
+    assert "single-cell edits" in r.stdout
+    j = run("fix", str(f), "--json")
+    assert j.exit_code == 0
+    d = json.loads(j.stdout)
+    assert d["status"] == "multiple"
+    cells = {(g["row"], g["col"]) for g in d["givens_unique"]["givens"]}
+    assert cells <= {(1, 1), (1, 2), (2, 1), (2, 2)}  # 0-based
+    assert d["edits"] and all({"row", "col", "black", "line_solvable"} <= e.keys() for e in d["edits"])
+
+
+def test_cli_exit_codes(tmp_path):
+    ok = tmp_path / "ok.txt"
+    ok.write_text("##.\n.##\n#..\n")
+    r = run("fix", str(ok))
+    assert r.exit_code == 0 and "nothing to fix" in r.stdout
+    none = tmp_path / "none.non"
+    none.write_text("width 2\nheight 2\nrows\n2\n0\ncolumns\n1\n0\n")
+    assert run("fix", str(none)).exit_code == 4
+    bad = tmp_path / "bad.non"
+    bad.write_text("this is not a puzzle\n")
+    assert run("fix", str(bad)).exit_code == 6
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text(json.dumps({"rows": [[1], [1]], "columns": [[1], [1]], "goal": ["##", ".."]}))
+    r = run("fix", str(wrong))
+    assert r.exit_code == 6 and "goal" in r.stderr
+    assert run("fix", str(ok), "--timeout", "0").exit_code == 2
+    assert run("fix").exit_code == 2
