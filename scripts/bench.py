@@ -1,0 +1,709 @@
+#!/usr/bin/env python3
+"""Benchmark satnono over named puzzle sets, with an in-run CP-SAT reference (issue 5).
+
+    python scripts/bench.py                        # the default sets, with the reference
+    python scripts/bench.py survey dom --no-reference
+    python scripts/bench.py tournament --timeout 60 --csv tournament.csv
+    python scripts/bench.py hard --timeout 600 --ref-timeout 600
+
+Everything runs in this one process, one puzzle at a time, with one
+``Checker`` per set (a shared line cache, as the CLI does).  Per puzzle the CSV
+records CPU seconds (``time.process_time``), wall seconds, the verdict and the
+work done; the summary gives per-set totals, status counts, the worst puzzles,
+start-up time, peak RSS, and the targets of issue 5 with PASS/FAIL.
+
+Correctness is checked while benchmarking: every reported solution must satisfy
+the clues; a ``unique`` verdict must reproduce the published solution
+(tournament files) or the goal picture (files that carry one), and ``none`` is
+wrong wherever a published solution or goal exists; survey and n-Dom puzzles
+must all be ``unique``; satnono and the reference must agree wherever both
+settled.  Any failure is counted, printed loudly and makes the exit code 1.
+
+The reference (``scripts/cpsat_ref.py``, needs ``ortools``) runs on each set
+right after satnono has run on it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import random
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterator
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+from satnono.formats import load_all  # noqa: E402
+from satnono.model import Puzzle  # noqa: E402
+from satnono.solve import Checker  # noqa: E402
+
+DEFAULT_CORPUS = Path(os.environ.get("SATNONO_CORPUS", ROOT.parent / "shared" / "corpus"))
+
+SURVEY = "webpbn-survey"
+TOURNAMENT = "tournament/nonogramrecord"
+TOURNAMENT_SETS = ("taai2011", "icga2017", "icga2020")
+DEFAULT_SETS = ("survey", "dom", "wilk", "nonogram-db", "cauldron", *TOURNAMENT_SETS, "random")
+ALL_SETS = (*DEFAULT_SETS, "hard")
+ALIASES = {"tournament": TOURNAMENT_SETS, "default": DEFAULT_SETS}
+SETTLED = {"unique", "multiple", "none"}
+#: Random puzzles: (height, width, density), RANDOM_COUNT of each, from seed RANDOM_SEED.
+RANDOM_KINDS = ((20, 20, 0.5), (20, 20, 0.6), (30, 30, 0.5), (30, 30, 0.6))
+RANDOM_COUNT = 10
+RANDOM_SEED = 20240605
+
+COLUMNS = [
+    "set", "puzzle", "height", "width", "status", "line_solvable", "unknown_after_propagation",
+    "cnf_vars", "cnf_clauses", "sat_calls", "conflicts", "cpu_s", "wall_s", "maxrss_mb",
+    "ref_status", "ref_cpu_s", "ref_wall_s", "ref_maxrss_mb", "speedup", "agree", "problems", "reason",
+]
+
+
+# --------------------------------------------------------------------------- sets
+
+@dataclass
+class Item:
+    """One puzzle of a set, with what we know about its answer."""
+
+    name: str
+    puzzle: Puzzle
+    published: tuple[str, ...] | None = None  # a published solution (tournament files)
+    expect_unique: bool = False
+    expect_published: bool = False  # a tournament puzzle: a missing published solution is a problem
+
+
+def _natural(p: Path) -> list:
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", str(p))]
+
+
+def _files(corpus: Path, pattern: str) -> list[Path]:
+    return sorted(corpus.glob(pattern), key=_natural)
+
+
+def _load(corpus: Path, paths: list[Path], expect_unique: bool = False) -> list[Item]:
+    out = []
+    for p in paths:
+        for pz in load_all(str(p)):
+            out.append(Item(os.path.relpath(pz.source or str(p), corpus), pz, expect_unique=expect_unique))
+    return out
+
+
+def _published(path: Path) -> dict[str, tuple[str, ...]]:
+    """Tournament solution file: ``$n`` then rows of TAB-separated 0/1."""
+    sols: dict[str, list[str]] = {}
+    cur: list[str] | None = None
+    for line in path.read_text().splitlines():
+        line = line.strip()
+        if line.startswith("$"):
+            cur = sols.setdefault(line[1:].strip().lstrip("0") or "0", [])
+        elif line and cur is not None:
+            cur.append("".join("#" if v == "1" else "." for v in line.split()))
+    return {k: tuple(v) for k, v in sols.items()}
+
+
+def _tournament(corpus: Path, name: str) -> list[Item]:
+    q = corpus / TOURNAMENT / "question" / f"{name}.txt"
+    s = corpus / TOURNAMENT / "solution" / f"{name}.txt"
+    pub = _published(s) if s.is_file() else {}
+    items = []
+    for k, pz in enumerate(load_all(str(q)), 1):
+        n = pz.metadata.get("id", str(k))
+        items.append(Item(f"{name}#{n}", pz, published=pub.get(n), expect_published=True))
+    return items
+
+
+def _random() -> list[Item]:
+    rng = random.Random(RANDOM_SEED)
+    items = []
+    for h, w, d in RANDOM_KINDS:
+        for i in range(1, RANDOM_COUNT + 1):
+            grid = tuple("".join("#" if rng.random() < d else "." for _ in range(w)) for _ in range(h))
+            name = f"random-{h}x{w}-d{d}#{i}"
+            items.append(Item(name, Puzzle.from_grid(grid, source=name)))
+    return items
+
+
+def load_set(name: str, corpus: Path, limit: int | None) -> list[Item]:
+    if name == "survey":
+        items = _load(corpus, _files(corpus, f"{SURVEY}/webpbn-0*.xml"), expect_unique=True)
+    elif name == "dom":
+        items = _load(corpus, _files(corpus, f"{SURVEY}/dom/*-dom.xml"), expect_unique=True)
+    elif name == "wilk":
+        items = _load(corpus, _files(corpus, "jwilk-nonogram/data/*.nin"))
+    elif name == "nonogram-db":
+        items = _load(corpus, _files(corpus, "nonogram-db/db/**/*.non"))
+    elif name == "cauldron":
+        items = _load(corpus, [corpus / "picross-solver" / "cauldron.non"])
+    elif name in TOURNAMENT_SETS:
+        items = _tournament(corpus, name)
+    elif name == "hard":
+        items = _load(corpus, [corpus / SURVEY / "knotty.xml", corpus / SURVEY / "faase.xml"])
+    elif name == "random":
+        items = _random()
+    else:  # pragma: no cover - argparse guards this
+        raise ValueError(name)
+    return items[:limit] if limit is not None else items
+
+
+# --------------------------------------------------------------------------- running
+
+@dataclass
+class Row:
+    set: str
+    item: Item
+    status: str = ""
+    line_solvable: bool = False
+    stats: dict = field(default_factory=dict)
+    cpu: float = 0.0
+    wall: float = 0.0
+    maxrss_mb: float = 0.0
+    reason: str = ""
+    problems: list[str] = field(default_factory=list)
+    ref_status: str = ""
+    ref_cpu: float | None = None
+    ref_wall: float | None = None
+    ref_maxrss_mb: float | None = None
+
+    @property
+    def agree(self) -> str:
+        if not self.ref_status:
+            return ""
+        if self.status in SETTLED and self.ref_status in SETTLED:
+            return "yes" if self.status == self.ref_status else "NO"
+        return "n/a"
+
+    def csv(self) -> dict:
+        st = self.stats
+        p = self.item.puzzle
+        return {
+            "set": self.set, "puzzle": self.item.name, "height": p.height, "width": p.width,
+            "status": self.status, "line_solvable": int(self.line_solvable),
+            "unknown_after_propagation": st.get("unknown_after_propagation", ""),
+            "cnf_vars": st.get("cnf_vars", ""), "cnf_clauses": st.get("cnf_clauses", ""),
+            "sat_calls": st.get("sat_calls", ""), "conflicts": st.get("conflicts", ""),
+            "cpu_s": f"{self.cpu:.6f}", "wall_s": f"{self.wall:.6f}", "maxrss_mb": f"{self.maxrss_mb:.1f}",
+            "ref_status": self.ref_status,
+            "ref_cpu_s": "" if self.ref_cpu is None else f"{self.ref_cpu:.6f}",
+            "ref_wall_s": "" if self.ref_wall is None else f"{self.ref_wall:.6f}",
+            "ref_maxrss_mb": "" if self.ref_maxrss_mb is None else f"{self.ref_maxrss_mb:.1f}",
+            "speedup": "" if self.ref_cpu is None or self.cpu <= 0 else f"{self.ref_cpu / self.cpu:.2f}",
+            "agree": self.agree, "problems": "; ".join(self.problems), "reason": self.reason,
+        }
+
+
+def maxrss_mb(who: int = resource.RUSAGE_SELF) -> float:
+    return resource.getrusage(who).ru_maxrss / 1024.0  # Linux: KiB
+
+
+class Rss:
+    """Peak resident memory per puzzle.
+
+    On Linux the peak (VmHWM) can be reset by writing 5 to
+    ``/proc/self/clear_refs``, so each puzzle gets the process's own peak while
+    it ran (reference runs do not pollute satnono's figures).  Elsewhere the
+    figure is ``ru_maxrss``, the process peak so far (an upper bound).
+    """
+
+    def __init__(self) -> None:
+        self.overall = maxrss_mb()
+        self.resettable = False
+        try:
+            self._hwm()
+            with open("/proc/self/clear_refs", "w") as f:
+                f.write("5")
+            self.resettable = True
+        except (OSError, ValueError):
+            pass
+
+    @staticmethod
+    def _hwm() -> float:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024.0
+        raise ValueError("no VmHWM")
+
+    def reset(self) -> None:
+        if self.resettable:
+            self.overall = max(self.overall, self._hwm())
+            with open("/proc/self/clear_refs", "w") as f:
+                f.write("5")
+
+    @staticmethod
+    def trim() -> None:
+        """Give freed heap back to the OS (glibc), so an earlier reference run
+        does not inflate the next set's figures."""
+        import gc
+
+        gc.collect()
+        try:
+            import ctypes
+
+            ctypes.CDLL("libc.so.6").malloc_trim(0)
+        except (OSError, AttributeError):
+            pass
+
+    def peak(self) -> float:
+        mb = self._hwm() if self.resettable else maxrss_mb()
+        self.overall = max(self.overall, mb)
+        return mb
+
+
+RSS: Rss | None = None
+
+
+def rss() -> Rss:
+    global RSS
+    if RSS is None:
+        RSS = Rss()
+    return RSS
+
+
+def verify(item: Item, status: str, solutions, who: str) -> list[str]:
+    """Everything that is wrong with a verdict, as messages (empty: fine)."""
+    p = item.puzzle
+    probs = []
+    for s in solutions:
+        if not p.is_solution(s):
+            probs.append(f"{who}: a reported solution does not satisfy the clues")
+    if status == "multiple" and len(solutions) >= 2 and solutions[0] == solutions[1]:
+        probs.append(f"{who}: 'multiple' with two identical solutions")
+    if status == "error":
+        probs.append(f"{who}: error")
+    known = None
+    if item.expect_published and item.published is None:
+        probs.append("no published solution found for this puzzle")
+    if item.published is not None:
+        if not p.is_solution(item.published):
+            probs.append("published solution does not satisfy the clues")
+        else:
+            known = ("published solution", item.published)
+    elif p.goal is not None and p.is_solution(p.goal):
+        known = ("goal picture", p.goal)
+    if known is not None:
+        what, grid = known
+        if status == "none":
+            probs.append(f"{who}: 'none' but the {what} satisfies the clues")
+        elif status == "unique" and solutions and tuple(solutions[0]) != tuple(grid):
+            probs.append(f"{who}: 'unique' solution differs from the {what}")
+    if item.expect_unique and status in SETTLED and status != "unique":
+        probs.append(f"{who}: expected unique, got {status}")
+    return probs
+
+
+def run_satnono(name: str, items: list[Item], timeout: float | None, progress: Callable[[str], None]) -> list[Row]:
+    checker = Checker()
+    rows = []
+    rss().trim()
+    for i, it in enumerate(items, 1):
+        row = Row(name, it)
+        rss().reset()
+        c0, w0 = time.process_time(), time.perf_counter()
+        try:
+            res = checker.check(it.puzzle, timeout)
+        except Exception as e:  # a bug in satnono: record it, keep going
+            row.cpu, row.wall = time.process_time() - c0, time.perf_counter() - w0
+            row.status, row.reason = "error", f"{type(e).__name__}: {e}"
+            row.problems = [f"satnono raised {type(e).__name__}: {e}"]
+        else:
+            row.cpu, row.wall = time.process_time() - c0, time.perf_counter() - w0
+            row.status = str(res.status)
+            row.line_solvable = res.line_solvable
+            row.stats = res.stats.as_dict()
+            row.reason = res.reason or ""
+            row.problems = verify(it, row.status, res.solutions, "satnono")
+        row.maxrss_mb = rss().peak()
+        rows.append(row)
+        if row.cpu > 1.0 or row.problems or row.status in ("unknown", "error"):
+            progress(f"  {it.name}: {row.status} in {row.cpu:.2f} s CPU"
+                     + (f"  !!! {'; '.join(row.problems)}" if row.problems else ""))
+        if i % 250 == 0:
+            progress(f"  ... satnono {name}: {i}/{len(items)}")
+    return rows
+
+
+def run_reference(rows: list[Row], timeout: float | None, progress: Callable[[str], None]) -> None:
+    import cpsat_ref
+
+    for i, row in enumerate(rows, 1):
+        p = row.item.puzzle
+        rss().reset()
+        c0, w0 = time.process_time(), time.perf_counter()
+        try:
+            ref = cpsat_ref.check(p.rows, p.columns, timeout)
+        except Exception as e:
+            row.ref_cpu, row.ref_wall = time.process_time() - c0, time.perf_counter() - w0
+            row.ref_maxrss_mb = rss().peak()
+            row.ref_status = "error"
+            row.problems.append(f"reference raised {type(e).__name__}: {e}")
+            continue
+        row.ref_cpu, row.ref_wall = time.process_time() - c0, time.perf_counter() - w0
+        row.ref_maxrss_mb = rss().peak()
+        row.ref_status = ref.status
+        row.problems += verify(row.item, ref.status, ref.solutions, "reference")
+        if row.agree == "NO":
+            row.problems.append(f"verdicts disagree: satnono {row.status}, reference {ref.status}")
+        if row.ref_cpu > 5.0 or row.agree == "NO":
+            progress(f"  [ref] {row.item.name}: {ref.status} in {row.ref_cpu:.2f} s CPU")
+        if i % 250 == 0:
+            progress(f"  ... reference {row.set}: {i}/{len(rows)}")
+
+
+# --------------------------------------------------------------------------- start-up
+
+def _satnono_command() -> list[str]:
+    exe = Path(sys.executable).with_name("satnono")
+    if exe.is_file():
+        return [str(exe)]
+    found = shutil.which("satnono")
+    return [found] if found else [sys.executable, "-m", "satnono"]
+
+
+def measure_startup(corpus: Path, repeat: int = 5) -> dict[str, tuple[float, str, float | None]]:
+    """Best-of-``repeat`` wall seconds, process start to exit, of two commands,
+    with the child's peak RSS in MB (from ``/usr/bin/time -f %M`` when present,
+    since a child's own ``ru_maxrss`` on Linux includes the parent's image at spawn)."""
+    small = corpus / SURVEY / "webpbn-00001.xml"
+    tmp = None
+    if not small.is_file():
+        tmp = tempfile.NamedTemporaryFile("w", suffix=".non", delete=False)
+        tmp.write("width 2\nheight 2\nrows\n1\n1\ncolumns\n1\n1\n")
+        tmp.close()
+        small = Path(tmp.name)
+    cmds = {
+        "import satnono.cli": [sys.executable, "-c", "import satnono.cli"],
+        "satnono check (small)": [*_satnono_command(), "check", str(small)],
+    }
+    gnu_time = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
+    out = {}
+    try:
+        for label, cmd in cmds.items():
+            best = float("inf")
+            for _ in range(repeat):
+                t0 = time.perf_counter()
+                proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
+                best = min(best, time.perf_counter() - t0)
+                if proc.returncode not in (0, 3):
+                    raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}: {proc.stderr.decode()[-300:]}")
+            rss = None
+            if gnu_time:
+                proc = subprocess.run([gnu_time, "-f", "%M", *cmd], stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.PIPE, cwd=ROOT, text=True)
+                last = proc.stderr.strip().splitlines()[-1:] or [""]
+                rss = int(last[0]) / 1024.0 if last[0].isdigit() else None
+            shown = " ".join(os.path.relpath(c, corpus) if str(c).startswith(str(corpus)) else c for c in cmd)
+            out[label] = (best, shown, rss)
+    finally:
+        if tmp is not None:
+            os.unlink(tmp.name)
+    return out
+
+
+# --------------------------------------------------------------------------- report
+
+def fmt_s(x: float | None) -> str:
+    return "-" if x is None else f"{x:.3f}"
+
+
+def summarise_set(name: str, rows: list[Row], load_s: float, with_ref: bool, out: Callable[[str], None]) -> None:
+    cpu = sum(r.cpu for r in rows)
+    wall = sum(r.wall for r in rows)
+    counts = Counter(r.status for r in rows)
+    out(f"\n== {name}: {len(rows)} puzzles (loaded in {load_s:.2f} s)")
+    out(f"   satnono   CPU {cpu:9.3f} s   wall {wall:9.3f} s   max {max((r.cpu for r in rows), default=0):.3f} s"
+        f"   status {dict(sorted(counts.items()))}")
+    ls = sum(r.line_solvable for r in rows)
+    out(f"             line-solvable {ls}/{len(rows)}; conflicts {sum(r.stats.get('conflicts', 0) for r in rows)}")
+    if with_ref:
+        rc = [r.ref_cpu for r in rows if r.ref_cpu is not None]
+        rcpu = sum(rc)
+        rcounts = Counter(r.ref_status for r in rows)
+        dis = [r for r in rows if r.agree == "NO"]
+        out(f"   reference CPU {rcpu:9.3f} s   wall {sum(r.ref_wall or 0 for r in rows):9.3f} s   max {max(rc, default=0):.3f} s"
+            f"   status {dict(sorted(rcounts.items()))}")
+        out(f"   speed-up (reference / satnono, CPU): {rcpu / cpu:.2f}x" if cpu > 0 else "   speed-up: n/a")
+        out(f"   verdicts disagree where both settled: {len(dis)}" + (" !!!" if dis else ""))
+        for r in dis:
+            out(f"     !!! {r.item.name}: satnono {r.status}, reference {r.ref_status}")
+    pub = sum(r.item.published is not None for r in rows)
+    goal = sum(r.item.published is None and r.item.puzzle.goal is not None for r in rows)
+    out(f"   checked against a published solution: {pub}; against the file's goal picture: {goal}")
+    probs = [r for r in rows if r.problems]
+    if probs:
+        out(f"   !!! {len(probs)} puzzles with correctness problems:")
+        for r in probs[:20]:
+            out(f"     !!! {r.item.name}: {'; '.join(r.problems)}")
+        if len(probs) > 20:
+            out(f"     !!! ... and {len(probs) - 20} more (see the CSV 'problems' column)")
+    else:
+        out("   correctness checks: all passed")
+    worst(rows, out, with_ref)
+
+
+def worst(rows: list[Row], out: Callable[[str], None], with_ref: bool, n: int = 5) -> None:
+    out("   worst (satnono CPU):")
+    out(f"     {'puzzle':34} {'size':>7} {'status':8} {'cpu_s':>8} {'left':>6} {'vars':>7} {'clauses':>8} {'confl':>7}"
+        + (f" {'ref':8} {'ref_cpu':>8}" if with_ref else ""))
+    for r in sorted(rows, key=lambda r: -r.cpu)[:n]:
+        st = r.stats
+        p = r.item.puzzle
+        line = (f"     {r.item.name[-34:]:34} {f'{p.height}x{p.width}':>7} {r.status:8} {r.cpu:8.3f}"
+                f" {st.get('unknown_after_propagation', '-'):>6} {st.get('cnf_vars', '-'):>7}"
+                f" {st.get('cnf_clauses', '-'):>8} {st.get('conflicts', '-'):>7}")
+        if with_ref:
+            line += f" {r.ref_status or '-':8} {fmt_s(r.ref_cpu):>8}"
+        out(line)
+
+
+@dataclass
+class Target:
+    label: str
+    figure: float | None
+    target: float
+    passed: bool | None
+    unit: str = "s"
+    note: str = ""
+
+
+def targets(results: dict[str, list[Row]], startup: dict | None, peak_mb: float) -> list[Target]:
+    out: list[Target] = []
+
+    def cpu(*sets: str) -> float | None:
+        if not all(s in results for s in sets):
+            return None
+        return sum(r.cpu for s in sets for r in results[s])
+
+    def total(label: str, sets: tuple[str, ...], limit: float, note: str = "") -> None:
+        fig = cpu(*sets)
+        unsettled = sum(r.status not in SETTLED for s in sets for r in results.get(s, []))
+        ok = None if fig is None else (fig <= limit and unsettled == 0)
+        if unsettled:
+            note = (note + "; " if note else "") + f"{unsettled} not settled"
+        out.append(Target(label, fig, limit, ok, note=note))
+
+    total("survey b/w (Knotty, Faase aside) total CPU", ("survey",), 1.0)
+    total("n-Dom 3..12 total CPU", ("dom",), 1.0)
+    t = TOURNAMENT_SETS
+    total("tournament 3000 puzzles total CPU", t, 60.0)
+    if all(s in results for s in t):
+        mx = max(r.cpu for s in t for r in results[s])
+        out.append(Target("tournament max single puzzle CPU", mx, 2.0, mx <= 2.0))
+        uns = sum(r.status not in SETTLED for s in t for r in results[s])
+        out.append(Target("tournament verdicts not proved", uns, 0, uns == 0, unit="", note="count"))
+    else:
+        out.append(Target("tournament max single puzzle CPU", None, 2.0, None))
+    total("Wilk + nonogram-db total CPU", ("wilk", "nonogram-db"), 1.5)
+    total("cauldron 512x512 CPU", ("cauldron",), 0.3)
+    if startup:
+        s = startup["satnono check (small)"]
+        out.append(Target("`satnono check` small puzzle, start to exit (wall)", s[0], 0.3, s[0] <= 0.3))
+    else:
+        out.append(Target("`satnono check` small puzzle, start to exit (wall)", None, 0.3, None))
+    for key, label in (("knotty", "Knotty settled"), ("faase", "Faase settled")):
+        rows = [r for r in results.get("hard", []) if key in r.item.name]
+        if rows:
+            r = rows[0]
+            out.append(Target(f"{label} (CPU)", r.cpu, 600.0, r.status in SETTLED and r.cpu <= 600.0,
+                              note=r.status))
+        else:
+            out.append(Target(f"{label} (CPU)", None, 600.0, None))
+    out.append(Target("peak RSS over satnono's puzzles", peak_mb, 1024.0, peak_mb <= 1024.0, unit="MB"))
+    return out
+
+
+def print_targets(ts: list[Target], out: Callable[[str], None]) -> None:
+    out("\n== targets (issue 5)")
+    out(f"   {'target':52} {'figure':>11} {'limit':>9} {'ratio':>7}  verdict")
+    for t in ts:
+        fig = "-" if t.figure is None else (f"{t.figure:.3f} {t.unit}".strip() if t.unit else f"{t.figure:g}")
+        lim = f"{t.target:g} {t.unit}".strip()
+        ratio = "-" if t.figure is None or not t.target else f"{t.figure / t.target:.2f}"
+        verdict = "not run" if t.passed is None else ("PASS" if t.passed else "FAIL")
+        out(f"   {t.label:52} {fig:>11} {lim:>9} {ratio:>7}  {verdict}" + (f"  ({t.note})" if t.note else ""))
+
+
+def git_version() -> str:
+    try:
+        r = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True)
+        return r.stdout.strip() or "?"
+    except OSError:
+        return "?"
+
+
+# --------------------------------------------------------------------------- main
+
+def expand_sets(names: list[str]) -> list[str]:
+    out: list[str] = []
+    for n in names or list(DEFAULT_SETS):
+        for s in ALIASES.get(n, (n,)):
+            if s not in out:
+                out.append(s)
+    return out
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(
+        description="Benchmark satnono over named puzzle sets, with an in-run OR-tools CP-SAT reference.",
+        epilog=f"Sets: {', '.join(ALL_SETS)}; 'tournament' = {', '.join(TOURNAMENT_SETS)}. "
+               f"Default: {' '.join(DEFAULT_SETS)} ('hard' = Knotty and Faase is never in the default run).")
+    ap.add_argument("sets", nargs="*", metavar="SET",
+                    help="sets to run (default: all but 'hard')")
+    ap.add_argument("--timeout", type=float, default=60.0, help="satnono time limit per puzzle, seconds (default 60)")
+    ap.add_argument("--ref-timeout", type=float, default=None,
+                    help="reference time limit per puzzle, seconds (default: same as --timeout)")
+    ap.add_argument("--reference", dest="reference", action=argparse.BooleanOptionalAction, default=True,
+                    help="also run the CP-SAT reference (default on; skipped with a note if ortools is missing)")
+    ap.add_argument("--csv", metavar="OUT", default=None, help="write one row per puzzle to OUT")
+    ap.add_argument("--limit", type=int, default=None, metavar="N", help="only the first N puzzles of each set")
+    ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help=f"corpus directory (default {DEFAULT_CORPUS})")
+    ap.add_argument("--startup", action=argparse.BooleanOptionalAction, default=True,
+                    help="measure process start-up (default on)")
+    ap.add_argument("--quiet", action="store_true", help="no per-puzzle progress lines")
+    args = ap.parse_args(argv)
+    bad = [s for s in args.sets if s not in ALL_SETS and s not in ALIASES]
+    if bad:
+        ap.error(f"unknown set(s) {', '.join(bad)}; choose from {', '.join([*ALL_SETS, *ALIASES])}")
+    if args.ref_timeout is None:
+        args.ref_timeout = args.timeout
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    sets = expand_sets(args.sets)
+    corpus: Path = args.corpus
+
+    def out(msg: str = "") -> None:
+        print(msg, flush=True)
+
+    progress = (lambda msg: None) if args.quiet else out
+    if sets != ["random"] and not corpus.is_dir():
+        out(f"bench: corpus not found at {corpus} (use --corpus or SATNONO_CORPUS)")
+        return 2
+
+    startup = None
+    if args.startup:  # first, while this process is small (see measure_startup)
+        try:
+            startup = measure_startup(corpus)
+        except Exception as e:  # report, do not lose the run
+            out(f"!!! start-up measurement failed: {e}")
+
+    with_ref = args.reference
+    ref_note = ""
+    if with_ref:
+        import cpsat_ref
+
+        if not cpsat_ref.AVAILABLE:
+            with_ref = False
+            ref_note = "reference skipped: ortools is not installed (pip install -e '.[bench]')"
+        else:
+            ref_note = f"reference: OR-tools {cpsat_ref.VERSION} CP-SAT automaton model, 1 worker"
+    else:
+        ref_note = "reference: off (--no-reference)"
+
+    children_mb = maxrss_mb(resource.RUSAGE_CHILDREN)
+    gitv = git_version()
+    out(f"satnono bench  git {gitv}  python {sys.version.split()[0]}  sets: {' '.join(sets)}")
+    out(f"timeout {args.timeout:g} s (satnono), {args.ref_timeout:g} s (reference); {ref_note}")
+
+    results: dict[str, list[Row]] = {}
+    load_times: dict[str, float] = {}
+    writer = fh = None
+    if args.csv:
+        fh = open(args.csv, "w", newline="")
+        writer = csv.DictWriter(fh, fieldnames=COLUMNS)
+        writer.writeheader()
+    interrupted = False
+    try:
+        for name in sets:
+            t0 = time.perf_counter()
+            items = load_set(name, corpus, args.limit)
+            load_times[name] = time.perf_counter() - t0
+            out(f"\n-- {name}: {len(items)} puzzles")
+            rows = run_satnono(name, items, args.timeout, progress)
+            results[name] = rows
+            if with_ref:
+                run_reference(rows, args.ref_timeout, progress)
+            summarise_set(name, rows, load_times[name], with_ref, out)
+            if writer is not None:
+                writer.writerows(r.csv() for r in rows)
+                fh.flush()
+    except KeyboardInterrupt:
+        interrupted = True
+        out("\n!!! interrupted: the summary covers the sets completed so far")
+    finally:
+        if fh is not None:
+            fh.close()
+
+    all_rows = [r for rows in results.values() for r in rows]
+    peak_sat = max((r.maxrss_mb for r in all_rows), default=0.0)
+    peak_ref = max((r.ref_maxrss_mb or 0.0 for r in all_rows), default=0.0)
+    out("\n================================ summary ================================")
+    out(f"git {gitv}; satnono timeout {args.timeout:g} s, reference timeout {args.ref_timeout:g} s; {ref_note}")
+    out(f"{'set':12} {'n':>5} {'satnono s':>10} {'max s':>8} {'unsettled':>9} {'reference s':>12} {'ref max s':>9}"
+        f" {'ref unset':>9} {'speed-up':>8} {'disagree':>8} {'problems':>8}")
+    for name, rows in results.items():
+        cpu = sum(r.cpu for r in rows)
+        uns = sum(r.status not in SETTLED for r in rows)
+        probs = sum(bool(r.problems) for r in rows)
+        if with_ref:
+            rc = [r.ref_cpu or 0.0 for r in rows]
+            rcpu = sum(rc)
+            runs = sum(r.ref_status not in SETTLED for r in rows)
+            ref = f"{rcpu:12.3f} {max(rc, default=0):9.3f} {runs:9d} {(rcpu / cpu if cpu else float('nan')):7.2f}x"
+            dis = sum(r.agree == "NO" for r in rows)
+        else:
+            ref = f"{'-':>12} {'-':>9} {'-':>9} {'-':>8}"
+            dis = 0
+        out(f"{name:12} {len(rows):5d} {cpu:10.3f} {max((r.cpu for r in rows), default=0):8.3f} {uns:9d} {ref}"
+            f" {dis:8d} {probs:8d}")
+    if all_rows:
+        cpu = sum(r.cpu for r in all_rows)
+        line = f"{'all':12} {len(all_rows):5d} {cpu:10.3f}"
+        if with_ref:
+            rcpu = sum(r.ref_cpu or 0.0 for r in all_rows)
+            line += f"   reference {rcpu:.3f} s, speed-up {rcpu / cpu:.2f}x" if cpu else ""
+        out(line)
+        out("\noverall worst:")
+        worst(all_rows, out, with_ref)
+    if startup:
+        out("\nstart-up (wall, process start to exit, best of 5):")
+        for label, (sec, cmd, mb) in startup.items():
+            out(f"   {label:24} {sec:.3f} s   peak RSS {'-' if mb is None else f'{mb:.1f} MB'}   ({cmd})")
+    how = "per-puzzle VmHWM, reset before each puzzle" if rss().resettable else "ru_maxrss, cumulative"
+    out(f"\npeak RSS ({how}): satnono puzzles {peak_sat:.1f} MB"
+        + (f" ({max(all_rows, key=lambda r: r.maxrss_mb).item.name})" if all_rows else "")
+        + (f"; reference puzzles {peak_ref:.1f} MB" if with_ref else "")
+        + f"; whole process {max(rss().overall, peak_sat, peak_ref):.1f} MB")
+    if startup:
+        out(f"children ru_maxrss {children_mb:.1f} MB (start-up runs, measured first; on Linux it includes"
+            " the parent's image at spawn, so see the per-command figures above)")
+    print_targets(targets(results, startup, peak_sat), out)
+
+    nprob = sum(bool(r.problems) for r in all_rows)
+    ndis = sum(r.agree == "NO" for r in all_rows)
+    if nprob or ndis:
+        out(f"\n!!! {nprob} puzzles with correctness problems, {ndis} verdict disagreements: see above and the CSV")
+    else:
+        out(f"\ncorrectness: all {len(all_rows)} verdicts checked, no problems, no disagreements")
+    if args.csv:
+        out(f"CSV: {args.csv}")
+    return 1 if (nprob or ndis) else (130 if interrupted else 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

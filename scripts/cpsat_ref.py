@@ -1,0 +1,151 @@
+"""In-run reference for ``scripts/bench.py``: an OR-tools CP-SAT automaton model.
+
+The model is the textbook one, written here so that the benchmark compares
+against a known, reproducible baseline in the same process:
+
+* one Boolean per cell;
+* per row and per column one ``add_automaton`` over the line's cells, the DFA
+  of ``0* 1^c1 0+ 1^c2 0+ ... 1^ck 0*``;
+* solve on one worker (``num_workers=1``: one core, fair), then add
+  ``sum of differences from the first solution >= 1`` and solve again, so a
+  verdict is ``unique``, ``multiple``, ``none`` or ``unknown`` (time limit).
+
+The time limit covers both solves together.  Solutions are checked against the
+clues before they are returned.
+
+Requires ``ortools`` (``pip install -e '.[bench]'``); :data:`AVAILABLE` says
+whether it imported.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Sequence
+
+try:  # optional dependency
+    from ortools.sat.python import cp_model
+    import ortools
+
+    AVAILABLE = True
+    VERSION: str | None = getattr(ortools, "__version__", "?")
+except ImportError:  # pragma: no cover - depends on the environment
+    cp_model = None  # type: ignore[assignment]
+    AVAILABLE = False
+    VERSION = None
+
+Clue = tuple[int, ...]
+Grid = tuple[str, ...]
+
+
+@dataclass(slots=True)
+class RefResult:
+    status: str
+    """``unique``, ``multiple``, ``none`` or ``unknown`` (same words as satnono)."""
+    solutions: tuple[Grid, ...] = ()
+    reason: str | None = None
+    solves: int = 0
+
+
+def line_automaton(clue: Sequence[int]) -> tuple[list[tuple[int, int, int]], list[int]]:
+    """Transition triples ``(state, symbol, next)`` and final states of the DFA
+    for one clue, starting state 0.
+
+    State ``i`` (0 <= i <= L) means the first ``i`` symbols of the pattern
+    ``1^c1 0 1^c2 0 ... 1^ck`` (length ``L``) have been read; state ``L+1``
+    is "finished, reading trailing zeros".
+    """
+    clue = [c for c in clue if c > 0]
+    if not clue:
+        return [(0, 0, 0)], [0]
+    pattern: list[int] = []
+    for k, c in enumerate(clue):
+        if k:
+            pattern.append(0)
+        pattern.extend([1] * c)
+    n = len(pattern)
+    triples: list[tuple[int, int, int]] = []
+    for i in range(n + 1):
+        # Before the first block, or just after a mandatory separator: more zeros allowed.
+        if i == 0 or pattern[i - 1] == 0:
+            triples.append((i, 0, i))
+        if i < n:
+            triples.append((i, pattern[i], i + 1))
+    triples.append((n, 0, n + 1))
+    triples.append((n + 1, 0, n + 1))
+    return triples, [n, n + 1]
+
+
+def _clues_of(grid: Grid) -> tuple[tuple[Clue, ...], tuple[Clue, ...]]:
+    def clue(cells: str) -> Clue:
+        return tuple(len(run) for run in cells.split(".") if run)
+
+    return tuple(clue(r) for r in grid), tuple(clue("".join(c)) for c in zip(*grid))
+
+
+def check(rows: Sequence[Clue], columns: Sequence[Clue], time_limit: float | None = 60.0,
+          workers: int = 1) -> RefResult:
+    """Settle a puzzle given by its clues; see the module docstring."""
+    if not AVAILABLE:
+        raise RuntimeError("ortools is not installed (pip install 'ortools>=9.10')")
+    rows = [tuple(r) for r in rows]
+    columns = [tuple(c) for c in columns]
+    h, w = len(rows), len(columns)
+    t0 = time.monotonic()
+    m = cp_model.CpModel()
+    x = [[m.new_bool_var(f"x{r}_{c}") for c in range(w)] for r in range(h)]
+    cache: dict[Clue, tuple[list[tuple[int, int, int]], list[int]]] = {}
+
+    def automaton(clue: Clue):
+        a = cache.get(clue)
+        if a is None:
+            a = cache[clue] = line_automaton(clue)
+        return a
+
+    for r in range(h):
+        trans, finals = automaton(rows[r])
+        m.add_automaton(x[r], 0, finals, trans)
+    for c in range(w):
+        trans, finals = automaton(columns[c])
+        m.add_automaton([x[r][c] for r in range(h)], 0, finals, trans)
+
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = workers
+    solves = 0
+
+    def run() -> int | None:
+        nonlocal solves
+        if time_limit is not None:
+            left = time_limit - (time.monotonic() - t0)
+            if left <= 0:
+                return None
+            solver.parameters.max_time_in_seconds = left
+        solves += 1
+        return solver.solve(m)
+
+    def grid() -> Grid:
+        return tuple("".join("#" if solver.boolean_value(x[r][c]) else "." for c in range(w))
+                     for r in range(h))
+
+    def verified(g: Grid) -> Grid:
+        if _clues_of(g) != (tuple(rows), tuple(columns)):
+            raise AssertionError("CP-SAT reference produced a grid that does not satisfy the clues")
+        return g
+
+    st = run()
+    if st == cp_model.INFEASIBLE:
+        return RefResult("none", solves=solves)
+    if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return RefResult("unknown", reason="time limit before a first solution", solves=solves)
+    s1 = verified(grid())
+    # Exclude the first solution: at least one cell differs.
+    m.add(sum((1 - x[r][c]) if s1[r][c] == "#" else x[r][c] for r in range(h) for c in range(w)) >= 1)
+    st = run()
+    if st == cp_model.INFEASIBLE:
+        return RefResult("unique", (s1,), solves=solves)
+    if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return RefResult("unknown", (s1,), reason="time limit before uniqueness was proved", solves=solves)
+    s2 = verified(grid())
+    if s2 == s1:
+        raise AssertionError("CP-SAT reference returned the excluded solution again")
+    return RefResult("multiple", (s1, s2), solves=solves)
