@@ -157,12 +157,15 @@ def solve_line(clue: Clue, n: int, black: Mask = 0, white: Mask = 0) -> LineResu
     rlb = [fb(x.to_bytes(size, "big").translate(table), "little") for x in lb]
 
     starts = []
-    can_black = 0
+    by_length: dict[int, Mask] = {}  # valid starts of all blocks of one length: spread once per length
     for j, c in enumerate(clue):
         v = sf[j] & (rsb[k - 1 - j] >> (shift + c))
         if not v:
             return None
         starts.append(v)
+        by_length[c] = by_length.get(c, 0) | v
+    can_black = 0
+    for c, v in by_length.items():
         can_black |= spread(v, c)
 
     can_white = 0
