@@ -501,6 +501,394 @@ def fix_cmd(file: str, fmt: str | None, timeout: float, max_edits: int, as_json:
     sys.exit(code)
 
 
+# ---------------------------------------------------------------------------
+# count, classify, diagnose (issue 3)
+
+COUNT_EXIT_HELP = """\b
+Exit codes:
+  0  every puzzle was counted (exactly, or up to --max)
+  1  internal error (a bug: please report it)
+  2  usage error (bad option or argument)
+  5  some count is only a lower bound because time ran out (--timeout)
+  6  some input could not be read (the rest of the batch still runs)
+A batch exits with the largest of 5-6 that applies; 1 takes precedence."""
+
+
+def _count_dict(res, file: str, index: int | None) -> dict:
+    p = res.puzzle
+    d: dict = {"file": file}
+    if index is not None:
+        d["index"] = index
+    d.update({
+        "name": p.name, "width": p.width, "height": p.height,
+        "count": res.count, "exact": res.exact, "capped": res.capped, "status": res.status,
+        "line_solvable": res.line_solvable,
+        "unknown_after_propagation": res.unknown_after_propagation,
+        "components": [c.as_dict() for c in res.components],
+        "seconds": round(res.seconds, 6), "reason": res.reason,
+    })
+    return d
+
+
+def _count_text(res) -> str:
+    n = f"{res.count:,}"
+    noun = "solution" if res.count == 1 else "solutions"
+    text = f"{n} {noun}" if res.exact else f"at least {n} {noun} (a lower bound: {res.reason})"
+    if res.exact and res.count == 0 and res.reason:
+        text += f": {res.reason}"
+    if res.line_solvable:
+        text += " (line-solvable)"
+    comps = res.components
+    if len(comps) > 1 or (comps and comps[0].method != "enumeration"):
+        shown = ", ".join(
+            f"{c.size} cells: {'' if c.exact else '>= '}{c.count:,} ({c.method})" for c in comps[:8])
+        more = f", ... {len(comps) - 8} more" if len(comps) > 8 else ""
+        text += f"  [{len(comps)} independent component{'s' if len(comps) != 1 else ''}: {shown}{more}]"
+    return f"{text}  [{res.seconds:.3f} s]"
+
+
+@cli.command("count", epilog=COUNT_EXIT_HELP)
+@click.argument("files", nargs=-1, required=True)
+@format_option
+@click.option("--max", "max_solutions", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Stop as soon as N solutions are known to exist; the count is then a proven "
+                   "lower bound of at least N (exact: false). Default: count them all.")
+@timeout_option
+@click.option("--exact", is_flag=True,
+              help="Count exactly even when --max is given (Ganak counts components past the "
+                   "enumeration cap).")
+@solver_option
+@json_option
+def count_cmd(files: tuple[str, ...], fmt: str | None, max_solutions: int | None, timeout: float | None,
+              exact: bool, solver: str, as_json: bool) -> None:
+    """Count the solutions of every puzzle, exactly (integers of any size).
+
+    Line logic first; the cells it leaves open are split into independent
+    components whose counts multiply. Each component is enumerated with
+    blocking clauses up to a cap, then counted by a row-by-row dynamic
+    programme or by Ganak (in a subprocess killed at --timeout). When time
+    runs out the count is a proven lower bound with exact: false.
+
+    With --json, one object per puzzle per line: file, index (multi-puzzle
+    files), name, width, height, count (integer), exact, capped (true when
+    --max stopped the count), status, line_solvable, unknown_after_propagation,
+    components (size, count, exact, method, seconds; largest first), seconds,
+    reason.
+    """
+    from .counting import count as count_solutions
+    from .linesolve import LineSolver
+
+    lines = LineSolver()
+    codes: list[int] = []
+    for file, index, puzzle, error in iter_puzzles(files, fmt):
+        if error is not None:
+            codes.append(EXIT_INPUT)
+            if as_json:
+                click.echo(json.dumps({"file": file, "count": None, "exact": False, "status": "error",
+                                       "reason": error}))
+            _err(error)
+            continue
+        assert puzzle is not None
+        try:
+            res = count_solutions(puzzle, max_solutions, timeout, exact, solver, line_solver=lines)
+        except Exception as e:  # a bug: report it on one line, keep going
+            codes.append(EXIT_INTERNAL)
+            _err(f"{label(file, index)}: internal error: {type(e).__name__}: {e}")
+            continue
+        codes.append(EXIT_UNIQUE if res.exact or res.capped else EXIT_UNKNOWN)
+        if as_json:
+            click.echo(json.dumps(_count_dict(res, file, index)))
+        else:
+            click.echo(f"{label(file, index)}: {_count_text(res)}")
+    sys.exit(_batch_code(codes))
+
+
+CLASSIFY_EXIT_HELP = """\b
+Exit codes:
+  0  every puzzle was classified (whatever its class)
+  1  internal error on some puzzle (recorded as class 'error'; the batch goes on)
+  2  usage error (bad option or argument)
+  5  some puzzle was not settled in time (class 'unknown')
+  6  some input could not be read, e.g. a colour puzzle (class 'error')
+  130  interrupted (Ctrl-C); the --resume file keeps every finished result
+A batch exits with the largest of 5-6 that applies; 1 takes precedence."""
+
+
+def _classify_text(rec: dict) -> str:
+    where = label(rec["file"], rec.get("index"))
+    if rec["class"] == "error":
+        return f"{where}: error: {rec['reason']}"
+    cls = rec["class"]
+    if rec.get("level") and rec["level"] != cls:
+        cls += f" (level {rec['level']})"
+    count = rec["count"]
+    shown = f"{count:,}" if rec["count_exact"] else f">= {count:,}"
+    noun = "solution" if count == 1 and rec["count_exact"] else "solutions"
+    extra = f", {rec['reason']}" if rec["class"] == "unknown" and rec.get("reason") else ""
+    return (f"{where}: {cls}  [{rec['width']}x{rec['height']}, {rec['unknown_after_line']} cells left "
+            f"after line logic, {shown} {noun}, {rec['seconds']:.3f} s{extra}]")
+
+
+def _summary_table(summary: dict, console) -> None:
+    from rich.table import Table
+
+    table = Table(title="classify summary", title_justify="left")
+    table.add_column("class")
+    table.add_column("puzzles", justify="right")
+    table.add_column("share", justify="right")
+    total = summary["puzzles"] or 1
+    for cls, n in summary["classes"].items():
+        table.add_row(cls, str(n), f"{100 * n / total:.1f}%")
+    table.add_row("total", str(summary["puzzles"]), "", end_section=True)
+    console.print(table)
+    unique = summary["unique"]
+    lines = []
+    if unique:
+        lines.append(f"unique: {unique}; line-solvable: {summary['line_solvable']} of them "
+                     f"({100 * summary['line_solvable_share_of_unique']:.1f}%), "
+                     f"needing more than line logic: {unique - summary['line_solvable']}")
+    else:
+        lines.append("unique: 0")
+    if summary["levels"]:
+        lv = summary["levels"]
+        lines.append(f"levels of unique puzzles: line {lv['line']}, probe {lv['probe']}, search {lv['search']}")
+    lines.append(f"time in puzzles: {summary['seconds']:.1f} s")
+    for text in lines:
+        console.print(text, highlight=False, markup=False, soft_wrap=True)
+
+
+@cli.command("classify", epilog=CLASSIFY_EXIT_HELP)
+@click.argument("paths", nargs=-1, required=True)
+@format_option
+@click.option("--max", "max_solutions", type=click.IntRange(min=2), default=2, show_default=True, metavar="N",
+              help="Count solutions until N are found (N >= 2); the count is then a lower bound "
+                   "(count_exact: false).")
+@timeout_option
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes.")
+@click.option("--resume", "resume", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Append each result to FILE as a JSON line as soon as it finishes (fsynced); "
+                   "puzzles already in FILE (same file and index) are not run again.")
+@json_option
+@click.option("--csv", "as_csv", is_flag=True, help="CSV on stdout (a header, then one row per puzzle).")
+@click.option("--probe", "probing", is_flag=True,
+              help="Also rate unique puzzles by single-cell contradiction probing: level line, probe or search.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr. Default: when stderr is a terminal.")
+@solver_option
+def classify_cmd(paths: tuple[str, ...], fmt: str | None, max_solutions: int, timeout: float | None,
+                 workers: int, resume: str | None, as_json: bool, as_csv: bool, probing: bool,
+                 progress: bool | None, solver: str) -> None:
+    """Classify every puzzle of files, directories (recursive) and multi-puzzle files.
+
+    Classes: line (line logic alone solves it), search (unique, but needs more
+    than line logic), multiple, none, unknown (not settled in --timeout seconds),
+    error (unreadable input, e.g. a colour puzzle). Directories are walked in
+    sorted order; files without a puzzle suffix are read only when their content
+    clearly is a puzzle (READMEs, licences and CSV files are skipped).
+
+    Results come in input order: one line per puzzle, or with --json one object
+    per line (file, index, name, width, height, class, level, line_solvable,
+    unknown_after_line, unknown_after_probe, count, count_exact, components,
+    seconds, reason), or --csv. A summary table (counts per class,
+    line-solvable versus unique) ends text output; with --json or --csv it goes
+    to stderr.
+    """
+    import csv as csv_mod
+    from contextlib import closing
+
+    from rich.console import Console
+
+    from .classify import CSV_FIELDS, Options, ResultLog, load_tasks, run_batch, summarize
+
+    if as_json and as_csv:
+        raise click.UsageError("choose one of --json and --csv")
+    tasks = load_tasks(paths, fmt, exclude=[resume] if resume else ())
+    if not tasks:
+        _err("no puzzle files found")
+    log = None
+    if resume:
+        try:
+            log = ResultLog(resume)
+        except OSError as e:
+            _err(f"{resume}: cannot open the resume file: {e.strerror or e}")
+            sys.exit(EXIT_INPUT)
+        if log.dropped:
+            _err(f"{resume}: dropped {log.dropped} incomplete or invalid line(s)")
+    results: dict[int, dict] = {}
+    if log is not None:
+        for t in tasks:
+            rec = log.records.get(t.key)
+            if rec is not None:
+                results[t.seq] = rec
+    todo = [t for t in tasks if t.seq not in results]
+    show_progress = progress if progress is not None else sys.stderr.isatty()
+    err_console = Console(stderr=True)
+    writer = csv_mod.writer(sys.stdout, lineterminator="\n") if as_csv else None
+    bar = None
+
+    def out(text: str) -> None:
+        if bar is not None and sys.stdout.isatty() and sys.stderr.isatty():
+            bar.console.print(text, markup=False, highlight=False, soft_wrap=True)
+        else:
+            click.echo(text)
+
+    def emit(rec: dict) -> None:
+        if as_json:
+            out(json.dumps(rec))
+        elif writer is not None:
+            writer.writerow(["" if rec.get(f) is None else rec.get(f) for f in CSV_FIELDS])
+        elif rec["class"] != "error":
+            out(_classify_text(rec))
+        if rec["class"] == "error":
+            _err(str(rec["reason"]))
+
+    if writer is not None:
+        writer.writerow(CSV_FIELDS)
+    next_seq = 0
+    interrupted = False
+
+    def flush_ready() -> None:
+        nonlocal next_seq
+        while next_seq < len(tasks) and next_seq in results:
+            emit(results[next_seq])
+            next_seq += 1
+
+    def start_bar() -> None:
+        nonlocal bar
+        if not show_progress:
+            return
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        bar = Progress(TextColumn("classify"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                       console=err_console, redirect_stdout=False, redirect_stderr=False,
+                       transient=err_console.is_terminal)
+        bar.start()
+        bar.add_task("classify", total=len(tasks), completed=len(tasks) - len(todo))
+
+    try:
+        flush_ready()
+        with closing(run_batch(todo, Options(max_solutions, timeout, probing, solver), workers,
+                               on_start=start_bar)) as stream:
+            for task, rec in stream:
+                if log is not None:
+                    log.append(rec)
+                results[task.seq] = rec
+                if bar is not None:
+                    bar.advance(bar.task_ids[0])
+                flush_ready()
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if bar is not None:
+            bar.stop()
+        if log is not None:
+            log.close()
+        sys.stdout.flush()
+    if interrupted:
+        done = len(results)
+        where = f"; {resume} holds every finished result" if resume else ""
+        _err(f"interrupted after {done} of {len(tasks)} puzzles{where}")
+        sys.exit(130)
+    records = [results[t.seq] for t in tasks]
+    summary = summarize(records)
+    if as_json or as_csv:
+        _summary_table(summary, err_console)
+    else:
+        _summary_table(summary, Console(file=sys.stdout, highlight=False))
+    codes = [EXIT_UNIQUE]
+    for rec in records:
+        if rec["class"] == "unknown":
+            codes.append(EXIT_UNKNOWN)
+        elif rec["class"] == "error":
+            internal = str(rec.get("reason") or "").startswith("internal error")
+            codes.append(EXIT_INTERNAL if internal else EXIT_INPUT)
+    sys.exit(_batch_code(codes))
+
+
+DIAGNOSE_EXIT_HELP = """\b
+Exit codes:
+  0  the puzzle is unique
+  1  internal error (a bug: please report it)
+  2  usage error (bad option or argument)
+  3  the puzzle has several solutions
+  4  the puzzle has no solution
+  5  not settled in time (--timeout)
+  6  the input could not be read, or an output file exists (use --force) or cannot be written"""
+
+
+@cli.command("diagnose", epilog=DIAGNOSE_EXIT_HELP)
+@click.argument("file")
+@format_option
+@timeout_option
+@solver_option
+@click.option("--svg", "svg_out", type=click.Path(dir_okay=False), default=None, metavar="OUT",
+              help="Write the heat map as SVG to OUT.")
+@click.option("--png", "png_out", type=click.Path(dir_okay=False), default=None, metavar="OUT",
+              help="Write the heat map as PNG to OUT.")
+@click.option("--force", is_flag=True, help="Overwrite OUT files that exist.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout instead of text.")
+@ascii_option
+def diagnose_cmd(file: str, fmt: str | None, timeout: float | None, solver: str, svg_out: str | None,
+                 png_out: str | None, force: bool, as_json: bool, ascii_: bool) -> None:
+    """Show a puzzle author where a puzzle is ambiguous or contradictory.
+
+    FILE holds one puzzle (or use FILE#k). After line logic: the rows and
+    columns that still have more than one placement (and how many), the
+    undetermined cells; for several solutions, the ambiguity region (the cells
+    whose value is not the same in all solutions); for no solution, a minimal
+    set of rows and columns whose clues together admit no solution (removing
+    any one of them leaves satisfiable clues).
+
+    Text output is a heat map: black and white cells settled by line logic,
+    cells line logic leaves open, ambiguous cells, and cells of conflicting
+    lines. --json gives the same as data (0-based [row, col] and line indices):
+    name, width, height, status, line_solvable, after_line (rows of '#', '.',
+    '?'), open_lines (axis, index, clue, placements, unknown), undetermined,
+    solutions, ambiguous, ambiguity_complete, conflict (axis, index, clue),
+    conflict_minimal, reason, seconds.
+    """
+    from .diagnose import diagnose
+    from .formats import load
+    from .render import render_heatmap, render_png, render_summary, render_svg
+
+    outputs = [(o, kind) for o, kind in ((svg_out, "svg"), (png_out, "png")) if o]
+    if svg_out and png_out and os.path.abspath(svg_out) == os.path.abspath(png_out):
+        raise click.UsageError("--svg and --png name the same file")
+    for path, _ in outputs:
+        if os.path.lexists(path) and not force:
+            _err(f"{path}: exists; not overwritten (use --force)")
+            sys.exit(EXIT_INPUT)
+    try:
+        puzzle = load(file, fmt)
+    except ParseError as e:
+        _err(str(e))
+        sys.exit(EXIT_INPUT)
+    try:
+        d = diagnose(puzzle, timeout, solver)
+    except Exception as e:  # a bug: one line, no traceback
+        _err(f"{file}: internal error: {type(e).__name__}: {e}")
+        sys.exit(EXIT_INTERNAL)
+    for path, kind in outputs:
+        data = render_svg(d).encode("utf-8") if kind == "svg" else render_png(d)
+        try:
+            with open(path, "wb" if force else "xb") as f:
+                f.write(data)
+        except FileExistsError:
+            _err(f"{path}: exists; not overwritten (use --force)")
+            sys.exit(EXIT_INPUT)
+        except OSError as e:
+            _err(f"{path}: cannot write: {e.strerror or e}")
+            sys.exit(EXIT_INPUT)
+    if as_json:
+        click.echo(json.dumps({"file": file, **d.as_dict()}))
+    else:
+        click.echo(f"{file}: {render_summary(d)}")
+        click.echo(render_heatmap(d, ascii_))
+    code = {"unique": EXIT_UNIQUE, "multiple": EXIT_MULTIPLE, "none": EXIT_NONE}.get(d.status, EXIT_UNKNOWN)
+    sys.exit(code)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit code."""
     try:

@@ -1,0 +1,305 @@
+"""Diagnostics for authors: placements, ambiguity region, minimal conflicts, rendering, CLI."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import struct
+import xml.etree.ElementTree as ET
+import zlib
+from pathlib import Path
+
+import pytest
+
+from satnono.cli import main
+from satnono.diagnose import count_placements, diagnose, heat, minimal_conflict
+from satnono.encode import encode
+from satnono.linesolve import LineSolver
+from satnono.model import Puzzle, line_clue
+from satnono.propagate import COLUMN, ROW, GridState
+from satnono.render import COLOURS, render_heatmap, render_png, render_summary, render_svg
+from satnono.sat import SatSession
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+
+
+def _placements(clue, n):
+    return ["".join(b) for b in itertools.product(".#", repeat=n) if line_clue("".join(b)) == clue]
+
+
+def brute_solutions(p: Puzzle) -> list[tuple[str, ...]]:
+    rows = [_placements(c, p.width) for c in p.rows]
+    return [combo for combo in itertools.product(*rows)
+            if all(line_clue("".join(col)) == clue for col, clue in zip(zip(*combo), p.columns))]
+
+
+def lines_satisfiable_brute(p: Puzzle, lines: list[tuple[str, int]]) -> bool:
+    """Is there a grid meeting the clues of just these lines?  (Brute force.)"""
+    rows = [_placements(p.rows[r], p.width) if (ROW, r) in lines
+            else ["".join(b) for b in itertools.product(".#", repeat=p.width)] for r in range(p.height)]
+    cols = [c for a, c in lines if a == COLUMN]
+    for combo in itertools.product(*rows):
+        if all(line_clue("".join(row[c] for row in combo)) == p.columns[c] for c in cols):
+            return True
+    return False
+
+
+def lines_satisfiable_sat(p: Puzzle, lines: list[tuple[str, int]]) -> bool:
+    enc = encode(GridState(p), LineSolver(), rows=range(p.height), columns=range(p.width), selectors=True)
+    with SatSession(enc.clauses) as s:
+        return bool(s.solve(assumptions=[enc.selectors[k] for k in lines]))
+
+
+def random_grid(rng, h, w, d=0.5):
+    return ["".join("#" if rng.random() < d else "." for _ in range(w)) for _ in range(h)]
+
+
+# --------------------------------------------------------------------------
+# Placements
+
+
+def test_count_placements_matches_brute_force():
+    rng = random.Random(1)
+    for n in range(0, 9):
+        for bits in itertools.product(".#", repeat=n):
+            line = "".join(bits)
+            clue = line_clue(line)
+            for _ in range(3):
+                black = white = 0
+                for i, ch in enumerate(line):  # known cells taken from a consistent line or at random
+                    if rng.random() < 0.3:
+                        if (ch == "#") if rng.random() < 0.8 else rng.random() < 0.5:
+                            black |= 1 << i
+                        else:
+                            white |= 1 << i
+                want = sum(1 for pl in _placements(clue, n)
+                           if all((pl[i] == "#") == bool((black >> i) & 1) for i in range(n)
+                                  if ((black | white) >> i) & 1))
+                assert count_placements(clue, n, black, white) == want, (clue, n, black, white)
+
+
+def test_count_placements_is_exact_for_long_lines():
+    # 1 1 ... 1 (k ones) in n cells: C(n - k + 1, k)
+    from math import comb
+
+    assert count_placements((1,) * 40, 200) == comb(161, 40)
+
+
+# --------------------------------------------------------------------------
+# Diagnoses
+
+
+def test_unique_puzzle():
+    d = diagnose(Puzzle.from_grid(["##.##", "#....", "#...#", "..#.#", "....#"]))
+    assert d.status == "unique" and d.line_solvable and not d.open_lines and not d.ambiguous
+
+
+def test_open_lines_and_undetermined_cells():
+    p = Puzzle.from_grid(["#.", ".#"])
+    d = diagnose(p)
+    assert d.status == "multiple" and d.after_line == ("??", "??")
+    assert [(o.axis, o.index, o.placements) for o in d.open_lines] == [
+        (ROW, 0, 2), (ROW, 1, 2), (COLUMN, 0, 2), (COLUMN, 1, 2)]
+    assert d.undetermined == [(0, 0), (0, 1), (1, 0), (1, 1)] and d.ambiguous == d.undetermined
+
+
+def test_ambiguity_region_is_where_solutions_disagree():
+    rng = random.Random(8)
+    seen = strict = 0
+    for _ in range(300):
+        p = Puzzle.from_grid(random_grid(rng, rng.randint(2, 5), rng.randint(2, 5), rng.uniform(0.3, 0.7)))
+        sols = brute_solutions(p)
+        d = diagnose(p)
+        assert d.status == ("multiple" if len(sols) > 1 else "unique")
+        want = sorted({(r, c) for r in range(p.height) for c in range(p.width)
+                       if len({s[r][c] for s in sols}) > 1})
+        assert d.ambiguity_complete and d.ambiguous == want
+        seen += len(sols) > 1
+        strict += len(sols) > 1 and len(want) < len(d.undetermined)  # open cells with one value
+        for s in d.solutions:
+            assert p.is_solution(s)
+    assert seen > 20 and strict > 0
+
+
+def _unsat_cases():
+    rng = random.Random(21)
+    out = []
+    while len(out) < 40:
+        h, w = rng.randint(2, 4), rng.randint(2, 4)
+        p = Puzzle.from_grid(random_grid(rng, h, w))
+        rows = list(p.rows)
+        rows[rng.randrange(h)] = tuple(rng.randint(1, 2) for _ in range(rng.randint(0, 2)))
+        q = Puzzle.from_clues(rows, p.columns)
+        if not brute_solutions(q):
+            out.append(q)
+    return out
+
+
+def test_minimal_conflict_is_minimal_by_brute_force():
+    for p in _unsat_cases():
+        found = minimal_conflict(p)
+        assert found is not None
+        conflict, minimal = found
+        assert minimal and conflict
+        assert not lines_satisfiable_brute(p, conflict)
+        for line in conflict:
+            rest = [x for x in conflict if x != line]
+            assert lines_satisfiable_brute(p, rest), (p.rows, p.columns, conflict, line)
+
+
+def test_minimal_conflict_is_minimal_by_sat_on_larger_puzzles():
+    rng = random.Random(3)
+    checked = 0
+    while checked < 10:
+        p = Puzzle.from_grid(random_grid(rng, 10, 10))
+        rows = list(p.rows)
+        cols = list(p.columns)
+        rows[rng.randrange(10)] = (rng.randint(1, 3), rng.randint(1, 3))
+        cols[rng.randrange(10)] = (rng.randint(1, 3),)
+        q = Puzzle.from_clues(rows, cols)
+        d = diagnose(q, timeout=30)
+        if d.status != "none":
+            continue
+        checked += 1
+        assert d.conflict_minimal and d.conflict
+        assert not lines_satisfiable_sat(q, d.conflict)
+        for line in d.conflict:
+            assert lines_satisfiable_sat(q, [x for x in d.conflict if x != line])
+
+
+def test_a_clue_too_long_for_its_line_is_a_conflict_of_one():
+    p = Puzzle.from_clues([[1], [2, 2]], [[1], [1], [1], [1]])
+    d = diagnose(p)
+    assert d.status == "none" and d.conflict == [(ROW, 1)] and d.conflict_minimal
+    assert "needs 5 cells" in (d.reason or "")
+
+
+def test_row_and_column_totals_that_disagree():
+    p = Puzzle.from_clues([[1], [1], [1]], [[1], [1], [2]])
+    d = diagnose(p)
+    assert d.status == "none" and "total" in d.reason
+    assert d.conflict and d.conflict_minimal
+    assert not lines_satisfiable_brute(p, d.conflict)
+    for line in d.conflict:
+        assert lines_satisfiable_brute(p, [x for x in d.conflict if x != line])
+
+
+def test_json_form_is_data():
+    d = diagnose(Puzzle.from_clues([[1], [2, 2]], [[1], [1], [1], [1]]))
+    j = json.loads(json.dumps(d.as_dict()))
+    assert j["status"] == "none" and j["conflict"] == [{"axis": "row", "index": 1, "clue": [2, 2]}]
+
+
+# --------------------------------------------------------------------------
+# Rendering
+
+
+def _png_pixels(data: bytes) -> tuple[int, int, list[bytes]]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos = 8
+    chunks = []
+    while pos < len(data):
+        (n,) = struct.unpack(">I", data[pos:pos + 4])
+        kind = data[pos + 4:pos + 8]
+        body = data[pos + 8:pos + 8 + n]
+        (crc,) = struct.unpack(">I", data[pos + 8 + n:pos + 12 + n])
+        assert crc == zlib.crc32(kind + body) & 0xFFFFFFFF
+        chunks.append((kind, body))
+        pos += 12 + n
+    assert [k for k, _ in chunks][0] == b"IHDR" and chunks[-1][0] == b"IEND"
+    w, h, depth, colour, _, _, _ = struct.unpack(">IIBBBBB", chunks[0][1])
+    assert depth == 8 and colour == 2
+    raw = zlib.decompress(b"".join(b for k, b in chunks if k == b"IDAT"))
+    stride = 1 + 3 * w
+    assert len(raw) == h * stride
+    rows = [raw[i * stride:(i + 1) * stride] for i in range(h)]
+    assert all(r[0] == 0 for r in rows)
+    return w, h, [r[1:] for r in rows]
+
+
+def test_png_and_svg_show_the_levels():
+    p = Puzzle.from_grid(["###.", "#.#.", "##..", "...."])
+    d = diagnose(p)
+    levels = heat(d)
+    w, h, rows = _png_pixels(render_png(d, cell=4))
+    assert (w, h) == (4 * 5 + 1, 4 * 5 + 1)
+    for r in range(4):
+        for c in range(4):
+            x, y = 1 + c * 5 + 1, 1 + r * 5 + 1  # inside the cell
+            assert rows[y][x * 3:x * 3 + 3] == bytes(COLOURS[levels[r][c]])
+    root = ET.fromstring(render_svg(d))
+    assert root.tag.endswith("svg")
+    fills = {e.get("fill") for e in root.iter() if e.tag.endswith("rect")}
+    assert "#%02x%02x%02x" % COLOURS[1] in fills
+
+
+def test_text_heat_map():
+    d = diagnose(Puzzle.from_grid(["#.", ".#"]))
+    text = render_heatmap(d, ascii=True)
+    assert text.splitlines()[:2] == ["!!  2", "!!  2"]
+    assert "ambiguous" in text
+    assert "several solutions" in render_summary(d)
+    d = diagnose(Puzzle.from_clues([[1], [2, 2]], [[1], [1], [1], [1]]))
+    assert "<- conflict" in render_heatmap(d) and "row 2 [2 2]" in render_summary(d)
+
+
+# --------------------------------------------------------------------------
+# CLI
+
+
+def _write(tmp_path: Path, name: str, p: Puzzle) -> str:
+    rows = "\n".join(" ".join(map(str, r)) or "0" for r in p.rows)
+    cols = "\n".join(" ".join(map(str, c)) or "0" for c in p.columns)
+    path = tmp_path / name
+    path.write_text(f"width {p.width}\nheight {p.height}\nrows\n{rows}\ncolumns\n{cols}\n")
+    return str(path)
+
+
+def test_cli_diagnose_exit_codes_and_outputs(tmp_path, capsys):
+    multi = _write(tmp_path, "m.non", Puzzle.from_grid(["#.", ".#"]))
+    unique = _write(tmp_path, "u.non", Puzzle.from_grid(["#.", "##"]))
+    none = _write(tmp_path, "n.non", Puzzle.from_clues([[1], [2, 2]], [[1], [1], [1], [1]]))
+    assert main(["diagnose", unique]) == 0
+    assert main(["diagnose", none]) == 4
+    svg, png = tmp_path / "m.svg", tmp_path / "m.png"
+    assert main(["diagnose", multi, "--svg", str(svg), "--png", str(png), "--ascii"]) == 3
+    out = capsys.readouterr().out
+    assert "ambiguity region: 4 cells" in out and "!!" in out
+    ET.fromstring(svg.read_text())
+    _png_pixels(png.read_bytes())
+    assert main(["diagnose", "--json", multi]) == 3
+    j = json.loads(capsys.readouterr().out)
+    assert j["file"] == multi and j["status"] == "multiple" and len(j["ambiguous"]) == 4
+
+
+def test_cli_diagnose_never_overwrites_without_force(tmp_path, capsys):
+    multi = _write(tmp_path, "m.non", Puzzle.from_grid(["#.", ".#"]))
+    out = tmp_path / "old.png"
+    out.write_bytes(b"keep me")
+    assert main(["diagnose", multi, "--png", str(out)]) == 6
+    assert out.read_bytes() == b"keep me"
+    assert "exists" in capsys.readouterr().err
+    assert main(["diagnose", multi, "--png", str(out), "--force"]) == 3
+    assert out.read_bytes().startswith(b"\x89PNG")
+
+
+def test_cli_diagnose_bad_input(tmp_path, capsys):
+    bad = tmp_path / "bad.non"
+    bad.write_text("width 2\nheight 1\nrows\n1 x\ncolumns\n1\n1\n")
+    assert main(["diagnose", str(bad)]) == 6
+    err = capsys.readouterr().err
+    assert "bad.non:4" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    many = tmp_path / "set.json"
+    many.write_text(json.dumps([{"rows": [[1]], "columns": [[1]]}] * 2))
+    assert main(["diagnose", str(many)]) == 6
+    assert "#k" in capsys.readouterr().err
+    assert main(["diagnose", str(many) + "#2"]) == 0
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="shared corpus not available")
+def test_corpus_ambiguous_puzzle():
+    from satnono.formats import load
+
+    d = diagnose(load(str(CORPUS / "jwilk-nonogram" / "data" / "data001.nin")), timeout=30)
+    assert d.status == "multiple" and len(d.ambiguous) == 4 and d.ambiguity_complete
