@@ -198,27 +198,23 @@ def encode(
             sel[(axis, index)] = b.next_var
             b.next_var += 1
 
-    for r in rows:
-        guard(ROW, r)
-        res = solver(p.rows[r], w, state.row_black[r], state.row_white[r])
-        if res is None:
-            if not selectors:
-                raise ValueError(f"row {r} is inconsistent; propagate first")
-            b.add(())
-            continue
-        base = r * w + 1
-        _encode_line(b, p.rows[r], w, res.starts, state.row_black[r], state.row_white[r],
-                     lambda i, base=base: base + i)
-    for c in columns:
-        guard(COLUMN, c)
-        res = solver(p.columns[c], h, state.col_black[c], state.col_white[c])
-        if res is None:
-            if not selectors:
-                raise ValueError(f"column {c} is inconsistent; propagate first")
-            b.add(())
-            continue
-        _encode_line(b, p.columns[c], h, res.starts, state.col_black[c], state.col_white[c],
-                     lambda i, c=c: i * w + c + 1)
+    for axis, indices, clues, n, blacks, whites in (
+        (ROW, rows, p.rows, w, state.row_black, state.row_white),
+        (COLUMN, columns, p.columns, h, state.col_black, state.col_white),
+    ):
+        for i in indices:
+            guard(axis, i)
+            res = solver(clues[i], n, blacks[i], whites[i])
+            if res is None:
+                if not selectors:
+                    raise ValueError(f"{axis} {i} is inconsistent; propagate first")
+                b.add(())
+                continue
+            if axis == ROW:
+                cell_var = (lambda j, base=i * w + 1: base + j)
+            else:
+                cell_var = (lambda j, c=i: j * w + c + 1)
+            _encode_line(b, clues[i], n, res.starts, blacks[i], whites[i], cell_var)
     b.guard = None
     unknown = [r * w + c + 1 for r, c in state.unknown_cells()]
     return Encoding(

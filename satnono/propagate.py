@@ -150,47 +150,48 @@ def propagate(
         dirty_cols = [True] * w
     # A line is solved even when all its cells are known: that is where a
     # line completed by crossing lines is checked against its own clue.
-    any_dirty = True
-    while any_dirty:
-        any_dirty = False
+    while True:
         if deadline is not None and time.monotonic() > deadline:
             raise Deadline
-        for r in range(h):
-            if not dirty_rows[r]:
-                continue
-            dirty_rows[r] = False
-            b, wh = rb[r], rw[r]
-            res = solver(rows[r], w, b, wh)
-            if res is None:
-                return Contradiction(ROW, r, solver(rows[r], w, 0, 0) is not None)
-            nb = res.black & ~b
-            nw = res.white & ~wh
-            if nb:
-                rb[r] = res.black
-                _scatter(nb, r, cb, dirty_cols)
-                any_dirty = True
-            if nw:
-                rw[r] = res.white
-                _scatter(nw, r, cw, dirty_cols)
-                any_dirty = True
-        for c in range(w):
-            if not dirty_cols[c]:
-                continue
-            dirty_cols[c] = False
-            b, wh = cb[c], cw[c]
-            res = solver(cols[c], h, b, wh)
-            if res is None:
-                return Contradiction(COLUMN, c, solver(cols[c], h, 0, 0) is not None)
-            nb = res.black & ~b
-            nw = res.white & ~wh
-            if nb:
-                cb[c] = res.black
-                _scatter(nb, c, rb, dirty_rows)
-                any_dirty = True
-            if nw:
-                cw[c] = res.white
-                _scatter(nw, c, rw, dirty_rows)
-                any_dirty = True
+        bad = _sweep(ROW, rows, w, rb, rw, cb, cw, dirty_rows, dirty_cols, solver)
+        if bad is not None:
+            return bad
+        bad = _sweep(COLUMN, cols, h, cb, cw, rb, rw, dirty_cols, dirty_rows, solver)
+        if bad is not None:
+            return bad
+        if not any(dirty_rows) and not any(dirty_cols):
+            return None
+
+
+def _sweep(
+    axis: str,
+    clues: tuple[tuple[int, ...], ...],
+    n: int,
+    black: list[Mask],
+    white: list[Mask],
+    cross_black: list[Mask],
+    cross_white: list[Mask],
+    dirty: list[bool],
+    cross_dirty: list[bool],
+    solver: LineSolver,
+) -> Contradiction | None:
+    """Solve every dirty line of one axis once, pushing new cells to the crossing lines."""
+    for i, is_dirty in enumerate(dirty):
+        if not is_dirty:
+            continue
+        dirty[i] = False
+        b, wh = black[i], white[i]
+        res = solver(clues[i], n, b, wh)
+        if res is None:
+            return Contradiction(axis, i, solver(clues[i], n, 0, 0) is not None)
+        nb = res.black & ~b
+        nw = res.white & ~wh
+        if nb:
+            black[i] = res.black
+            _scatter(nb, i, cross_black, cross_dirty)
+        if nw:
+            white[i] = res.white
+            _scatter(nw, i, cross_white, cross_dirty)
     return None
 
 
