@@ -101,7 +101,6 @@ def main() -> int:
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})  # one core
     except (AttributeError, OSError):
         pass
-    out = []
     print(f"satnono generate throughput, one core, default options (seed {args.seed})")
     print(f"{'case':<18} {'puzzles':>7} {'tried':>6} {'acc.rate':>8} {'/s wall':>8} {'/s cpu':>8} {'target':>6} "
           f"{'ratio(cpu)':>10} {'ratio(wall)':>11}")
