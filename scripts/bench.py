@@ -435,7 +435,13 @@ def summarise_set(name: str, rows: list[Row], load_s: float, with_ref: bool, out
         dis = [r for r in rows if r.agree == "NO"]
         out(f"   reference CPU {rcpu:9.3f} s   wall {sum(r.ref_wall or 0 for r in rows):9.3f} s   max {max(rc, default=0):.3f} s"
             f"   status {dict(sorted(rcounts.items()))}")
-        out(f"   speed-up (reference / satnono, CPU): {rcpu / cpu:.2f}x" if cpu > 0 else "   speed-up: n/a")
+        ref_uns = sum(r.ref_status not in SETTLED for r in rows)
+        sat_uns = sum(r.status not in SETTLED for r in rows)
+        caveat = "".join([
+            f"; a lower bound: the reference did not settle {ref_uns}" if ref_uns else "",
+            f"; an upper bound: satnono did not settle {sat_uns}" if sat_uns else "",
+        ])
+        out(f"   speed-up (reference / satnono, CPU): {rcpu / cpu:.2f}x{caveat}" if cpu > 0 else "   speed-up: n/a")
         out(f"   verdicts disagree where both settled: {len(dis)}" + (" !!!" if dis else ""))
         for r in dis:
             out(f"     !!! {r.item.name}: satnono {r.status}, reference {r.ref_status}")
@@ -664,13 +670,17 @@ def main(argv: list[str] | None = None) -> int:
             rc = [r.ref_cpu or 0.0 for r in rows]
             rcpu = sum(rc)
             runs = sum(r.ref_status not in SETTLED for r in rows)
-            ref = f"{rcpu:12.3f} {max(rc, default=0):9.3f} {runs:9d} {(rcpu / cpu if cpu else float('nan')):7.2f}x"
+            mark = ">" if runs and not uns else ("?" if runs or uns else "")  # '>': reference timed out
+            ref = f"{rcpu:12.3f} {max(rc, default=0):9.3f} {runs:9d} {mark:>1}{(rcpu / cpu if cpu else float('nan')):6.2f}x"
             dis = sum(r.agree == "NO" for r in rows)
         else:
             ref = f"{'-':>12} {'-':>9} {'-':>9} {'-':>8}"
             dis = 0
         out(f"{name:12} {len(rows):5d} {cpu:10.3f} {max((r.cpu for r in rows), default=0):8.3f} {uns:9d} {ref}"
             f" {dis:8d} {probs:8d}")
+    if with_ref and any(r.status not in SETTLED or r.ref_status not in SETTLED for r in all_rows):
+        out("(speed-up '>': the reference timed out on some puzzles, so the ratio is a lower bound;"
+            " '?': satnono timed out too, so the ratio is not a bound either way)")
     if all_rows:
         cpu = sum(r.cpu for r in all_rows)
         line = f"{'all':12} {len(all_rows):5d} {cpu:10.3f}"
