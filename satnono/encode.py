@@ -33,11 +33,6 @@ from .propagate import COLUMN, ROW, GridState
 
 Clause = list[int]
 
-# Constants stand in for literals whose value is known; they never reach the solver.
-_TRUE = True
-_FALSE = False
-
-
 @dataclass(slots=True)
 class Encoding:
     """A CNF over cell and block-start variables."""
@@ -69,97 +64,113 @@ class _Builder:
         self.unsat = False
         self.guard: int | None = None
 
-    def add(self, lits: Iterable[int | bool]) -> None:
-        out = [] if self.guard is None else [-self.guard]
-        for lit in lits:
-            if lit is _TRUE:
-                return
-            if lit is _FALSE:
-                continue
-            out.append(lit)
-        if not out:
-            self.unsat = True
-        self.clauses.append(out)
+    def extend(self, clauses: list[Clause]) -> None:
+        """Add one line's clauses (constants already folded), under the current guard."""
+        if self.guard is None:
+            if not all(clauses):
+                self.unsat = True
+        else:
+            g = -self.guard
+            clauses = [[g, *cl] for cl in clauses]
+        self.clauses.extend(clauses)
 
 
-def _neg(lit: int | bool) -> int | bool:
-    if lit is _TRUE:
-        return _FALSE
-    if lit is _FALSE:
-        return _TRUE
-    return -lit  # type: ignore[operator]
-
-
-def _encode_line(
-    b: _Builder,
+def _line_clauses(
+    first_var: int,
     clue: tuple[int, ...],
     n: int,
     starts: tuple[int, ...],
     black: int,
     white: int,
     cell_var,
-) -> None:
+) -> tuple[list[Clause], int]:
+    """The clauses of one line and the next free variable.
+
+    Block j's ladder y[j,p] is a variable for lo_j <= p < hi_j (lowest and
+    highest valid start); below lo_j it is the constant false, from hi_j on
+    true, and y[k,.] is false.  Every family below is written for the index
+    ranges where no literal is a constant that satisfies the clause, and drops
+    the literals that are constant false, so no clause is built only to be
+    thrown away.  The constant cases that should not arise after a complete
+    line solver (a forced cell still unknown) are still folded correctly.
+    """
     k = len(clue)
     los: list[int] = []
     his: list[int] = []
     bases: list[int] = []
+    nv = first_var
     for v in starts:
         lo = (v & -v).bit_length() - 1
         hi = v.bit_length() - 1
         los.append(lo)
         his.append(hi)
-        bases.append(b.next_var - lo)
-        b.next_var += hi - lo
-
-    def y(j: int, p: int) -> int | bool:
-        if j >= k or p < los[j]:
-            return _FALSE
-        if p >= his[j]:
-            return _TRUE
-        return bases[j] + p
-
-    def x(i: int) -> int | bool:
-        if (black >> i) & 1:
-            return _TRUE
-        if (white >> i) & 1:
-            return _FALSE
-        return cell_var(i)
-
-    add = b.add
+        bases.append(nv - lo)
+        nv += hi - lo
+    out: list[Clause] = []
+    app = out.append
     for j, c in enumerate(clue):
-        lo, hi, v = los[j], his[j], starts[j]
-        base = bases[j]
-        for p in range(lo, hi - 1):
-            add((-(base + p), base + p + 1))
-        for p in range(lo + 1, hi):
-            if not (v >> p) & 1:
-                add((-(base + p), base + p - 1))
+        lo, hi, v, base = los[j], his[j], starts[j], bases[j]
+        # ladder y[j,p] -> y[j,p+1] and holes s_j != p
+        out += [[-(base + p), base + p + 1] for p in range(lo, hi - 1)]
+        out += [[-(base + p), base + p - 1] for p in range(lo + 1, hi) if not (v >> p) & 1]
+        # order: y[j+1,p] -> y[j,p-c-1] (true, hence dropped, from p - c - 1 >= hi)
         if j + 1 < k:
-            for p in range(los[j + 1], his[j + 1]):
-                add((-y(j + 1, p), y(j, p - c - 1)))
-        # white side: block j covering an unknown cell makes it black
+            lo1, hi1, base1 = los[j + 1], his[j + 1], bases[j + 1]
+            for p in range(lo1, min(hi1, hi + c + 1)):
+                q = p - c - 1
+                app([-(base1 + p), base + q] if q >= lo else [-(base1 + p)])
+        # white side: block j covering an unknown cell i makes it black:
+        # x_i v -y[j,i] v y[j,i-c]; -y[j,i] is false from i >= hi, y[j,i-c] false below lo
         cover = 0
         q = v
         while q:
             low = q & -q
-            s = low.bit_length() - 1
-            cover |= ((1 << c) - 1) << s
+            cover |= ((1 << c) - 1) << (low.bit_length() - 1)
             q ^= low
         cover &= ~(black | white)
         while cover:
             low = cover & -cover
             i = low.bit_length() - 1
             cover ^= low
-            add((cell_var(i), _neg(y(j, i)), y(j, i - c)))
-    # black side: a black cell is covered by the last block started at or before it
-    for i in range(n):
-        if (white >> i) & 1:
-            continue
-        xi = x(i)
-        nx = _neg(xi)
-        add((nx, y(0, i)))
-        for j, c in enumerate(clue):
-            add((nx, _neg(y(j, i)), y(j + 1, i), _neg(y(j, i - c))))
+            cl = [cell_var(i)]
+            if i < hi:
+                cl.append(-(base + i))
+            if i - c >= lo:
+                cl.append(base + i - c)
+            app(cl)
+    # black side: a black (or unknown) cell i is covered by the last block started by i:
+    # (-x_i v y[0,i]) and, for each j, (-x_i v -y[j,i] v y[j+1,i] v -y[j,i-c_j]).
+    # The j-th clause is satisfied unless lo_j + c_j <= i < hi_{j+1}; a known
+    # black cell contributes no literal, a known white cell no clause.
+    nxl: list[Clause | None] = [
+        None if (white >> i) & 1 else [] if (black >> i) & 1 else [-cell_var(i)] for i in range(n)
+    ]
+    if k == 0:  # an empty clue: every cell white
+        out += [x[:] for x in nxl if x is not None]
+        return out, nv
+    lo0, base0 = los[0], bases[0]
+    for i in range(min(his[0], n)):
+        x = nxl[i]
+        if x is not None:
+            app(x + [base0 + i] if i >= lo0 else x[:])
+    for j, c in enumerate(clue):
+        lo, hi, base = los[j], his[j], bases[j]
+        if j + 1 < k:
+            lo1, end, base1 = los[j + 1], his[j + 1], bases[j + 1]
+        else:
+            lo1, end, base1 = n, n, 0  # y[k,.] is false
+        hic = hi + c
+        for i in range(lo + c, min(end, n)):
+            x = nxl[i]
+            if x is None:
+                continue
+            cl = x + [-(base + i)] if i < hi else x[:]
+            if i >= lo1:
+                cl.append(base1 + i)
+            if i < hic:
+                cl.append(c - base - i)
+            app(cl)
+    return out, nv
 
 
 def encode(
@@ -208,13 +219,14 @@ def encode(
             if res is None:
                 if not selectors:
                     raise ValueError(f"{axis} {i} is inconsistent; propagate first")
-                b.add(())
+                b.extend([[]])
                 continue
             if axis == ROW:
                 cell_var = (lambda j, base=i * w + 1: base + j)
             else:
                 cell_var = (lambda j, c=i: j * w + c + 1)
-            _encode_line(b, clues[i], n, res.starts, blacks[i], whites[i], cell_var)
+            cls, b.next_var = _line_clauses(b.next_var, clues[i], n, res.starts, blacks[i], whites[i], cell_var)
+            b.extend(cls)
     b.guard = None
     unknown = [r * w + c + 1 for r, c in state.unknown_cells()]
     return Encoding(

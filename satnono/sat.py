@@ -17,7 +17,8 @@ import threading
 import time
 from typing import Iterable, Sequence
 
-from pysat.solvers import Solver
+from pysat.solvers import Cadical195, Solver
+from pysolvers import cadical195_add_cl
 
 from .errors import UnsupportedOperation
 
@@ -59,9 +60,10 @@ class SatSession:
             )
         self.name = name
         self._limit = SOLVERS[name]
-        self._solver = Solver(name=name, bootstrap_with=clauses)
+        self._solver = Solver(name=name)
         if name == "cadical195":
             self._solver.configure(CADICAL_OPTIONS)
+        self.add_clauses(clauses)
         self.calls = 0
         self.conflicts = 0
         self._budget = 2000
@@ -81,7 +83,14 @@ class SatSession:
         self._solver.add_clause(list(clause))
 
     def add_clauses(self, clauses: Iterable[Sequence[int]]) -> None:
-        self._solver.append_formula(clauses)
+        inner = self._solver.solver
+        if isinstance(inner, Cadical195):
+            # pysat's per-clause wrapper costs as much as CaDiCaL's own add: call the binding directly
+            add, handle = cadical195_add_cl, inner.cadical
+            for clause in clauses:
+                add(handle, clause)
+        else:
+            self._solver.append_formula(clauses)
 
     def set_phases(self, literals: Sequence[int]) -> None:
         self._solver.set_phases(list(literals))

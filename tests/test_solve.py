@@ -18,6 +18,7 @@ from satnono.propagate import GridState, propagate
 from satnono.sat import SOLVERS, SatSession
 
 from _brute import brute_force_solutions
+from _encode_ref import reference_line_clauses
 
 
 def all_grids(h, w):
@@ -103,6 +104,34 @@ def test_encoding_is_exact_on_random_puzzles():
         grid = tuple("".join("#" if rng.random() < rng.choice((0.35, 0.5, 0.65)) else "." for _ in range(w)) for _ in range(h))
         p = Puzzle.from_grid(grid)
         assert _enumerate_cnf(p) == len(brute_force_solutions(p)), grid
+
+
+def test_line_clauses_equal_the_reference_encoder():
+    """The range-computing line encoder emits exactly the clauses of the build-then-fold reference."""
+    from satnono.encode import _line_clauses
+    from satnono.linesolve import solve_line
+
+    rng = random.Random(77)
+    checked = 0
+    for _ in range(3000):
+        n = rng.randint(1, 30)
+        line = [rng.random() < rng.choice((0.3, 0.5, 0.7)) for _ in range(n)]
+        clue = tuple(len(run) for run in "".join("#" if b else "." for b in line).split(".") if run)
+        # known cells: a random subset of the placement's cells (the rest unknown), so
+        # cells the line forces may still be unknown, as in an unpropagated state
+        keep = rng.choice((0.0, 0.2, 0.5, 0.8))
+        black = sum(1 << i for i, b in enumerate(line) if b and rng.random() < keep)
+        white = sum(1 << i for i, b in enumerate(line) if not b and rng.random() < keep)
+        res = solve_line(clue, n, black, white)
+        assert res is not None
+        first = rng.randint(1, 50) + n
+        cell = (lambda i: i + 1) if rng.random() < 0.5 else (lambda i, s=rng.randint(1, 9): i * s + 3)
+        got, got_next = _line_clauses(first, clue, n, res.starts, black, white, cell)
+        want, want_next = reference_line_clauses(first, clue, n, res.starts, black, white, cell)
+        assert got_next == want_next
+        assert sorted(map(sorted, got)) == sorted(map(sorted, want)), (clue, n, bin(black), bin(white))
+        checked += 1
+    assert checked > 2500
 
 
 def test_known_black_cells_keep_their_cover_clauses():
