@@ -11,30 +11,23 @@ from __future__ import annotations
 from typing import Iterable
 
 # Constants stand in for literals whose value is known; they never reach the solver.
+Clause = list[int]
+
 _TRUE = True
 _FALSE = False
 
 
 class _Builder:
-    __slots__ = ("clauses", "next_var", "unsat", "guard")
+    """Collects folded clauses (no selector guard: the reference never needs one)."""
 
     def __init__(self, first_free: int) -> None:
         self.clauses: list[Clause] = []
         self.next_var = first_free
-        self.unsat = False
-        self.guard: int | None = None
 
     def add(self, lits: Iterable[int | bool]) -> None:
-        out = [] if self.guard is None else [-self.guard]
-        for lit in lits:
-            if lit is _TRUE:
-                return
-            if lit is _FALSE:
-                continue
-            out.append(lit)
-        if not out:
-            self.unsat = True
-        self.clauses.append(out)
+        if any(lit is _TRUE for lit in lits):
+            return
+        self.clauses.append([lit for lit in lits if lit is not _FALSE])
 
 
 def _neg(lit: int | bool) -> int | bool:
