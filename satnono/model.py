@@ -88,7 +88,7 @@ class Puzzle:
         """True when ``grid`` has this puzzle's size and satisfies every clue."""
         if len(grid) != self.height or any(len(r) != self.width for r in grid):
             return False
-        if any(ch not in (BLACK, WHITE) for r in grid for ch in r):
+        if any(r.strip(BLACK + WHITE) for r in grid):  # a character other than '#' and '.'
             return False
         rows, cols = clues_of_grid(tuple(grid))
         return rows == self.rows and cols == self.columns
@@ -132,15 +132,27 @@ def check_grid(grid: Sequence[str]) -> Grid:
 def clues_of_grid(grid: Grid) -> tuple[tuple[Clue, ...], tuple[Clue, ...]]:
     """Row and column clues of a grid."""
     rows = tuple(line_clue(r) for r in grid)
-    cols = tuple(line_clue("".join(col)) for col in zip(*grid)) if grid else ()
+    if not grid:
+        return rows, ()
+    w = len(grid[0])
+    if any(len(r) != w for r in grid):
+        raise ValueError("grid rows differ in length")
+    flat = "".join(grid)  # column c is every w-th character from c (rows must all have width w)
+    cols = tuple(line_clue(flat[c::w]) for c in range(w))
     return rows, cols
+
+
+_BITS_TO_CELLS = str.maketrans("01", WHITE + BLACK)
 
 
 def grid_from_masks(masks: Sequence[int], width: int) -> Grid:
     """Rows given as int bitmasks (bit c = column c black) to row strings."""
-    return tuple(
-        "".join(BLACK if (m >> c) & 1 else WHITE for c in range(width)) for m in masks
-    )
+    if width <= 0:
+        return tuple("" for _ in masks)
+    full = (1 << width) - 1
+    spec = f"0{width}b"
+    # binary digits run from the highest bit down: reverse so column 0 comes first
+    return tuple(format(m & full, spec)[::-1].translate(_BITS_TO_CELLS) for m in masks)
 
 
 def masks_from_grid(grid: Sequence[str]) -> list[int]:
