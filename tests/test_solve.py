@@ -225,3 +225,33 @@ def test_unknown_keeps_the_solution_found():
     finally:
         solve_mod.SatSession = orig
     assert r.status is Status.UNKNOWN and len(r.solutions) == 1 and p.is_solution(r.solutions[0])
+
+
+def test_grid_helpers_against_cell_by_cell_definitions():
+    """Masks -> rows and grid -> clues, checked against plain per-cell definitions."""
+    from satnono.model import clues_of_grid, grid_from_masks
+
+    rng = random.Random(11)
+    for _ in range(300):
+        h, w = rng.randint(1, 12), rng.randint(1, 70)
+        masks = [rng.getrandbits(w + 3) for _ in range(h)]  # stray high bits are ignored
+        grid = grid_from_masks(masks, w)
+        assert grid == tuple("".join("#" if m >> c & 1 else "." for c in range(w)) for m in masks)
+        rows, cols = clues_of_grid(grid)
+
+        def runs(cells):
+            out, n = [], 0
+            for ch in cells + ".":
+                if ch == "#":
+                    n += 1
+                elif n:
+                    out.append(n)
+                    n = 0
+            return tuple(out)
+
+        assert rows == tuple(runs(r) for r in grid)
+        assert cols == tuple(runs("".join(r[c] for r in grid)) for c in range(w))
+        assert Puzzle(rows, cols).is_solution(grid)
+        assert not Puzzle(rows, cols).is_solution(grid[:-1] + (grid[-1][:-1] + "x",))
+    with pytest.raises(ValueError):
+        clues_of_grid(("##", "#"))
