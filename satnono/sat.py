@@ -5,8 +5,9 @@ adds a wall-clock deadline to every call:
 
 * solvers with ``interrupt()`` (Glucose, MiniSat family) are interrupted by a
   timer thread;
-* CaDiCaL 1.9.5 has no interrupt, so it runs in conflict-budget slices whose
-  size adapts to the measured conflict rate and the time left.
+* CaDiCaL 1.9.5 has no interrupt, so it runs in conflict-budget slices: a
+  short first slice measures the conflict rate, each later one aims at a
+  share of the time left (few slices: each one re-enters the solver).
 
 A call that runs out of time returns ``None`` ("unknown").
 """
@@ -53,6 +54,12 @@ class SatSession:
                 model = s.model()
     """
 
+    #: Budgeted slices (CaDiCaL): conflicts in the first slice, the least in any later one,
+    #: and the share of the time left that a later slice aims at.
+    FIRST_SLICE = 300
+    MIN_SLICE = 100
+    SLICE_SHARE = 0.3
+
     def __init__(self, clauses: Iterable[Sequence[int]] = (), name: str = DEFAULT_SOLVER) -> None:
         if name not in SOLVERS:
             raise UnsupportedOperation(
@@ -66,7 +73,7 @@ class SatSession:
         self.add_clauses(clauses)
         self.calls = 0
         self.conflicts = 0
-        self._budget = 2000
+        self._rate: float | None = None  # conflicts per second, measured on budgeted slices
 
     def __enter__(self) -> "SatSession":
         return self
@@ -130,22 +137,25 @@ class SatSession:
                 s.clear_interrupt()
             self._update_stats()
             return r
-        # Conflict-budget slices, sized from the measured conflict rate.
+        # Conflict-budget slices.  Every slice re-enters CaDiCaL, which perturbs its search
+        # (restart and rephase schedules start again), so slices are few: a short first one
+        # measures the conflict rate, later ones aim at a fixed share of the time left.
         while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            if self._rate is None:
+                budget = self.FIRST_SLICE
+            else:
+                budget = int(max(self.MIN_SLICE, self._rate * left * self.SLICE_SHARE))
             t0 = time.monotonic()
             before = self.conflicts
-            s.conf_budget(self._budget)
+            s.conf_budget(budget)
             r = s.solve_limited(assumptions=a)
             self._update_stats()
             if r is not None:
                 return r
-            now = time.monotonic()
-            left = deadline - now
-            if left <= 0:
-                return None
-            used = max(now - t0, 1e-4)
-            done = max(self.conflicts - before, 1)
-            rate = done / used
-            # aim for slices of about a tenth of the time left (at least 50 ms)
-            want = rate * max(min(left, max(left / 10, 0.05)), 0.0)
-            self._budget = int(max(100, min(want, self._budget * 4)))
+            used = time.monotonic() - t0
+            done = self.conflicts - before
+            if done > 0 and used > 0:
+                self._rate = done / used
