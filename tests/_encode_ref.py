@@ -48,14 +48,12 @@ def _encode_line(
     cell_var,
 ) -> None:
     k = len(clue)
-    los: list[int] = []
-    his: list[int] = []
-    bases: list[int] = []
-    for v in starts:
-        lo = (v & -v).bit_length() - 1
-        hi = v.bit_length() - 1
-        los.append(lo)
-        his.append(hi)
+    # each block's ladder spans its lowest to highest valid start, numbered in block order
+    valid = [[p for p in range(n) if (v >> p) & 1] for v in starts]
+    los = [ps[0] for ps in valid]
+    his = [ps[-1] for ps in valid]
+    bases = []
+    for lo, hi in zip(los, his):
         bases.append(b.next_var - lo)
         b.next_var += hi - lo
 
