@@ -419,6 +419,14 @@ def fmt_s(x: float | None) -> str:
     return "-" if x is None else f"{x:.3f}"
 
 
+def bound_mark(ref_unsettled: int, sat_unsettled: int) -> str:
+    """How a speed-up with unsettled puzzles reads: '>' a lower bound (only the reference
+    timed out), '<' an upper bound (only satnono did), '?' no bound (both did), '' exact."""
+    if ref_unsettled:
+        return "?" if sat_unsettled else ">"
+    return "<" if sat_unsettled else ""
+
+
 def summarise_set(name: str, rows: list[Row], load_s: float, with_ref: bool, out: Callable[[str], None]) -> None:
     cpu = sum(r.cpu for r in rows)
     wall = sum(r.wall for r in rows)
@@ -670,7 +678,7 @@ def main(argv: list[str] | None = None) -> int:
             rc = [r.ref_cpu or 0.0 for r in rows]
             rcpu = sum(rc)
             runs = sum(r.ref_status not in SETTLED for r in rows)
-            mark = ">" if runs and not uns else ("?" if runs or uns else "")  # '>': reference timed out
+            mark = bound_mark(runs, uns)
             ref = f"{rcpu:12.3f} {max(rc, default=0):9.3f} {runs:9d} {mark:>1}{(rcpu / cpu if cpu else float('nan')):6.2f}x"
             dis = sum(r.agree == "NO" for r in rows)
         else:
@@ -680,7 +688,8 @@ def main(argv: list[str] | None = None) -> int:
             f" {dis:8d} {probs:8d}")
     if with_ref and any(r.status not in SETTLED or r.ref_status not in SETTLED for r in all_rows):
         out("(speed-up '>': the reference timed out on some puzzles, so the ratio is a lower bound;"
-            " '?': satnono timed out too, so the ratio is not a bound either way)")
+            " '<': satnono timed out on some, so it is an upper bound;"
+            " '?': both timed out on some, so it is not a bound either way)")
     if all_rows:
         cpu = sum(r.cpu for r in all_rows)
         line = f"{'all':12} {len(all_rows):5d} {cpu:10.3f}"

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Iterable
 
-# Constants stand in for literals whose value is known; they never reach the solver.
 Clause = list[int]
 
+# Constants stand in for literals whose value is known; they never reach a clause.
 _TRUE = True
 _FALSE = False
 

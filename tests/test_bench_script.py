@@ -72,6 +72,7 @@ def test_bench_verify_flags_wrong_verdicts() -> None:
         del sys.modules["satnono_bench"]
     from satnono.model import Puzzle
 
+    assert [bench.bound_mark(r, u) for r, u in ((0, 0), (2, 0), (0, 1), (3, 4))] == ["", ">", "<", "?"]
     p = Puzzle.from_clues([(1,), (1,)], [(1,), (1,)])
     a, b = ("#.", ".#"), (".#", "#.")
     item = bench.Item("t", p, published=a, expect_published=True)
