@@ -112,19 +112,79 @@ def _forward(clue: Clue, n: int, may_black: Mask, may_white: Mask) -> tuple[list
     return ls, ss
 
 
+def _run_starts(x: Mask, lengths: Clue) -> list[Mask] | None:
+    """The start bits of the runs of ``x`` if their lengths are exactly ``lengths``, else None."""
+    s = x & ~(x << 1)
+    out = []
+    total = 0
+    for c in lengths:
+        low = s & -s
+        s ^= low
+        out.append(low)
+        total += (low << c) - low  # the run of c cells from low
+    return out if not s and total == x else None
+
+
 def solve_line(clue: Clue, n: int, black: Mask = 0, white: Mask = 0) -> LineResult | None:
     """Solve one line completely.
 
     Returns ``None`` when no placement of ``clue`` in ``n`` cells agrees with
     the known ``black`` and ``white`` cells; otherwise a :class:`LineResult`.
 
+    Known ends are trimmed first: if cells ``[0, t)`` are all known and cell
+    ``t - 1`` is white, every placement puts the first blocks exactly on the
+    black runs of ``[0, t)`` (or none fits, when their lengths differ from the
+    clue's), so only the cells between such a prefix and a suffix of the same
+    kind, with the blocks left over, go through the full solver.  On a large
+    grid late in propagation this halves the work per line.
+
     >>> r = solve_line((3,), 4)
     >>> bin(r.black), bin(r.white), [bin(s) for s in r.starts]
     ('0b110', '0b0', ['0b11'])
     """
-    full = (1 << n) - 1
     if black & white:
         return None
+    full = (1 << n) - 1
+    unknown = full & ~(black | white)
+    if unknown:
+        # cells [0, t) known with cell t - 1 white (t = 0: no such prefix);
+        # cells (t2, n) known with cell t2 white (t2 = n: no such suffix)
+        t = (white & ((unknown & -unknown) - 1)).bit_length()
+        hi = unknown.bit_length()
+        after = white >> hi
+        t2 = hi + (after & -after).bit_length() - 1 if after else n
+        if t == 0 and t2 == n:
+            return _solve(clue, n, black, white)
+    else:
+        t = t2 = n  # a complete line: it is its own prefix
+    k = len(clue)
+    pre = black & ((1 << t) - 1)
+    suf = black >> (t2 + 1) if t2 < n else 0
+    m = (pre & ~(pre << 1)).bit_count()
+    m2 = (suf & ~(suf << 1)).bit_count()
+    if m + m2 > k or (not unknown and m != k):
+        return None
+    pre_starts = _run_starts(pre, clue[:m])
+    suf_starts = _run_starts(suf, clue[k - m2:])
+    if pre_starts is None or suf_starts is None:
+        return None
+    if not unknown:
+        return LineResult(black, white, tuple(pre_starts))
+    size = t2 - t
+    mask = (1 << size) - 1
+    sub = _solve(clue[m:k - m2], size, (black >> t) & mask, (white >> t) & mask)
+    if sub is None:
+        return None
+    return LineResult(
+        black | (sub.black << t),
+        white | (sub.white << t),
+        (*pre_starts, *(v << t for v in sub.starts), *(v << (t2 + 1) for v in suf_starts)),
+    )
+
+
+def _solve(clue: Clue, n: int, black: Mask, white: Mask) -> LineResult | None:
+    """The full bit-parallel solver (:func:`solve_line` without trimming); ``black & white == 0``."""
+    full = (1 << n) - 1
     k = len(clue)
     if k == 0:
         if black:

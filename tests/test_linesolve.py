@@ -86,6 +86,37 @@ def test_random_lines_many():
             assert (got.black, got.white, got.starts) == want
 
 
+def test_mostly_known_lines():
+    """Lines with known ends (the trimmed path), complete lines, and wrong known runs."""
+    rng = random.Random(11)
+    trimmed = complete = contradictions = 0
+    for _ in range(4000):
+        n = rng.randint(1, 12)
+        cells = "".join(rng.choice("#.") for _ in range(n))
+        clue = line_clue(cells)
+        if clue and rng.random() < 0.2:  # a clue that differs from the picture's
+            clue = tuple(max(1, c + rng.choice((-1, 1))) for c in clue)
+        density = rng.choice((0.6, 0.85, 1.0))
+        black = white = 0
+        for i, ch in enumerate(cells):
+            if rng.random() < density:
+                wrong = rng.random() < 0.03
+                if (ch == "#") != wrong:
+                    black |= 1 << i
+                else:
+                    white |= 1 << i
+        got = solve_line(clue, n, black, white)
+        want = brute(clue, n, black, white)
+        assert (got is None) == (want is None), (clue, n, bin(black), bin(white))
+        if got is not None:
+            assert (got.black, got.white, got.starts) == want, (clue, n, bin(black), bin(white))
+        full = (1 << n) - 1
+        complete += (black | white) == full
+        trimmed += bool(white & 1) or bool((white >> (n - 1)) & 1)
+        contradictions += want is None
+    assert trimmed > 1000 and complete > 500 and contradictions > 300
+
+
 def test_empty_clue():
     r = solve_line((), 5)
     assert r.black == 0 and r.white == 0b11111 and r.starts == ()
