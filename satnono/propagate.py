@@ -127,6 +127,73 @@ def _scatter(bits: Mask, index: int, cross: list[Mask], dirty: list[bool]) -> No
         bits ^= low
 
 
+_DELTA_MASKS: dict[int, list[tuple[int, int]]] = {}
+
+
+def _delta_masks(side: int) -> list[tuple[int, int]]:
+    """For a ``side`` x ``side`` bit matrix (side a power of two), the delta swaps of a transposition.
+
+    Level j swaps the j x j blocks above and below the diagonal of every
+    2j x 2j block: element (r, c) with r & j == 0 and c & j != 0 trades
+    places with (r + j, c - j), j * (side - 1) bits further up.
+    """
+    found = _DELTA_MASKS.get(side)
+    if found is None:
+        found = []
+        j = side >> 1
+        while j:
+            row = sum(1 << c for c in range(side) if c & j)
+            mask = sum(row << (r * side) for r in range(side) if not r & j)
+            found.append((j * (side - 1), mask))
+            j >>= 1
+        _DELTA_MASKS[side] = found
+    return found
+
+
+def transpose(masks: list[Mask], width: int) -> list[Mask]:
+    """The ``width`` column masks of the matrix whose row masks are ``masks`` (bit c = column c).
+
+    The rows are packed into one int (a square of power-of-two side, at least
+    8 so rows are whole bytes), transposed by log2(side) delta swaps, and
+    read back: about 0.5 ms for 512 x 512, where setting bits one by one
+    costs about 0.3 microseconds a bit.
+    """
+    side = 8
+    while side < len(masks) or side < width:
+        side <<= 1
+    nbytes = side >> 3
+    x = int.from_bytes(b"".join(m.to_bytes(nbytes, "little") for m in masks), "little")
+    for shift, mask in _delta_masks(side):
+        t = (x ^ (x >> shift)) & mask
+        x ^= t ^ (t << shift)
+    buf = x.to_bytes(nbytes * side, "little")
+    fb = int.from_bytes
+    return [fb(buf[i * nbytes:(i + 1) * nbytes], "little") for i in range(width)]
+
+
+def scatter_limit(side: int) -> int:
+    """How many new cells are set one by one, on a grid whose longer side is ``side``, before a transposition pays."""
+    return 32 + (side * side >> 7)
+
+
+def _push(changes: list[tuple[int, Mask]], nbits: int, masks: list[Mask], width: int,
+          cross: list[Mask], dirty: list[bool]) -> None:
+    """Copy the new cells of one colour from a swept axis to the crossing lines.
+
+    ``changes`` lists ``(line, new cells)``; ``nbits`` is their total count.
+    Up to :func:`scatter_limit` cells are set one by one; more (a large grid
+    early on) by transposing the swept axis's masks.
+    """
+    if nbits <= scatter_limit(max(len(masks), width)):
+        for i, bits in changes:
+            _scatter(bits, i, cross, dirty)
+        return
+    for c, m in enumerate(transpose(masks, width)):
+        if m != cross[c]:
+            cross[c] = m
+            dirty[c] = True
+
+
 def propagate(
     state: GridState,
     solver: LineSolver,
@@ -175,7 +242,11 @@ def _sweep(
     cross_dirty: list[bool],
     solver: LineSolver,
 ) -> Contradiction | None:
-    """Solve every dirty line of one axis once, pushing new cells to the crossing lines."""
+    """Solve every dirty line of one axis once, then push its new cells to the crossing lines."""
+    new_black: list[tuple[int, Mask]] = []
+    new_white: list[tuple[int, Mask]] = []
+    nblack = nwhite = 0
+    bad = None
     for i, is_dirty in enumerate(dirty):
         if not is_dirty:
             continue
@@ -183,16 +254,22 @@ def _sweep(
         b, wh = black[i], white[i]
         res = solver(clues[i], n, b, wh)
         if res is None:
-            return Contradiction(axis, i, solver(clues[i], n, 0, 0) is not None)
+            bad = Contradiction(axis, i, solver(clues[i], n, 0, 0) is not None)
+            break
         nb = res.black & ~b
         nw = res.white & ~wh
         if nb:
             black[i] = res.black
-            _scatter(nb, i, cross_black, cross_dirty)
+            new_black.append((i, nb))
+            nblack += nb.bit_count()
         if nw:
             white[i] = res.white
-            _scatter(nw, i, cross_white, cross_dirty)
-    return None
+            new_white.append((i, nw))
+            nwhite += nw.bit_count()
+    # pushed even on a contradiction, so both views of the state agree
+    _push(new_black, nblack, black, n, cross_black, cross_dirty)
+    _push(new_white, nwhite, white, n, cross_white, cross_dirty)
+    return bad
 
 
 def line_starts(state: GridState, solver: LineSolver, axis: str, index: int) -> LineResult:
