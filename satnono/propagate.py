@@ -140,10 +140,12 @@ def _delta_masks(side: int) -> list[tuple[int, int]]:
     found = _DELTA_MASKS.get(side)
     if found is None:
         found = []
+        nbytes = side >> 3
+        zero = bytes(nbytes)
         j = side >> 1
         while j:
-            row = sum(1 << c for c in range(side) if c & j)
-            mask = sum(row << (r * side) for r in range(side) if not r & j)
+            row = sum(1 << c for c in range(side) if c & j).to_bytes(nbytes, "little")
+            mask = int.from_bytes(b"".join(zero if r & j else row for r in range(side)), "little")
             found.append((j * (side - 1), mask))
             j >>= 1
         _DELTA_MASKS[side] = found
