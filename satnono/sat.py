@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
+from itertools import repeat
 from typing import Iterable, Sequence
 
 from pysat.solvers import Cadical195, Solver
@@ -93,9 +95,8 @@ class SatSession:
         inner = self._solver.solver
         if isinstance(inner, Cadical195):
             # pysat's per-clause wrapper costs as much as CaDiCaL's own add: call the binding directly
-            add, handle = cadical195_add_cl, inner.cadical
-            for clause in clauses:
-                add(handle, clause)
+            # (map drained by a zero-length deque: the loop runs in C)
+            deque(map(cadical195_add_cl, repeat(inner.cadical), clauses), maxlen=0)
         else:
             self._solver.append_formula(clauses)
 
