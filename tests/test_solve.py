@@ -150,6 +150,29 @@ def test_known_black_cells_keep_their_cover_clauses():
         assert _enumerate_cnf(p) == len(brute_force_solutions(p))
 
 
+def test_encoding_leaves_the_garbage_collector_as_it_found_it():
+    import gc
+
+    p = Puzzle.from_grid(["#.", ".#"])  # two solutions: nothing propagates
+    st_ = GridState(p)
+    ls = LineSolver()
+    assert propagate(st_, ls) is None
+    was = gc.isenabled()
+    try:
+        for enabled in (True, False):
+            gc.enable() if enabled else gc.disable()
+            assert encode(st_, ls).clauses
+            assert gc.isenabled() is enabled
+            with pytest.raises(ValueError):  # an inconsistent state: the error passes, the collector is restored
+                bad = GridState(p)
+                bad.set_cell(0, 0, True)
+                bad.set_cell(0, 1, True)
+                encode(bad, ls, rows=[0], columns=[])
+            assert gc.isenabled() is enabled
+    finally:
+        gc.enable() if was else gc.disable()
+
+
 def test_none_reasons():
     res = check(Puzzle.from_clues([[2, 1], [0]], [[1], [1], [1]]))
     assert res.status is Status.NONE and "row 1" in res.reason and "needs 4 cells" in res.reason
