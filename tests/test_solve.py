@@ -227,6 +227,46 @@ def test_timeout_gives_unknown_promptly(name):
         assert r.reason and took < 1.0
 
 
+def _search_puzzle(min_conflicts: int) -> Puzzle:
+    """A random 30x30 picture whose check needs at least ``min_conflicts`` CaDiCaL conflicts."""
+    for seed in range(100):
+        rng = random.Random(seed)
+        grid = tuple("".join("#" if rng.random() < 0.5 else "." for _ in range(30)) for _ in range(30))
+        p = Puzzle.from_grid(grid)
+        if check(p).stats.conflicts >= min_conflicts:
+            return p
+    raise AssertionError("no such puzzle")
+
+
+def test_cadical_deadline_slices(monkeypatch):
+    """Under a deadline CaDiCaL runs in conflict-budget slices: a long first one, then by the measured rate."""
+    from pysat.solvers import Solver
+
+    budgets: list[int] = []
+    original = Solver.conf_budget
+
+    def recording(self, budget=-1):
+        budgets.append(budget)
+        return original(self, budget)
+
+    monkeypatch.setattr(Solver, "conf_budget", recording)
+    p = _search_puzzle(300)
+    plain = check(p)
+    # a generous deadline: each of the two calls finishes in its first slice, sized from the clause count
+    r = check(p, timeout=60)
+    assert r.status is plain.status is Status.MULTIPLE
+    assert len(budgets) == 2
+    rate = SatSession.SLOW_RATE * (10000 / max(10000, r.stats.cnf_clauses)) ** 0.5
+    assert 0.9 * rate * 60 * SatSession.FIRST_SHARE <= budgets[0] <= rate * 60 * SatSession.FIRST_SHARE
+    # a pessimistic rate: the first slice is the shortest allowed, the search goes on in later slices
+    budgets.clear()
+    monkeypatch.setattr(SatSession, "SLOW_RATE", 1e-3)
+    r = check(p, timeout=60)
+    assert r.status is Status.MULTIPLE and r.stats.conflicts >= 300
+    assert budgets[0] == SatSession.MIN_SLICE and len(budgets) >= 3
+    assert budgets[1] > SatSession.MIN_SLICE  # from the rate measured on the first slice
+
+
 def test_unknown_keeps_the_solution_found():
     """Timing out in the uniqueness proof still returns the (verified) first solution."""
     from satnono import solve as solve_mod
