@@ -68,3 +68,35 @@ def test_scatter_and_transpose_reach_the_same_fixpoint(monkeypatch):
                     r = solve_line(clue, s.height, s.col_black[i], s.col_white[i])
                     assert (r.black, r.white) == (s.col_black[i], s.col_white[i])
     assert contradictions > 5
+
+
+def test_no_transposition_beyond_the_largest_side(monkeypatch):
+    """Grids longer than TRANSPOSE_MAX_SIDE set new cells one by one (the masks would be too large)."""
+    from satnono.model import MAX_CELLS
+
+    assert prop.scatter_limit(prop.TRANSPOSE_MAX_SIDE + 1) > MAX_CELLS
+    assert prop.scatter_limit(prop.TRANSPOSE_MAX_SIDE) < MAX_CELLS
+    assert 32 < prop.scatter_limit(512) < 512 * 512 // 16
+
+    rng = random.Random(3)
+    grid = ["".join("#" if rng.random() < 0.75 else "." for _ in range(40)) for _ in range(300)]
+    puzzle = Puzzle.from_grid(grid)
+    calls = []
+    real = prop.transpose
+
+    def counting(masks, width):
+        calls.append(width)
+        return real(masks, width)
+
+    monkeypatch.setattr(prop, "transpose", counting)
+    control = GridState(puzzle)
+    assert propagate(control, LineSolver()) is None
+    assert calls  # this grid is transposed at the usual cap
+    calls.clear()
+    monkeypatch.setattr(prop, "TRANSPOSE_MAX_SIDE", 64)  # now it is over the cap
+    state = GridState(puzzle)
+    assert propagate(state, LineSolver()) is None
+    assert not calls
+    assert (state.row_black, state.row_white, state.col_black, state.col_white) == (
+        control.row_black, control.row_white, control.col_black, control.col_white)
+    assert _naive_transpose(state.row_black, 40) == state.col_black
