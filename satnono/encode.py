@@ -28,9 +28,9 @@ from __future__ import annotations
 import gc
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Sequence
 
-from .linesolve import LineSolver
+from .linesolve import LineSolver, spread
 from .propagate import COLUMN, ROW, GridState
 
 Clause = list[int]
@@ -53,8 +53,51 @@ class Encoding:
     selectors: dict[tuple[str, int], int] = field(default_factory=dict)
     """With ``selectors=True``: the literal that switches each line's clauses on, keyed by (axis, index)."""
 
+    ncolors: int = 1
+    """Block colours K: cell (r, c) has colour v (1..K) is variable ``(r * width + c) * K + v``."""
+    unknown_cells: list[tuple[int, int]] = field(default_factory=list)
+    """The cells left unknown by propagation, row-major."""
+    allowed: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict)
+    """Colour puzzles: the colour indices (0 = background) each unknown cell may still have."""
+
     def cell_var(self, r: int, c: int) -> int:
         return r * self.width + c + 1
+
+    def color_var(self, r: int, c: int, v: int) -> int:
+        """The variable "cell (r, c) has block colour v" (``cell_var`` when K = 1)."""
+        return (r * self.width + c) * self.ncolors + v
+
+    def cell_value(self, model: Sequence[int], r: int, c: int) -> int:
+        """Colour index of an unknown cell in a model (0 background)."""
+        k = self.ncolors
+        base = (r * self.width + c) * k
+        for v in range(1, k + 1):
+            x = base + v
+            if x <= len(model) and model[x - 1] > 0:
+                return v
+        return 0
+
+    def blocking_clause(self, model: Sequence[int]) -> list[int]:
+        """The clause that excludes ``model`` on the unknown cells."""
+        if self.ncolors == 1:
+            return [-model[v - 1] if v <= len(model) else v for v in self.unknown_vars]
+        out = []
+        for r, c in self.unknown_cells:
+            v = self.cell_value(model, r, c)
+            if v:
+                out.append(-self.color_var(r, c, v))
+            else:
+                out += [self.color_var(r, c, u) for u in self.allowed[(r, c)] if u]
+        return out
+
+    def phases(self, model: Sequence[int]) -> list[int]:
+        """The model's literals on the unknown cells' variables (to search near it)."""
+        k = self.ncolors
+        out = []
+        for r, c in self.unknown_cells:
+            base = (r * self.width + c) * k
+            out += [model[x - 1] for x in range(base + 1, base + k + 1) if x <= len(model)]
+        return out
 
 
 class _Builder:
@@ -220,6 +263,8 @@ def _encode(
     selectors: bool,
 ) -> Encoding:
     p = state.puzzle
+    if state.nvals > 2:
+        return _encode_color(state, solver, rows, columns, selectors)
     h, w = state.height, state.width
     full_w = (1 << w) - 1
     full_h = (1 << h) - 1
@@ -258,7 +303,8 @@ def _encode(
             cls, b.next_var = _line_clauses(b.next_var, clues[i], n, res.starts, blacks[i], whites[i], cell_var)
             b.extend(cls)
     b.guard = None
-    unknown = [r * w + c + 1 for r, c in state.unknown_cells()]
+    cells = state.unknown_cells()
+    unknown = [r * w + c + 1 for r, c in cells]
     return Encoding(
         clauses=b.clauses,
         nvars=b.next_var - 1,
@@ -269,4 +315,161 @@ def _encode(
         lines=len(rows) + len(columns),
         block_vars=b.next_var - 1 - h * w - len(sel),
         selectors=sel,
+        unknown_cells=cells,
+    )
+
+
+def _color_line_clauses(first_var: int, lengths: tuple[int, ...], colors: tuple[int, ...], n: int,
+                        starts: tuple[int, ...], lit) -> tuple[list[Clause], int]:
+    """The clauses of one line of a colour puzzle and the next free variable.
+
+    The ladders are those of :func:`_line_clauses`; ``lit(i, v)`` is the
+    variable "cell i of this line has colour v".  The gap before block j + 1
+    is ``c_j + [colour_j == colour_{j+1}]`` cells after block j's start.
+    Known cells are not folded here: :func:`_encode_color` fixes them with
+    unit clauses.
+
+    * ladder, holes, order as in black and white, with the colour-dependent gap
+    * cover       block j covers i -> cell i has colour_j
+    * support     cell i has colour v -> the last block started by i covers i
+                  and has colour v:  (-x_iv v y[0,i]) and for each j
+                  (-x_iv v -y[j,i] v y[j+1,i] [v -y[j,i-c_j] when colour_j = v])
+    """
+    k = len(lengths)
+    los: list[int] = []
+    his: list[int] = []
+    bases: list[int] = []
+    nv = first_var
+    for v in starts:
+        lo = (v & -v).bit_length() - 1
+        hi = v.bit_length() - 1
+        los.append(lo)
+        his.append(hi)
+        bases.append(nv - lo)
+        nv += hi - lo
+
+    def y(j: int, p: int) -> int | bool:
+        """y[j,p] as a literal, or True/False where it is constant."""
+        if j >= k or p < los[j]:
+            return False
+        if p >= his[j]:
+            return True
+        return bases[j] + p
+
+    out: list[Clause] = []
+
+    def add(*parts: int | bool) -> None:
+        """Add a clause given as literals and constants (a True makes it satisfied; False drops out)."""
+        cl = []
+        for x in parts:
+            if x is True:
+                return
+            if x is False:
+                continue
+            cl.append(x)
+        out.append(cl)
+
+    def neg(x: int | bool) -> int | bool:
+        return (not x) if isinstance(x, bool) else -x
+
+    for j, c in enumerate(lengths):
+        lo, hi, v = los[j], his[j], starts[j]
+        for p in range(lo, hi - 1):
+            add(neg(y(j, p)), y(j, p + 1))
+        for p in range(lo + 1, hi):
+            if not (v >> p) & 1:
+                add(neg(y(j, p)), y(j, p - 1))
+        if j + 1 < k:
+            gap = c + (colors[j] == colors[j + 1])
+            for p in range(los[j + 1], his[j + 1]):
+                add(neg(y(j + 1, p)), y(j, p - gap))
+        cover = spread(v, c)
+        while cover:
+            low = cover & -cover
+            i = low.bit_length() - 1
+            cover ^= low
+            add(lit(i, colors[j]), neg(y(j, i)), y(j, i - c))
+    present = sorted(set(colors))
+    for i in range(n):
+        for col in present:
+            x = -lit(i, col)
+            add(x, y(0, i))
+            for j, c in enumerate(lengths):
+                if y(j, i) is False or y(j + 1, i) is True:
+                    continue  # block j is not the last block started by i
+                if colors[j] == col:
+                    add(x, neg(y(j, i)), y(j + 1, i), neg(y(j, i - c)))
+                else:
+                    add(x, neg(y(j, i)), y(j + 1, i))
+    return out, nv
+
+
+def _encode_color(state: GridState, solver: LineSolver, rows: Iterable[int] | None,
+                  columns: Iterable[int] | None, selectors: bool) -> Encoding:
+    """:func:`encode` for a puzzle with more than one block colour."""
+    p = state.puzzle
+    h, w, k = state.height, state.width, p.ncolors
+    full_w = (1 << w) - 1
+    full_h = (1 << h) - 1
+    if rows is None:
+        rows = [r for r in range(h) if state.known_row(r) != full_w]
+    if columns is None:
+        columns = [c for c in range(w) if state.known_column(c) != full_h]
+    rows = list(rows)
+    columns = list(columns)
+    b = _Builder(h * w * k + 1)
+    sel: dict[tuple[str, int], int] = {}
+
+    def var(r: int, c: int, v: int) -> int:
+        return (r * w + c) * k + v
+
+    for axis, indices, n in ((ROW, rows, w), (COLUMN, columns, h)):
+        for i in indices:
+            if selectors:
+                b.guard = b.next_var
+                sel[(axis, i)] = b.next_var
+                b.next_var += 1
+            lengths, colors = p.line(axis, i)
+            res = solver.color(lengths, colors, n, state.line_excluded(axis, i))
+            if res is None:
+                if not selectors:
+                    raise ValueError(f"{axis} {i} is inconsistent; propagate first")
+                b.extend([[]])
+                continue
+            lit = (lambda j, v, r=i: var(r, j, v)) if axis == ROW else (lambda j, v, c=i: var(j, c, v))
+            cls, b.next_var = _color_line_clauses(b.next_var, lengths, colors, n, res.starts, lit)
+            # a colour the line's clue does not have is impossible in it
+            absent = [v for v in range(1, k + 1) if v not in colors]
+            cls += [[-lit(j, v)] for j in range(n) for v in absent]
+            b.extend(cls)
+    b.guard = None
+    # what propagation knows, as unit clauses (and "not background" as a clause over the colours left)
+    seen: set[tuple[int, int]] = set()
+    for r in rows:
+        seen.update((r, c) for c in range(w))
+    for c in columns:
+        seen.update((r, c) for r in range(h))
+    for r, c in sorted(seen):
+        left = state.possible(r, c)
+        for v in range(1, k + 1):
+            if v not in left:
+                b.clauses.append([-var(r, c, v)])
+        if 0 not in left:
+            b.clauses.append([var(r, c, v) for v in left])
+            if not left:
+                b.unsat = True
+    cells = state.unknown_cells()
+    return Encoding(
+        clauses=b.clauses,
+        nvars=b.next_var - 1,
+        width=w,
+        height=h,
+        unknown_vars=[var(r, c, v) for r, c in cells for v in range(1, k + 1)],
+        unsat=b.unsat,
+        lines=len(rows) + len(columns),
+        block_vars=b.next_var - 1 - h * w * k - len(sel),
+        selectors=sel,
+        ncolors=k,
+        unknown_cells=cells,
+        allowed={(r, c): tuple(state.possible(r, c)) for r, c in cells},
     )

@@ -1,38 +1,173 @@
-"""The puzzle model: clues, grids and their basic laws.
+"""The puzzle model: palettes, clues, grids and their basic laws.
 
-A *clue* is the sequence of block lengths of one line, top to bottom for a
-column and left to right for a row.  Black-and-white only for now: when colour
-puzzles arrive a clue becomes a sequence of ``(length, colour)`` blocks; every
-module that reads clues goes through :class:`Puzzle`, so that change stays local.
+A *block* is a run of cells of one colour, ``(length, colour)``; a *clue* is
+the sequence of blocks of one line, top to bottom for a column and left to
+right for a row.  Colours are indices into the puzzle's *palette*: colour 0 is
+the background, colours 1..K are block colours.  Two consecutive blocks of the
+same colour need at least one background cell between them; blocks of
+different colours may touch.  A black-and-white puzzle is the one-colour case
+(K = 1) of the same model.
 
-A *grid* is a tuple of row strings over ``#`` (black) and ``.`` (white).
+A puzzle stores its clues as two parallel tuples per line: ``rows[i]`` the
+block lengths and ``row_colors[i]`` their colours (likewise for columns), so
+that the one-colour hot paths read plain int tuples; :meth:`Puzzle.row_blocks`
+and :meth:`Puzzle.column_blocks` give the ``(length, colour)`` view.
+
+A *grid* is a tuple of row strings over the palette's characters: ``.`` for
+the background, ``#`` for black in black and white, a colour's ``char`` in
+colour.  ``?`` is reserved for an unknown cell in partial grids.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
 Clue = tuple[int, ...]
+"""The block lengths of one line."""
+Colors = tuple[int, ...]
+"""The colour index (1..K) of each block of one line."""
+Block = tuple[int, int]
+"""``(length, colour)``."""
 Grid = tuple[str, ...]
 
 BLACK = "#"
 WHITE = "."
+BACKGROUND = WHITE
+UNKNOWN = "?"
 
 #: Largest accepted side length; larger puzzles are refused with a clear error.
 MAX_SIDE = 10_000
 #: Largest accepted number of cells.
 MAX_CELLS = 4_000_000
+#: Largest number of block colours (the background not counted).
+MAX_COLORS = 32
+
+#: Characters a block colour may not use in grids.
+_RESERVED_CHARS = frozenset(".?|[]\\") | frozenset(" \t\r\n")
+
+
+@dataclass(frozen=True, slots=True)
+class Color:
+    """One palette entry."""
+
+    name: str
+    """The colour's name (``black``, ``red``, ...)."""
+    char: str
+    """The one character that shows a cell of this colour in grids."""
+    rgb: tuple[int, int, int]
+    """Red, green, blue, each 0..255."""
+
+    @property
+    def hex(self) -> str:
+        """``#rrggbb``."""
+        return "#%02x%02x%02x" % self.rgb
+
+
+Palette = tuple[Color, ...]
+"""Index 0 is the background; 1..K the block colours."""
+
+BW_PALETTE: Palette = (Color("white", WHITE, (255, 255, 255)), Color("black", BLACK, (0, 0, 0)))
+
+_HEX = re.compile(r"#?([0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})")
+
+
+def parse_rgb(text: str) -> tuple[int, int, int]:
+    """``#rrggbb``, ``rrggbb``, ``#rgb`` or ``rgb`` (hex digits) as an RGB triple.
+
+    Raises:
+        ValueError: for anything else.
+
+    >>> parse_rgb("#ff8000"), parse_rgb("0f0")
+    ((255, 128, 0), (0, 255, 0))
+    """
+    m = _HEX.fullmatch(text.strip())
+    if not m:
+        raise ValueError(f"malformed RGB colour {text.strip()[:20]!r} (expected 3 or 6 hex digits, like #ff0000)")
+    digits = m.group(1)
+    if len(digits) == 3:
+        digits = "".join(ch * 2 for ch in digits)
+    return (int(digits[0:2], 16), int(digits[2:4], 16), int(digits[4:6], 16))
+
+
+#: Distinct, readable colours for palettes built without RGB values.
+_DEFAULT_RGB = [
+    (0, 0, 0), (220, 40, 40), (40, 150, 40), (40, 80, 220), (240, 190, 20), (150, 60, 180),
+    (20, 170, 190), (240, 120, 20), (120, 80, 40), (240, 110, 170), (110, 110, 110), (150, 200, 60),
+]
+
+
+def default_rgb(i: int) -> tuple[int, int, int]:
+    """A distinct colour for block colour ``i`` (1-based) when a file gives none."""
+    if i - 1 < len(_DEFAULT_RGB):
+        return _DEFAULT_RGB[i - 1]
+    # beyond the table: spread hues deterministically
+    h = (i * 0.618033988749895) % 1.0
+    import colorsys
+
+    r, g, b = colorsys.hsv_to_rgb(h, 0.75, 0.8)
+    return (int(r * 255), int(g * 255), int(b * 255))
+
+
+def check_palette(palette: Sequence[Color]) -> Palette:
+    """Validate a palette and return it as a tuple.
+
+    Raises:
+        ValueError: fewer than two entries, more than ``MAX_COLORS`` block
+            colours, a background character other than ``.``, a reserved or
+            repeated character, or a repeated name.
+    """
+    pal = tuple(palette)
+    if len(pal) < 2:
+        raise ValueError("a palette needs the background and at least one block colour")
+    if len(pal) - 1 > MAX_COLORS:
+        raise ValueError(f"{len(pal) - 1} block colours; at most {MAX_COLORS} are supported")
+    if pal[0].char != BACKGROUND:
+        raise ValueError(f"the background's character must be {BACKGROUND!r}, got {pal[0].char!r}")
+    seen_chars: set[str] = set()
+    seen_names: set[str] = set()
+    for col in pal:
+        if len(col.char) != 1:
+            raise ValueError(f"colour {col.name!r}: its character must be one character, got {col.char!r}")
+        if col is not pal[0] and (col.char in _RESERVED_CHARS or not col.char.isprintable()):
+            raise ValueError(f"colour {col.name!r}: character {col.char!r} is reserved")
+        if col.char in seen_chars:
+            raise ValueError(f"two colours use the character {col.char!r}")
+        if col.name in seen_names:
+            raise ValueError(f"two colours are named {col.name!r}")
+        if len(col.rgb) != 3 or any(not (0 <= x <= 255) for x in col.rgb):
+            raise ValueError(f"colour {col.name!r}: RGB values must be 0..255, got {col.rgb!r}")
+        seen_chars.add(col.char)
+        seen_names.add(col.name)
+    return pal
+
+
+def palette_for_chars(chars: Iterable[str]) -> Palette:
+    """The palette of a grid given only as characters: black and white for ``#``/``.``,
+    else one colour per distinct non-background character (sorted), with default RGB."""
+    found = sorted(set(chars) - {BACKGROUND})
+    if not found or found == [BLACK]:
+        return BW_PALETTE
+    return check_palette(
+        (BW_PALETTE[0], *(Color(f"color{i}" if ch != BLACK else "black", ch, default_rgb(i)) for i, ch in enumerate(found, 1)))
+    )
 
 
 @dataclass(frozen=True, slots=True)
 class Puzzle:
-    """A black-and-white nonogram: row and column clues plus optional metadata."""
+    """A nonogram: row and column clues over a palette, plus optional metadata.
+
+    Clues may be given as lists of lengths (every block of colour 1) or of
+    ``(length, colour)`` pairs, where a colour is an index into ``palette``,
+    a palette name or a palette character.
+    """
 
     rows: tuple[Clue, ...]
-    """Row clues, top to bottom."""
+    """Row clues (block lengths), top to bottom."""
     columns: tuple[Clue, ...]
-    """Column clues, left to right."""
+    """Column clues (block lengths), left to right."""
     name: str | None = None
     """A title, if the file gave one."""
     goal: Grid | None = None
@@ -41,12 +176,32 @@ class Puzzle:
     """Other properties from the file (author, copyright, licence, ...), in file order."""
     source: str | None = None
     """Where the puzzle came from: the file name as given, with ``#k`` for the k-th puzzle of a multi-puzzle file."""
+    palette: Palette = BW_PALETTE
+    """Background first, then the block colours."""
+    row_colors: tuple[Colors, ...] | None = None
+    """The colour of each block of each row (all 1 when omitted)."""
+    column_colors: tuple[Colors, ...] | None = None
+    """The colour of each block of each column (all 1 when omitted)."""
 
     def __post_init__(self) -> None:
         # Normalise so that every consumer sees the same clue shape: tuples of
-        # positive ints, an empty line as ``()`` (``[0]`` is accepted for it).
-        object.__setattr__(self, "rows", tuple(normalise_clue(c) for c in self.rows))
-        object.__setattr__(self, "columns", tuple(normalise_clue(c) for c in self.columns))
+        # positive lengths with a colour each, an empty line as ``()``.
+        pal = check_palette(self.palette)
+        object.__setattr__(self, "palette", pal)
+        lookup = _color_lookup(pal)
+        for lengths_attr, colors_attr in (("rows", "row_colors"), ("columns", "column_colors")):
+            lines = tuple(getattr(self, lengths_attr))
+            given = getattr(self, colors_attr)
+            if given is not None and len(given) != len(lines):
+                raise ValueError(f"{len(lines)} {lengths_attr} but {len(given)} {colors_attr}")
+            lengths_out = []
+            colors_out = []
+            for i, clue in enumerate(lines):
+                lengths, colors = _normalise_blocks(clue, None if given is None else given[i], lookup, len(pal) - 1)
+                lengths_out.append(lengths)
+                colors_out.append(colors)
+            object.__setattr__(self, lengths_attr, tuple(lengths_out))
+            object.__setattr__(self, colors_attr, tuple(colors_out))
         if self.goal is not None:
             object.__setattr__(self, "goal", tuple(self.goal))
         object.__setattr__(self, "meta", tuple((str(k), str(v)) for k, v in self.meta))
@@ -60,42 +215,160 @@ class Puzzle:
         return len(self.columns)
 
     @property
+    def ncolors(self) -> int:
+        """The number of block colours K (1 in black and white)."""
+        return len(self.palette) - 1
+
+    @property
+    def is_color(self) -> bool:
+        """True for a puzzle with more than one block colour."""
+        return len(self.palette) > 2
+
+    @property
+    def chars(self) -> str:
+        """The grid character of each colour index, background first."""
+        return "".join(c.char for c in self.palette)
+
+    @property
     def metadata(self) -> dict[str, str]:
         return dict(self.meta)
+
+    def row_blocks(self, i: int) -> tuple[Block, ...]:
+        """Row ``i``'s clue as ``(length, colour)`` blocks."""
+        return tuple(zip(self.rows[i], self.row_colors[i]))  # type: ignore[index]
+
+    def column_blocks(self, i: int) -> tuple[Block, ...]:
+        """Column ``i``'s clue as ``(length, colour)`` blocks."""
+        return tuple(zip(self.columns[i], self.column_colors[i]))  # type: ignore[index]
+
+    def line(self, axis: str, i: int) -> tuple[Clue, Colors]:
+        """``(lengths, colours)`` of row or column ``i`` (``axis`` is ``"row"`` or ``"column"``)."""
+        if axis == "row":
+            return self.rows[i], self.row_colors[i]  # type: ignore[index]
+        return self.columns[i], self.column_colors[i]  # type: ignore[index]
+
+    def clue_text(self, axis: str, i: int) -> str:
+        """One line's clue as a person reads it: ``3 1`` in black and white, ``3a 1b`` in colour
+        (the palette's characters), ``0`` for an empty line."""
+        lengths, colors = self.line(axis, i)
+        if not lengths:
+            return "0"
+        if not self.is_color:
+            return " ".join(map(str, lengths))
+        chars = self.chars
+        return " ".join(f"{n}{chars[c]}" for n, c in zip(lengths, colors))
 
     @classmethod
     def from_clues(
         cls,
-        rows: Iterable[Iterable[int]],
-        columns: Iterable[Iterable[int]],
+        rows: Iterable[Iterable[object]],
+        columns: Iterable[Iterable[object]],
         **kwargs: object,
     ) -> "Puzzle":
-        """Build a puzzle, normalising clues (a lone ``0`` means an empty line)."""
+        """Build a puzzle, normalising clues (a lone ``0`` means an empty line).
+
+        >>> Puzzle.from_clues(rows=[[1], [1]], columns=[[1], [1]]).is_color
+        False
+        """
         return cls(rows=tuple(rows), columns=tuple(columns), **kwargs)  # type: ignore[arg-type]
 
     @classmethod
-    def from_grid(cls, grid: Sequence[str], **kwargs: object) -> "Puzzle":
-        """The puzzle whose clues describe ``grid`` (which becomes its goal)."""
-        g = check_grid(grid)
-        rows, cols = clues_of_grid(g)
+    def from_grid(cls, grid: Sequence[str], palette: Sequence[Color] | None = None, **kwargs: object) -> "Puzzle":
+        """The puzzle whose clues describe ``grid`` (which becomes its goal).
+
+        Without ``palette`` a grid over ``#``/``.`` is black and white, and any
+        other characters become block colours with default RGB values.
+        """
+        g = tuple(grid)
+        pal = palette_for_chars("".join(g)) if palette is None else check_palette(palette)
+        g = check_grid(g, pal)
+        if len(pal) == 2 and pal[1].char == BLACK:
+            rows, cols = clues_of_grid(g)
+            kwargs.setdefault("goal", g)
+            return cls(rows=rows, columns=cols, palette=pal, **kwargs)  # type: ignore[arg-type]
+        rl, rc, cl, cc = color_clues_of_grid(g, pal)
         kwargs.setdefault("goal", g)
-        return cls(rows=rows, columns=cols, **kwargs)  # type: ignore[arg-type]
+        return cls(rows=rl, columns=cl, palette=pal, row_colors=rc, column_colors=cc, **kwargs)  # type: ignore[arg-type]
 
     def with_source(self, source: str | None) -> "Puzzle":
-        return Puzzle(self.rows, self.columns, self.name, self.goal, self.meta, source)
+        return dataclasses.replace(self, source=source)
 
     def is_solution(self, grid: Sequence[str]) -> bool:
         """True when ``grid`` has this puzzle's size and satisfies every clue."""
         if len(grid) != self.height or any(len(r) != self.width for r in grid):
             return False
-        if any(r.strip(BLACK + WHITE) for r in grid):  # a character other than '#' and '.'
+        chars = self.chars
+        if any(r.strip(chars) for r in grid):  # a character outside the palette
             return False
-        rows, cols = clues_of_grid(tuple(grid))
-        return rows == self.rows and cols == self.columns
+        if not self.is_color and chars == WHITE + BLACK:
+            rows, cols = clues_of_grid(tuple(grid))
+            return rows == self.rows and cols == self.columns
+        rl, rc, cl, cc = color_clues_of_grid(tuple(grid), self.palette)
+        return rl == self.rows and cl == self.columns and rc == self.row_colors and cc == self.column_colors
 
     def sum_mismatch(self) -> bool:
-        """True when row clues and column clues disagree on the number of black cells."""
-        return sum(map(sum, self.rows)) != sum(map(sum, self.columns))
+        """True when row clues and column clues disagree on the number of cells of some colour."""
+        if not self.is_color:
+            return sum(map(sum, self.rows)) != sum(map(sum, self.columns))
+        return self.color_totals("row") != self.color_totals("column")
+
+    def color_totals(self, axis: str) -> list[int]:
+        """Cells of each colour (index 0 unused) the row or column clues ask for."""
+        tot = [0] * len(self.palette)
+        lengths, colors = (self.rows, self.row_colors) if axis == "row" else (self.columns, self.column_colors)
+        for ls, cs in zip(lengths, colors):  # type: ignore[arg-type]
+            for n, col in zip(ls, cs):
+                tot[col] += n
+        return tot
+
+
+def _color_lookup(palette: Palette) -> dict[object, int]:
+    """Colour index by index, name and character (block colours only)."""
+    out: dict[object, int] = {}
+    for i, col in enumerate(palette):
+        if i == 0:
+            continue
+        out[i] = i
+        out.setdefault(col.name, i)
+        out.setdefault(col.char, i)
+    return out
+
+
+def _normalise_blocks(clue: Iterable[object], colors: Iterable[int] | None,
+                      lookup: dict[object, int], k: int) -> tuple[Clue, Colors]:
+    """Lengths and colours of one line; zero-length blocks (``[0]`` for an empty line) are dropped."""
+    items = tuple(clue)
+    if colors is None and all(type(x) is int for x in items):  # the common case: plain lengths
+        if any(x < 0 for x in items):
+            raise ValueError(f"negative block length in clue {list(items)}")
+        lengths_only = items if 0 not in items else tuple(x for x in items if x)
+        return lengths_only, (1,) * len(lengths_only)
+    lengths: list[int] = []
+    cols: list[int] = []
+    given = None if colors is None else list(colors)
+    if given is not None and len(given) != len(items):
+        raise ValueError(f"clue {items!r} has {len(items)} blocks but {len(given)} colours")
+    for j, item in enumerate(items):
+        if isinstance(item, (tuple, list)):
+            if len(item) != 2:
+                raise ValueError(f"a block must be a length or (length, colour), got {item!r}")
+            n, col = item
+            c = lookup.get(col)
+            if c is None:
+                raise ValueError(f"block colour {col!r} is not in the palette")
+        else:
+            n = item
+            c = 1 if given is None else given[j]
+            if c not in lookup or isinstance(c, bool):
+                raise ValueError(f"block colour {c!r} is not a colour index 1..{k}")
+        if isinstance(n, bool) or not isinstance(n, int):
+            n = int(n)  # type: ignore[call-overload]
+        if n < 0:
+            raise ValueError(f"negative block length in clue {items!r}")
+        if n:
+            lengths.append(n)
+            cols.append(int(c))  # type: ignore[arg-type]
+    return tuple(lengths), tuple(cols)
 
 
 def normalise_clue(clue: Iterable[int]) -> Clue:
@@ -114,18 +387,20 @@ def line_clue(cells: str) -> Clue:
     return tuple(len(run) for run in cells.split(WHITE) if run)
 
 
-def check_grid(grid: Sequence[str]) -> Grid:
-    """Validate a rectangular grid of ``#``/``.`` and return it as a tuple."""
+def check_grid(grid: Sequence[str], palette: Sequence[Color] = BW_PALETTE) -> Grid:
+    """Validate a rectangular grid over the palette's characters and return it as a tuple."""
     g = tuple(grid)
     if not g or not g[0]:
         raise ValueError("empty grid")
     w = len(g[0])
+    allowed = "".join(c.char for c in palette)
     for r, row in enumerate(g):
         if len(row) != w:
             raise ValueError(f"grid row {r + 1} has {len(row)} cells, expected {w}")
-        bad = set(row) - {BLACK, WHITE}
-        if bad:
-            raise ValueError(f"grid row {r + 1} has characters other than '#' and '.': {''.join(sorted(bad))!r}")
+        if row.strip(allowed):
+            bad = set(row) - set(allowed)
+            shown = " and ".join(repr(ch) for ch in allowed) if len(allowed) == 2 else repr(allowed)
+            raise ValueError(f"grid row {r + 1} has characters other than {shown}: {''.join(sorted(bad))!r}")
     return g
 
 
@@ -140,6 +415,54 @@ def clues_of_grid(grid: Grid) -> tuple[tuple[Clue, ...], tuple[Clue, ...]]:
     flat = "".join(grid)  # column c is every w-th character from c (rows must all have width w)
     cols = tuple(line_clue(flat[c::w]) for c in range(w))
     return rows, cols
+
+
+def line_blocks(cells: str, index: Mapping[str, int]) -> tuple[Clue, Colors]:
+    """The ``(lengths, colours)`` of one line of a colour grid; ``index`` maps characters to colours (0 background)."""
+    lengths: list[int] = []
+    colors: list[int] = []
+    prev = ""
+    for ch in cells:
+        if ch == prev and lengths:
+            lengths[-1] += 1
+            continue
+        prev = ch
+        col = index[ch]
+        if col:
+            lengths.append(1)
+            colors.append(col)
+        else:
+            prev = ""
+    return tuple(lengths), tuple(colors)
+
+
+def color_clues_of_grid(grid: Grid, palette: Sequence[Color]) -> tuple[
+        tuple[Clue, ...], tuple[Colors, ...], tuple[Clue, ...], tuple[Colors, ...]]:
+    """Row lengths, row colours, column lengths and column colours of a grid over ``palette``."""
+    index = {c.char: i for i, c in enumerate(palette)}
+    rows = [line_blocks(r, index) for r in grid]
+    w = len(grid[0]) if grid else 0
+    if any(len(r) != w for r in grid):
+        raise ValueError("grid rows differ in length")
+    flat = "".join(grid)
+    cols = [line_blocks(flat[c::w], index) for c in range(w)]
+    return (tuple(r[0] for r in rows), tuple(r[1] for r in rows),
+            tuple(c[0] for c in cols), tuple(c[1] for c in cols))
+
+
+def grid_from_color_masks(masks: Sequence[Sequence[int]], width: int, chars: str) -> Grid:
+    """Rows given per colour (``masks[v][r]``: bit c set when cell (r, c) has colour v >= 1) to row strings."""
+    out = []
+    for r in range(len(masks[0]) if masks else 0):
+        cells = [chars[0]] * width
+        for v in range(1, len(masks)):
+            m = masks[v][r]
+            while m:
+                low = m & -m
+                cells[low.bit_length() - 1] = chars[v]
+                m ^= low
+        out.append("".join(cells))
+    return tuple(out)
 
 
 _BITS_TO_CELLS = str.maketrans("01", WHITE + BLACK)

@@ -12,8 +12,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from .linesolve import LineResult, LineSolver, Mask
-from .model import Grid, Puzzle, grid_from_masks
+from .linesolve import ColorLineResult, LineResult, LineSolver, Mask
+from .model import Grid, Puzzle, grid_from_color_masks, grid_from_masks
 
 ROW = "row"
 COLUMN = "column"
@@ -37,53 +37,79 @@ class Contradiction:
     def describe(self, puzzle: Puzzle) -> str:
         clue = (puzzle.rows if self.axis == ROW else puzzle.columns)[self.index]
         n = puzzle.width if self.axis == ROW else puzzle.height
-        text = " ".join(map(str, clue)) or "0"
+        text = puzzle.clue_text(self.axis, self.index)
         if not self.fits:
-            need = sum(clue) + max(len(clue) - 1, 0)
+            colors = puzzle.line(self.axis, self.index)[1]
+            need = sum(clue) + sum(1 for a, b in zip(colors, colors[1:]) if a == b)
             return f"{self.axis} {self.index + 1}: clue {text} needs {need} cells but the line has {n}"
         return f"{self.axis} {self.index + 1}: clue {text} contradicts the cells forced by the crossing lines"
 
 
 class GridState:
-    """Known cells of a puzzle, kept both row-wise and column-wise."""
+    """Known cells of a puzzle, kept both row-wise and column-wise.
 
-    __slots__ = ("puzzle", "height", "width", "row_black", "row_white", "col_black", "col_white")
+    ``row_ex[v][r]`` is the mask of the cells of row r known *not* to have
+    colour v (v = 0 the background); ``col_ex[v][c]`` the same by column.  A
+    cell is known when every value but one is excluded.  In black and white
+    (two values) ``row_black`` is ``row_ex[0]`` (cells that are not
+    background: black) and ``row_white`` is ``row_ex[1]`` (cells that are not
+    black: white) -- the same lists, so either view may be used.
+    """
+
+    __slots__ = ("puzzle", "height", "width", "nvals", "row_ex", "col_ex",
+                 "row_black", "row_white", "col_black", "col_white")
 
     def __init__(self, puzzle: Puzzle) -> None:
         self.puzzle = puzzle
         self.height = puzzle.height
         self.width = puzzle.width
-        self.row_black = [0] * self.height
-        self.row_white = [0] * self.height
-        self.col_black = [0] * self.width
-        self.col_white = [0] * self.width
+        self.nvals = len(puzzle.palette)
+        self.row_ex = [[0] * self.height for _ in range(self.nvals)]
+        self.col_ex = [[0] * self.width for _ in range(self.nvals)]
+        self._alias()
+
+    def _alias(self) -> None:
+        self.row_black, self.row_white = self.row_ex[0], self.row_ex[1]
+        self.col_black, self.col_white = self.col_ex[0], self.col_ex[1]
 
     def copy(self) -> "GridState":
         s = GridState.__new__(GridState)
         s.puzzle = self.puzzle
         s.height = self.height
         s.width = self.width
-        s.row_black = self.row_black[:]
-        s.row_white = self.row_white[:]
-        s.col_black = self.col_black[:]
-        s.col_white = self.col_white[:]
+        s.nvals = self.nvals
+        s.row_ex = [x[:] for x in self.row_ex]
+        s.col_ex = [x[:] for x in self.col_ex]
+        s._alias()
         return s
 
+    def known_row(self, r: int) -> Mask:
+        """The known cells of row r."""
+        if self.nvals == 2:
+            return self.row_black[r] | self.row_white[r]
+        return _known(tuple(ex[r] for ex in self.row_ex), (1 << self.width) - 1)
+
+    def known_column(self, c: int) -> Mask:
+        """The known cells of column c."""
+        if self.nvals == 2:
+            return self.col_black[c] | self.col_white[c]
+        return _known(tuple(ex[c] for ex in self.col_ex), (1 << self.height) - 1)
+
     def known_count(self) -> int:
-        return sum((b | w).bit_count() for b, w in zip(self.row_black, self.row_white))
+        return sum(self.known_row(r).bit_count() for r in range(self.height))
 
     def unknown_count(self) -> int:
         return self.height * self.width - self.known_count()
 
     def is_complete(self) -> bool:
         full = (1 << self.width) - 1
-        return all((b | w) == full for b, w in zip(self.row_black, self.row_white))
+        return all(self.known_row(r) == full for r in range(self.height))
 
     def unknown_cells(self) -> list[tuple[int, int]]:
         full = (1 << self.width) - 1
         out = []
-        for r, (b, w) in enumerate(zip(self.row_black, self.row_white)):
-            u = full & ~(b | w)
+        for r in range(self.height):
+            u = full & ~self.known_row(r)
             while u:
                 low = u & -u
                 out.append((r, low.bit_length() - 1))
@@ -91,29 +117,61 @@ class GridState:
         return out
 
     def cell(self, r: int, c: int) -> int | None:
-        """1 black, 0 white, None unknown."""
-        if (self.row_black[r] >> c) & 1:
-            return 1
-        if (self.row_white[r] >> c) & 1:
-            return 0
-        return None
+        """The cell's colour index when known (1 black, 0 white in black and white), else None."""
+        if self.nvals == 2:
+            if (self.row_black[r] >> c) & 1:
+                return 1
+            if (self.row_white[r] >> c) & 1:
+                return 0
+            return None
+        left = [v for v in range(self.nvals) if not (self.row_ex[v][r] >> c) & 1]
+        return left[0] if len(left) == 1 else None
 
-    def set_cell(self, r: int, c: int, black: bool) -> None:
-        if black:
-            self.row_black[r] |= 1 << c
-            self.col_black[c] |= 1 << r
-        else:
-            self.row_white[r] |= 1 << c
-            self.col_white[c] |= 1 << r
+    def possible(self, r: int, c: int) -> list[int]:
+        """The colour indices cell (r, c) may still have."""
+        return [v for v in range(self.nvals) if not (self.row_ex[v][r] >> c) & 1]
+
+    def set_cell(self, r: int, c: int, value: int | bool) -> None:
+        """Fix a cell to colour index ``value`` (True/False: black/white in black and white)."""
+        value = int(value)
+        rb, cb = 1 << c, 1 << r
+        for v in range(self.nvals):
+            if v != value:
+                self.row_ex[v][r] |= rb
+                self.col_ex[v][c] |= cb
+
+    def exclude(self, r: int, c: int, value: int) -> None:
+        """Record that cell (r, c) does not have colour index ``value``."""
+        self.row_ex[value][r] |= 1 << c
+        self.col_ex[value][c] |= 1 << r
 
     def grid(self) -> Grid:
         """The grid of a complete state."""
-        return grid_from_masks(self.row_black, self.width)
+        if self.nvals == 2:
+            return grid_from_masks(self.row_black, self.width)
+        full = (1 << self.width) - 1
+        masks = [[full & ~m for m in ex] for ex in self.row_ex]
+        return grid_from_color_masks(masks, self.width, self.puzzle.chars)
 
     def line(self, axis: str, index: int) -> tuple[Mask, Mask]:
         if axis == ROW:
             return self.row_black[index], self.row_white[index]
         return self.col_black[index], self.col_white[index]
+
+    def line_excluded(self, axis: str, index: int) -> tuple[Mask, ...]:
+        """Per colour index, the cells of one line known not to have it."""
+        exs = self.row_ex if axis == ROW else self.col_ex
+        return tuple(ex[index] for ex in exs)
+
+
+def _known(excluded: tuple[Mask, ...], full: Mask) -> Mask:
+    """Cells where at most one value is left (every value but one excluded)."""
+    one = two = 0
+    for ex in excluded:
+        may = full & ~ex
+        two |= one & may
+        one |= may
+    return full & ~two
 
 
 def _scatter(bits: Mask, index: int, cross: list[Mask], dirty: list[bool]) -> None:
@@ -228,6 +286,8 @@ def propagate(
         dirty_rows = [True] * h
     if dirty_cols is None:
         dirty_cols = [True] * w
+    if state.nvals > 2:
+        return _propagate_color(state, solver, dirty_rows, dirty_cols, deadline)
     # A line is solved even when all its cells are known: that is where a
     # line completed by crossing lines is checked against its own clue.
     while True:
@@ -285,10 +345,61 @@ def _sweep(
     return bad
 
 
-def line_starts(state: GridState, solver: LineSolver, axis: str, index: int) -> LineResult:
+def _propagate_color(state: GridState, solver: LineSolver, dirty_rows: list[bool], dirty_cols: list[bool],
+                     deadline: float | None) -> Contradiction | None:
+    """:func:`propagate` for a puzzle with more than one block colour: the same sweeps,
+    with one excluded-cells mask per colour instead of the black and white pair."""
+    p = state.puzzle
+    h, w = state.height, state.width
+    while True:
+        if deadline is not None and time.monotonic() > deadline:
+            raise Deadline
+        bad = _sweep_color(ROW, p.rows, p.row_colors, w, state.row_ex, state.col_ex, dirty_rows, dirty_cols, solver)
+        if bad is not None:
+            return bad
+        bad = _sweep_color(COLUMN, p.columns, p.column_colors, h, state.col_ex, state.row_ex,
+                           dirty_cols, dirty_rows, solver)
+        if bad is not None:
+            return bad
+        if not any(dirty_rows) and not any(dirty_cols):
+            return None
+
+
+def _sweep_color(axis, lengths, colors, n, ex, cross_ex, dirty, cross_dirty, solver: LineSolver) -> Contradiction | None:
+    """Solve every dirty line of one axis once, then push each colour's new exclusions to the crossing lines."""
+    nvals = len(ex)
+    news: list[list[tuple[int, Mask]]] = [[] for _ in range(nvals)]
+    counts = [0] * nvals
+    bad = None
+    for i, is_dirty in enumerate(dirty):
+        if not is_dirty:
+            continue
+        dirty[i] = False
+        cur = tuple(e[i] for e in ex)
+        res = solver.color(lengths[i], colors[i], n, cur)
+        if res is None:
+            fits = solver.color(lengths[i], colors[i], n, (0,) * nvals) is not None
+            bad = Contradiction(axis, i, fits)
+            break
+        for v, (new, old) in enumerate(zip(res.excluded, cur)):
+            d = new & ~old
+            if d:
+                ex[v][i] = new
+                news[v].append((i, d))
+                counts[v] += d.bit_count()
+    for v in range(nvals):  # pushed even on a contradiction, so both views of the state agree
+        _push(news[v], counts[v], ex[v], n, cross_ex[v], cross_dirty)
+    return bad
+
+
+def line_starts(state: GridState, solver: LineSolver, axis: str, index: int) -> LineResult | ColorLineResult:
     """The line solver's result for one line of a consistent state (valid starts per block)."""
     p = state.puzzle
-    if axis == ROW:
+    if state.nvals > 2:
+        lengths, colors = p.line(axis, index)
+        n = state.width if axis == ROW else state.height
+        res = solver.color(lengths, colors, n, state.line_excluded(axis, index))
+    elif axis == ROW:
         res = solver(p.rows[index], state.width, state.row_black[index], state.row_white[index])
     else:
         res = solver(p.columns[index], state.height, state.col_black[index], state.col_white[index])

@@ -66,7 +66,7 @@ class CheckResult:
     line_solvable: bool = False
     """True when line logic alone determines every cell (implies ``unique``)."""
     solutions: tuple[Grid, ...] = ()
-    """Up to two solutions, each a tuple of row strings over ``#``/``.``."""
+    """Up to two solutions, each a tuple of row strings over the palette's characters (``#``/``.`` in black and white)."""
     diff: tuple[tuple[int, int], ...] = ()
     """0-based ``(row, col)`` cells where the two solutions differ."""
     reason: str | None = None
@@ -79,9 +79,10 @@ class InternalError(RuntimeError):
     """A solution failed its re-check against the clues (a bug, never a verdict)."""
 
 
-def _verified(puzzle: Puzzle, grid: Grid, givens: Mapping[tuple[int, int], bool] | None = None) -> Grid:
+def _verified(puzzle: Puzzle, grid: Grid, givens: Mapping[tuple[int, int], bool | int] | None = None) -> Grid:
+    chars = puzzle.chars
     ok = puzzle.is_solution(grid) and all(
-        (grid[r][c] == "#") == black for (r, c), black in (givens or {}).items()
+        grid[r][c] == chars[int(value)] for (r, c), value in (givens or {}).items()
     )
     if not ok:
         raise InternalError(f"solver produced a grid that does not satisfy the clues of {puzzle.source or 'the puzzle'}")
@@ -89,6 +90,11 @@ def _verified(puzzle: Puzzle, grid: Grid, givens: Mapping[tuple[int, int], bool]
 
 
 def _grid_from_model(state: GridState, enc: Encoding, model: list[int]) -> Grid:
+    if enc.ncolors > 1:
+        full = state.copy()
+        for r, c in enc.unknown_cells:
+            full.set_cell(r, c, enc.cell_value(model, r, c))
+        return full.grid()
     w = state.width
     rows = state.row_black[:]
     for v in enc.unknown_vars:
@@ -98,9 +104,14 @@ def _grid_from_model(state: GridState, enc: Encoding, model: list[int]) -> Grid:
     return grid_from_masks(rows, w)
 
 
-def _block(enc: Encoding, model: list[int]) -> list[int]:
-    """The clause that excludes ``model`` on the undetermined cells."""
-    return [-model[v - 1] if v <= len(model) else v for v in enc.unknown_vars]
+def sum_mismatch_reason(puzzle: Puzzle) -> str:
+    """Why the row and column clues cannot describe one grid (``puzzle.sum_mismatch()`` is true)."""
+    rt, ct = puzzle.color_totals("row"), puzzle.color_totals("column")
+    for v in range(1, len(rt)):
+        if rt[v] != ct[v]:
+            name = "black" if not puzzle.is_color else f"{puzzle.palette[v].name} ({puzzle.palette[v].char!r})"
+            return f"row clues total {rt[v]} {name} cells but column clues total {ct[v]}"
+    return "row and column clues disagree"
 
 
 class Checker:
@@ -127,7 +138,8 @@ class Checker:
         """Settle ``puzzle``: unique, multiple (two solutions), none or unknown (timeout).
 
         ``givens`` maps 0-based ``(row, col)`` cells to True (black) or False
-        (white): cells revealed to the player, which every solution must respect.
+        (white), or in colour to a colour index (0 background): cells revealed
+        to the player, which every solution must respect.
         """
         t0 = time.monotonic()
         deadline = None if timeout is None else t0 + timeout
@@ -139,9 +151,7 @@ class Checker:
             return CheckResult(puzzle, status, stats=stats, seconds=time.monotonic() - t0, **kw)
 
         if puzzle.sum_mismatch():
-            rs = sum(map(sum, puzzle.rows))
-            cs = sum(map(sum, puzzle.columns))
-            return done(Status.NONE, reason=f"row clues total {rs} black cells but column clues total {cs}")
+            return done(Status.NONE, reason=sum_mismatch_reason(puzzle))
         try:
             state, bad = self.propagate(puzzle, deadline, givens)
         except Deadline:
@@ -169,9 +179,9 @@ class Checker:
                     return done(Status.NONE, reason="no solution (proved by SAT search after line propagation)")
                 model = sat.model()
                 s1 = _verified(puzzle, _grid_from_model(state, enc, model), givens)
-                sat.add_clause(_block(enc, model))
+                sat.add_clause(enc.blocking_clause(model))
                 # Search next to the first solution: second solutions usually differ in few cells.
-                sat.set_phases([model[v - 1] for v in enc.unknown_vars if v <= len(model)])
+                sat.set_phases(enc.phases(model))
                 second = sat.solve(deadline)
                 if second is None:
                     return done(Status.UNKNOWN, solutions=(s1,),
