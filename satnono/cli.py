@@ -135,8 +135,9 @@ def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
 
     Many files are checked in one process; with --json each puzzle gives one
     JSON object per line (fields: file, index for multi-puzzle files, name,
-    width, height, status, line_solvable, solutions, diff as 0-based [row, col],
-    reason, seconds, stats).
+    width, height, status, line_solvable, colors, palette, solutions as row
+    strings of the palette's characters, diff as 0-based [row, col], reason,
+    seconds, stats).
     """
 
     def emit(file: str, index: int | None, res: CheckResult | None, error: str | None) -> None:
@@ -162,7 +163,12 @@ def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
 @ascii_option
 def solve(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver: str, as_json: bool, ascii_: bool) -> None:
     """Print the solution of every puzzle; for an ambiguous puzzle also a second
-    solution with the cells that differ marked."""
+    solution with the cells that differ marked.
+
+    Colour puzzles are drawn in 24-bit colour on a terminal, and as the
+    palette's characters ('.' background) with --ascii or when stdout is not a
+    terminal.
+    """
 
     def emit(file: str, index: int | None, res: CheckResult | None, error: str | None) -> None:
         if as_json:
@@ -175,11 +181,15 @@ def solve(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
             _err(error or "")
             return
         click.echo(f"{label(file, index)}: {verdict_text(res)}")
+        pal = res.puzzle.palette
+        colour = res.puzzle.is_color
+        # colour grids: 24-bit terminal colour on a terminal, the palette's characters otherwise
+        plain = ascii_ or (colour and not sys.stdout.isatty())
         if res.solutions:
-            click.echo(render_grid(res.solutions[0], ascii_))
+            click.echo(render_grid(res.solutions[0], plain, palette=pal))
         if len(res.solutions) > 1:
-            click.echo("second solution " + diff_legend(ascii_) + ":")
-            click.echo(render_grid(res.solutions[1], ascii_, res.diff))
+            click.echo("second solution " + diff_legend(plain, colour) + ":")
+            click.echo(render_grid(res.solutions[1], plain, res.diff, palette=pal))
         click.echo("")
 
     sys.exit(_run_checks(files, fmt, timeout, solver, emit))

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from .linesolve import LineSolver, Mask
-from .model import BLACK, Grid
+from .model import Grid
 from .propagate import COLUMN, ROW, GridState
 
 Cell = tuple[int, int]
@@ -160,14 +160,27 @@ def split(state: GridState, solver: LineSolver) -> list[Component]:
     uf = _UnionFind(h * w)
     segs: list[tuple[Segment, int]] = []  # (segment, a cell id in it)
     for axis, count, n, clues in ((ROW, h, w, p.rows), (COLUMN, w, h, p.columns)):
+        full = (1 << n) - 1
         for idx in range(count):
-            black, white = state.line(axis, idx)
-            if (black | white) == (1 << n) - 1:
-                continue
-            res = solver(clues[idx], n, black, white)
+            if state.nvals == 2:
+                black, white = state.line(axis, idx)
+                if (black | white) == full:
+                    continue
+                res = solver(clues[idx], n, black, white)
+            else:
+                # colour: cut at cells known to be background; "black" is any other known cell
+                known = state.known_row(idx) if axis == ROW else state.known_column(idx)
+                if known == full:
+                    continue
+                ex = state.line_excluded(axis, idx)
+                white = full
+                for e in ex[1:]:
+                    white &= e
+                black = known & ~white
+                res = solver.color(clues[idx], p.line(axis, idx)[1], n, ex)
             if res is None:
                 raise ValueError(f"{axis} {idx} is inconsistent; propagate first")
-            unknown = ((1 << n) - 1) & ~(black | white)
+            unknown = full & ~(black | white)
             for a, b, j0, j1 in line_segments(clues[idx], n, black, white, res.starts):
                 cells = _bits(unknown & (((1 << (b - a)) - 1) << a))
                 ids = [idx * w + i if axis == ROW else i * w + idx for i in cells]
@@ -191,7 +204,8 @@ def component_state(state: GridState, component: Component, solution: Grid) -> G
     value in ``solution`` (a solution of the whole puzzle); the component's cells stay unknown."""
     sub = state.copy()
     inside = set(component.cells)
+    chars = state.puzzle.chars
     for r, c in state.unknown_cells():
         if (r, c) not in inside:
-            sub.set_cell(r, c, solution[r][c] == BLACK)
+            sub.set_cell(r, c, chars.index(solution[r][c]))
     return sub

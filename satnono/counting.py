@@ -9,7 +9,8 @@ Pipeline (``shared/guide/encodings.md`` §3.3–3.5):
 4. per component, enumerate solutions with blocking clauses over the
    component's unknown cells, up to :data:`ENUM_CAP` models;
 5. a component that reaches the cap is counted by a transfer-matrix dynamic
-   programme over rows (exact, bounded by a state budget); if that gives up,
+   programme over rows (exact, bounded by a state budget; black and white
+   only); if that gives up, or for colour puzzles,
    by Ganak (``pyganak``, projected onto the component's cells) in a
    subprocess that is killed at the deadline, since Ganak has no interrupt.
 
@@ -28,11 +29,12 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from .components import Component, component_state, split
-from .encode import encode
+from .encode import cell_vars, encode, solution_grid
 from .linesolve import LineSolver
-from .model import Grid, Puzzle, grid_from_masks
+from .model import Grid, Puzzle
 from .propagate import COLUMN, ROW, Deadline, GridState, propagate
 from .sat import DEFAULT_SOLVER, SatSession
+from .solve import sum_mismatch_reason
 
 #: Models enumerated per component before switching to an exact counter.
 ENUM_CAP = 1000
@@ -480,9 +482,7 @@ def count(
         return CountResult(puzzle, n, is_exact, status, seconds=time.monotonic() - t0, **kw)
 
     if puzzle.sum_mismatch():
-        rs = sum(map(sum, puzzle.rows))
-        cs = sum(map(sum, puzzle.columns))
-        return done(0, True, reason=f"row clues total {rs} black cells but column clues total {cs}")
+        return done(0, True, reason=sum_mismatch_reason(puzzle))
     state = GridState(puzzle)
     try:
         bad = propagate(state, lines, deadline=deadline)
@@ -508,12 +508,7 @@ def count(
             return done(0, True, unknown_after_propagation=left,
                         reason="no solution (proved by SAT search after line propagation)")
         first = sat.model()
-        rows = state.row_black[:]
-        for v in enc.unknown_vars:
-            if v <= len(first) and first[v - 1] > 0:
-                rr, cc = divmod(v - 1, w)
-                rows[rr] |= 1 << cc
-        solution = grid_from_masks(rows, w)
+        solution = solution_grid(state, enc, first)
         if not puzzle.is_solution(solution):
             raise RuntimeError("internal error: the SAT model does not satisfy the clues")
 
@@ -532,7 +527,7 @@ def count(
                     others *= k
             # stop once others * found >= limit
             stop_at = None if limit is None else max(1, -(-limit // others))
-            en = _ComponentEnumerator(sat, [r * w + c + 1 for r, c in comp.cells], first, next_var)
+            en = _ComponentEnumerator(sat, cell_vars(enc, comp.cells), first, next_var)
             next_var += 1
             try:
                 en.run(deadline, enum_cap if stop_at is None else min(enum_cap, stop_at))
@@ -541,7 +536,7 @@ def count(
                     # The cap was hit and the count is still wanted: exact counters on the
                     # component alone (cells outside it fixed to the first solution).
                     sub = component_state(state, comp, solution)
-                    value = dp_count(sub, deadline, line_solver=lines) if use_dp else None
+                    value = dp_count(sub, deadline, line_solver=lines) if use_dp and not puzzle.is_color else None
                     if value is not None:
                         found, cexact, method = value, True, "dp"
                     elif limit is not None:

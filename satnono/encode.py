@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Sequence
 
 from .linesolve import LineSolver, spread
+from .model import Grid, grid_from_masks
 from .propagate import COLUMN, ROW, GridState
 
 Clause = list[int]
@@ -473,3 +474,25 @@ def _encode_color(state: GridState, solver: LineSolver, rows: Iterable[int] | No
         unknown_cells=cells,
         allowed={(r, c): tuple(state.possible(r, c)) for r, c in cells},
     )
+
+
+def solution_grid(state: GridState, enc: Encoding, model: Sequence[int]) -> Grid:
+    """The grid of a model: the state's known cells plus the model's values of the unknown ones."""
+    if enc.ncolors > 1:
+        full = state.copy()
+        for r, c in enc.unknown_cells:
+            full.set_cell(r, c, enc.cell_value(model, r, c))
+        return full.grid()
+    w = state.width
+    rows = state.row_black[:]
+    for v in enc.unknown_vars:
+        if v <= len(model) and model[v - 1] > 0:
+            r, c = divmod(v - 1, w)
+            rows[r] |= 1 << c
+    return grid_from_masks(rows, w)
+
+
+def cell_vars(enc: Encoding, cells: Iterable[tuple[int, int]]) -> list[int]:
+    """Every variable that fixes the value of the given cells (one per cell in black and white, K in colour)."""
+    k = enc.ncolors
+    return [enc.color_var(r, c, v) for r, c in cells for v in range(1, k + 1)]

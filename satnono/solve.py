@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Mapping
 
-from .encode import Encoding, encode
+from .encode import encode, solution_grid
 from .linesolve import LineSolver
-from .model import Grid, Puzzle, grid_diff, grid_from_masks
+from .model import Grid, Puzzle, grid_diff
 from .propagate import Deadline, GridState, propagate
 from .sat import DEFAULT_SOLVER, SatSession
 
@@ -87,21 +87,6 @@ def _verified(puzzle: Puzzle, grid: Grid, givens: Mapping[tuple[int, int], bool 
     if not ok:
         raise InternalError(f"solver produced a grid that does not satisfy the clues of {puzzle.source or 'the puzzle'}")
     return grid
-
-
-def _grid_from_model(state: GridState, enc: Encoding, model: list[int]) -> Grid:
-    if enc.ncolors > 1:
-        full = state.copy()
-        for r, c in enc.unknown_cells:
-            full.set_cell(r, c, enc.cell_value(model, r, c))
-        return full.grid()
-    w = state.width
-    rows = state.row_black[:]
-    for v in enc.unknown_vars:
-        if v <= len(model) and model[v - 1] > 0:
-            r, c = divmod(v - 1, w)
-            rows[r] |= 1 << c
-    return grid_from_masks(rows, w)
 
 
 def sum_mismatch_reason(puzzle: Puzzle) -> str:
@@ -178,7 +163,7 @@ class Checker:
                 if not first:
                     return done(Status.NONE, reason="no solution (proved by SAT search after line propagation)")
                 model = sat.model()
-                s1 = _verified(puzzle, _grid_from_model(state, enc, model), givens)
+                s1 = _verified(puzzle, solution_grid(state, enc, model), givens)
                 sat.add_clause(enc.blocking_clause(model))
                 # Search next to the first solution: second solutions usually differ in few cells.
                 sat.set_phases(enc.phases(model))
@@ -188,7 +173,7 @@ class Checker:
                                 reason="found a solution, but timed out before proving it unique")
                 if not second:
                     return done(Status.UNIQUE, solutions=(s1,))
-                s2 = _verified(puzzle, _grid_from_model(state, enc, sat.model()), givens)
+                s2 = _verified(puzzle, solution_grid(state, enc, sat.model()), givens)
                 return done(Status.MULTIPLE, solutions=(s1, s2), diff=tuple(grid_diff(s1, s2)))
             finally:
                 stats.sat_calls = sat.calls

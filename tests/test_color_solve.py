@@ -180,3 +180,33 @@ def test_givens_in_colour():
     r3 = check(p, givens={(0, 0): 0})
     assert r3.status.value == "unique" and r3.solutions[0] == (".ab", "a.b")
     assert check(p, givens={(0, 0): 2}).status.value == "none"
+
+
+def test_exact_counts_against_brute_force():
+    """count(): exact integers for colour puzzles, through components, enumeration and Ganak."""
+    from satnono.counting import count
+
+    rng = random.Random(3)
+    multi = 0
+    for _ in range(120):
+        k = rng.choice((2, 2, 3))
+        h, w = rng.randint(1, 4), rng.randint(1, 5)
+        chars = "." * k + "abc"[:k]
+        grid = tuple("".join(rng.choice(chars) for _ in range(w)) for _ in range(h))
+        p = Puzzle.from_grid(grid, palette=palette(k))
+        want = len(grid_solutions(p.rows, p.row_colors, p.columns, p.column_colors))
+        for kw in ({}, {"decompose": False}, {"enum_cap": 2}):
+            r = count(p, **kw)
+            assert (r.count, r.exact) == (want, True), (grid, kw)
+        multi += want > 1
+    assert multi > 5
+
+
+def test_components_multiply_in_colour():
+    """Two independent ambiguous switches in different colours: 2 x 2 solutions in two components."""
+    from satnono.counting import count
+
+    grid = ("a.....", ".a....", "......", "....b.", ".....b")
+    p = Puzzle.from_grid(grid, palette=PAL2)
+    r = count(p)
+    assert r.count == 4 and r.exact and len(r.components) == 2
