@@ -57,8 +57,9 @@ Key = tuple[str, "int | None"]
 def probe(state: GridState, lines: LineSolver, deadline: float | None = None) -> Contradiction | None:
     """Single-cell contradiction probing, in place, repeated until nothing changes.
 
-    Each unknown cell is set black, then white, and propagated from its row
-    and column; a branch that contradicts fixes the cell to the other value
+    Each unknown cell is given each value it may still have (black, then
+    white; in colour each colour, then the background) and propagated from
+    its row and column; a value that contradicts is excluded from the cell
     (which is propagated at once).  Returns a :class:`Contradiction` if the
     puzzle turns out to have no solution.  Raises :class:`Deadline`.
     """
@@ -67,18 +68,19 @@ def probe(state: GridState, lines: LineSolver, deadline: float | None = None) ->
     while changed:
         changed = False
         for r, c in state.unknown_cells():
-            if state.cell(r, c) is not None:
-                continue
-            for black in (True, False):
+            for value in sorted(state.possible(r, c), reverse=True):
+                if state.cell(r, c) is not None:
+                    break
+                if value not in state.possible(r, c):
+                    continue
                 trial = state.copy()
-                trial.set_cell(r, c, black)
+                trial.set_cell(r, c, value)
                 if _propagate_from(trial, lines, r, c, h, w, deadline) is not None:
-                    state.set_cell(r, c, not black)
+                    state.exclude(r, c, value)
                     bad = _propagate_from(state, lines, r, c, h, w, deadline)
                     if bad is not None:
                         return bad
                     changed = True
-                    break
     return None
 
 

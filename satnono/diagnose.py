@@ -23,11 +23,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from .encode import encode
+from .encode import encode, solution_grid
 from .linesolve import LineSolver, Mask
-from .model import BLACK, Grid, Puzzle, grid_diff, grid_from_masks
+from .model import Grid, Puzzle, grid_diff
 from .propagate import COLUMN, ROW, Contradiction, Deadline, GridState, propagate
 from .sat import DEFAULT_SOLVER, SatSession
+from .solve import sum_mismatch_reason
 
 Cell = tuple[int, int]
 Line = tuple[str, int]
@@ -67,6 +68,40 @@ def count_placements(clue: Sequence[int], n: int, black: Mask = 0, white: Mask =
     return ways[0]
 
 
+def count_color_placements(lengths: Sequence[int], colors: Sequence[int], n: int,
+                           excluded: Sequence[Mask]) -> int:
+    """:func:`count_placements` for a line of a colour puzzle: ``excluded[v]`` are the cells
+    known not to have colour v (0 the background); same-colour neighbours need a gap.
+
+    >>> count_color_placements((1, 1), (1, 2), 3, (0, 0, 0)), count_color_placements((1, 1), (1, 1), 3, (0, 0))
+    (3, 1)
+    """
+    k = len(lengths)
+    full = (1 << n) - 1
+    may = [full & ~e for e in excluded]
+    bg = may[0]
+    # nxt[p]: placements of blocks j+1.. in cells [p, n); start with blocks k.. (none): all background
+    nxt = [0] * (n + 2)
+    nxt[n] = 1
+    for p in range(n - 1, -1, -1):
+        nxt[p] = nxt[p + 1] if (bg >> p) & 1 else 0
+    for j in range(k - 1, -1, -1):
+        c, col = lengths[j], colors[j]
+        gap = j + 1 < k and colors[j + 1] == col
+        cur = [0] * (n + 2)
+        for p in range(n - 1, -1, -1):
+            total = cur[p + 1] if (bg >> p) & 1 else 0
+            end = p + c
+            if end <= n and (may[col] >> p) & ((1 << c) - 1) == (1 << c) - 1:
+                if not gap:
+                    total += nxt[end]
+                elif end < n and (bg >> end) & 1:
+                    total += nxt[end + 1]
+            cur[p] = total
+        nxt = cur
+    return nxt[0]
+
+
 @dataclass(slots=True)
 class OpenLine:
     """A row or column that line logic left with several placements."""
@@ -77,10 +112,15 @@ class OpenLine:
     placements: int
     unknown: int
     """Undetermined cells in the line."""
+    colors: str | None = None
+    """In colour: the character of each block's colour."""
 
     def as_dict(self) -> dict[str, Any]:
-        return {"axis": self.axis, "index": self.index, "clue": list(self.clue),
-                "placements": self.placements, "unknown": self.unknown}
+        d = {"axis": self.axis, "index": self.index, "clue": list(self.clue),
+             "placements": self.placements, "unknown": self.unknown}
+        if self.colors is not None:
+            d["colors"] = list(self.colors)
+        return d
 
 
 @dataclass(slots=True)
@@ -136,6 +176,10 @@ def _clue(p: Puzzle, axis: str, index: int) -> tuple[int, ...]:
 
 
 def _after_line_grid(state: GridState) -> Grid:
+    if state.nvals > 2:
+        chars = state.puzzle.chars
+        return tuple("".join("?" if (v := state.cell(r, c)) is None else chars[v] for c in range(state.width))
+                     for r in range(state.height))
     out = []
     for r in range(state.height):
         b, w = state.row_black[r], state.row_white[r]
@@ -151,6 +195,16 @@ def open_lines(state: GridState) -> list[OpenLine]:
                                     (COLUMN, state.width, state.height, p.columns)):
         full = (1 << n) - 1
         for i in range(n_lines):
+            if state.nvals > 2:
+                known = state.known_row(i) if axis == ROW else state.known_column(i)
+                unknown = (full & ~known).bit_count()
+                if not unknown:
+                    continue
+                colors = p.line(axis, i)[1]
+                k = count_color_placements(clues[i], colors, n, state.line_excluded(axis, i))
+                if k > 1:
+                    out.append(OpenLine(axis, i, clues[i], k, unknown, "".join(p.chars[v] for v in colors)))
+                continue
             b, w = state.line(axis, i)
             unknown = (full & ~(b | w)).bit_count()
             if not unknown:
@@ -231,16 +285,16 @@ def diagnose(puzzle: Puzzle, timeout: float | None = None, solver: str = DEFAULT
         return finish()
 
     state = GridState(puzzle)
-    for axis, clues, n in ((ROW, puzzle.rows, puzzle.width), (COLUMN, puzzle.columns, puzzle.height)):
-        for i, clue in enumerate(clues):
-            if sum(clue) + len(clue) - 1 > n:  # the most specific reason: a clue that cannot fit
+    for axis, n_lines, n in ((ROW, puzzle.height, puzzle.width), (COLUMN, puzzle.width, puzzle.height)):
+        for i in range(n_lines):
+            clue, colors = puzzle.line(axis, i)
+            need = sum(clue) + sum(1 for a, b in zip(colors, colors[1:]) if a == b)
+            if need > n:  # the most specific reason: a clue that cannot fit
                 d.after_line = tuple("?" * puzzle.width for _ in range(puzzle.height))
                 return no_solution(Contradiction(axis, i, False).describe(puzzle))
     if puzzle.sum_mismatch():
-        rs = sum(map(sum, puzzle.rows))
-        cs = sum(map(sum, puzzle.columns))
         d.after_line = tuple("?" * puzzle.width for _ in range(puzzle.height))
-        return no_solution(f"row clues total {rs} black cells but column clues total {cs}")
+        return no_solution(sum_mismatch_reason(puzzle))
     try:
         bad = propagate(state, lines, deadline=deadline)
     except Deadline:
@@ -260,16 +314,8 @@ def diagnose(puzzle: Puzzle, timeout: float | None = None, solver: str = DEFAULT
     enc = encode(state, lines)
     if enc.unsat:
         return no_solution("the constraints left by line logic are contradictory")
-    w = state.width
-    unknown = enc.unknown_vars
-
     def grid_of(model: list[int]) -> Grid:
-        rows = state.row_black[:]
-        for v in unknown:
-            if v <= len(model) and model[v - 1] > 0:
-                r, c = divmod(v - 1, w)
-                rows[r] |= 1 << c
-        return grid_from_masks(rows, w)
+        return solution_grid(state, enc, model)
 
     with SatSession(enc.clauses, solver) as sat:
         r = sat.solve(deadline)
@@ -281,10 +327,9 @@ def diagnose(puzzle: Puzzle, timeout: float | None = None, solver: str = DEFAULT
         first = sat.model()
         s1 = grid_of(first)
         d.solutions = [s1]
-        value = {v: (v <= len(first) and first[v - 1] > 0) for v in unknown}
         # Is there a second solution?  Guard the blocking clause so it can be retracted.
         act = enc.nvars + 1
-        sat.add_clause([-act] + [-v if value[v] else v for v in unknown])
+        sat.add_clause([-act] + enc.blocking_clause(first))
         r = sat.solve(deadline, [act])
         if r is None:
             d.reason = "found a solution, but timed out before proving it unique"
@@ -298,17 +343,27 @@ def diagnose(puzzle: Puzzle, timeout: float | None = None, solver: str = DEFAULT
         d.solutions.append(s2)
         varies = {(rr, cc) for rr, cc in grid_diff(s1, s2)}
         if probe_cells:
-            for v in unknown:
-                rc = divmod(v - 1, w)
+            chars = puzzle.chars
+            next_act = act + 1
+            for rc in enc.unknown_cells:
                 if rc in varies:
                     continue
-                lit = -v if value[v] else v
-                r = sat.solve(deadline, [lit])
+                # a solution in which this cell differs from the first one
+                value = chars.index(s1[rc[0]][rc[1]])
+                if value:
+                    assume = [-enc.color_var(*rc, value)]
+                else:  # background: some colour instead (a guarded clause over the cell's colours)
+                    assume = [next_act]
+                    sat.add_clause([-next_act] + [enc.color_var(*rc, v) for v in range(1, enc.ncolors + 1)])
+                    next_act += 1
+                r = sat.solve(deadline, assume)
+                if r:  # read the model before the solver state changes
+                    varies.update(grid_diff(s1, grid_of(sat.model())))
+                if not value:
+                    sat.add_clause([-assume[0]])
                 if r is None:
                     d.ambiguity_complete = False
                     break
-                if r:
-                    varies.update(grid_diff(s1, grid_of(sat.model())))
         else:
             d.ambiguity_complete = False
         d.ambiguous = sorted(varies)
@@ -318,7 +373,7 @@ def diagnose(puzzle: Puzzle, timeout: float | None = None, solver: str = DEFAULT
 def heat(d: Diagnosis) -> list[list[int]]:
     """A level per cell for drawing.
 
-    0 white and 1 black by line logic; 2 left open by line logic (value not
+    0 white (background) and 1 black (any block colour) by line logic; 2 left open by line logic (value not
     settled here); 3 ambiguous (differs between solutions); 4 an open cell of a
     line in the minimal conflict of a puzzle with no solution; 5 and 6 left
     open by line logic but white (5) or black (6) in every solution (shown when
@@ -328,12 +383,12 @@ def heat(d: Diagnosis) -> list[list[int]]:
     grid = [[0] * p.width for _ in range(p.height)]
     for r, row in enumerate(d.after_line):
         for c, ch in enumerate(row):
-            grid[r][c] = 1 if ch == BLACK else 0 if ch == "." else 2
+            grid[r][c] = 0 if ch == "." else 2 if ch == "?" else 1
     settled = d.solutions and (d.status == "unique" or (d.status == "multiple" and d.ambiguity_complete))
     if settled:
         s1 = d.solutions[0]
         for r, c in d.undetermined:
-            grid[r][c] = 6 if s1[r][c] == BLACK else 5
+            grid[r][c] = 5 if s1[r][c] == "." else 6
     for r, c in d.ambiguous:
         grid[r][c] = 3
     for axis, i in d.conflict:

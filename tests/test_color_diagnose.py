@@ -1,0 +1,93 @@
+"""diagnose and classify on colour puzzles, against brute force."""
+
+from __future__ import annotations
+
+import random
+
+from satnono.classify import classify_puzzle
+from satnono.diagnose import count_color_placements, diagnose
+from satnono.model import Puzzle
+from tests._brute_color import blocks_of, char_of, grid_solutions, line_placements
+from tests.test_color_solve import PAL2, palette
+
+
+def test_color_placements_match_brute_force():
+    rng = random.Random(12)
+    for _ in range(1500):
+        k = rng.randint(2, 4)
+        n = rng.randint(1, 10)
+        cells = "".join(char_of(rng.choice([0, 0] + list(range(1, k + 1)))) for _ in range(n))
+        lengths, colors = blocks_of(cells)
+        excluded = [0] * (k + 1)
+        for i in range(n):
+            for v in range(k + 1):
+                if rng.random() < 0.1:
+                    excluded[v] |= 1 << i
+        want = sum(
+            1 for line, _ in line_placements(lengths, colors, n)
+            if not any((excluded[0 if ch == "." else ord(ch) - 96] >> i) & 1 for i, ch in enumerate(line))
+        )
+        assert count_color_placements(lengths, colors, n, excluded) == want
+
+
+def test_ambiguity_region_is_where_solutions_disagree():
+    rng = random.Random(13)
+    multiple = 0
+    for _ in range(80):
+        k = rng.choice((2, 3))
+        h, w = rng.randint(2, 4), rng.randint(2, 4)
+        grid = tuple("".join(rng.choice("." * k + "abc"[:k]) for _ in range(w)) for _ in range(h))
+        p = Puzzle.from_grid(grid, palette=palette(k))
+        sols = grid_solutions(p.rows, p.row_colors, p.columns, p.column_colors)
+        d = diagnose(p)
+        want = "unique" if len(sols) == 1 else "multiple"
+        assert d.status == want
+        region = sorted({(r, c) for s in sols for r in range(h) for c in range(w) if s[r][c] != sols[0][r][c]})
+        if want == "multiple":
+            multiple += 1
+            assert d.ambiguous == region and d.ambiguity_complete
+        for r, c in d.undetermined:
+            assert d.after_line[r][c] == "?"
+        for r, row in enumerate(d.after_line):
+            for c, ch in enumerate(row):
+                if ch != "?":
+                    assert all(s[r][c] == ch for s in sols)
+        for o in d.open_lines:
+            assert o.placements > 1 and o.colors is not None
+    assert multiple > 5
+
+
+def test_conflicting_colour_lines():
+    """A row asks for red where every crossing column asks for blue: `none` with a minimal set of lines."""
+    p = Puzzle.from_clues(rows=[[(2, "a")], [(2, "b")]], columns=[[(1, "b"), (1, "a")], [(1, "b"), (1, "a")]],
+                          palette=PAL2)
+    assert not p.sum_mismatch()
+    d = diagnose(p)
+    assert d.status == "none" and d.conflict and d.conflict_minimal
+    rec = classify_puzzle(p)
+    assert rec["class"] == "none"
+
+
+def test_sum_mismatch_names_the_colour():
+    p = Puzzle.from_clues(rows=[[(1, "a")]], columns=[[(1, "b")]], palette=PAL2)
+    d = diagnose(p)
+    assert d.status == "none" and "c1" in d.reason
+
+
+def test_classify_with_probing_in_colour():
+    rng = random.Random(14)
+    seen = set()
+    for _ in range(60):
+        k = rng.choice((2, 3))
+        h, w = rng.randint(2, 4), rng.randint(2, 4)
+        grid = tuple("".join(rng.choice("." * k + "abc"[:k]) for _ in range(w)) for _ in range(h))
+        p = Puzzle.from_grid(grid, palette=palette(k))
+        rec = classify_puzzle(p, probing=True, max_solutions=1000)
+        n = len(grid_solutions(p.rows, p.row_colors, p.columns, p.column_colors, limit=1001))
+        assert rec["count"] == n and rec["count_exact"]
+        if rec["class"] in ("line", "search"):
+            assert rec["level"] in ("line", "probe", "search")
+            seen.add(rec["level"])
+        else:
+            assert rec["class"] == "multiple"
+    assert "line" in seen
