@@ -271,16 +271,10 @@ def _density_option(ctx: click.Context, param: click.Parameter, value: str) -> t
 
 
 def _puzzle_json_line(p: Puzzle) -> str:
-    d: dict[str, object] = {}
-    if p.name is not None:
-        d["title"] = p.name
-    for k, v in p.meta:
-        d.setdefault(k, v)
-    d["rows"] = [list(c) for c in p.rows]
-    d["columns"] = [list(c) for c in p.columns]
-    if p.goal is not None:
-        d["goal"] = list(p.goal)
-    return json.dumps(d)
+    """The puzzle in satnono's JSON format (palette and colours included), on one line."""
+    from .formats import dumps
+
+    return json.dumps(json.loads(dumps(p, "json")), ensure_ascii=False)
 
 
 @cli.command(epilog=GENERATE_EXIT_HELP)
@@ -308,8 +302,12 @@ def _puzzle_json_line(p: Puzzle) -> str:
               help="SAT time limit per candidate; a candidate that exceeds it is rejected.")
 @click.option("--max-candidates", type=click.IntRange(min=1), default=None, metavar="N",
               help="Stop after drawing N candidates. Default: no limit.")
+@click.option("--colors", "colors", type=click.IntRange(min=1, max=32), default=1, show_default=True, metavar="K",
+              help="Block colours: 1 is black and white; K > 1 gives colour puzzles (colours a, b, ... with "
+                   "default RGB; the density band counts every non-background cell).")
 def generate(size: tuple[int, int], count: int, seed: int, density: tuple[float, float], require: str, min_open: int,
-             style: str, workers: int, out_dir: str | None, fmt: str, timeout: float, max_candidates: int | None) -> None:
+             style: str, workers: int, out_dir: str | None, fmt: str, timeout: float, max_candidates: int | None,
+             colors: int) -> None:
     """Generate random puzzles that meet a requirement (line-solvable by default).
 
     Candidate i is drawn from (SEED, i) alone and candidates are accepted in
@@ -327,6 +325,8 @@ def generate(size: tuple[int, int], count: int, seed: int, density: tuple[float,
         raise click.UsageError("--min-open applies only to --require search")
     if out_dir is None and fmt != "json":
         raise click.UsageError(f"--format {fmt} needs --out (standard output gets JSON lines)")
+    if colors > 1 and fmt == "pbm":
+        raise click.UsageError("--format pbm holds black and white only; use json or non for --colors > 1")
     paths: list[str] = []
     if out_dir is not None:
         digits = max(4, len(str(count)))
@@ -342,7 +342,7 @@ def generate(size: tuple[int, int], count: int, seed: int, density: tuple[float,
             _err(f"{out_dir}: cannot create the directory: {e.strerror or e}")
             sys.exit(EXIT_INPUT)
     gen = _generate(w, h, count, seed=seed, density=density, require=require, style=style, min_open=min_open,
-                    workers=workers, timeout=timeout, max_candidates=max_candidates)
+                    workers=workers, timeout=timeout, max_candidates=max_candidates, colors=colors)
     written = 0
     try:
         for p in gen:
@@ -360,7 +360,8 @@ def generate(size: tuple[int, int], count: int, seed: int, density: tuple[float,
     st = gen.stats
     reasons = ", ".join(f"{k} {v}" for k, v in sorted(st.reasons.items()))
     per = f"{st.seconds_per_accepted:.4f} s" if st.seconds_per_accepted is not None else "-"
-    _err(f"generated {written} of {count} puzzles ({w}x{h}, require {require}, style {style}, "
+    _err(f"generated {written} of {count} puzzles ({w}x{h}{f', {colors} colours' if colors > 1 else ''}, "
+         f"require {require}, style {style}, "
          f"density {density[0]:g}-{density[1]:g}): {st.tried} candidates tried, "
          f"{st.rejected_density} rejected by density, {st.rejected_class} rejected by class"
          f"{f' ({reasons})' if reasons else ''}, acceptance rate {100 * st.acceptance_rate:.1f}%, "

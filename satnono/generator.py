@@ -47,7 +47,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from .model import MAX_SIDE, Grid, Puzzle
+from .model import MAX_COLORS, MAX_SIDE, Grid, Puzzle, default_palette
 
 REQUIREMENTS = ("line", "unique", "search", "any")
 STYLES = ("noise", "smooth")
@@ -127,6 +127,7 @@ class _Spec:
     style: str
     min_open: int
     timeout: float | None
+    colors: int = 1
 
 
 class Generation:
@@ -243,6 +244,7 @@ def generate(
     workers: int = 1,
     timeout: float | None = DEFAULT_TIMEOUT,
     max_candidates: int | None = None,
+    colors: int = 1,
 ) -> Generation:
     """Up to ``count`` random puzzles of ``width`` x ``height`` meeting ``require``.
 
@@ -251,6 +253,10 @@ def generate(
     ``.stats`` for the counts.  The same arguments give the same puzzles,
     whatever ``workers`` is (as long as no SAT call hits ``timeout``).
     ``max_candidates`` bounds the number of candidates drawn (``None``: no bound).
+    ``colors`` > 1 gives colour puzzles over :func:`satnono.model.default_palette`:
+    the density band counts every non-background cell, and each filled cell
+    takes a colour (independently with ``noise``, in smoothed regions with
+    ``smooth``).
 
     Raises:
         ValueError: an argument is out of range.
@@ -276,14 +282,17 @@ def generate(
         raise ValueError(f"timeout must be positive, got {timeout}")
     if max_candidates is not None and max_candidates < 0:
         raise ValueError(f"max_candidates must not be negative, got {max_candidates}")
-    spec = _Spec(width, height, seed, lo, hi, require, style, min_open, timeout)
+    if not isinstance(colors, int) or not 1 <= colors <= MAX_COLORS:
+        raise ValueError(f"colors must be between 1 and {MAX_COLORS}, got {colors!r}")
+    spec = _Spec(width, height, seed, lo, hi, require, style, min_open, timeout, colors)
     return Generation(spec, count, workers, max_candidates)
 
 
 def _puzzle(spec: _Spec, i: int, cls: str, rows: tuple[str, ...] | None) -> Puzzle:
     assert rows is not None
     meta = (("seed", str(spec.seed)), ("candidate", str(i)), ("class", cls))
-    return Puzzle.from_grid(rows, name=f"gen-{spec.width}x{spec.height}-{spec.seed}-{i}", meta=meta)
+    return Puzzle.from_grid(rows, palette=default_palette(spec.colors),
+                            name=f"gen-{spec.width}x{spec.height}-{spec.seed}-{i}", meta=meta)
 
 
 # ---------------------------------------------------------------------------
@@ -291,9 +300,27 @@ def _puzzle(spec: _Spec, i: int, cls: str, rows: tuple[str, ...] | None) -> Puzz
 
 
 def draw(spec: _Spec, i: int) -> np.ndarray:
-    """Candidate ``i``: a ``(height, width)`` bool array (True = black), from ``(seed, i)`` only."""
-    h, w = spec.height, spec.width
+    """Candidate ``i``: a ``(height, width)`` bool array (True = black), from ``(seed, i)`` only.
+
+    With ``spec.colors`` > 1, an int8 array of colour indices (0 background):
+    the same filled cells, then a colour for each from the same generator.
+    """
     rng = np.random.default_rng([spec.seed, i])
+    filled = _draw_filled(spec, rng)
+    k = spec.colors
+    if k == 1:
+        return filled
+    h, w = spec.height, spec.width
+    if spec.style == "noise":
+        col = rng.integers(1, k + 1, size=(h, w), dtype=np.int8)
+    else:  # smooth: the colour whose smoothed noise field is highest, so colours form regions
+        fields = np.stack([_box3(_box3(rng.random((h, w)))) for _ in range(k)])
+        col = (np.argmax(fields, axis=0) + 1).astype(np.int8)
+    return np.where(filled, col, np.int8(0))
+
+
+def _draw_filled(spec: _Spec, rng: np.random.Generator) -> np.ndarray:
+    h, w = spec.height, spec.width
     p = rng.uniform(spec.lo, spec.hi) if spec.hi > spec.lo else spec.lo
     if spec.style == "noise":
         return rng.random((h, w)) < p
@@ -751,6 +778,8 @@ def _evaluate(spec: _Spec, start: int, stop: int) -> list[tuple[int, str, str, t
     ``verdict`` is ACCEPT, DENSITY or a rejection reason; ``rows`` is the
     picture of an accepted candidate.
     """
+    if spec.colors > 1:
+        return [_evaluate_color(spec, i) for i in range(start, stop)]
     h, w = spec.height, spec.width
     cells = h * w
     grids = []
@@ -796,3 +825,44 @@ def _classify(spec: _Spec, goal: np.ndarray, kb: np.ndarray, kw: np.ndarray, n_o
     if other is False:
         return ACCEPT, "search", grid_of(goal)
     return AMBIGUOUS, "", None
+
+
+_CHECKER = None
+
+
+def _evaluate_color(spec: _Spec, i: int) -> tuple[int, str, str, tuple[str, ...] | None]:
+    """The verdict on colour candidate ``i``, through the library's own propagation and check
+    (the vectorised engine is black and white only)."""
+    global _CHECKER
+    from .solve import Checker, Status
+
+    if _CHECKER is None:
+        _CHECKER = Checker()
+    g = draw(spec, i)
+    cells = spec.height * spec.width
+    d = int(np.count_nonzero(g))
+    if not (spec.lo * cells - 1e-9 <= d <= spec.hi * cells + 1e-9):
+        return i, DENSITY, "", None
+    pal = default_palette(spec.colors)
+    chars = np.array([c.char for c in pal])
+    rows = tuple("".join(r) for r in chars[g])
+    if spec.require == "any":
+        return i, ACCEPT, "unchecked", rows
+    p = Puzzle.from_grid(rows, palette=pal)
+    state, bad = _CHECKER.propagate(p)
+    if bad is not None:  # cannot happen: the picture itself is a solution
+        raise RuntimeError("internal error: a generated picture contradicts its own clues")
+    n_open = state.unknown_count()
+    req = spec.require
+    if n_open == 0:
+        return (i, LINE, "", None) if req == "search" else (i, ACCEPT, "line", rows)
+    if req == "line":
+        return i, STALLED, "", None
+    if req == "search" and n_open < spec.min_open:
+        return i, OPEN, "", None
+    res = _CHECKER.check(p, spec.timeout)
+    if res.status is Status.UNIQUE:
+        return i, ACCEPT, "search", rows
+    if res.status is Status.MULTIPLE:
+        return i, AMBIGUOUS, "", None
+    return i, TIMEOUT, "", None

@@ -92,11 +92,31 @@ def parse_rgb(text: str) -> tuple[int, int, int]:
     return (int(digits[0:2], 16), int(digits[2:4], 16), int(digits[4:6], 16))
 
 
-#: Distinct, readable colours for palettes built without RGB values.
-_DEFAULT_RGB = [
-    (0, 0, 0), (220, 40, 40), (40, 150, 40), (40, 80, 220), (240, 190, 20), (150, 60, 180),
-    (20, 170, 190), (240, 120, 20), (120, 80, 40), (240, 110, 170), (110, 110, 110), (150, 200, 60),
+#: Distinct, readable colours (name, RGB) for palettes built without RGB values.
+_DEFAULT_COLORS = [
+    ("black", (0, 0, 0)), ("red", (220, 40, 40)), ("green", (40, 150, 40)), ("blue", (40, 80, 220)),
+    ("yellow", (240, 190, 20)), ("purple", (150, 60, 180)), ("cyan", (20, 170, 190)),
+    ("orange", (240, 120, 20)), ("brown", (120, 80, 40)), ("pink", (240, 110, 170)),
+    ("gray", (110, 110, 110)), ("lime", (150, 200, 60)),
 ]
+_DEFAULT_RGB = [rgb for _, rgb in _DEFAULT_COLORS]
+
+
+def default_palette(k: int) -> Palette:
+    """A palette of ``k`` block colours with characters ``a``, ``b``, ... (``#`` for k = 1)
+    and distinct default colours: what generated colour puzzles use.
+
+    >>> [c.char for c in default_palette(3)]
+    ['.', 'a', 'b', 'c']
+    """
+    if k == 1:
+        return BW_PALETTE
+    if not 1 <= k <= MAX_COLORS:
+        raise ValueError(f"the number of colours must be 1..{MAX_COLORS}, got {k}")
+    chars = "abcdefghijklmnopqrstuvwxyzABCDEF"
+    return (BW_PALETTE[0], *(
+        Color(_DEFAULT_COLORS[i - 1][0] if i <= len(_DEFAULT_COLORS) else f"color{i}", chars[i - 1], default_rgb(i))
+        for i in range(1, k + 1)))
 
 
 def default_rgb(i: int) -> tuple[int, int, int]:
