@@ -387,7 +387,7 @@ def _fix_dict(file: str, res) -> dict:
     def cells(prop):
         if prop is None:
             return None
-        return {"givens": [{"row": g.row, "col": g.col, "black": g.black} for g in prop.givens],
+        return {"givens": [{"row": g.row, "col": g.col, "black": g.black, "value": g.char} for g in prop.givens],
                 "count": len(prop.givens), "line_solvable": prop.line_solvable}
 
     h = res.puzzle.height
@@ -405,7 +405,8 @@ def _fix_dict(file: str, res) -> dict:
         "diff": [list(x) for x in res.diff],
         "givens_unique": cells(res.givens_unique),
         "givens_line": cells(res.givens_line),
-        "edits": [{"row": e.row, "col": e.col, "black": e.black, "line_solvable": e.line_solvable} for e in res.edits],
+        "edits": [{"row": e.row, "col": e.col, "black": e.black, "value": e.char, "line_solvable": e.line_solvable}
+                  for e in res.edits],
         "edits_tried": res.edits_tried,
         "timed_out": res.timed_out,
         "reason": res.reason,
@@ -463,8 +464,15 @@ def fix_cmd(file: str, fmt: str | None, timeout: float, max_edits: int, as_json:
     def where(r: int, c: int) -> str:
         return f"row {r + 1} col {c + 1}"
 
-    def colour(black: bool) -> str:
-        return "black" if black else "white"
+    pal = res.puzzle.palette
+
+    def colour(ch: str) -> str:
+        if not res.puzzle.is_color:
+            return "black" if ch == "#" else "white"
+        if ch == ".":
+            return "background"
+        col = next(c for c in pal if c.char == ch)
+        return f"{col.name} ({ch})"
 
     if res.status == Status.MULTIPLE:
         verdict = f"several solutions (a second one differs in {len(res.diff)} cells)"
@@ -475,17 +483,22 @@ def fix_cmd(file: str, fmt: str | None, timeout: float, max_edits: int, as_json:
     click.echo(f"{file}: {verdict}")
     if res.reason:
         click.echo(res.reason)
+    plain = ascii_ or (res.puzzle.is_color and not sys.stdout.isatty())
     if res.goal is not None and res.needs_fix:
         src = "from the file" if res.goal_from == "file" else "the first solution found: the file has none"
         if res.diff:
             from .report import ASCII, UNICODE
 
             gl = ASCII if ascii_ else UNICODE
-            click.echo(f"picture ({src}); cells that differ in another solution drawn "
-                       f"{gl['diff_black']} (black here) and {gl['diff_white']} (white here):")
+            if res.puzzle.is_color:
+                click.echo(f"picture ({src}); cells that differ in another solution marked "
+                           f"{'*' if plain else '××'}:")
+            else:
+                click.echo(f"picture ({src}); cells that differ in another solution drawn "
+                           f"{gl['diff_black']} (black here) and {gl['diff_white']} (white here):")
         else:
             click.echo(f"picture ({src}):")
-        click.echo(render_grid(res.goal, ascii_, res.diff))
+        click.echo(render_grid(res.goal, plain, res.diff, palette=pal))
     for title, prop in (("givens for a unique solution", res.givens_unique),
                         ("givens for a line-solvable puzzle", res.givens_line)):
         if prop is None:
@@ -495,7 +508,7 @@ def fix_cmd(file: str, fmt: str | None, timeout: float, max_edits: int, as_json:
         if not prop.givens:
             click.echo(f"{title}: none needed")
             continue
-        cells = ", ".join(f"{where(g.row, g.col)} {colour(g.black)}" for g in prop.givens)
+        cells = ", ".join(f"{where(g.row, g.col)} {colour(g.char)}" for g in prop.givens)
         extra = ", line-solvable too" if prop.target == "unique" and prop.line_solvable else ""
         n = len(prop.givens)
         click.echo(f"{title} ({n} cell{'s' if n != 1 else ''}, verified{extra}): {cells}")
@@ -505,7 +518,7 @@ def fix_cmd(file: str, fmt: str | None, timeout: float, max_edits: int, as_json:
             click.echo("single-cell edits (verified), nearest to the ambiguity first:")
             for e in res.edits:
                 kind = "unique, line-solvable" if e.line_solvable else "unique, not line-solvable"
-                click.echo(f"  {where(e.row, e.col)}: {colour(not e.black)} -> {colour(e.black)}  ({kind})")
+                click.echo(f"  {where(e.row, e.col)}: {colour(res.goal[e.row][e.col])} -> {colour(e.char)}  ({kind})")
         else:
             click.echo("no single-cell edit makes it unique" + ("" if res.edits_tried == total else " (among those tried)"))
         click.echo(f"edits tried: {res.edits_tried} of {total} cells" + (" (time ran out)" if res.timed_out else ""))

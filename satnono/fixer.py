@@ -49,6 +49,13 @@ class Given:
     row: int
     col: int
     black: bool
+    """True when the cell is filled (black, or any block colour)."""
+    char: str = ""
+    """The cell's character in the grid (``#``/``.`` in black and white, a palette character in colour)."""
+
+    def __post_init__(self) -> None:
+        if not self.char:
+            object.__setattr__(self, "char", BLACK if self.black else ".")
 
 
 @dataclass
@@ -73,10 +80,16 @@ class EditProposal:
     row: int
     col: int
     black: bool
-    """The cell's new colour."""
+    """True when the cell's new value is filled (black, or any block colour)."""
     puzzle: Puzzle
     """The edited puzzle (clues recomputed, goal edited)."""
     check: CheckResult
+    char: str = ""
+    """The cell's new character (``#``/``.``, or a palette character in colour)."""
+
+    def __post_init__(self) -> None:
+        if not self.char:
+            self.char = BLACK if self.black else "."
 
     @property
     def line_solvable(self) -> bool:
@@ -165,6 +178,8 @@ def fix(
         res.reason = "already unique and line-solvable: nothing to fix"
         return done()
 
+    if puzzle.is_color:
+        return _fix_color(puzzle, goal, res, first, checker, max_edits, left, out_of_time, done)
     g = np.array([[ch == BLACK for ch in row] for row in goal], dtype=bool)
 
     # (a) givens
@@ -222,21 +237,26 @@ def _best(g: np.ndarray, givens: dict[tuple[int, int], bool], cells: list[tuple[
     return cand[int(np.argmin(counts))]
 
 
-def _as_givens(givens: Mapping[tuple[int, int], bool]) -> tuple[Given, ...]:
-    return tuple(Given(r, c, b) for (r, c), b in sorted(givens.items()))
+def _as_givens(givens: Mapping[tuple[int, int], bool | int], puzzle: Puzzle) -> tuple[Given, ...]:
+    chars = puzzle.chars
+    return tuple(Given(r, c, bool(v), chars[int(v)]) for (r, c), v in sorted(givens.items()))
 
 
-def _givens_unique(puzzle, g, goal, res, first, checker, left, out_of_time) -> GivenProposal | None:
-    givens: dict[tuple[int, int], bool] = {}
+def _givens_unique(puzzle, g, goal, res, first, checker, left, out_of_time, best=None) -> GivenProposal | None:
+    """Givens that make the puzzle unique.  ``best(givens, cells)`` picks the next cell
+    (by default the vectorised black-and-white scorer over the goal array ``g``);
+    a given's value is the goal's at that cell."""
+    givens: dict[tuple[int, int], bool | int] = {}
     if res.status == Status.UNIQUE:
         return GivenProposal("unique", (), first)
+    best = best or (lambda gv, cells: _best(g, gv, cells))
     other = res.other
     while True:
         if out_of_time():
             return None
         cells = grid_diff(goal, other)
-        cell = _best(g, givens, cells)
-        givens[cell] = bool(g[cell])
+        cell = best(givens, cells)
+        givens[cell] = _given_value(puzzle, goal, cell)
         chk = checker.check(puzzle, timeout=left(), givens=givens)
         if chk.status == Status.UNIQUE:
             break
@@ -256,13 +276,21 @@ def _givens_unique(puzzle, g, goal, res, first, checker, left, out_of_time) -> G
     chk = checker.check(puzzle, timeout=left(), givens=givens)
     if chk.status != Status.UNIQUE:
         return None
-    return GivenProposal("unique", _as_givens(givens), chk)
+    return GivenProposal("unique", _as_givens(givens, puzzle), chk)
 
 
-def _givens_line(puzzle, g, uniq: GivenProposal, checker, left, out_of_time) -> GivenProposal | None:
+def _given_value(puzzle: Puzzle, goal: Grid, cell: tuple[int, int]) -> bool | int:
+    """The value a given takes: black or white in black and white, the colour index in colour."""
+    ch = goal[cell[0]][cell[1]]
+    return puzzle.chars.index(ch) if puzzle.is_color else ch == BLACK
+
+
+def _givens_line(puzzle, g, uniq: GivenProposal, checker, left, out_of_time, best=None) -> GivenProposal | None:
     if uniq.check.line_solvable:
         return GivenProposal("line", uniq.givens, uniq.check)
-    givens = {(x.row, x.col): x.black for x in uniq.givens}
+    best = best or (lambda gv, cells: _best(g, gv, cells))
+    goal = uniq.check.solutions[0]
+    givens = {(x.row, x.col): _given_value(puzzle, goal, (x.row, x.col)) for x in uniq.givens}
     while True:
         if out_of_time():
             return None
@@ -272,8 +300,8 @@ def _givens_line(puzzle, g, uniq: GivenProposal, checker, left, out_of_time) -> 
         open_cells = state.unknown_cells()
         if not open_cells:
             break
-        cell = _best(g, givens, open_cells)
-        givens[cell] = bool(g[cell])
+        cell = best(givens, open_cells)
+        givens[cell] = _given_value(puzzle, goal, cell)
     for cell in list(givens):
         trial = {k: v for k, v in givens.items() if k != cell}
         state, bad = checker.propagate(puzzle, givens=trial)
@@ -282,7 +310,7 @@ def _givens_line(puzzle, g, uniq: GivenProposal, checker, left, out_of_time) -> 
     chk = checker.check(puzzle, timeout=left(), givens=givens)
     if chk.status != Status.UNIQUE or not chk.line_solvable:
         return None
-    return GivenProposal("line", _as_givens(givens), chk)
+    return GivenProposal("line", _as_givens(givens, puzzle), chk)
 
 
 # ---------------------------------------------------------------------------
@@ -366,3 +394,73 @@ def _edits(puzzle, g, res: FixResult, checker: Checker, max_edits: int, left, ou
     if out_of_time() and res.edits_tried < h * w:
         res.timed_out = True
     res.edits.sort(key=lambda e: (not e.line_solvable, order.index((e.row, e.col))))
+
+
+# ---------------------------------------------------------------------------
+# colour puzzles: the same searches on the library's own propagation
+
+#: Cells scored per greedy step in colour (each costs one propagation in Python).
+COLOR_SCORE_SAMPLE = 24
+
+
+def _fix_color(puzzle: Puzzle, goal: Grid, res: FixResult, first: CheckResult, checker: Checker,
+               max_edits: int, left, out_of_time, done) -> FixResult:
+    """:func:`fix` for a colour puzzle: givens by the same greedy searches (scored by
+    propagation), edits that change one cell to any other colour or to background."""
+
+    def best(givens: Mapping[tuple[int, int], bool | int], cells: list[tuple[int, int]]) -> tuple[int, int]:
+        cand = _sample(sorted(cells), COLOR_SCORE_SAMPLE)
+        scores = []
+        for cell in cand:
+            trial = dict(givens)
+            trial[cell] = _given_value(puzzle, goal, cell)
+            state, _ = checker.propagate(puzzle, givens=trial)
+            scores.append(state.unknown_count())
+        return cand[scores.index(min(scores))]
+
+    uniq = _givens_unique(puzzle, None, goal, res, first, checker, left, out_of_time, best)
+    if uniq is None:
+        res.timed_out = True
+        return done()
+    res.givens_unique = uniq
+    line = _givens_line(puzzle, None, uniq, checker, left, out_of_time, best)
+    if line is None:
+        res.timed_out = True
+        return done()
+    res.givens_line = line
+
+    h, w = puzzle.height, puzzle.width
+    state, _ = checker.propagate(puzzle)
+    open_mask = np.zeros((h, w), bool)
+    for r, c in state.unknown_cells():
+        open_mask[r, c] = True
+    order = _edit_order(open_mask, res, open_mask)
+    want_unique = res.status == Status.MULTIPLE
+    n_line = n_search = 0
+    chars = puzzle.chars
+    for r, c in order:
+        if out_of_time() or n_line >= max_edits:
+            break
+        res.edits_tried += 1
+        for ch in chars:
+            if ch == goal[r][c]:
+                continue
+            row = goal[r]
+            edited_goal = goal[:r] + (row[:c] + ch + row[c + 1:],) + goal[r + 1:]
+            edited = Puzzle.from_grid(edited_goal, palette=puzzle.palette, name=puzzle.name, meta=puzzle.meta)
+            chk = checker.check(edited, timeout=left())
+            if chk.status != Status.UNIQUE:
+                continue
+            if chk.line_solvable:
+                if n_line >= max_edits:
+                    continue
+                n_line += 1
+            else:
+                if not want_unique or n_search >= max_edits:
+                    continue
+                n_search += 1
+            res.edits.append(EditProposal(r, c, ch != ".", edited, chk, ch))
+    if out_of_time() and res.edits_tried < h * w:
+        res.timed_out = True
+    res.edits.sort(key=lambda e: (not e.line_solvable, order.index((e.row, e.col))))
+    return done()
