@@ -201,7 +201,7 @@ class _Reader:
                 )
         palette, index = self.palette(rows, columns, cells)
         chars = "".join(c.char for c in palette)
-        default = index[None]
+        default = index.get(None, 1)
         goal = None
         if cells is not None:
             assert width is not None and height is not None and self.goal is not None
@@ -244,7 +244,7 @@ class _Reader:
         colour = bool(self.colors or letters or (not lines and cells and any(_is_letter(ch) for ch in cells)))
         if not colour:
             return build_palette(None, [("black", [BLACK], (0, 0, 0))], self.source), {None: 1}
-        if cells is not None and (not lines or self.colors):
+        if cells is not None:
             letters |= {ch for ch in cells if _is_letter(ch)}
             plain = plain or any(ch != "0" and not _is_letter(ch) for ch in cells)
         if self.colors:
@@ -256,18 +256,19 @@ class _Reader:
                 bad = sorted({ch for ch in cells if _is_letter(ch)} - set(self.colors))
                 if bad:
                     raise self.error(f"the goal uses colour {bad[0]!r}, which no 'color' line declares", self.goal[1])
-            declared = [(k, rgb) for k, (rgb, _) in self.colors.items()]
+            rgbs = {k: rgb for k, (rgb, _) in self.colors.items()}
         else:
-            declared = [(k, default_rgb(i + 1)) for i, k in enumerate(sorted(letters), 1)]
-        blocks_out = [(name_for_rgb(rgb), [k], rgb) for k, rgb in declared]
-        index: dict[str | None, int] = {k: i for i, (k, _) in enumerate(declared, 1)}
-        if len(declared) == 1:
-            index[None] = 1
-        elif plain or not declared:
-            blocks_out.append(("black", [BLACK], (0, 0, 0)))
-            index[None] = len(blocks_out)
-        else:
-            index[None] = 1
+            rgbs = {k: default_rgb(i + 1) for i, k in enumerate(sorted(letters), 1)}
+        # the default colour: the only declared one, else black
+        default = next(iter(rgbs)) if len(self.colors) == 1 else None
+        used = letters | ({default} if plain else set())
+        order: list[str | None] = [k for k in rgbs if k in used] + ([None] if None in used else [])
+        if len(order) <= 1:
+            return build_palette(None, [("black", [BLACK], (0, 0, 0))], self.source), {None: 1, **{k: 1 for k in rgbs}}
+        index: dict[str | None, int] = {k: i for i, k in enumerate(order, 1)}
+        if default is not None:
+            index[None] = index[default]
+        blocks_out = [("black", [BLACK], (0, 0, 0)) if k is None else (name_for_rgb(rgbs[k]), [k], rgbs[k]) for k in order]
         line = next(iter(self.colors.values()))[1] if self.colors else None
         return build_palette(None, blocks_out, self.source, line), index
 
