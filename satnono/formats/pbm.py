@@ -14,6 +14,7 @@ import re
 
 from ..errors import ParseError
 from ..model import BLACK, WHITE, Puzzle
+from ._palette import require_bw
 from ._text import check_size, parse_int
 
 _SPACE = b" \t\r\n\v\f"
@@ -21,11 +22,12 @@ _TO_CELLS = str.maketrans({"1": BLACK, "0": WHITE})
 
 
 class _Header:
-    def __init__(self, data: bytes, source: str | None) -> None:
+    def __init__(self, data: bytes, source: str | None, kind: str = "PBM") -> None:
         self.data = data
         self.pos = 0
         self.line = 1
         self.source = source
+        self.kind = kind
 
     def token(self, what: str) -> str:
         data = self.data
@@ -43,7 +45,7 @@ class _Header:
         while self.pos < len(data) and data[self.pos] not in _SPACE and data[self.pos] != 0x23:
             self.pos += 1
         if start == self.pos:
-            raise ParseError(f"the PBM header ends before the {what}", self.source, self.line)
+            raise ParseError(f"the {self.kind} header ends before the {what}", self.source, self.line)
         return data[start : self.pos].decode("latin-1")
 
 
@@ -126,6 +128,7 @@ def write(puzzle: Puzzle) -> str:
     Raises:
         ValueError: when the puzzle has no goal.
     """
+    require_bw(puzzle, "pbm")
     if puzzle.goal is None:
         raise ValueError("the pbm format stores a picture, and this puzzle has no goal to write")
     out = ["P1"]
