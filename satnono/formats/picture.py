@@ -24,7 +24,8 @@ level editor stores it); its clues are derived from it.  Reading rules:
   after a P3 raster only whitespace and comments may follow.
 * PNG (any mode Pillow reads: palette, grey, RGB, with or without alpha):
   fully transparent pixels are background; a partly transparent pixel is an
-  error naming it (flatten the image first).
+  error naming it (flatten the image first).  A ``Title`` text chunk is the
+  puzzle's name (the PNG writer stores the name there).
 
 Writing (:func:`write_ppm`, :func:`write_png`) draws the goal, or any grid of
 the puzzle (a solution), with the palette's RGB values, ``scale`` pixels per
@@ -34,6 +35,7 @@ cell (1 by default).  :func:`satnono.formats.dumps` writes the goal at scale 1
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import re
 from typing import Sequence
@@ -181,6 +183,7 @@ def read_png(data: bytes | str, source: str | None, background: str | Sequence[i
             width, height = img.size
             check_size(width, height, source, None)
             has_alpha = "A" in img.getbands() or "transparency" in img.info
+            title = img.info.get("Title")
             rgba = np.asarray(img.convert("RGBA" if has_alpha else "RGB"))
     except ParseError:
         raise
@@ -202,7 +205,10 @@ def read_png(data: bytes | str, source: str | None, background: str | Sequence[i
         pixels[alpha == 0] = background_rgb(background)
     else:
         pixels = rgba
-    return [puzzle_of_pixels(pixels, source, background)]
+    puzzle = puzzle_of_pixels(pixels, source, background)
+    if isinstance(title, str) and title:
+        puzzle = dataclasses.replace(puzzle, name=title)
+    return [puzzle]
 
 
 def _pixels(puzzle: Puzzle, grid: Sequence[str] | None, fmt: str, scale: int) -> np.ndarray:
