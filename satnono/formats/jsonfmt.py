@@ -210,9 +210,10 @@ class _Palette:
                 raise ParseError(f"{prefix}colors: colour numbers need a 'colors' object", source)
             entries = [(ch, None, default_rgb(i)) for i, ch in enumerate(sorted(found), 1)]
         self.entries = entries
-        self.lookup: dict[str | int, int] = {}
-        for i, (ch, name, _) in enumerate(entries):
-            self.lookup.setdefault(ch, i)
+        # characters first: a character wins over another colour's name
+        self.by_char: dict[str, int] = {ch: i for i, (ch, _, _) in enumerate(entries)}
+        self.lookup: dict[str | int, int] = dict(self.by_char)
+        for i, (_, name, _) in enumerate(entries):
             self.lookup.setdefault(i + 1, i)
             if name is not None:
                 self.lookup.setdefault(name, i)
@@ -232,7 +233,7 @@ class _Palette:
         return i
 
     def char_index(self, ch: str, where: str) -> int:
-        i = self.lookup.get(ch) if not isinstance(ch, int) else None
+        i = self.by_char.get(ch)
         if i is None:
             raise ParseError(f"{where}: unexpected character {ch!r} (not a colour of 'colors', nor '.')", self.source)
         return i
