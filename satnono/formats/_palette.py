@@ -218,3 +218,29 @@ def split_blocks(text: str, sep: str, source: str | None, line: int | None) -> l
         if n:
             out.append((n, m.group(2) or None))
     return out
+
+
+Blocks = Sequence[tuple[int, int]]
+
+
+def puzzle_of_blocks(
+    rows: Sequence[Blocks] | None,
+    columns: Sequence[Blocks] | None,
+    palette: Palette,
+    goal: tuple[str, ...] | None = None,
+    **kwargs: object,
+) -> Puzzle:
+    """The puzzle of ``(length, colour index)`` clues over ``palette``; missing clues
+    (``None``) are derived from ``goal``.  A black-and-white puzzle gets plain lengths."""
+    if rows is None or columns is None:
+        assert goal is not None, "clues are missing and there is no goal to derive them from"
+        derived = Puzzle.from_grid(goal, palette=palette)
+        if rows is None:
+            rows = [derived.row_blocks(i) for i in range(derived.height)]
+        if columns is None:
+            columns = [derived.column_blocks(i) for i in range(derived.width)]
+    if len(palette) == 2:  # the common case, kept on the fast path of plain lengths
+        return Puzzle(rows=tuple(tuple(n for n, _ in b) for b in rows),
+                      columns=tuple(tuple(n for n, _ in b) for b in columns), goal=goal, palette=palette,
+                      **kwargs)  # type: ignore[arg-type]
+    return Puzzle(rows=tuple(rows), columns=tuple(columns), goal=goal, palette=palette, **kwargs)  # type: ignore[arg-type]

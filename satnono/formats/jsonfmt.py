@@ -50,7 +50,7 @@ from typing import Any
 
 from ..errors import ParseError
 from ..model import BLACK, MAX_SIDE, WHITE, Color, Puzzle, clues_of_grid, default_rgb
-from ._palette import RGB, build_palette, name_for_rgb, rgb_of_name, rgb_of_spec
+from ._palette import RGB, build_palette, name_for_rgb, puzzle_of_blocks, rgb_of_name, rgb_of_spec
 from ._text import check_size, parse_block
 
 _ROWS = ("rows", "hor")
@@ -59,7 +59,6 @@ _RESERVED = frozenset(_ROWS + _COLUMNS + ("title", "name", "goal", "colors", "co
 _GOAL_CELLS = {"#": BLACK, "X": BLACK, "x": BLACK, "1": BLACK, ".": WHITE, "-": WHITE, "0": WHITE}
 _COLOUR_TOKEN = re.compile(r"([0-9]+)([^0-9\s,])")
 
-Key = "str | int | None"
 RawClue = tuple[tuple[int, "str | int | None"], ...]
 """A clue as read: ``(length, colour key)`` per block, ``None`` for a bare length."""
 
@@ -260,18 +259,15 @@ def _colour_puzzle(doc: dict[str, Any], prefix: str, source: str | None, rows: t
     goal = None
     if goal_rows is not None:
         goal = tuple("".join(WHITE if i < 0 else chars[new_index[i]] for i in row) for row in goal_pos)
-        derived = Puzzle.from_grid(goal, palette=palette)
         if (rows is not None and len(rows) != len(goal)) or (columns is not None and len(columns) != len(goal[0])):
             raise ParseError(f"{prefix}goal: its size differs from the clues'", source)
-    row_blocks = [tuple((n, new_index[i]) for n, i in c) for c in row_pos] if rows is not None else \
-        [derived.row_blocks(i) for i in range(derived.height)]
-    col_blocks = [tuple((n, new_index[i]) for n, i in c) for c in col_pos] if columns is not None else \
-        [derived.column_blocks(i) for i in range(derived.width)]
-    check_size(len(col_blocks), len(row_blocks), source, None)
-    if len(palette) == 2:
-        return Puzzle(rows=tuple(tuple(n for n, _ in b) for b in row_blocks),
-                      columns=tuple(tuple(n for n, _ in b) for b in col_blocks), goal=goal, **kwargs)
-    return Puzzle(rows=tuple(row_blocks), columns=tuple(col_blocks), goal=goal, palette=palette, **kwargs)
+    check_size(len(goal[0]) if columns is None else len(columns),  # type: ignore[index]
+               len(goal) if rows is None else len(rows), source, None)  # type: ignore[arg-type]
+    return puzzle_of_blocks(
+        None if rows is None else [tuple((n, new_index[i]) for n, i in c) for c in row_pos],
+        None if columns is None else [tuple((n, new_index[i]) for n, i in c) for c in col_pos],
+        palette, goal, **kwargs,
+    )
 
 
 def _puzzle(doc: Any, where: str, source: str | None) -> Puzzle:

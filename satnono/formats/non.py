@@ -44,7 +44,7 @@ import re
 
 from ..errors import ParseError, PuzzleTooLarge
 from ..model import BLACK, MAX_SIDE, WHITE, Palette, Puzzle, default_rgb, parse_rgb
-from ._palette import RGB, RawBlock, build_palette, name_for_rgb, rgb_of_name, split_blocks
+from ._palette import RGB, RawBlock, build_palette, name_for_rgb, puzzle_of_blocks, rgb_of_name, split_blocks
 from ._text import check_size, is_blank, parse_int, split_lines, take_rules
 
 _WORD = re.compile(r"([A-Za-z][A-Za-z0-9_-]*)(?:\s+(.*))?")
@@ -216,24 +216,15 @@ class _Reader:
                     raise self.error(f"the goal uses colour {e.args[0]!r}, which no 'color' line declares",
                                      self.goal[1]) from None
             goal = tuple(flat[r * width : (r + 1) * width] for r in range(height))
-            derived = Puzzle.from_grid(goal, palette=palette)
         row_clues = self.resolve(rows, index) if rows is not None else None
         col_clues = self.resolve(columns, index) if columns is not None else None
-        if row_clues is None and goal is not None:
-            row_clues = [derived.row_blocks(i) for i in range(derived.height)]
-        if col_clues is None and goal is not None:
-            col_clues = [derived.column_blocks(i) for i in range(derived.width)]
-        if row_clues is None:
+        if row_clues is None and goal is None:
             raise self.error("no 'rows' section (and no goal to derive it from)", None)
-        if col_clues is None:
+        if col_clues is None and goal is None:
             raise self.error("no 'columns' section (and no goal to derive it from)", None)
-        check_size(len(col_clues), len(row_clues), self.source, where)
-        if len(palette) == 2:  # black and white: plain lengths, as before colour support
-            return Puzzle(rows=tuple(tuple(n for n, _ in c) for c in row_clues),
-                          columns=tuple(tuple(n for n, _ in c) for c in col_clues),
-                          name=self.name, goal=goal, meta=tuple(self.meta))
-        return Puzzle(rows=tuple(row_clues), columns=tuple(col_clues), name=self.name, goal=goal,
-                      meta=tuple(self.meta), palette=palette)
+        assert width is not None and height is not None
+        check_size(width, height, self.source, where)
+        return puzzle_of_blocks(row_clues, col_clues, palette, goal, name=self.name, meta=tuple(self.meta))
 
     def palette(self, rows: list[tuple[int, list[RawBlock]]] | None, columns: list[tuple[int, list[RawBlock]]] | None,
                 cells: str | None) -> tuple[Palette, dict[str | None, int]]:

@@ -26,7 +26,7 @@ import re
 
 from ..errors import ParseError, UnsupportedPuzzle
 from ..model import Color, Puzzle
-from ._palette import RGB, RawBlock, build_palette, name_for_rgb, rgb_of_name, rgb_of_spec, split_blocks
+from ._palette import RGB, build_palette, name_for_rgb, puzzle_of_blocks, rgb_of_name, rgb_of_spec, split_blocks
 from ._text import check_size, is_blank, split_lines
 
 _TABLE_LINE = re.compile(r"\s*(\S):(\S?)(?:\s+(\S+))?.*")
@@ -113,8 +113,4 @@ def read(text: str, source: str | None) -> list[Puzzle]:
     ) if keys else build_palette(None, [("black", [], (0, 0, 0))], source)
     index = {k: i for i, k in enumerate(keys, 1)}
     blocks_of = [tuple((n, index["1" if k is None else k]) for n, k in blocks) for _, blocks in raw]
-    rows, columns = blocks_of[: len(row_range)], blocks_of[len(row_range) :]
-    if len(palette) == 2:
-        return [Puzzle(rows=tuple(tuple(n for n, _ in b) for b in rows),
-                       columns=tuple(tuple(n for n, _ in b) for b in columns))]
-    return [Puzzle(rows=tuple(rows), columns=tuple(columns), palette=palette)]
+    return [puzzle_of_blocks(blocks_of[: len(row_range)], blocks_of[len(row_range) :], palette)]

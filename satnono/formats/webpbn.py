@@ -43,7 +43,7 @@ from defusedxml.ElementTree import DefusedXMLParser
 
 from ..errors import ParseError, UnsupportedPuzzle
 from ..model import BLACK, BW_PALETTE, WHITE, Color, Palette, Puzzle, default_rgb, parse_rgb
-from ._palette import RGB, build_palette, rgb_of_name
+from ._palette import RGB, build_palette, puzzle_of_blocks, rgb_of_name
 from ._text import check_size, parse_block
 
 _META_TAGS = ("author", "authorid", "copyright", "description", "source", "id", "note")
@@ -247,28 +247,17 @@ class _Puzzle:
         goal = None
         if named_goal is not None:
             goal = tuple("".join(WHITE if n is None else chars_of[n] for n in row) for row in named_goal)
-            derived = Puzzle.from_grid(goal, palette=pal)
-        row_blocks = (
-            [tuple((n, index[c]) for n, c in line) for line in rows]
-            if rows is not None
-            else [derived.row_blocks(i) for i in range(derived.height)]
-        )
-        col_blocks = (
-            [tuple((n, index[c]) for n, c in line) for line in columns]
-            if columns is not None
-            else [derived.column_blocks(i) for i in range(derived.width)]
-        )
-        check_size(len(col_blocks), len(row_blocks), self.source, self.lines.get(elem))
+        check_size(len(named_goal[0]) if columns is None else len(columns),
+                   len(named_goal) if rows is None else len(rows), self.source, self.lines.get(elem))
         name = next((_text(c) for c in elem if c.tag == "title" and _text(c)), self.set_title)
         meta = [(c.tag, _text(c)) for c in elem if c.tag in _META_TAGS and _text(c)]
         have = {k for k, _ in meta}
         meta += [(k, v) for k, v in self.set_meta if k not in have]
-        if len(pal) == 2:  # black and white: plain lengths
-            return Puzzle(rows=tuple(tuple(n for n, _ in b) for b in row_blocks),
-                          columns=tuple(tuple(n for n, _ in b) for b in col_blocks),
-                          name=name, goal=goal, meta=tuple(meta))
-        return Puzzle(rows=tuple(row_blocks), columns=tuple(col_blocks), name=name, goal=goal, meta=tuple(meta),
-                      palette=pal)
+        return puzzle_of_blocks(
+            None if rows is None else [tuple((n, index[c]) for n, c in line) for line in rows],
+            None if columns is None else [tuple((n, index[c]) for n, c in line) for line in columns],
+            pal, goal, name=name, meta=tuple(meta),
+        )
 
     def goal(self, chars: dict[str, str]) -> tuple[tuple[str | None, ...], ...] | None:
         for sol in self.elem.iter("solution"):
