@@ -288,6 +288,7 @@ BAD_TEXT = [
     ("d.g", "#d\n r:r red\n b:b blue\n: rows\n1r 1\n: columns\n1r\n1b\n", 5, "no default colour"),
     ("l.g", ": rows\n1r\n: columns\n1\n", 2, "colour 'r' is not declared"),
     ("big.ppm", "P3\n1 1\n255\n0 0 256\n", 4, "above the maxval"),
+    ("huge.ppm", "P3\n1 1\n255\n0 0\n" + "9" * 5000 + "\n", 5, "above the maxval"),
     ("max.ppm", "P3\n1 1\n0\n0 0 0\n", 3, "maxval"),
     ("short.ppm", "P3\n2 1\n255\n0 0 0\n", 4, "3 samples"),
 ]

@@ -156,7 +156,12 @@ def _plain(head: _Header, width: int, height: int, maxval: int) -> np.ndarray:
         if _P3_BODY.fullmatch(text) is None:
             bad = next(chr(ch) for ch in text if chr(ch) not in "0123456789 \t\r\v\f")
             raise ParseError(f"a P3 sample must be a whole number, got {bad!r}", head.source, line)
-        row = [int(t) for t in text.split()]
+        tokens = text.split()
+        if any(len(t.lstrip(b"0")) > 5 for t in tokens):  # above 65535 whatever the maxval (no huge int())
+            big = next(t for t in tokens if len(t.lstrip(b"0")) > 5).decode()
+            raise ParseError(f"sample {big[:12]}{'...' if len(big) > 12 else ''} is above the maxval {maxval}",
+                             head.source, line)
+        row = [int(t) for t in tokens]
         if len(values) + len(row) > need:
             raise ParseError("unexpected data after the image", head.source, line)
         high = max(row)
