@@ -397,3 +397,11 @@ def test_convert_writes_pictures(tmp_path: Path) -> None:
 def test_triangle_colours_unsupported() -> None:
     with pytest.raises(UnsupportedPuzzle, match="triangle colours"):
         loads("#d\n 1:* black\n t:/ black/orange\n: rows\n1\n: columns\n1\n", "g", source="t.g")
+
+
+def test_readme_json_example_is_what_we_read_and_write() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    block = readme.split("```json\n", 1)[1].split("```", 1)[0]
+    [p] = loads(block, source="README.json")
+    assert p.name == "Flag" and p.chars == ".ab" and p.goal == ("aab", "...") and p.is_solution(p.goal)
+    assert json.loads(str(dumps(p, "json"))) == json.loads(block)
