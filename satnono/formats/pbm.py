@@ -49,6 +49,23 @@ class _Header:
         return data[start : self.pos].decode("latin-1")
 
 
+def open_header(data: bytes, source: str | None, noun: str, magics: tuple[bytes, ...]) -> tuple[_Header, bytes, int, int]:
+    """The Netpbm header's magic number, width and height (checked against the size
+    limits), with the reader positioned after the height."""
+    stripped = data.lstrip(_SPACE)
+    head = _Header(stripped, source, noun.split()[0])
+    head.line += data[: len(data) - len(stripped)].count(b"\n")
+    magic = head.data[:2]
+    if magic not in magics:
+        expected = " or ".join(repr(m.decode()) for m in magics)
+        raise ParseError(f"not a {noun} (expected {expected})", source, 1)
+    head.pos = 2
+    width = parse_int(head.token("width"), "width", source, head.line)
+    height = parse_int(head.token("height"), "height", source, head.line)
+    check_size(width, height, source, head.line)
+    return head, magic, width, height
+
+
 def read(data: bytes | str, source: str | None) -> list[Puzzle]:
     """The picture of a PBM file as a puzzle with that goal."""
     if isinstance(data, str):
@@ -56,16 +73,7 @@ def read(data: bytes | str, source: str | None) -> list[Puzzle]:
             data = data.encode("latin-1" if data.lstrip().startswith("P4") else "utf-8")
         except UnicodeError:
             raise ParseError("a raw (P4) PBM must be read as bytes", source) from None
-    stripped = data.lstrip(_SPACE)
-    head = _Header(stripped, source)
-    head.line += data[: len(data) - len(stripped)].count(b"\n")
-    magic = head.data[:2]
-    if magic not in (b"P1", b"P4"):
-        raise ParseError("not a PBM bitmap (expected 'P1' or 'P4')", source, 1)
-    head.pos = 2
-    width = parse_int(head.token("width"), "width", source, head.line)
-    height = parse_int(head.token("height"), "height", source, head.line)
-    check_size(width, height, source, head.line)
+    head, magic, width, height = open_header(data, source, "PBM bitmap", (b"P1", b"P4"))
     grid = _raw(head, width, height) if magic == b"P4" else _plain(head, width, height)
     return [Puzzle.from_grid(grid)]
 

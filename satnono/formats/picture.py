@@ -46,7 +46,7 @@ from ..errors import ParseError
 from ..model import BACKGROUND, BLACK, MAX_COLORS, Color, Puzzle
 from ._palette import RGB, assign_chars, name_for_rgb, rgb_of_spec
 from ._text import check_size, parse_int
-from .pbm import _Header
+from .pbm import _Header, open_header
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 WHITE_RGB: RGB = (255, 255, 255)
@@ -112,16 +112,7 @@ def read_ppm(data: bytes | str, source: str | None, background: str | Sequence[i
     """The picture of a PPM file (P3 or P6) as a puzzle with that goal."""
     if isinstance(data, str):
         data = data.encode("latin-1", errors="replace")
-    stripped = data.lstrip(b" \t\r\n\v\f")
-    head = _Header(stripped, source, "PPM")
-    head.line += data[: len(data) - len(stripped)].count(b"\n")
-    magic = stripped[:2]
-    if magic not in (b"P3", b"P6"):
-        raise ParseError("not a PPM picture (expected 'P3' or 'P6')", source, 1)
-    head.pos = 2
-    width = parse_int(head.token("width"), "width", source, head.line)
-    height = parse_int(head.token("height"), "height", source, head.line)
-    check_size(width, height, source, head.line)
+    head, magic, width, height = open_header(data, source, "PPM picture", (b"P3", b"P6"))
     maxval = parse_int(head.token("maxval"), "maxval", source, head.line)
     if not 1 <= maxval <= 65535:
         raise ParseError(f"maxval must be between 1 and 65535, got {maxval}", source, head.line)
