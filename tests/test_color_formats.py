@@ -53,7 +53,7 @@ def colour_puzzles(draw: st.DrawFn, chars: str = "abcdefghij") -> Puzzle:
         st.lists(st.tuples(*[st.integers(0, 255)] * 3).filter(lambda c: c != (255, 255, 255)),
                  min_size=len(used), max_size=len(used), unique=True)
     )
-    names = draw(st.lists(st.text("abcdefghijklmnopqrstuvwxyz -", min_size=1, max_size=8).map(str.strip)
+    names = draw(st.lists(st.text("abcdefghijklmnopqrstuvwxyz -\"&<>'é", min_size=1, max_size=8).map(str.strip)
                           .filter(lambda s: s and s != "white"), min_size=len(used), max_size=len(used), unique=True))
     palette = (BW_PALETTE[0], *(Color(n, ch, rgb) for n, ch, rgb in zip(names, used, rgbs)))
     grid = ["".join(cells[r * w : (r + 1) * w]) for r in range(h)]
