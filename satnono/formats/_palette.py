@@ -20,7 +20,7 @@ import re
 from typing import Sequence
 
 from ..errors import ParseError
-from ..model import _RESERVED_CHARS, BACKGROUND, BLACK, BW_PALETTE, MAX_COLORS, Color, Palette, Puzzle, parse_rgb
+from ..model import _RESERVED_CHARS, BACKGROUND, BW_PALETTE, MAX_COLORS, Color, Palette, Puzzle, parse_rgb
 
 RGB = tuple[int, int, int]
 
@@ -151,16 +151,15 @@ def build_palette(
     """The palette of a file: ``background`` (white when ``None``; its character is
     always ``.``) and the block colours ``(name, preferred chars, rgb)`` in index order.
 
-    One block colour gives :data:`~satnono.model.BW_PALETTE` (black and white).
+    One block colour (or none: every line empty) gives
+    :data:`~satnono.model.BW_PALETTE` (black and white).
 
     Raises:
-        ParseError: no block colour, or more than ``MAX_COLORS``.
+        ParseError: more than ``MAX_COLORS`` block colours.
     """
-    if not blocks:
-        raise ParseError("the puzzle declares no block colour", source, line)
     if len(blocks) > MAX_COLORS:
         raise ParseError(f"{len(blocks)} block colours; at most {MAX_COLORS} are supported", source, line)
-    if len(blocks) == 1:
+    if len(blocks) <= 1:
         return BW_PALETTE
     bg = BW_PALETTE[0] if background is None else Color(background.name, BACKGROUND, background.rgb)
     chars = assign_chars([prefs for _, prefs, _ in blocks])
@@ -180,11 +179,6 @@ def require_bw(puzzle: Puzzle, fmt: str) -> None:
         raise ValueError(
             f"the {fmt} format holds black-and-white puzzles only; write colour puzzles as non, xml, json, ppm or png"
         )
-
-
-def filled_char(puzzle: Puzzle) -> str:
-    """The character of filled cells in a black-and-white puzzle's grids."""
-    return puzzle.palette[1].char if len(puzzle.palette) == 2 else BLACK
 
 
 _BLOCK = re.compile(r"([0-9]+)(.*)", re.DOTALL)

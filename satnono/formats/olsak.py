@@ -110,7 +110,7 @@ def read(text: str, source: str | None) -> list[Puzzle]:
         [(table[k].name, [table[k].out, k], table[k].rgb) if k in table else ("black", [], (0, 0, 0)) for k in keys],
         source,
         marks[0] + 1,
-    ) if keys else build_palette(None, [("black", [], (0, 0, 0))], source)
+    )
     index = {k: i for i, k in enumerate(keys, 1)}
     blocks_of = [tuple((n, index["1" if k is None else k]) for n, k in blocks) for _, blocks in raw]
     return [puzzle_of_blocks(blocks_of[: len(row_range)], blocks_of[len(row_range) :], palette)]
