@@ -250,6 +250,11 @@ def test_pictures_ppm_and_png() -> None:
     assert r.goal == ("a.b", ".aa")
     big = Image.open(io.BytesIO(write_png(r, scale=3)))
     assert big.size == (9, 6) and big.getpixel((8, 0)) == (0, 0, 255) and big.getpixel((4, 1)) == (255, 255, 255)
+    # 16-bit grey is scaled, not clipped
+    buf = io.BytesIO()
+    Image.fromarray(np.array([[0, 65535, 32768]], dtype=np.uint16)).save(buf, format="PNG")
+    [grey] = loads(buf.getvalue())
+    assert grey.goal == ("a.b",) and [c.hex for c in grey.palette] == ["#ffffff", "#000000", "#808080"]
     ppm = write_ppm(r, grid=("b.a", ".bb"))  # any grid of the puzzle, e.g. a solution
     assert ppm.startswith(b"P6\n3 2\n255\n") and ppm[11:14] == b"\x00\x00\xff"
     with pytest.raises(ValueError, match="outside the palette"):

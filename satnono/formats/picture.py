@@ -103,9 +103,10 @@ def puzzle_of_pixels(pixels: np.ndarray, source: str | None, background: str | S
 
 
 def _scale(samples: np.ndarray, maxval: int) -> np.ndarray:
+    """Samples of ``0..maxval`` as 8-bit values, rounded."""
     if maxval == 255:
         return samples.astype(np.uint8)
-    return ((samples.astype(np.uint32) * 255 + maxval // 2) // maxval).astype(np.uint8)
+    return ((samples.astype(np.uint64) * 255 + maxval // 2) // maxval).astype(np.uint8)
 
 
 def read_ppm(data: bytes | str, source: str | None, background: str | Sequence[int] | None = None) -> list[Puzzle]:
@@ -178,9 +179,19 @@ def read_png(data: bytes | str, source: str | None, background: str | Sequence[i
         with Image.open(io.BytesIO(data), formats=["PNG"]) as img:
             width, height = img.size
             check_size(width, height, source, None)
-            has_alpha = "A" in img.getbands() or "transparency" in img.info
             title = img.info.get("Title")
-            rgba = np.asarray(img.convert("RGBA" if has_alpha else "RGB"))
+            if img.mode.startswith("I"):  # 16-bit grey: scale, as Pillow's conversion would clip
+                grey16 = np.asarray(img).astype(np.int64).clip(0, 65535)
+                grey = _scale(grey16, 65535)
+                rgba = np.repeat(grey[..., None], 4, axis=2)
+                clear = img.info.get("transparency")
+                rgba[..., 3] = 255
+                if isinstance(clear, int):
+                    rgba[grey16 == clear, 3] = 0
+                has_alpha = isinstance(clear, int)
+            else:
+                has_alpha = "A" in img.getbands() or "transparency" in img.info
+                rgba = np.asarray(img.convert("RGBA" if has_alpha else "RGB"))
     except ParseError:
         raise
     except Image.UnidentifiedImageError:
@@ -200,7 +211,7 @@ def read_png(data: bytes | str, source: str | None, background: str | Sequence[i
         pixels = rgba[..., :3].copy()
         pixels[alpha == 0] = background_rgb(background)
     else:
-        pixels = rgba
+        pixels = rgba[..., :3]
     puzzle = puzzle_of_pixels(pixels, source, background)
     if isinstance(title, str) and title:
         puzzle = dataclasses.replace(puzzle, name=title)
