@@ -410,3 +410,16 @@ def test_readme_json_example_is_what_we_read_and_write() -> None:
     [p] = loads(block, source="README.json")
     assert p.name == "Flag" and p.chars == ".ab" and p.goal == ("aab", "...") and p.is_solution(p.goal)
     assert json.loads(str(dumps(p, "json"))) == json.loads(block)
+
+
+def test_webpbn_without_colour_declarations_gets_distinct_defaults() -> None:
+    xml = (
+        '<puzzleset><puzzle defaultcolor="ink" backgroundcolor="paper">'
+        '<clues type="rows"><line><count>1</count><count color="leaf">1</count></line></clues>'
+        '<clues type="columns"><line><count>1</count></line><line><count color="leaf">1</count></line></clues>'
+        "</puzzle></puzzleset>"
+    )
+    [p] = loads(xml)
+    assert [c.name for c in p.palette] == ["paper", "ink", "leaf"]
+    assert p.palette[0].rgb == (255, 255, 255) and p.palette[1].rgb != p.palette[2].rgb
+    assert satnono.check(p).solutions[0] == ("ab",)

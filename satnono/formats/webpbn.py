@@ -206,7 +206,8 @@ class _Puzzle:
         if named is None:
             if self.declared:
                 raise self.error(f"colour {name!r} is not declared by a <color> element", self.used.get(name, self.elem))
-            named = default_rgb(len(self.used) + 1)
+            # no palette in the file: distinct default colours (the background stays white)
+            named = default_rgb(list(self.used).index(name) + 1) if name in self.used else BW_PALETTE[0].rgb
         return ([fallback[name]] if name in fallback else []), named
 
     def build(self) -> Puzzle:
