@@ -42,7 +42,7 @@ class ParseError(SatnonoError, ValueError):
 
 class UnsupportedPuzzle(ParseError):
     """The file is well formed but describes something satnono cannot solve yet
-    (for example a colour puzzle)."""
+    (for example a triddler or blotted clues)."""
 
 
 class PuzzleTooLarge(ParseError):

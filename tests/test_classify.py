@@ -137,14 +137,13 @@ def test_batch_classes_and_summary(tree):
         ("none.non", None)]
     recs = {(os.path.basename(t.file), t.index): r for t, r in run_batch(tasks, Options())}
     assert {k: r["class"] for k, r in recs.items()} == {
-        ("a.non", None): "line", ("colour.xml", None): "error", ("broken.non", None): "error",
+        ("a.non", None): "line", ("colour.xml", None): "line", ("broken.non", None): "error",
         ("set.json", 1): "search", ("set.json", 2): "multiple", ("none.non", None): "none"}
-    assert "colour" in recs[("colour.xml", None)]["reason"]
     assert "broken.non:4" in recs[("broken.non", None)]["reason"]  # file and line
     s = summarize(recs.values())
-    assert s["puzzles"] == 6 and s["unique"] == 2 and s["line_solvable"] == 1
-    assert s["classes"] == {"line": 1, "search": 1, "multiple": 1, "none": 1, "unknown": 0, "error": 2}
-    assert s["line_solvable_share_of_unique"] == 0.5
+    assert s["puzzles"] == 6 and s["unique"] == 3 and s["line_solvable"] == 2
+    assert s["classes"] == {"line": 2, "search": 1, "multiple": 1, "none": 1, "unknown": 0, "error": 1}
+    assert s["line_solvable_share_of_unique"] == pytest.approx(2 / 3)
 
 
 def test_workers_give_the_same_results_as_one_process(tmp_path):
@@ -255,9 +254,9 @@ def test_cli_text_output_and_summary(tree, capsys):
     code = main(["classify", str(tree)])
     out = capsys.readouterr()
     assert code == 6  # unreadable inputs
-    assert "classify summary" in out.out and "line-solvable: 1 of them" in out.out
-    assert "a.non: line" in out.out and "set.json#2: multiple" in out.out
-    assert "colour" in out.err and "broken.non:4" in out.err and "error" not in out.out.split("classify summary")[0]
+    assert "classify summary" in out.out and "line-solvable: 2 of them" in out.out
+    assert "a.non: line" in out.out and "colour.xml: line" in out.out and "set.json#2: multiple" in out.out
+    assert "broken.non:4" in out.err and "error" not in out.out.split("classify summary")[0]
     assert "Traceback" not in out.err
 
 
@@ -283,10 +282,10 @@ def test_cli_usage_and_missing_input(tmp_path, capsys):
 
 
 @pytest.mark.skipif(not CORPUS.is_dir(), reason="shared corpus not available")
-def test_corpus_colour_files_are_errors_not_crashes(capsys):
+def test_corpus_colour_files_are_classified(capsys):
     code = main(["classify", "--json", str(CORPUS / "webpbn-survey" / "webpbn-color-00047.xml"),
                  str(CORPUS / "jwilk-nonogram" / "data" / "data001.nin")])
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert code == 6
-    assert records[0]["class"] == "error" and "colour" in records[0]["reason"]
+    assert code == 0  # colour puzzles are classified like the others: no unreadable input
+    assert records[0]["class"] == "line"
     assert records[1]["class"] == "multiple"

@@ -68,9 +68,9 @@ def test_missing_file_and_json_error_object(tmp_path):
     assert d["status"] == "error" and "nope.non" in d["reason"]
 
 
-def test_colour_puzzle_message(corpus):
+def test_colour_puzzle_is_settled(corpus):
     r = run("check", str(corpus / "webpbn-survey" / "webpbn-color-00047.xml"))
-    assert r.exit_code == 6 and "colour puzzles are not supported yet" in r.stderr
+    assert r.exit_code == 0 and "unique" in r.stdout, r.output
 
 
 def test_mixed_batch_takes_the_largest_code(tmp_path):

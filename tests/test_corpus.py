@@ -10,7 +10,6 @@ import csv
 import pytest
 
 from satnono import Checker, Status, load_all
-from satnono.errors import UnsupportedPuzzle
 
 
 def test_survey_black_and_white_verdicts(corpus):
@@ -39,10 +38,10 @@ def test_dom_unique(corpus):
         assert p.is_solution(res.solutions[0])
 
 
-def test_colour_puzzles_refused(corpus):
+def test_colour_puzzles_read(corpus):
     for f in (corpus / "webpbn-survey").glob("webpbn-color-*.xml"):
-        with pytest.raises(UnsupportedPuzzle, match="colour"):
-            load_all(str(f))
+        [p] = load_all(str(f))
+        assert p.is_color and p.goal is not None and p.is_solution(p.goal)
 
 
 def _solutions(path):

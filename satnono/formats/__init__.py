@@ -12,7 +12,10 @@
 Formats (the ``fmt`` names): ``non`` (Simpson/mikix ``.non``), ``xml`` (webpbn),
 ``nin`` (Wilk), ``mk`` (pbnsolve), ``cwd`` (QNonograms/Copris), ``g`` (Olšák,
 read only), ``tournament`` (TAAI/ICGA ``$n`` files, read only), ``json``,
-``pbm`` (P1 and P4 read, P1 written) and ``txt`` (a ``#``/``.`` picture).
+``pbm`` (P1 and P4 read, P1 written), ``txt`` (a ``#``/``.`` picture), and
+the colour pictures ``ppm`` (P3 and P6 read, P6 written) and ``png``.  Colour
+puzzles are read and written in ``non``, ``xml`` and ``json`` (read in ``g``);
+the other clue formats are black and white only.
 Without ``fmt`` the format is sniffed from the content, the file suffix only
 breaking ties (see :mod:`satnono.formats.sniff`).
 
@@ -38,7 +41,7 @@ from typing import Callable, Union
 
 from ..errors import ParseError
 from ..model import Puzzle
-from . import cwd, jsonfmt, mk, nin, non, olsak, pbm, textgrid, tournament, webpbn
+from . import cwd, jsonfmt, mk, nin, non, olsak, pbm, picture, textgrid, tournament, webpbn
 from ._text import parse_int
 from .sniff import format_from_suffix, sniff
 
@@ -67,9 +70,13 @@ _READERS: dict[str, Reader] = {
     "json": jsonfmt.read,
     "pbm": pbm.read,
     "txt": textgrid.read,
+    "ppm": picture.read_ppm,
+    "png": picture.read_png,
 }
-#: Readers given the raw bytes (XML declares its own encoding; P4 is binary).
-_BYTES_READERS = frozenset({"xml", "pbm"})
+#: Readers given the raw bytes (XML declares its own encoding; P4, P6 and PNG are binary).
+_BYTES_READERS = frozenset({"xml", "pbm", "ppm", "png"})
+#: Readers of pictures, which take a ``background`` colour.
+_PICTURE_READERS = frozenset({"ppm", "png"})
 
 _WRITERS: dict[str, Callable[[Puzzle], Union[str, bytes]]] = {
     "non": non.write,
@@ -80,6 +87,8 @@ _WRITERS: dict[str, Callable[[Puzzle], Union[str, bytes]]] = {
     "json": jsonfmt.write,
     "pbm": pbm.write,
     "txt": textgrid.write,
+    "ppm": picture.write_ppm,
+    "png": picture.write_png,
 }
 
 #: Every format name ``load``/``loads`` accept as ``fmt``.
@@ -90,14 +99,22 @@ WRITABLE_FORMATS: tuple[str, ...] = tuple(_WRITERS)
 STDIN = "-"
 
 
-def loads(text: str | bytes, fmt: str | None = None, source: str | None = None) -> list[Puzzle]:
+def loads(
+    text: str | bytes, fmt: str | None = None, source: str | None = None, background: str | None = None
+) -> list[Puzzle]:
     """Every puzzle in ``text``; ``source`` (a file name) is used in errors and as a format hint.
+
+    ``background`` (a colour name or ``#rrggbb``) is the background colour of a
+    picture (``ppm``, ``png``; white by default); other formats ignore it.
 
     Raises:
         ParseError: the input is malformed, not UTF-8, of unknown format, or ``fmt`` is unknown.
-        UnsupportedPuzzle: a colour puzzle, a triddler, blotted clues.
+        UnsupportedPuzzle: a triddler, blotted clues, triangle colours.
         PuzzleTooLarge: a side above ``model.MAX_SIDE`` or more than ``model.MAX_CELLS`` cells.
+        ValueError: ``background`` is not a colour.
     """
+    if background is not None:
+        picture.background_rgb(background)  # a bad option is the caller's error, whatever the file
     if fmt is not None and fmt not in _READERS:
         raise ParseError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})", source)
     data: str | bytes = bytes(text) if isinstance(text, (bytearray, memoryview)) else text
@@ -116,7 +133,10 @@ def loads(text: str | bytes, fmt: str | None = None, source: str | None = None) 
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError:
             raise ParseError("not UTF-8 text", source) from None
-    puzzles = _READERS[fmt](data, source)
+    if fmt in _PICTURE_READERS:
+        puzzles = _READERS[fmt](data, source, background=background)
+    else:
+        puzzles = _READERS[fmt](data, source)
     if len(puzzles) == 1:
         return [puzzles[0].with_source(source)]
     return [p.with_source(f"{source}#{k}" if source else None) for k, p in enumerate(puzzles, 1)]
@@ -156,14 +176,16 @@ def _read_bytes(path: str) -> bytes:
         raise ParseError(f"cannot read the file: {e.strerror or e}", path) from None
 
 
-def load_all(path: str, fmt: str | None = None) -> list[Puzzle]:
+def load_all(path: str, fmt: str | None = None, background: str | None = None) -> list[Puzzle]:
     """Every puzzle in the file ``path`` (``-`` is standard input); ``FILE#k`` gives just puzzle k.
+
+    ``background``: a picture's background colour, as in :func:`loads`.
 
     Raises:
         ParseError: as :func:`loads`, or the file cannot be read, or ``#k`` is out of range.
     """
     base, k = _split_selector(path)
-    puzzles = loads(_read_bytes(base), fmt, source=base)
+    puzzles = loads(_read_bytes(base), fmt, source=base, background=background)
     if k is None:
         return puzzles
     if k > len(puzzles):
@@ -172,13 +194,14 @@ def load_all(path: str, fmt: str | None = None) -> list[Puzzle]:
     return [puzzles[k - 1]]
 
 
-def load(path: str, fmt: str | None = None) -> Puzzle:
-    """The one puzzle of ``path``, or puzzle k of a multi-puzzle file named ``FILE#k``.
+def load(path: str, fmt: str | None = None, background: str | None = None) -> Puzzle:
+    """The one puzzle of ``path``, or puzzle k of a multi-puzzle file named ``FILE#k``
+    (``background``: a picture's background colour, as in :func:`loads`).
 
     Raises:
         ParseError: as :func:`load_all`, or the file holds several puzzles and no ``#k`` was given.
     """
-    puzzles = load_all(path, fmt)
+    puzzles = load_all(path, fmt, background=background)
     if len(puzzles) != 1:
         n = len(puzzles)
         raise ParseError(f"the file holds {n} puzzles; choose one with {path}#k (k from 1 to {n})", path)
@@ -189,8 +212,9 @@ def dumps(puzzle: Puzzle, fmt: str) -> str | bytes:
     """The puzzle in format ``fmt`` (one of :data:`WRITABLE_FORMATS`).
 
     Raises:
-        ValueError: ``fmt`` cannot be written, or it stores a picture (``pbm``, ``txt``)
-            and the puzzle has no goal.
+        ValueError: ``fmt`` cannot be written, or it stores a picture (``pbm``, ``txt``,
+            ``ppm``, ``png``) and the puzzle has no goal, or it is black and white only
+            and the puzzle has colours.
     """
     writer = _WRITERS.get(fmt)
     if writer is None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..errors import ParseError
 from ..model import Puzzle
+from ._palette import require_bw
 from ._text import check_size, is_blank, parse_int, split_lines
 from .nin import clue_text, count_clues
 
@@ -49,6 +50,7 @@ def write(puzzle: Puzzle) -> str:
     >>> write(Puzzle.from_clues([[1]], [[1]]))
     '1\\n1\\n1\\n\\n1\\n'
     """
+    require_bw(puzzle, "cwd")
     out = [str(puzzle.height), str(puzzle.width)]
     out += [clue_text(c) for c in puzzle.rows]
     out.append("")

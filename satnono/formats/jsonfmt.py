@@ -5,15 +5,36 @@ Schema written by :func:`write` (every key but ``rows``/``columns`` optional)::
     {"title": "Dancer", "author": "...", "rows": [[2], [2, 1], []],
      "columns": [[2, 1], ...], "goal": [".##..", ...]}
 
+A colour puzzle adds its palette and writes each block as ``[length, char]``::
+
+    {"colors": {"a": {"name": "red", "rgb": "#ff0000"},
+                "b": {"name": "green", "rgb": "#00ff00"}},
+     "rows": [[[3, "a"], [1, "b"]], []], "columns": [...],
+     "goal": ["aaab", "...."]}
+
+(``"background": {"name": ..., "rgb": ...}`` is written when the background
+is not white.)
+
 Reading:
 
 * the clues are ``rows`` and ``columns`` (or ``cols``; teall's ``hor``/``ver``
-  are accepted for rows/columns); a clue is a list of integers, a single
-  integer, or a string of numbers separated by spaces or commas; ``[]``,
+  are accepted for rows/columns); a clue is a list of blocks, a single
+  integer, or a string of blocks separated by spaces or commas; ``[]``,
   ``[0]`` and ``""`` are empty;
-* ``title`` (else ``name``) is the name; ``goal`` is a list of row strings of
-  ``#``/``.`` (``X``/``x``/``1`` black, ``-``/``0`` white also accepted);
-  missing clues are derived from the goal;
+* a block is a length (``3``, ``"3"``), or in colour ``[3, "a"]`` or ``"3a"``
+  where the colour is a character of ``colors``, a colour name, or (in a
+  pair) a colour number from 1 in ``colors`` order; a bare length has colour
+  1 (the first of ``colors``);
+* ``colors`` maps each colour's grid character to ``{"name", "rgb"}`` or to
+  just an RGB (``"#ff0000"``) or a colour name; without ``colors``, the colour
+  characters of the clues (or of the goal) become colours with default RGB
+  values, in sorted order; with ``colors``, an unknown colour is an error;
+* the palette holds the colours the blocks use (clues and goal), in
+  ``colors`` order; a puzzle using one colour is black and white;
+* ``title`` (else ``name``) is the name; ``goal`` is a list of row strings: in
+  black and white ``#``/``.`` (``X``/``x``/``1`` black, ``-``/``0`` white
+  also accepted), in colour the colour characters and ``.``; missing clues
+  are derived from the goal;
 * every other key with a string, number or boolean value goes to ``meta``;
 * a top-level list of such objects is a multi-puzzle file.
 
@@ -28,13 +49,18 @@ import re
 from typing import Any
 
 from ..errors import ParseError
-from ..model import BLACK, MAX_SIDE, WHITE, Clue, Puzzle, clues_of_grid
+from ..model import BLACK, MAX_SIDE, WHITE, Color, Puzzle, clues_of_grid, default_rgb
+from ._palette import RGB, build_palette, name_for_rgb, puzzle_of_blocks, rgb_of_name, rgb_of_spec
 from ._text import check_size, parse_block
 
 _ROWS = ("rows", "hor")
 _COLUMNS = ("columns", "cols", "ver")
-_RESERVED = frozenset(_ROWS + _COLUMNS + ("title", "name", "goal"))
+_RESERVED = frozenset(_ROWS + _COLUMNS + ("title", "name", "goal", "colors", "colours", "background"))
 _GOAL_CELLS = {"#": BLACK, "X": BLACK, "x": BLACK, "1": BLACK, ".": WHITE, "-": WHITE, "0": WHITE}
+_COLOUR_TOKEN = re.compile(r"([0-9]+)([^0-9\s,])")
+
+RawClue = tuple[tuple[int, "str | int | None"], ...]
+"""A clue as read: ``(length, colour key)`` per block, ``None`` for a bare length."""
 
 
 def read(text: str, source: str | None) -> list[Puzzle]:
@@ -54,7 +80,24 @@ def read(text: str, source: str | None) -> list[Puzzle]:
     raise ParseError("expected a JSON object (or a list of objects) describing a puzzle", source)
 
 
-def _clue(value: Any, where: str, source: str | None) -> Clue:
+def _length(item: Any, where: str, source: str | None) -> int:
+    if isinstance(item, bool) or not isinstance(item, (int, str)):
+        raise ParseError(f"{where}: expected a whole number, got {str(item)[:20]!r}", source)
+    if isinstance(item, int):
+        if item < 0:
+            raise ParseError(f"{where}: block length must not be negative, got {item}", source)
+        if item > MAX_SIDE:
+            raise ParseError(
+                f"{where}: block length is longer than any supported line (at most {MAX_SIDE} cells)", source
+            )
+        return item
+    try:
+        return parse_block(item.strip(), source, None)
+    except ParseError as e:
+        raise ParseError(f"{where}: {e.message}", source) from None
+
+
+def _clue(value: Any, where: str, source: str | None) -> RawClue:
     if isinstance(value, bool):
         raise ParseError(f"{where}: expected a list of block lengths, got {value!r}", source)
     if isinstance(value, int):
@@ -65,29 +108,26 @@ def _clue(value: Any, where: str, source: str | None) -> Clue:
         items = value
     else:
         raise ParseError(f"{where}: expected a list of block lengths, got {type(value).__name__}", source)
-    out = []
+    out: list[tuple[int, str | int | None]] = []
     for j, item in enumerate(items):
-        if isinstance(item, bool) or not isinstance(item, (int, str)):
-            raise ParseError(f"{where}[{j}]: expected a whole number, got {str(item)[:20]!r}", source)
-        if isinstance(item, int):
-            if item < 0:
-                raise ParseError(f"{where}[{j}]: block length must not be negative, got {item}", source)
-            if item > MAX_SIDE:
-                raise ParseError(
-                    f"{where}[{j}]: block length is longer than any supported line (at most {MAX_SIDE} cells)", source
-                )
-            n = item
-        else:
-            try:
-                n = parse_block(item.strip(), source, None)
-            except ParseError as e:
-                raise ParseError(f"{where}[{j}]: {e.message}", source) from None
+        key: str | int | None = None
+        if isinstance(item, list):
+            if len(item) != 2 or isinstance(item[1], bool) or not isinstance(item[1], (str, int)):
+                raise ParseError(f"{where}[{j}]: a colour block is [length, colour], got {str(item)[:30]}", source)
+            item, key = item
+            if isinstance(key, str) and not key:
+                raise ParseError(f"{where}[{j}]: empty colour", source)
+        elif isinstance(item, str):
+            m = _COLOUR_TOKEN.fullmatch(item.strip())
+            if m is not None:
+                item, key = m.group(1), m.group(2)
+        n = _length(item, f"{where}[{j}]", source)
         if n:
-            out.append(n)
+            out.append((n, key))
     return tuple(out)
 
 
-def _clues(doc: dict[str, Any], keys: tuple[str, ...], where: str, source: str | None) -> tuple[Clue, ...] | None:
+def _clues(doc: dict[str, Any], keys: tuple[str, ...], where: str, source: str | None) -> tuple[RawClue, ...] | None:
     key = next((k for k in keys if k in doc), None)
     if key is None:
         return None
@@ -99,20 +139,135 @@ def _clues(doc: dict[str, Any], keys: tuple[str, ...], where: str, source: str |
     return tuple(_clue(v, f"{where}{key}[{i}]", source) for i, v in enumerate(value))
 
 
-def _goal(value: Any, where: str, source: str | None) -> tuple[str, ...]:
+def _goal_rows(value: Any, where: str, source: str | None) -> list[str]:
     if not isinstance(value, list) or not value or not all(isinstance(r, str) for r in value):
         raise ParseError(f"{where}goal: expected a non-empty list of row strings", source)
-    rows = []
     for i, row in enumerate(value):
-        try:
-            rows.append("".join(_GOAL_CELLS[ch] for ch in row))
-        except KeyError as e:
-            raise ParseError(f"{where}goal[{i}]: unexpected character {e.args[0]!r} (use '#' and '.')", source) from None
         if len(row) != len(value[0]):
             raise ParseError(f"{where}goal[{i}]: has {len(row)} cells, row 0 has {len(value[0])}", source)
-    if not rows[0]:
+    if not value[0]:
         raise ParseError(f"{where}goal: the rows are empty", source)
-    return tuple(rows)
+    return value
+
+
+def _goal(rows: list[str], where: str, source: str | None) -> tuple[str, ...]:
+    out = []
+    for i, row in enumerate(rows):
+        try:
+            out.append("".join(_GOAL_CELLS[ch] for ch in row))
+        except KeyError as e:
+            raise ParseError(f"{where}goal[{i}]: unexpected character {e.args[0]!r} (use '#' and '.')", source) from None
+    return tuple(out)
+
+
+def _colour_spec(value: Any, where: str, source: str | None) -> tuple[str | None, RGB]:
+    """``(name or None, rgb)`` of one ``colors`` entry."""
+    name = None
+    spec = value
+    if isinstance(value, dict):
+        name = value.get("name")
+        spec = value.get("rgb")
+        if name is not None and (not isinstance(name, str) or not name):
+            raise ParseError(f"{where}.name: expected a non-empty string", source)
+        if spec is None:
+            if name is None or rgb_of_name(name) is None:
+                raise ParseError(f"{where}: no 'rgb' (and no known colour name)", source)
+            spec = name
+    if not isinstance(spec, str):
+        raise ParseError(f"{where}: expected a colour like \"#ff0000\" or {{\"name\": ..., \"rgb\": ...}}", source)
+    try:
+        rgb = rgb_of_spec(spec)
+    except ValueError as e:
+        raise ParseError(f"{where}: {e}", source) from None
+    if name is None and rgb_of_name(spec) is not None:
+        name = spec.strip().lower()
+    return name, rgb
+
+
+class _Palette:
+    """The colours of a colour JSON puzzle, and the index of each colour key."""
+
+    def __init__(self, doc: dict[str, Any], prefix: str, source: str | None,
+                 clues: list[RawClue], goal_rows: list[str] | None) -> None:
+        self.source = source
+        self.prefix = prefix
+        colours_key = "colors" if "colors" in doc else "colours"
+        given = doc.get(colours_key)
+        entries: list[tuple[str, str | None, RGB]] = []  # (char, name, rgb) in file order
+        if given is not None:
+            if not isinstance(given, dict) or not given:
+                raise ParseError(f"{prefix}{colours_key}: expected an object mapping colour characters to colours", source)
+            for ch, v in given.items():
+                if len(ch) != 1:
+                    raise ParseError(f"{prefix}{colours_key}: a colour's key is its one grid character, got {ch!r}", source)
+                name, rgb = _colour_spec(v, f"{prefix}{colours_key}.{ch}", source)
+                entries.append((ch, name, rgb))
+        else:
+            found = {k for c in clues for _, k in c if isinstance(k, str)}
+            found |= {ch for r in goal_rows or [] for ch in r if ch != WHITE}
+            if any(isinstance(k, int) for c in clues for _, k in c):
+                raise ParseError(f"{prefix}colors: colour numbers need a 'colors' object", source)
+            entries = [(ch, None, default_rgb(i)) for i, ch in enumerate(sorted(found), 1)]
+        self.entries = entries
+        # characters first: a character wins over another colour's name
+        self.by_char: dict[str, int] = {ch: i for i, (ch, _, _) in enumerate(entries)}
+        self.lookup: dict[str | int, int] = dict(self.by_char)
+        for i, (_, name, _) in enumerate(entries):
+            self.lookup.setdefault(i + 1, i)
+            if name is not None:
+                self.lookup.setdefault(name, i)
+        bg = doc.get("background")
+        self.background = None
+        if bg is not None:
+            name, rgb = _colour_spec(bg, f"{prefix}background", source)
+            self.background = Color(name or name_for_rgb(rgb), WHITE, rgb)
+
+    def key_index(self, key: str | int | None, where: str) -> int:
+        """Position in ``entries`` of a clue's colour key."""
+        if key is None:
+            return 0
+        i = self.lookup.get(key)
+        if i is None:
+            raise ParseError(f"{where}: colour {key!r} is not in the palette ('colors')", self.source)
+        return i
+
+    def char_index(self, ch: str, where: str) -> int:
+        i = self.by_char.get(ch)
+        if i is None:
+            raise ParseError(f"{where}: unexpected character {ch!r} (not a colour of 'colors', nor '.')", self.source)
+        return i
+
+
+def _colour_puzzle(doc: dict[str, Any], prefix: str, source: str | None, rows: tuple[RawClue, ...] | None,
+                   columns: tuple[RawClue, ...] | None, goal_rows: list[str] | None, **kwargs: Any) -> Puzzle:
+    clues = list(rows or ()) + list(columns or ())
+    pal = _Palette(doc, prefix, source, clues, goal_rows)
+    if not pal.entries:
+        raise ParseError(f"{prefix}colors: no block colour", source)
+    # entry positions used by each line (clues) and cell (goal)
+    row_pos = [tuple((n, pal.key_index(k, f"{prefix}rows[{i}]")) for n, k in c) for i, c in enumerate(rows or ())]
+    col_pos = [tuple((n, pal.key_index(k, f"{prefix}columns[{i}]")) for n, k in c) for i, c in enumerate(columns or ())]
+    goal_pos = [[-1 if ch == WHITE else pal.char_index(ch, f"{prefix}goal[{r}]") for ch in row]
+                for r, row in enumerate(goal_rows or [])]
+    used = {i for line in row_pos + col_pos for _, i in line} | {i for row in goal_pos for i in row if i >= 0}
+    order = [i for i in range(len(pal.entries)) if i in used]
+    new_index = {old: new for new, old in enumerate(order, 1)}
+    palette = build_palette(pal.background, [
+        (pal.entries[i][1] or name_for_rgb(pal.entries[i][2]), [pal.entries[i][0]], pal.entries[i][2]) for i in order
+    ], source)
+    chars = "".join(c.char for c in palette)
+    goal = None
+    if goal_rows is not None:
+        goal = tuple("".join(WHITE if i < 0 else chars[new_index[i]] for i in row) for row in goal_pos)
+        if (rows is not None and len(rows) != len(goal)) or (columns is not None and len(columns) != len(goal[0])):
+            raise ParseError(f"{prefix}goal: its size differs from the clues'", source)
+    check_size(len(goal[0]) if columns is None else len(columns),  # type: ignore[index]
+               len(goal) if rows is None else len(rows), source, None)  # type: ignore[arg-type]
+    return puzzle_of_blocks(
+        None if rows is None else [tuple((n, new_index[i]) for n, i in c) for c in row_pos],
+        None if columns is None else [tuple((n, new_index[i]) for n, i in c) for c in col_pos],
+        palette, goal, **kwargs,
+    )
 
 
 def _puzzle(doc: Any, where: str, source: str | None) -> Puzzle:
@@ -121,16 +276,7 @@ def _puzzle(doc: Any, where: str, source: str | None) -> Puzzle:
     prefix = f"{where}." if where else ""
     rows = _clues(doc, _ROWS, prefix, source)
     columns = _clues(doc, _COLUMNS, prefix, source)
-    goal = _goal(doc["goal"], prefix, source) if doc.get("goal") is not None else None
-    if goal is not None:
-        g_rows, g_cols = clues_of_grid(goal)
-        if (rows is not None and len(rows) != len(goal)) or (columns is not None and len(columns) != len(goal[0])):
-            raise ParseError(f"{prefix}goal: its size differs from the clues'", source)
-        rows = g_rows if rows is None else rows
-        columns = g_cols if columns is None else columns
-    if rows is None or columns is None:
-        raise ParseError(f"{prefix}{'rows' if rows is None else 'columns'}: missing (and no goal)", source)
-    check_size(len(columns), len(rows), source, None)
+    goal_rows = _goal_rows(doc["goal"], prefix, source) if doc.get("goal") is not None else None
     name = next((doc[k] for k in ("title", "name") if isinstance(doc.get(k), str)), None)
     meta = tuple(
         (str(k), _scalar(v))
@@ -139,7 +285,29 @@ def _puzzle(doc: Any, where: str, source: str | None) -> Puzzle:
     )
     if isinstance(doc.get("title"), str) and isinstance(doc.get("name"), str):
         meta = (("name", doc["name"]),) + meta
-    return Puzzle(rows=rows, columns=columns, name=name, goal=goal, meta=meta)
+    keyed = any(k is not None for c in (rows or ()) + (columns or ()) for _, k in c)
+    odd_goal = goal_rows is not None and any(ch not in _GOAL_CELLS for r in goal_rows for ch in r)
+    if "colors" in doc or "colours" in doc or keyed or odd_goal:
+        if rows is None and columns is None and goal_rows is None:
+            raise ParseError(f"{prefix}rows: missing (and no goal)", source)
+        if goal_rows is None and (rows is None or columns is None):
+            raise ParseError(f"{prefix}{'rows' if rows is None else 'columns'}: missing (and no goal)", source)
+        return _colour_puzzle(doc, prefix, source, rows, columns, goal_rows, name=name, meta=meta)
+    row_lengths = None if rows is None else tuple(tuple(n for n, _ in c) for c in rows)
+    col_lengths = None if columns is None else tuple(tuple(n for n, _ in c) for c in columns)
+    goal = _goal(goal_rows, prefix, source) if goal_rows is not None else None
+    if goal is not None:
+        g_rows, g_cols = clues_of_grid(goal)
+        if (row_lengths is not None and len(row_lengths) != len(goal)) or (
+            col_lengths is not None and len(col_lengths) != len(goal[0])
+        ):
+            raise ParseError(f"{prefix}goal: its size differs from the clues'", source)
+        row_lengths = g_rows if row_lengths is None else row_lengths
+        col_lengths = g_cols if col_lengths is None else col_lengths
+    if row_lengths is None or col_lengths is None:
+        raise ParseError(f"{prefix}{'rows' if row_lengths is None else 'columns'}: missing (and no goal)", source)
+    check_size(len(col_lengths), len(row_lengths), source, None)
+    return Puzzle(rows=row_lengths, columns=col_lengths, name=name, goal=goal, meta=meta)
 
 
 def _scalar(v: str | int | float | bool) -> str:
@@ -169,10 +337,28 @@ def write(puzzle: Puzzle) -> str:
         if k not in _RESERVED and k not in seen:
             seen.add(k)
             parts.append(f"  {json.dumps(k, ensure_ascii=False)}: {json.dumps(v, ensure_ascii=False)}")
-    for key, lines in (("rows", puzzle.rows), ("columns", puzzle.columns)):
-        body = ",\n".join(f"    {json.dumps(list(c))}" for c in lines)
-        parts.append(f'  "{key}": [\n{body}\n  ]')
+    if puzzle.is_color:
+        pal = puzzle.palette
+        if pal[0].name != "white" or pal[0].rgb != (255, 255, 255):
+            parts.append(f'  "background": {_colour_json(pal[0])}')
+        body = ",\n".join(f"    {json.dumps(c.char, ensure_ascii=False)}: {_colour_json(c)}" for c in pal[1:])
+        parts.append(f'  "colors": {{\n{body}\n  }}')
+        chars = puzzle.chars
+        for key, axis, count in (("rows", "row", puzzle.height), ("columns", "column", puzzle.width)):
+            lines = [zip(*puzzle.line(axis, i)) for i in range(count)]
+            body = ",\n".join(
+                "    " + json.dumps([[n, chars[c]] for n, c in blocks], ensure_ascii=False) for blocks in lines
+            )
+            parts.append(f'  "{key}": [\n{body}\n  ]')
+    else:
+        for key, lines in (("rows", puzzle.rows), ("columns", puzzle.columns)):
+            body = ",\n".join(f"    {json.dumps(list(c))}" for c in lines)
+            parts.append(f'  "{key}": [\n{body}\n  ]')
     if puzzle.goal is not None:
-        body = ",\n".join(f"    {json.dumps(r)}" for r in puzzle.goal)
+        body = ",\n".join(f"    {json.dumps(r, ensure_ascii=False)}" for r in puzzle.goal)
         parts.append(f'  "goal": [\n{body}\n  ]')
     return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+def _colour_json(c: Color) -> str:
+    return json.dumps({"name": c.name, "rgb": c.hex}, ensure_ascii=False)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..errors import ParseError
 from ..model import Puzzle
+from ._palette import require_bw
 from ._text import check_size, parse_clue, split_lines, take_rules
 from .nin import clue_text, read_header
 
@@ -40,6 +41,7 @@ def write(puzzle: Puzzle) -> str:
     >>> write(Puzzle.from_clues([[1]], [[1]]))
     '1 1\\n1\\n#\\n1\\n'
     """
+    require_bw(puzzle, "mk")
     out = [f"{puzzle.height} {puzzle.width}"]
     out += [clue_text(c) for c in puzzle.rows]
     out.append("#")

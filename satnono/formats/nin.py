@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..errors import ParseError
 from ..model import Clue, Puzzle
+from ._palette import require_bw
 from ._text import check_size, parse_clue, parse_int, split_lines
 
 
@@ -60,6 +61,7 @@ def write(puzzle: Puzzle) -> str:
     >>> write(Puzzle.from_clues([[1]], [[1]]))
     '1 1\\n1\\n1\\n'
     """
+    require_bw(puzzle, "nin")
     out = [f"{puzzle.width} {puzzle.height}"]
     out += [clue_text(c) for c in puzzle.rows]
     out += [clue_text(c) for c in puzzle.columns]

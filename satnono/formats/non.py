@@ -12,8 +12,9 @@ Reading rules:
   the ``rows`` line, and only blank lines may follow the H-th (mikix, pbnsolve).
   See :func:`satnono.formats._text.take_rules`.
 * ``goal "0110..."`` (quoted or not) is the picture row by row, ``0`` blank and
-  any other character filled.  Without a ``rows`` or ``columns`` block the
-  missing clues are derived from the goal.
+  any other character filled (in colour, a colour letter is a cell of that
+  colour).  Without a ``rows`` or ``columns`` block the missing clues are
+  derived from the goal.
 * ``title`` becomes the puzzle name; ``by`` is stored as ``author``; every
   other ``word value`` line (``copyright``, ``catalogue``, ``license``, ...) is
   kept in ``meta`` in file order.  Values may be quoted; HTML entities
@@ -21,7 +22,17 @@ Reading rules:
 * Lines that start with neither a letter nor a digit are ignored (mikix:
   "parsers must ignore any line that they don't recognize"); so are
   ``maxrule`` and pbnsolve's ``saved`` lines.
-* ``color`` lines and colour clues (``3b,1d``) raise :class:`UnsupportedPuzzle`.
+* Colour (mikix): ``color a #ff0000`` declares colour ``a`` (a letter, which
+  becomes the colour's grid character; the RGB is ``#rrggbb``, ``#rgb`` or a
+  common colour name); clue blocks are ``3a,1b`` and goal cells are letters.
+  When a file declares colours, a letter it does not declare is an error;
+  without ``color`` lines, letters in the clues still make colours (default
+  RGB values, letters in sorted order).  A block without a letter, and a goal
+  cell that is neither ``0`` nor a letter, has the default colour: the only
+  declared colour, else black (``#000000``, grid character ``#``).  A file
+  using a single colour is a black-and-white puzzle.  The writer declares
+  every colour and gives every block its letter (a palette character that is
+  not an ASCII letter is replaced by a free letter).
 * A ``.nonpack`` bundle (puzzles separated by a line of ``====``) gives
   several puzzles.
 """
@@ -31,9 +42,10 @@ from __future__ import annotations
 import html
 import re
 
-from ..errors import ParseError, PuzzleTooLarge, UnsupportedPuzzle
-from ..model import BLACK, MAX_SIDE, WHITE, Clue, Puzzle, clues_of_grid
-from ._text import COLOUR_MESSAGE, check_size, is_blank, parse_clue, parse_int, split_lines, take_rules
+from ..errors import ParseError, PuzzleTooLarge
+from ..model import BLACK, MAX_SIDE, WHITE, Palette, Puzzle, default_rgb, parse_rgb
+from ._palette import RGB, RawBlock, build_palette, name_for_rgb, puzzle_of_blocks, rgb_of_name, split_blocks
+from ._text import check_size, is_blank, parse_int, split_lines, take_rules
 
 _WORD = re.compile(r"([A-Za-z][A-Za-z0-9_-]*)(?:\s+(.*))?")
 _SEPARATOR = re.compile(r"={4,}\s*")
@@ -78,6 +90,7 @@ class _Reader:
         self.goal: tuple[str, int] | None = None
         self.name: str | None = None
         self.meta: list[tuple[str, str]] = []
+        self.colors: dict[str, tuple[RGB, int]] = {}  # declared letter -> (rgb, line)
 
     def error(self, message: str, line: int | None) -> ParseError:
         return ParseError(message, self.source, line)
@@ -124,7 +137,7 @@ class _Reader:
                     raise self.error(f"a second goal (the first is on line {self.goal[1]})", lineno)
                 self.goal = ("".join(_unquote(value).split()), lineno)
             elif key in ("color", "colour"):
-                raise UnsupportedPuzzle(COLOUR_MESSAGE, self.source, lineno)
+                self.declare_color(value, lineno)
             elif key in _IGNORED:
                 continue
             elif key == "title":
@@ -135,7 +148,20 @@ class _Reader:
                     self.meta.append(("author" if key == "by" else key, v))
         return self.build()
 
-    def clues(self, key: str, count: int | None) -> tuple[Clue, ...] | None:
+    def declare_color(self, value: str, line: int) -> None:
+        parts = value.split()
+        if len(parts) != 2 or len(parts[0]) != 1 or not _is_letter(parts[0]):
+            raise self.error("a colour line is 'color LETTER #rrggbb', e.g. 'color a #ff0000'", line)
+        letter, spec = parts
+        try:
+            rgb = rgb_of_name(spec) or parse_rgb(spec)
+        except ValueError as e:
+            raise self.error(str(e), line) from None
+        if letter in self.colors:
+            raise self.error(f"colour {letter!r} declared twice (first on line {self.colors[letter][1]})", line)
+        self.colors[letter] = (rgb, line)
+
+    def clues(self, key: str, count: int | None) -> list[tuple[int, list[RawBlock]]] | None:
         if key not in self.blocks:
             return None
         kw_line, block, end = self.blocks[key]
@@ -146,7 +172,7 @@ class _Reader:
                 raise self.error(f"'{key}' section has no clue lines", kw_line)
         else:
             chosen = take_rules(block, count, what, self.source, end)
-        return tuple(parse_clue(t, self.source, n, sep=_CLUE_SEP, colour_ok=True) for n, t in chosen)
+        return [(n, split_blocks(t, _CLUE_SEP, self.source, n)) for n, t in chosen]
 
     def build(self) -> Puzzle:
         if not self.size and not self.blocks and self.goal is None:
@@ -163,7 +189,7 @@ class _Reader:
             height = len(rows)
         if width is None and columns is not None:
             width = len(columns)
-        goal = None
+        cells = None
         if self.goal is not None:
             cells, line = self.goal
             if width is None or height is None:
@@ -173,23 +199,80 @@ class _Reader:
                 raise self.error(
                     f"goal has {len(cells)} cells, expected {width}x{height} = {width * height}", line
                 )
-            goal = tuple(
-                "".join(WHITE if ch == "0" else BLACK for ch in cells[r * width : (r + 1) * width])
-                for r in range(height)
-            )
-            derived_rows, derived_cols = clues_of_grid(goal)
-            rows = derived_rows if rows is None else rows
-            columns = derived_cols if columns is None else columns
-        if rows is None:
+        palette, index = self.palette(rows, columns, cells)
+        chars = "".join(c.char for c in palette)
+        default = index.get(None, 1)
+        goal = None
+        if cells is not None:
+            assert width is not None and height is not None and self.goal is not None
+            if len(palette) == 2:
+                flat = "".join(WHITE if ch == "0" else BLACK for ch in cells)
+            else:
+                try:
+                    flat = "".join(
+                        WHITE if ch == "0" else chars[index[ch] if _is_letter(ch) else default] for ch in cells
+                    )
+                except KeyError as e:
+                    raise self.error(f"the goal uses colour {e.args[0]!r}, which no 'color' line declares",
+                                     self.goal[1]) from None
+            goal = tuple(flat[r * width : (r + 1) * width] for r in range(height))
+        row_clues = self.resolve(rows, index) if rows is not None else None
+        col_clues = self.resolve(columns, index) if columns is not None else None
+        if row_clues is None and goal is None:
             raise self.error("no 'rows' section (and no goal to derive it from)", None)
-        if columns is None:
+        if col_clues is None and goal is None:
             raise self.error("no 'columns' section (and no goal to derive it from)", None)
-        check_size(len(columns), len(rows), self.source, where)
-        return Puzzle(rows=rows, columns=columns, name=self.name, goal=goal, meta=tuple(self.meta))
+        assert width is not None and height is not None
+        check_size(width, height, self.source, where)
+        return puzzle_of_blocks(row_clues, col_clues, palette, goal, name=self.name, meta=tuple(self.meta))
+
+    def palette(self, rows: list[tuple[int, list[RawBlock]]] | None, columns: list[tuple[int, list[RawBlock]]] | None,
+                cells: str | None) -> tuple[Palette, dict[str | None, int]]:
+        """The palette, and the colour index of each letter (``None``: the default colour)."""
+        lines = (rows or []) + (columns or [])
+        letters = {k for _, blocks in lines for _, k in blocks if k is not None}
+        plain = any(k is None for _, blocks in lines for _, k in blocks)
+        colour = bool(self.colors or letters or (not lines and cells and any(_is_letter(ch) for ch in cells)))
+        if not colour:
+            return build_palette(None, [("black", [BLACK], (0, 0, 0))], self.source), {None: 1}
+        if cells is not None:
+            letters |= {ch for ch in cells if _is_letter(ch)}
+            plain = plain or any(ch != "0" and not _is_letter(ch) for ch in cells)
+        if self.colors:
+            for n, blocks in lines:
+                for _, k in blocks:
+                    if k is not None and k not in self.colors:
+                        raise self.error(f"colour {k!r} is not declared (no 'color {k} ...' line)", n)
+            if cells is not None and self.goal is not None:
+                bad = sorted({ch for ch in cells if _is_letter(ch)} - set(self.colors))
+                if bad:
+                    raise self.error(f"the goal uses colour {bad[0]!r}, which no 'color' line declares", self.goal[1])
+            rgbs = {k: rgb for k, (rgb, _) in self.colors.items()}
+        else:
+            rgbs = {k: default_rgb(i + 1) for i, k in enumerate(sorted(letters), 1)}
+        # the default colour: the only declared one, else black
+        default = next(iter(rgbs)) if len(self.colors) == 1 else None
+        used = letters | ({default} if plain else set())
+        order: list[str | None] = [k for k in rgbs if k in used] + ([None] if None in used else [])
+        if len(order) <= 1:
+            return build_palette(None, [("black", [BLACK], (0, 0, 0))], self.source), {None: 1, **{k: 1 for k in rgbs}}
+        index: dict[str | None, int] = {k: i for i, k in enumerate(order, 1)}
+        if default is not None:
+            index[None] = index[default]
+        blocks_out = [("black", [BLACK], (0, 0, 0)) if k is None else (name_for_rgb(rgbs[k]), [k], rgbs[k]) for k in order]
+        line = next(iter(self.colors.values()))[1] if self.colors else None
+        return build_palette(None, blocks_out, self.source, line), index
+
+    def resolve(self, lines: list[tuple[int, list[RawBlock]]], index: dict[str | None, int]) -> list[tuple[tuple[int, int], ...]]:
+        return [tuple((n, index[k]) for n, k in blocks) for _, blocks in lines]
 
 
 def _read_one(lines: list[str], offset: int, source: str | None) -> Puzzle:
     return _Reader(lines, offset, source).run()
+
+
+def _is_letter(ch: str) -> bool:
+    return ch.isascii() and ch.isalpha()
 
 
 def _quote(value: str) -> str:
@@ -197,12 +280,28 @@ def _quote(value: str) -> str:
     return f'"{escaped}"'
 
 
-def _clue_text(clue: Clue) -> str:
-    return ",".join(map(str, clue)) if clue else "0"
+def _clue_text(blocks: tuple[tuple[int, int], ...], letters: str) -> str:
+    """One clue: ``3,1`` (``letters`` empty: black and white) or ``3a,1b``."""
+    if not blocks:
+        return "0"
+    return ",".join(f"{n}{letters[c] if letters else ''}" for n, c in blocks)
+
+
+def letters_of(puzzle: Puzzle) -> str:
+    """The ``.non`` letter of each colour index (index 0 is ``0``): the palette
+    character when it is an ASCII letter, else the first free letter."""
+    from ._palette import assign_chars
+
+    spare = [[c.char] if _is_letter(c.char) else [] for c in puzzle.palette[1:]]
+    chars = assign_chars(spare)
+    # assign_chars falls back to SPARE_CHARS, which start with the letters
+    assert all(_is_letter(ch) for ch in chars)
+    return "0" + "".join(chars)
 
 
 def write(puzzle: Puzzle) -> str:
-    """The puzzle as a ``.non`` file (empty lines written ``0``, properties quoted).
+    """The puzzle as a ``.non`` file (empty lines written ``0``, properties quoted;
+    a colour puzzle declares its colours and writes ``3a,1b``).
 
     >>> print(write(Puzzle.from_clues([[1], []], [[1], []])), end="")
     width 2
@@ -223,10 +322,19 @@ def write(puzzle: Puzzle) -> str:
         word = "by" if key == "author" else key.lower()
         if _WORD.fullmatch(word) and word not in _STRUCTURAL and word != "title":
             out.append(f"{word} {_quote(value)}")
-    out += [f"width {puzzle.width}", f"height {puzzle.height}", "", "rows"]
-    out += [_clue_text(c) for c in puzzle.rows]
+    out += [f"width {puzzle.width}", f"height {puzzle.height}"]
+    letters = letters_of(puzzle) if puzzle.is_color else ""
+    if letters:
+        out += [""] + [f"color {letters[i]} {c.hex}" for i, c in enumerate(puzzle.palette) if i]
+    out += ["", "rows"]
+    out += [_clue_text(puzzle.row_blocks(i), letters) for i in range(puzzle.height)]
     out += ["", "columns"]
-    out += [_clue_text(c) for c in puzzle.columns]
+    out += [_clue_text(puzzle.column_blocks(i), letters) for i in range(puzzle.width)]
     if puzzle.goal is not None:
-        out += ["", 'goal "' + "".join("1" if ch == BLACK else "0" for row in puzzle.goal for ch in row) + '"']
+        if letters:
+            table = str.maketrans(puzzle.chars, letters)
+            cells = "".join(row.translate(table) for row in puzzle.goal)
+        else:
+            cells = "".join("0" if ch == WHITE else "1" for row in puzzle.goal for ch in row)
+        out += ["", 'goal "' + cells + '"']
     return "\n".join(out) + "\n"

@@ -14,6 +14,7 @@ import re
 
 from ..errors import ParseError
 from ..model import BLACK, WHITE, Puzzle
+from ._palette import require_bw
 from ._text import check_size, parse_int
 
 _SPACE = b" \t\r\n\v\f"
@@ -21,11 +22,12 @@ _TO_CELLS = str.maketrans({"1": BLACK, "0": WHITE})
 
 
 class _Header:
-    def __init__(self, data: bytes, source: str | None) -> None:
+    def __init__(self, data: bytes, source: str | None, kind: str = "PBM") -> None:
         self.data = data
         self.pos = 0
         self.line = 1
         self.source = source
+        self.kind = kind
 
     def token(self, what: str) -> str:
         data = self.data
@@ -43,8 +45,25 @@ class _Header:
         while self.pos < len(data) and data[self.pos] not in _SPACE and data[self.pos] != 0x23:
             self.pos += 1
         if start == self.pos:
-            raise ParseError(f"the PBM header ends before the {what}", self.source, self.line)
+            raise ParseError(f"the {self.kind} header ends before the {what}", self.source, self.line)
         return data[start : self.pos].decode("latin-1")
+
+
+def open_header(data: bytes, source: str | None, noun: str, magics: tuple[bytes, ...]) -> tuple[_Header, bytes, int, int]:
+    """The Netpbm header's magic number, width and height (checked against the size
+    limits), with the reader positioned after the height."""
+    stripped = data.lstrip(_SPACE)
+    head = _Header(stripped, source, noun.split()[0])
+    head.line += data[: len(data) - len(stripped)].count(b"\n")
+    magic = head.data[:2]
+    if magic not in magics:
+        expected = " or ".join(repr(m.decode()) for m in magics)
+        raise ParseError(f"not a {noun} (expected {expected})", source, 1)
+    head.pos = 2
+    width = parse_int(head.token("width"), "width", source, head.line)
+    height = parse_int(head.token("height"), "height", source, head.line)
+    check_size(width, height, source, head.line)
+    return head, magic, width, height
 
 
 def read(data: bytes | str, source: str | None) -> list[Puzzle]:
@@ -54,16 +73,7 @@ def read(data: bytes | str, source: str | None) -> list[Puzzle]:
             data = data.encode("latin-1" if data.lstrip().startswith("P4") else "utf-8")
         except UnicodeError:
             raise ParseError("a raw (P4) PBM must be read as bytes", source) from None
-    stripped = data.lstrip(_SPACE)
-    head = _Header(stripped, source)
-    head.line += data[: len(data) - len(stripped)].count(b"\n")
-    magic = head.data[:2]
-    if magic not in (b"P1", b"P4"):
-        raise ParseError("not a PBM bitmap (expected 'P1' or 'P4')", source, 1)
-    head.pos = 2
-    width = parse_int(head.token("width"), "width", source, head.line)
-    height = parse_int(head.token("height"), "height", source, head.line)
-    check_size(width, height, source, head.line)
+    head, magic, width, height = open_header(data, source, "PBM bitmap", (b"P1", b"P4"))
     grid = _raw(head, width, height) if magic == b"P4" else _plain(head, width, height)
     return [Puzzle.from_grid(grid)]
 
@@ -126,6 +136,7 @@ def write(puzzle: Puzzle) -> str:
     Raises:
         ValueError: when the puzzle has no goal.
     """
+    require_bw(puzzle, "pbm")
     if puzzle.goal is None:
         raise ValueError("the pbm format stores a picture, and this puzzle has no goal to write")
     out = ["P1"]

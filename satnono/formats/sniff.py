@@ -3,6 +3,7 @@
 :func:`candidates` lists the formats the content could be, most likely first:
 
 1. ``pbm``: starts with ``P1`` or ``P4`` then whitespace or ``#`` (exclusive);
+   likewise ``ppm`` with ``P3`` or ``P6``; ``png``: the PNG signature (exclusive);
 2. ``xml``: the first non-blank character is ``<`` (exclusive);
 3. ``json``: the first non-blank character is ``{`` or ``[`` (exclusive);
 4. ``tournament``: the first non-blank line is a ``$<n>`` header (exclusive);
@@ -43,10 +44,15 @@ SUFFIXES = {
     ".txt": "txt",
     ".json": "json",
     ".pbm": "pbm",
+    ".ppm": "ppm",
+    ".png": "png",
 }
 
 _PBM = re.compile(r"P[14](?:\s|#)")
 _PBM_BYTES = re.compile(rb"P[14](?:\s|#)")
+_PPM = re.compile(r"P[36](?:\s|#)")
+_PPM_BYTES = re.compile(rb"P[36](?:\s|#)")
+_PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 _NON_WORD = re.compile(
     r"(?:width|height|rows|columns|goal|title|by|copyright|catalogue|license|maxrule|colou?r)(?:\s|$)",
     re.IGNORECASE,
@@ -68,11 +74,15 @@ def format_from_suffix(path: str) -> str | None:
 def candidates(data: str | bytes) -> list[str]:
     """The formats ``data`` could be in, most likely first (see the module doc)."""
     if isinstance(data, bytes):
+        if data.startswith(_PNG_MAGIC):
+            return ["png"]
         head = data.lstrip(b" \t\r\n\v\f")
         if head.startswith(b"\xef\xbb\xbf"):
             head = head[3:].lstrip(b" \t\r\n\v\f")
         if _PBM_BYTES.match(head):
             return ["pbm"]
+        if _PPM_BYTES.match(head):
+            return ["ppm"]
         if head.startswith(b"<"):
             return ["xml"]
         text = data.decode("utf-8", errors="replace")
@@ -81,6 +91,8 @@ def candidates(data: str | bytes) -> list[str]:
     start = text.lstrip("\ufeff \t\r\n\v\f")
     if _PBM.match(start):
         return ["pbm"]
+    if _PPM.match(start):
+        return ["ppm"]
     if start[:1] == "<":
         return ["xml"]
     if start[:1] in ("{", "["):

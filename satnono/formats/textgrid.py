@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..errors import ParseError
 from ..model import BLACK, WHITE, Puzzle
+from ._palette import require_bw
 from ._text import check_size, is_blank, split_lines
 
 CELLS = {"#": BLACK, "X": BLACK, "x": BLACK, ".": WHITE, "-": WHITE}
@@ -54,6 +55,7 @@ def write(puzzle: Puzzle) -> str:
     Raises:
         ValueError: when the puzzle has no goal.
     """
+    require_bw(puzzle, "txt")
     if puzzle.goal is None:
         raise ValueError("the txt format stores a picture, and this puzzle has no goal to write")
     return "\n".join(puzzle.goal) + "\n"

@@ -1,4 +1,4 @@
-"""Jan Wolter's webpbn XML format (``.xml``, ``.pbn``), black and white only.
+"""Jan Wolter's webpbn XML format (``.xml``, ``.pbn``), black and white or colour.
 
 Parsed with :mod:`defusedxml` (no entity expansion, no external references, and
 the DTD named in a ``<!DOCTYPE>`` is never fetched).  Reading rules:
@@ -8,11 +8,20 @@ the DTD named in a ``<!DOCTYPE>`` is never fetched).  Reading rules:
 * ``<clues type="rows|columns">`` hold one ``<line>`` per row/column with
   ``<count>`` children; an empty ``<line/>`` is an empty line.
 * Colours: the background is ``backgroundcolor`` (default ``white``); a count
-  without ``color`` has ``defaultcolor`` (default ``black``).  A puzzle whose
-  blocks (clues and goal image together) use more than one colour raises
-  :class:`UnsupportedPuzzle`; so do triddlers and blotted clues
-  (``<count>0</count>``).  ``defaultcolor="white"`` with every count marked
-  ``color="black"`` (number-loom's export) is an ordinary black-and-white puzzle.
+  without ``color`` has ``defaultcolor`` (default ``black``).  ``<color
+  name="red" char="*">FF0000</color>`` declares a colour (RGB of 3 or 6 hex
+  digits).  ``white`` and ``black`` used without a declaration are ``fff``
+  (``.``) and ``000`` (``X``); another colour named only in a ``count color=``
+  is added when its name is a common colour name (or when the file declares
+  no colour at all, with a default RGB), else it is an error.  The palette
+  holds the colours the blocks use (clues and goal image): the default colour
+  first, then the others in declaration order.  Each block colour keeps its
+  webpbn ``char`` unless that is unusable (``.``, ``?``, ``|``, ``[``,
+  ``]``, space, or taken) and then gets a free one; the background's char
+  becomes ``.``.  A puzzle whose blocks use one colour is black and white
+  (``#``), as are number-loom's exports (``defaultcolor="white"`` with every
+  count marked ``color="black"``).  Triddlers and blotted clues
+  (``<count>0</count>``) raise :class:`UnsupportedPuzzle`.
 * The first ``<solution>`` of type ``goal`` (the default type) becomes the goal:
   rows delimited by ``|``, whitespace outside a declared colour character
   ignored.  Missing clues are derived from the goal.
@@ -33,8 +42,9 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import DefusedXMLParser
 
 from ..errors import ParseError, UnsupportedPuzzle
-from ..model import BLACK, WHITE, Clue, Puzzle, clues_of_grid
-from ._text import COLOUR_MESSAGE, check_size, parse_block
+from ..model import BLACK, BW_PALETTE, WHITE, Color, Palette, Puzzle, default_rgb, parse_rgb
+from ._palette import RGB, build_palette, puzzle_of_blocks, rgb_of_name
+from ._text import check_size, parse_block
 
 _META_TAGS = ("author", "authorid", "copyright", "description", "source", "id", "note")
 DOCTYPE = '<!DOCTYPE pbn SYSTEM "http://webpbn.com/pbn-0.3.dtd">'
@@ -105,6 +115,10 @@ def read(data: str | bytes, source: str | None) -> list[Puzzle]:
     return puzzles
 
 
+Blocks = tuple[tuple[int, str], ...]
+"""A clue as read: ``(length, colour name)`` per block."""
+
+
 class _Puzzle:
     def __init__(
         self,
@@ -121,7 +135,8 @@ class _Puzzle:
         self.set_title = set_title
         self.background = elem.get("backgroundcolor", "white")
         self.default = elem.get("defaultcolor", "black")
-        self.used: dict[str, int] = {}  # block colour -> first line using it
+        self.used: dict[str, ET.Element] = {}  # block colour -> first element using it
+        self.declared: dict[str, tuple[str | None, RGB, ET.Element]] = {}  # name -> (char, rgb, element)
 
     def error(self, message: str, elem: ET.Element | None) -> ParseError:
         return ParseError(message, self.source, self.lines.get(elem) if elem is not None else None)
@@ -129,11 +144,9 @@ class _Puzzle:
     def use_colour(self, colour: str, elem: ET.Element) -> None:
         if colour == self.background:
             raise self.error(f"a block has the background colour {colour!r}", elem)
-        self.used.setdefault(colour, self.lines.get(elem, 0))
-        if len(self.used) > 1:
-            raise UnsupportedPuzzle(COLOUR_MESSAGE, self.source, self.lines.get(elem))
+        self.used.setdefault(colour, elem)
 
-    def clue_line(self, line: ET.Element) -> Clue:
+    def clue_line(self, line: ET.Element) -> Blocks:
         blocks = []
         for count in line:
             if count.tag != "count":
@@ -141,9 +154,61 @@ class _Puzzle:
             n = parse_block(_text(count), self.source, self.lines.get(count))
             if n == 0:
                 raise UnsupportedPuzzle("blotted clues are not supported yet", self.source, self.lines.get(count))
-            self.use_colour(count.get("color", self.default), count)
-            blocks.append(n)
+            colour = count.get("color", self.default)
+            self.use_colour(colour, count)
+            blocks.append((n, colour))
         return tuple(blocks)
+
+    def declare_colours(self) -> dict[str, str]:
+        """Read the ``<color>`` elements; the colour name of each declared char."""
+        chars: dict[str, str] = {}
+        for c in self.elem.iter("color"):
+            name, char = c.get("name"), c.get("char")
+            if name is None:
+                raise self.error("<color> without a name", c)
+            if char is not None:
+                if len(char) != 1:
+                    raise self.error(f"colour char must be one character, got {char!r}", c)
+                chars[char] = name
+            if _text(c):
+                try:
+                    rgb = parse_rgb(_text(c))
+                except ValueError as e:
+                    raise self.error(f"colour {name!r}: {e}", c) from None
+            else:
+                rgb = rgb_of_name(name) or default_rgb(len(self.declared) + 1)
+            self.declared[name] = (char, rgb, c)
+        names = set(chars.values())
+        for name, char in (("white", "."), ("black", "X")):
+            if name not in names and char not in chars:
+                chars[char] = name
+        return chars
+
+    def palette(self) -> tuple[Palette, dict[str, int]]:
+        """The palette of the used colours and the index of each colour name."""
+        declared = list(self.declared)
+        order = sorted(self.used, key=lambda n: (n != self.default, n not in self.declared,
+                                                 declared.index(n) if n in self.declared else 0))
+        if len(order) <= 1:
+            return BW_PALETTE, {name: 1 for name in order}
+        blocks = [(name, *self.colour_of(name)) for name in order]
+        _, bg_rgb = self.colour_of(self.background)
+        pal = build_palette(Color(self.background, WHITE, bg_rgb), blocks, self.source, self.lines.get(self.elem))
+        return pal, {name: i for i, name in enumerate(order, 1)}
+
+    def colour_of(self, name: str) -> tuple[list[str], RGB]:
+        """The preferred chars and RGB of a colour name."""
+        if name in self.declared:
+            char, rgb, _ = self.declared[name]
+            return ([char] if char else []), rgb
+        fallback = {"white": ".", "black": "X"}
+        named = rgb_of_name(name)
+        if named is None:
+            if self.declared:
+                raise self.error(f"colour {name!r} is not declared by a <color> element", self.used.get(name, self.elem))
+            # no palette in the file: distinct default colours (the background stays white)
+            named = default_rgb(list(self.used).index(name) + 1) if name in self.used else BW_PALETTE[0].rgb
+        return ([fallback[name]] if name in fallback else []), named
 
     def build(self) -> Puzzle:
         elem = self.elem
@@ -152,20 +217,8 @@ class _Puzzle:
             raise UnsupportedPuzzle("triddlers are not supported yet", self.source, self.lines.get(elem))
         if kind != "grid":
             raise UnsupportedPuzzle(f"puzzle type {kind!r} is not supported", self.source, self.lines.get(elem))
-        chars: dict[str, str] = {}
-        for c in elem.iter("color"):
-            name, char = c.get("name"), c.get("char")
-            if name is None:
-                raise self.error("<color> without a name", c)
-            if char is not None:
-                if len(char) != 1:
-                    raise self.error(f"colour char must be one character, got {char!r}", c)
-                chars[char] = name
-        names = set(chars.values())
-        for name, char in (("white", "."), ("black", "X")):
-            if name not in names and char not in chars:
-                chars[char] = name
-        clues: dict[str, tuple[Clue, ...]] = {}
+        chars = self.declare_colours()
+        clues: dict[str, tuple[Blocks, ...]] = {}
         for c in elem.iter("clues"):
             kind = c.get("type", "")
             if kind not in ("rows", "columns"):
@@ -175,29 +228,39 @@ class _Puzzle:
             clues[kind] = tuple(self.clue_line(line) for line in c if line.tag == "line")
             if not clues[kind]:
                 raise self.error(f"<clues type={kind!r}> has no <line>", c)
-        goal = self.goal(chars)
+        named_goal = self.goal(chars)
         rows, columns = clues.get("rows"), clues.get("columns")
-        if goal is not None:
-            g_rows, g_cols = clues_of_grid(goal)
-            if (rows is not None and len(rows) != len(goal)) or (columns is not None and len(columns) != len(goal[0])):
+        if named_goal is not None:
+            image = next(elem.iter("image"))
+            if (rows is not None and len(rows) != len(named_goal)) or (
+                columns is not None and len(columns) != len(named_goal[0])
+            ):
                 raise self.error(
-                    f"the goal is {len(goal[0])}x{len(goal)} but the clues are "
+                    f"the goal is {len(named_goal[0])}x{len(named_goal)} but the clues are "
                     f"{len(columns) if columns is not None else '?'}x{len(rows) if rows is not None else '?'}",
-                    next(elem.iter("image")),
+                    image,
                 )
-            rows = g_rows if rows is None else rows
-            columns = g_cols if columns is None else columns
-        if rows is None or columns is None:
+        elif rows is None or columns is None:
             missing = "rows" if rows is None else "columns"
             raise self.error(f"no <clues type={missing!r}> and no goal to derive them from", elem)
-        check_size(len(columns), len(rows), self.source, self.lines.get(elem))
+        pal, index = self.palette()
+        chars_of = {name: pal[i].char for name, i in index.items()}
+        goal = None
+        if named_goal is not None:
+            goal = tuple("".join(WHITE if n is None else chars_of[n] for n in row) for row in named_goal)
+        check_size(len(named_goal[0]) if columns is None else len(columns),
+                   len(named_goal) if rows is None else len(rows), self.source, self.lines.get(elem))
         name = next((_text(c) for c in elem if c.tag == "title" and _text(c)), self.set_title)
         meta = [(c.tag, _text(c)) for c in elem if c.tag in _META_TAGS and _text(c)]
         have = {k for k, _ in meta}
         meta += [(k, v) for k, v in self.set_meta if k not in have]
-        return Puzzle(rows=rows, columns=columns, name=name, goal=goal, meta=tuple(meta))
+        return puzzle_of_blocks(
+            None if rows is None else [tuple((n, index[c]) for n, c in line) for line in rows],
+            None if columns is None else [tuple((n, index[c]) for n, c in line) for line in columns],
+            pal, goal, name=name, meta=tuple(meta),
+        )
 
-    def goal(self, chars: dict[str, str]) -> tuple[str, ...] | None:
+    def goal(self, chars: dict[str, str]) -> tuple[tuple[str | None, ...], ...] | None:
         for sol in self.elem.iter("solution"):
             if sol.get("type", "goal") != "goal":
                 continue
@@ -207,7 +270,8 @@ class _Puzzle:
             return self.image(image, chars)
         return None
 
-    def image(self, image: ET.Element, chars: dict[str, str]) -> tuple[str, ...]:
+    def image(self, image: ET.Element, chars: dict[str, str]) -> tuple[tuple[str | None, ...], ...]:
+        """The goal image as rows of colour names (``None`` for the background)."""
         parts = (image.text or "").split("|")
         if len(parts) % 2 == 0:
             raise self.error("goal image rows must be enclosed in '|' characters", image)
@@ -215,7 +279,7 @@ class _Puzzle:
             raise self.error("goal image has text outside the '|...|' rows", image)
         rows = []
         for part in parts[1::2]:
-            cells = []
+            cells: list[str | None] = []
             for ch in part:
                 colour = chars.get(ch)
                 if colour is None:
@@ -223,11 +287,11 @@ class _Puzzle:
                         continue
                     raise self.error(f"goal image uses undeclared character {ch!r}", image)
                 if colour == self.background:
-                    cells.append(WHITE)
+                    cells.append(None)
                 else:
                     self.use_colour(colour, image)
-                    cells.append(BLACK)
-            rows.append("".join(cells))
+                    cells.append(colour)
+            rows.append(tuple(cells))
         if not rows or not rows[0]:
             raise self.error("the goal image is empty", image)
         if any(len(r) != len(rows[0]) for r in rows):
@@ -237,27 +301,54 @@ class _Puzzle:
 
 
 def write(puzzle: Puzzle) -> str:
-    """The puzzle as a one-puzzle webpbn XML document (colours white ``.`` and black ``X``)."""
+    """The puzzle as a one-puzzle webpbn XML document.
+
+    Black and white uses white ``.`` and black ``X``; a colour puzzle declares
+    its palette (names, characters, RGB), makes colour 1 the ``defaultcolor``
+    and marks every other block with ``color=``.
+    """
 
     def text(s: str) -> str:
         s = "".join(ch for ch in s if ch in "\t\n\r" or (ch >= " " and ch not in "\ufffe\uffff" and not "\ud800" <= ch <= "\udfff"))
         return escape(s, {"\r": "&#13;"})
 
-    out = ['<?xml version="1.0"?>', DOCTYPE, "<puzzleset>", '<puzzle type="grid" defaultcolor="black">']
+    pal = puzzle.palette
+    colour = puzzle.is_color
+    head = '<puzzle type="grid" defaultcolor="black">'
+    if colour:
+        bg = "" if pal[0].name == "white" else f" backgroundcolor={quoteattr(pal[0].name)}"
+        head = f'<puzzle type="grid" defaultcolor={quoteattr(pal[1].name)}{bg}>'
+    out = ['<?xml version="1.0"?>', DOCTYPE, "<puzzleset>", head]
     if puzzle.name is not None:
         out.append(f"<title>{text(puzzle.name)}</title>")
     out += [f"<{k}>{text(v)}</{k}>" for k, v in puzzle.meta if k in _META_TAGS]
-    out += [
-        f'<color name="white" char={quoteattr(".")}>FFFFFF</color>',
-        f'<color name="black" char={quoteattr("X")}>000000</color>',
-    ]
-    for kind, lines in (("columns", puzzle.columns), ("rows", puzzle.rows)):
+    if colour:
+        out += [f"<color name={quoteattr(c.name)} char={quoteattr(c.char)}>{c.hex[1:].upper()}</color>" for c in pal]
+    else:
+        out += [
+            f'<color name="white" char={quoteattr(".")}>FFFFFF</color>',
+            f'<color name="black" char={quoteattr("X")}>000000</color>',
+        ]
+    names = [quoteattr(c.name) for c in pal]
+    for kind, count in (("columns", puzzle.width), ("rows", puzzle.height)):
         out.append(f'<clues type="{kind}">')
-        out += ["<line>" + "".join(f"<count>{n}</count>" for n in clue) + "</line>" for clue in lines]
+        for i in range(count):
+            lengths, colors = puzzle.line("row" if kind == "rows" else "column", i)
+            out.append(
+                "<line>"
+                + "".join(
+                    f"<count>{n}</count>" if c == 1 else f"<count color={names[c]}>{n}</count>"
+                    for n, c in zip(lengths, colors)
+                )
+                + "</line>"
+            )
         out.append("</clues>")
     if puzzle.goal is not None:
         out += ['<solution type="goal">', "<image>"]
-        out += ["|" + row.replace(BLACK, "X") + "|" for row in puzzle.goal]
+        if colour:
+            out += ["|" + text(row) + "|" for row in puzzle.goal]
+        else:
+            out += ["|" + row.replace(BLACK, "X") + "|" for row in puzzle.goal]
         out += ["</image>", "</solution>"]
     out += ["</puzzle>", "</puzzleset>"]
     return "\n".join(out) + "\n"
