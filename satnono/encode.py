@@ -349,59 +349,60 @@ def _color_line_clauses(first_var: int, lengths: tuple[int, ...], colors: tuple[
         bases.append(nv - lo)
         nv += hi - lo
 
-    def y(j: int, p: int) -> int | bool:
-        """y[j,p] as a literal, or True/False where it is constant."""
-        if j >= k or p < los[j]:
-            return False
-        if p >= his[j]:
-            return True
-        return bases[j] + p
-
     out: list[Clause] = []
-
-    def add(*parts: int | bool) -> None:
-        """Add a clause given as literals and constants (a True makes it satisfied; False drops out)."""
-        cl = []
-        for x in parts:
-            if x is True:
-                return
-            if x is False:
-                continue
-            cl.append(x)
-        out.append(cl)
-
-    def neg(x: int | bool) -> int | bool:
-        return (not x) if isinstance(x, bool) else -x
-
+    app = out.append
     for j, c in enumerate(lengths):
-        lo, hi, v = los[j], his[j], starts[j]
-        for p in range(lo, hi - 1):
-            add(neg(y(j, p)), y(j, p + 1))
-        for p in range(lo + 1, hi):
-            if not (v >> p) & 1:
-                add(neg(y(j, p)), y(j, p - 1))
+        lo, hi, v, base = los[j], his[j], starts[j], bases[j]
+        # ladder y[j,p] -> y[j,p+1] and holes s_j != p
+        out += [[-(base + p), base + p + 1] for p in range(lo, hi - 1)]
+        out += [[-(base + p), base + p - 1] for p in range(lo + 1, hi) if not (v >> p) & 1]
+        # order: y[j+1,p] -> y[j,p-gap] (true, hence dropped, from p - gap >= hi)
         if j + 1 < k:
             gap = c + (colors[j] == colors[j + 1])
-            for p in range(los[j + 1], his[j + 1]):
-                add(neg(y(j + 1, p)), y(j, p - gap))
+            lo1, hi1, base1 = los[j + 1], his[j + 1], bases[j + 1]
+            for p in range(lo1, min(hi1, hi + gap)):
+                q = p - gap
+                app([-(base1 + p), base + q] if q >= lo else [-(base1 + p)])
+        # cover: x_{i,colour_j} v -y[j,i] v y[j,i-c]; -y[j,i] is false from i >= hi, y[j,i-c] below lo
+        col = colors[j]
         cover = spread(v, c)
         while cover:
             low = cover & -cover
             i = low.bit_length() - 1
             cover ^= low
-            add(lit(i, colors[j]), neg(y(j, i)), y(j, i - c))
-    present = sorted(set(colors))
-    for i in range(n):
-        for col in present:
-            x = -lit(i, col)
-            add(x, y(0, i))
-            for j, c in enumerate(lengths):
-                if y(j, i) is False or y(j + 1, i) is True:
-                    continue  # block j is not the last block started by i
-                if colors[j] == col:
-                    add(x, neg(y(j, i)), y(j + 1, i), neg(y(j, i - c)))
-                else:
-                    add(x, neg(y(j, i)), y(j + 1, i))
+            cl = [lit(i, col)]
+            if i < hi:
+                cl.append(-(base + i))
+            if i - c >= lo:
+                cl.append(base + i - c)
+            app(cl)
+    # support, written over the index ranges where block j can be the last block started by i
+    # (lo_j <= i < hi_{j+1}), with constant literals resolved inline
+    for col in sorted(set(colors)):
+        xs = [-lit(i, col) for i in range(n)]
+        lo0, hi0, base0 = los[0], his[0], bases[0]
+        for i in range(min(hi0, n)):  # y[0,i] is true from hi_0 on
+            app([xs[i], base0 + i] if i >= lo0 else [xs[i]])
+        for j, c in enumerate(lengths):
+            lo, hi, base = los[j], his[j], bases[j]
+            if j + 1 < k:
+                lo1, end, base1 = los[j + 1], his[j + 1], bases[j + 1]
+            else:
+                lo1, end, base1 = n, n, 0
+            same = colors[j] == col
+            for i in range(lo, min(end, n)):
+                cl = [xs[i]]
+                if i < hi:
+                    cl.append(-(base + i))
+                if i >= lo1:
+                    cl.append(base1 + i)
+                if same:
+                    q = i - c
+                    if q < lo:
+                        continue  # block j started by i covers i: satisfied
+                    if q < hi:
+                        cl.append(-(base + q))
+                app(cl)
     return out, nv
 
 

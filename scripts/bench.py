@@ -49,7 +49,7 @@ if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
 from satnono.formats import load_all  # noqa: E402
-from satnono.model import Puzzle  # noqa: E402
+from satnono.model import Puzzle, default_palette  # noqa: E402
 from satnono.solve import Checker  # noqa: E402
 
 DEFAULT_CORPUS = Path(os.environ.get("SATNONO_CORPUS", ROOT.parent / "shared" / "corpus"))
@@ -57,7 +57,7 @@ DEFAULT_CORPUS = Path(os.environ.get("SATNONO_CORPUS", ROOT.parent / "shared" / 
 SURVEY = "webpbn-survey"
 TOURNAMENT = "tournament/nonogramrecord"
 TOURNAMENT_SETS = ("taai2011", "icga2017", "icga2020")
-DEFAULT_SETS = ("survey", "dom", "wilk", "nonogram-db", "cauldron", *TOURNAMENT_SETS, "random")
+DEFAULT_SETS = ("survey", "dom", "wilk", "nonogram-db", "cauldron", *TOURNAMENT_SETS, "random", "colour")
 ALL_SETS = (*DEFAULT_SETS, "hard")
 ALIASES = {"tournament": TOURNAMENT_SETS, "default": DEFAULT_SETS}
 SETTLED = {"unique", "multiple", "none"}
@@ -65,6 +65,12 @@ SETTLED = {"unique", "multiple", "none"}
 RANDOM_KINDS = ((20, 20, 0.5), (20, 20, 0.6), (30, 30, 0.5), (30, 30, 0.6))
 RANDOM_COUNT = 10
 RANDOM_SEED = 20240605
+#: Random colour puzzles: sizes, colour counts and fractions of filled cells, COLOUR_COUNT of each.
+COLOUR_SIZES = ((20, 20), (30, 30))
+COLOUR_KS = (2, 3, 4, 5)
+COLOUR_DENSITIES = (0.5, 0.7)
+COLOUR_COUNT = 3
+COLOUR_SEED = 20261123
 
 COLUMNS = [
     "set", "puzzle", "height", "width", "status", "line_solvable", "unknown_after_propagation",
@@ -137,6 +143,25 @@ def _random() -> list[Item]:
     return items
 
 
+def _colour(corpus: Path) -> list[Item]:
+    """Random colour puzzles (fixed seed) and the corpus's colour files."""
+    rng = random.Random(COLOUR_SEED)
+    items = []
+    for h, w in COLOUR_SIZES:
+        for k in COLOUR_KS:
+            pal = default_palette(k)
+            pal_chars = "".join(c.char for c in pal)
+            for d in COLOUR_DENSITIES:
+                for i in range(1, COLOUR_COUNT + 1):
+                    grid = tuple("".join(rng.choice(pal_chars[1:]) if rng.random() < d else "." for _ in range(w))
+                                 for _ in range(h))
+                    name = f"colour-{h}x{w}-k{k}-d{d}#{i}"
+                    items.append(Item(name, Puzzle.from_grid(grid, palette=pal, source=name)))
+    if corpus.is_dir():
+        items += _load(corpus, _files(corpus, f"{SURVEY}/webpbn-color-*.xml"), expect_unique=True)
+    return items
+
+
 def load_set(name: str, corpus: Path, limit: int | None) -> list[Item]:
     if name == "survey":
         items = _load(corpus, _files(corpus, f"{SURVEY}/webpbn-0*.xml"), expect_unique=True)
@@ -154,6 +179,8 @@ def load_set(name: str, corpus: Path, limit: int | None) -> list[Item]:
         items = _load(corpus, [corpus / SURVEY / "knotty.xml", corpus / SURVEY / "faase.xml"])
     elif name == "random":
         items = _random()
+    elif name == "colour":
+        items = _colour(corpus)
     else:  # pragma: no cover - argparse guards this
         raise ValueError(name)
     return items[:limit] if limit is not None else items
@@ -344,7 +371,11 @@ def run_reference(rows: list[Row], timeout: float | None, progress: Callable[[st
         rss().reset()
         c0, w0 = time.process_time(), time.perf_counter()
         try:
-            ref = cpsat_ref.check(p.rows, p.columns, timeout)
+            if p.is_color:
+                ref = cpsat_ref.check_color([p.row_blocks(i) for i in range(p.height)],
+                                            [p.column_blocks(i) for i in range(p.width)], p.chars, timeout)
+            else:
+                ref = cpsat_ref.check(p.rows, p.columns, timeout)
         except Exception as e:
             row.ref_cpu, row.ref_wall = time.process_time() - c0, time.perf_counter() - w0
             row.ref_maxrss_mb = rss().peak()
@@ -522,6 +553,17 @@ def targets(results: dict[str, list[Row]], startup: dict | None, peak_mb: float)
         out.append(Target("tournament max single puzzle CPU", None, 2.0, None))
     total("Wilk + nonogram-db total CPU", ("wilk", "nonogram-db"), 1.5)
     total("cauldron 512x512 CPU", ("cauldron",), 0.3)
+    colour = results.get("colour")
+    if colour is not None and all(r.ref_cpu is not None for r in colour):
+        sat = sum(r.cpu for r in colour)
+        ref = sum(r.ref_cpu for r in colour)  # type: ignore[misc]
+        ratio = ref / sat if sat > 0 else float("inf")
+        disagree = sum(r.agree == "NO" for r in colour)
+        out.append(Target("colour set: reference CPU / satnono CPU", ratio, 5.0, ratio >= 5.0 and not disagree,
+                          unit="x", note=f"satnono {sat:.2f} s, CP-SAT {ref:.2f} s, {disagree} disagreements"))
+    else:
+        out.append(Target("colour set: reference CPU / satnono CPU", None, 5.0, None, unit="x",
+                          note="needs the colour set with the reference"))
     if startup:
         s = startup["satnono check (small)"]
         out.append(Target("`satnono check` small puzzle, start to exit (wall)", s[0], 0.3, s[0] <= 0.3))
@@ -540,7 +582,7 @@ def targets(results: dict[str, list[Row]], startup: dict | None, peak_mb: float)
 
 
 def print_targets(ts: list[Target], out: Callable[[str], None]) -> None:
-    out("\n== targets (issue 5)")
+    out("\n== targets (issues 5 and 10)")
     out(f"   {'target':52} {'figure':>11} {'limit':>9} {'ratio':>7}  verdict")
     for t in ts:
         fig = "-" if t.figure is None else (f"{t.figure:.3f} {t.unit}".strip() if t.unit else f"{t.figure:g}")

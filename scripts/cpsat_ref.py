@@ -3,9 +3,12 @@
 The model is the textbook one, written here so that the benchmark compares
 against a known, reproducible baseline in the same process:
 
-* one Boolean per cell;
+* one Boolean per cell (black and white), or one integer 0..K per cell
+  (colour, :func:`check_color`);
 * per row and per column one ``add_automaton`` over the line's cells, the DFA
-  of ``0* 1^c1 0+ 1^c2 0+ ... 1^ck 0*``;
+  of ``0* 1^c1 0+ 1^c2 0+ ... 1^ck 0*`` (in colour, blocks of their colour
+  symbol with the ``0+`` separator only between blocks of the same colour,
+  ``0*`` between different colours);
 * solve on one worker (``num_workers=1``: one core, fair), then add
   ``sum of differences from the first solution >= 1`` and solve again, so a
   verdict is ``unique``, ``multiple``, ``none`` or ``unknown`` (time limit).
@@ -140,6 +143,139 @@ def check(rows: Sequence[Clue], columns: Sequence[Clue], time_limit: float | Non
     s1 = verified(grid())
     # Exclude the first solution: at least one cell differs.
     m.add(sum((1 - x[r][c]) if s1[r][c] == "#" else x[r][c] for r in range(h) for c in range(w)) >= 1)
+    st = run()
+    if st == cp_model.INFEASIBLE:
+        return RefResult("unique", (s1,), solves=solves)
+    if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return RefResult("unknown", (s1,), reason="time limit before uniqueness was proved", solves=solves)
+    s2 = verified(grid())
+    if s2 == s1:
+        raise AssertionError("CP-SAT reference returned the excluded solution again")
+    return RefResult("multiple", (s1, s2), solves=solves)
+
+
+def color_line_automaton(lengths: Sequence[int], colors: Sequence[int]) -> tuple[list[tuple[int, int, int]], list[int]]:
+    """Transition triples and final states of the DFA of one colour line (symbols: 0
+    background, v >= 1 colour v), starting state 0.
+
+    States: ``S(j, t)`` -- t cells of block j read (t = 0: before block j,
+    zeros allowed); ``E(j)`` -- block j complete; ``Z`` -- trailing zeros.
+    """
+    k = len(lengths)
+    if k == 0:
+        return [(0, 0, 0)], [0]
+    ids: dict[tuple, int] = {}
+
+    def sid(key: tuple) -> int:
+        return ids.setdefault(key, len(ids))
+
+    sid(("S", 0, 0))  # state 0
+    triples: list[tuple[int, int, int]] = []
+
+    def start_block(src: int, j: int) -> None:
+        """From ``src``, reading colour_j begins block j."""
+        nxt = ("E", j) if lengths[j] == 1 else ("S", j, 1)
+        triples.append((src, colors[j], sid(nxt)))
+
+    for j in range(k):
+        s0 = sid(("S", j, 0))
+        triples.append((s0, 0, s0))
+        start_block(s0, j)
+        for t in range(1, lengths[j]):
+            nxt = ("E", j) if t + 1 == lengths[j] else ("S", j, t + 1)
+            triples.append((sid(("S", j, t)), colors[j], sid(nxt)))
+        e = sid(("E", j))
+        if j + 1 < k:
+            triples.append((e, 0, sid(("S", j + 1, 0))))
+            if colors[j + 1] != colors[j]:
+                start_block(e, j + 1)
+        else:
+            z = sid(("Z",))
+            triples.append((e, 0, z))
+            triples.append((z, 0, z))
+    return triples, [ids[("E", k - 1)], ids[("Z",)]]
+
+
+def _color_clues_of(grid: Grid, chars: str):
+    def blocks(cells: str):
+        out = []
+        prev = ""
+        for ch in cells:
+            if ch == prev and out:
+                out[-1][0] += 1
+                continue
+            prev = ch if ch != chars[0] else ""
+            if ch != chars[0]:
+                out.append([1, chars.index(ch)])
+        return tuple(tuple(b) for b in out)
+
+    return tuple(blocks(r) for r in grid), tuple(blocks("".join(c)) for c in zip(*grid))
+
+
+def check_color(rows: Sequence[Sequence[tuple[int, int]]], columns: Sequence[Sequence[tuple[int, int]]],
+                chars: str, time_limit: float | None = 60.0, workers: int = 1) -> RefResult:
+    """Settle a colour puzzle given by its ``(length, colour)`` blocks; ``chars`` are the
+    grid characters of colours 0..K (background first).  See the module docstring."""
+    if not AVAILABLE:
+        raise RuntimeError("ortools is not installed (pip install 'ortools>=9.10')")
+    rows = [tuple(tuple(b) for b in r) for r in rows]
+    columns = [tuple(tuple(b) for b in c) for c in columns]
+    h, w, k = len(rows), len(columns), len(chars) - 1
+    t0 = time.monotonic()
+    m = cp_model.CpModel()
+    x = [[m.new_int_var(0, k, f"x{r}_{c}") for c in range(w)] for r in range(h)]
+    cache: dict = {}
+
+    def automaton(blocks):
+        a = cache.get(blocks)
+        if a is None:
+            a = cache[blocks] = color_line_automaton([b[0] for b in blocks], [b[1] for b in blocks])
+        return a
+
+    for r in range(h):
+        trans, finals = automaton(rows[r])
+        m.add_automaton(x[r], 0, finals, trans)
+    for c in range(w):
+        trans, finals = automaton(columns[c])
+        m.add_automaton([x[r][c] for r in range(h)], 0, finals, trans)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = workers
+    solves = 0
+
+    def run() -> int | None:
+        nonlocal solves
+        if time_limit is not None:
+            left = time_limit - (time.monotonic() - t0)
+            if left <= 0:
+                return None
+            solver.parameters.max_time_in_seconds = left
+        solves += 1
+        return solver.solve(m)
+
+    def grid() -> Grid:
+        return tuple("".join(chars[solver.value(x[r][c])] for c in range(w)) for r in range(h))
+
+    def verified(g: Grid) -> Grid:
+        if _color_clues_of(g, chars) != (tuple(rows), tuple(columns)):
+            raise AssertionError("CP-SAT reference produced a grid that does not satisfy the clues")
+        return g
+
+    st = run()
+    if st == cp_model.INFEASIBLE:
+        return RefResult("none", solves=solves)
+    if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return RefResult("unknown", reason="time limit before a first solution", solves=solves)
+    s1 = verified(grid())
+    # Exclude the first solution: at least one cell differs.
+    diffs = []
+    for r in range(h):
+        for c in range(w):
+            b = m.new_bool_var("")
+            v = chars.index(s1[r][c])
+            m.add(x[r][c] != v).only_enforce_if(b)
+            m.add(x[r][c] == v).only_enforce_if(~b)
+            diffs.append(b)
+    m.add_bool_or(diffs)
     st = run()
     if st == cp_model.INFEASIBLE:
         return RefResult("unique", (s1,), solves=solves)
