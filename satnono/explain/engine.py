@@ -64,8 +64,11 @@ PROBE_RANK = 10
 #: Difficulty levels, easiest first; ``multiple``, ``none`` and ``unknown`` are outside the scale.
 LEVELS = ("line", "probe", "probe2", "search")
 
+#: A depth-1 refutation costing at most this many line-solver calls ends the search for an easier one.
+QUICK_REFUTATION = 4
+
 #: Default probing effort for one puzzle, in line-solver calls (deterministic, unlike time).
-DEFAULT_PROBE_BUDGET = 400_000
+DEFAULT_PROBE_BUDGET = 150_000
 
 
 class BudgetExhausted(Exception):
@@ -480,6 +483,8 @@ class Prober:
                         return r, c, black
                     if best is None or work < best[0]:
                         best = (work, r, c, black)
+                        if work <= QUICK_REFUTATION:  # as easy as refutations get: stop looking
+                            return best[1:]
         return None if best is None else best[1:]
 
 
