@@ -393,13 +393,19 @@ class Engine:
         for lid in sorted(touched):
             self._look(lid)
 
-    def step(self) -> Step | None:
-        """Apply and return the easiest line step, or None at the fixpoint."""
+    def step(self, record: list[Step] | None = None) -> Step | None:
+        """Apply and return the easiest line step, or None at the fixpoint.
+
+        The step is appended to ``record`` before it is applied, so a step that
+        leads to a contradiction is recorded too.
+        """
         got = self.next_move()
         if got is None:
             return None
         lid, mv = got
         st = self.make_step(lid, mv)
+        if record is not None:
+            record.append(st)
         self.apply_cells(st.cells)
         return st
 
@@ -616,7 +622,7 @@ class Explainer:
         try:
             eng = Engine(trial, self.lines)
             while True:
-                st = eng.step()
+                st = eng.step(chain)
                 if st is None:
                     if depth < 2:
                         return None
@@ -628,8 +634,6 @@ class Explainer:
                         return None
                     chain.append(pr)
                     eng.apply_cells(pr.cells)
-                    continue
-                chain.append(st)
         except _Contradiction as e:
             return _prune(chain, (e.axis, e.index)), (e.axis, e.index)
 
@@ -673,7 +677,7 @@ class Explainer:
                 if max_steps is not None and len(steps) >= max_steps:
                     status = "truncated"
                     break
-                st = eng.step()
+                st = eng.step(steps)
                 if st is None:
                     if state.unknown_count() == 0:
                         status = "solved"
@@ -683,8 +687,6 @@ class Explainer:
                         break
                     steps.append(pr)
                     eng.apply_cells(pr.cells)
-                    continue
-                steps.append(st)
         except _Contradiction as e:
             status, bad = "none", (e.axis, e.index)
         except BudgetExhausted:
