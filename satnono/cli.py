@@ -104,8 +104,8 @@ def cli() -> None:
     """
 
 
-def _run_checks(files, fmt, timeout, solver, emit) -> int:
-    checker = Checker(solver)
+def _run_checks(files, fmt, timeout, solver, emit, checker: Checker | None = None) -> int:
+    checker = checker or Checker(solver)
     codes: list[int] = []
     for file, index, puzzle, error in iter_puzzles(files, fmt):
         if error is not None:
@@ -136,12 +136,21 @@ def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
     Many files are checked in one process; with --json each puzzle gives one
     JSON object per line (fields: file, index for multi-puzzle files, name,
     width, height, status, line_solvable, solutions, diff as 0-based [row, col],
-    reason, seconds, stats).
+    reason, seconds, stats, difficulty). difficulty is the grade of 'satnono
+    explain' (level line, probe, probe2 or search; multiple, none or unknown
+    outside the scale; steps, probes, exact, text), with probing bounded so
+    that it adds at most about half a second: 'exact': false marks a lower
+    bound ("at least").
     """
+    checker = Checker(solver)
 
     def emit(file: str, index: int | None, res: CheckResult | None, error: str | None) -> None:
         if as_json:
             d = result_dict(res, file, index) if res is not None else error_dict(file, index, error or "")
+            if res is not None:
+                from .explain import difficulty
+
+                d["difficulty"] = difficulty(res.puzzle, res, line_solver=checker.lines)
             click.echo(json.dumps(d))
             if error is not None:
                 _err(error)
@@ -150,7 +159,7 @@ def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
         else:
             _err(error or "")
 
-    sys.exit(_run_checks(files, fmt, timeout, solver, emit))
+    sys.exit(_run_checks(files, fmt, timeout, solver, emit, checker))
 
 
 @cli.command(epilog=EXIT_HELP)
@@ -619,7 +628,9 @@ def _classify_text(rec: dict) -> str:
     if rec["class"] == "error":
         return f"{where}: error: {rec['reason']}"
     cls = rec["class"]
-    if rec.get("level") and rec["level"] != cls:
+    if rec.get("grade"):
+        cls += f" (level {rec['level']}: {rec['grade']})"
+    elif rec.get("level") and rec["level"] != cls:
         cls += f" (level {rec['level']})"
     count = rec["count"]
     shown = f"{count:,}" if rec["count_exact"] else f">= {count:,}"
@@ -651,7 +662,8 @@ def _summary_table(summary: dict, console) -> None:
         lines.append("unique: 0")
     if summary["levels"]:
         lv = summary["levels"]
-        lines.append(f"levels of unique puzzles: line {lv['line']}, probe {lv['probe']}, search {lv['search']}")
+        lines.append(f"levels of unique puzzles: line {lv['line']}, probe {lv['probe']}, probe2 {lv['probe2']}, "
+                     f"search {lv['search']}")
     lines.append(f"time in puzzles: {summary['seconds']:.1f} s")
     for text in lines:
         console.print(text, highlight=False, markup=False, soft_wrap=True)
@@ -672,7 +684,9 @@ def _summary_table(summary: dict, console) -> None:
 @json_option
 @click.option("--csv", "as_csv", is_flag=True, help="CSV on stdout (a header, then one row per puzzle).")
 @click.option("--probe", "probing", is_flag=True,
-              help="Also rate unique puzzles by single-cell contradiction probing: level line, probe or search.")
+              help="Also grade unique puzzles as 'satnono explain' does: level line, probe (probing depth 1), "
+                   "probe2 (depth 2) or search, with steps, probes and the grade in words; the probing budget "
+                   "is about a second per puzzle (level_exact: false marks a lower bound).")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr. Default: when stderr is a terminal.")
 @solver_option
@@ -690,7 +704,7 @@ def classify_cmd(paths: tuple[str, ...], fmt: str | None, max_solutions: int, ti
     Results come in input order: one line per puzzle, or with --json one object
     per line (file, index, name, width, height, class, level, line_solvable,
     unknown_after_line, unknown_after_probe, count, count_exact, components,
-    seconds, reason), or --csv. A summary table (counts per class,
+    seconds, reason, level_exact, steps, probes, grade), or --csv. A summary table (counts per class,
     line-solvable versus unique) ends text output; with --json or --csv it goes
     to stderr.
     """

@@ -296,7 +296,7 @@ def test_budget_gives_an_at_least_grade():
     p = load(str(PUZZLES / "dom" / "8-dom.xml"))
     ex = explain(p, probe_budget=200, verdict_timeout=None)
     assert ex.status == "budget" and ex.difficulty["exact"] is False
-    assert ex.difficulty["text"].startswith("at least")
+    assert ex.difficulty["text"].startswith("needs at least")
 
 
 # --------------------------------------------------------------------------

@@ -39,7 +39,7 @@ from __future__ import annotations
 import heapq
 import time
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ..diagnose import count_placements
 from ..linesolve import LineResult, LineSolver, Mask
@@ -187,7 +187,8 @@ class LineMove:
     technique: str
     black: Mask
     white: Mask
-    why: str
+    reason: Callable[[], str]
+    """The reason in words (built only for the step that is taken)."""
 
 
 def _span(v: Mask) -> tuple[int, int]:
@@ -210,26 +211,25 @@ def line_move(clue: tuple[int, ...], n: int, black: Mask, white: Mask, res: Line
     new_w = res.white & ~white
     if not (new_b | new_w):
         return None
-    other = "row" if axis == COLUMN else "column"
 
     def ok(b: Mask, w: Mask) -> bool:
         return bool(b | w) and not (b & ~new_b) and not (w & ~new_w)
 
     if not clue:
         if ok(0, unknown):
-            return LineMove(0, "empty", 0, unknown, "the clue is 0, so every cell is white")
+            return LineMove(0, "empty", 0, unknown, lambda: "the clue is 0, so every cell is white")
     total = sum(clue)
     nb = black.bit_count()
     if nb == total and ok(0, unknown):
         known = f"all {total} black cells of the clue are" if total != 1 else "the clue's only black cell is"
-        return LineMove(1, "complete", 0, unknown, f"{known} already known, so the other cells are white")
+        return LineMove(1, "complete", 0, unknown, lambda: f"{known} already known, so the other cells are white")
     if (full & ~white).bit_count() == total and ok(unknown, 0):
         need = f"{total} black cells and only {total} cells are" if total != 1 else "1 black cell and only 1 cell is"
-        return LineMove(1, "fill", unknown, 0, f"the clue needs {need} not white, so all are black")
+        return LineMove(1, "fill", unknown, 0, lambda: f"the clue needs {need} not white, so all are black")
     # blocks with a single possible position
     pb = pw = 0
     edge = True
-    pinned: list[str] = []
+    pinned: list[tuple[int, int, int, list[str]]] = []
     for j, (c, v) in enumerate(zip(clue, res.starts)):
         if v & (v - 1):
             continue
@@ -252,32 +252,36 @@ def line_move(clue: tuple[int, ...], n: int, black: Mask, white: Mask, res: Line
             against.append("a white cell")
         if not against:
             edge = False
-        where = _where(axis, list(range(s, s + c)))
-        pinned.append(f"{_block(j, len(clue))} ({c}) fits only at {where}"
-                      + (f", against {' and '.join(against)}" if against else ""))
+        pinned.append((j, c, s, against))
     if ok(pb, pw):
-        tail = "; its cells are black and the cells beside it white" if len(pinned) == 1 else \
-            "; their cells are black and the cells beside them white"
-        return LineMove(2, "edge" if edge else "fixed", pb, pw, "; ".join(pinned) + tail)
+        def pinned_text() -> str:
+            said = [f"{_block(j, len(clue))} ({c}) fits only at {_where(axis, list(range(s, s + c)))}"
+                    + (f", against {' and '.join(against)}" if against else "") for j, c, s, against in pinned]
+            tail = "; its cells are black and the cells beside it white" if len(pinned) == 1 else \
+                "; their cells are black and the cells beside them white"
+            return "; ".join(said) + tail
+
+        return LineMove(2, "edge" if edge else "fixed", pb, pw, pinned_text)
     # overlap of each block's leftmost and rightmost positions
     ob = 0
-    said: list[str] = []
+    spans: list[tuple[int, int, int, int]] = []
     for j, (c, v) in enumerate(zip(clue, res.starts)):
         lo, hi = _span(v)
         if hi < lo + c:
             cells = (((1 << (lo + c - hi)) - 1) << hi) & unknown
             if cells:
                 ob |= cells
-                said.append(f"{_block(j, len(clue))} ({c}) lies within {_where(axis, list(range(lo, hi + c)))}"
-                            f" wherever it goes, so it always covers {_where(axis, list(range(hi, lo + c)))}")
+                spans.append((j, c, lo, hi))
     if ok(ob, 0):
-        return LineMove(3, "overlap", ob, 0, "; ".join(said))
+        return LineMove(3, "overlap", ob, 0, lambda: "; ".join(
+            f"{_block(j, len(clue))} ({c}) lies within {_where(axis, list(range(lo, hi + c)))} wherever it goes, "
+            f"so it always covers {_where(axis, list(range(hi, lo + c)))}" for j, c, lo, hi in spans))
     # gaps too small for any block
     if clue:
         smallest = min(clue)
         gw = 0
         free = full & ~white
-        small: list[str] = []
+        small: list[tuple[int, int]] = []
         pos = 0
         while free >> pos:
             rest = free >> pos
@@ -288,11 +292,11 @@ def line_move(clue: tuple[int, ...], n: int, black: Mask, white: Mask, res: Line
             seg = ((1 << (seg_end - start)) - 1) << start
             if seg_end - start < smallest and not (seg & black):
                 gw |= seg
-                small.append(_where(axis, list(range(start, seg_end))))
+                small.append((start, seg_end))
             pos = seg_end
         if ok(0, gw):
-            return LineMove(4, "gap", 0, gw,
-                            f"the free cells at {'; '.join(small)} are fewer than the smallest block ({smallest})")
+            return LineMove(4, "gap", 0, gw, lambda: "the free cells at " + "; ".join(
+                _where(axis, list(range(a, b))) for a, b in small) + f" are fewer than the smallest block ({smallest})")
         # cells outside every block's range
         cover = 0
         for c, v in zip(clue, res.starts):
@@ -300,8 +304,9 @@ def line_move(clue: tuple[int, ...], n: int, black: Mask, white: Mask, res: Line
             cover |= ((1 << (hi + c - lo)) - 1) << lo
         rw = full & ~cover & unknown
         if ok(0, rw):
-            return LineMove(4, "reach", 0, rw, "no block can reach these cells in any of its possible positions")
-    return LineMove(5, "placements", new_b, new_w, "")
+            return LineMove(4, "reach", 0, rw,
+                            lambda: "no block can reach these cells in any of its possible positions")
+    return LineMove(5, "placements", new_b, new_w, lambda: "")
 
 
 # --------------------------------------------------------------------------
@@ -377,7 +382,7 @@ class Engine:
             text = (f"{name}: every one of the {placements:,} placements of the clue that fit the known cells "
                     f"puts {_settles(axis, mv.black, mv.white)}")
         else:
-            text = f"{name}: {mv.why}: {_settles(axis, mv.black, mv.white)}"
+            text = f"{name}: {mv.reason()}: {_settles(axis, mv.black, mv.white)}"
         return Step("line", axis, i, clue, cells, mv.technique, text, placements)
 
     def apply_cells(self, cells: Sequence[tuple[int, int, str]]) -> None:
@@ -670,12 +675,16 @@ class Explainer:
         prober = Prober(self.lines, self.probe_budget, deadline)
         steps: list[Step] = []
         status = "stuck"
+        out_of_time = False
         bad: tuple[str, int] | None = None
         try:
             eng = Engine(state, self.lines)
             while True:
                 if max_steps is not None and len(steps) >= max_steps:
                     status = "truncated"
+                    break
+                if deadline is not None and not len(steps) & 15 and time.monotonic() > deadline:
+                    status, out_of_time = "truncated", True
                     break
                 st = eng.step(steps)
                 if st is None:
@@ -697,7 +706,7 @@ class Explainer:
         verdict_status = None
         if status in ("stuck", "budget") and verdict is not None:
             verdict_status = verdict()
-        note = _note(puzzle, status, bad, verdict_status, state.unknown_count(), self.max_depth)
+        note = _note(puzzle, status, bad, verdict_status, state.unknown_count(), self.max_depth, out_of_time)
         diff = grade(steps, status, verdict_status, self.max_depth)
         return Explanation(puzzle, steps, state_grid(state), solved, status, diff, note,
                            time.monotonic() - t0)
@@ -727,7 +736,7 @@ class Explainer:
 
 
 def _note(puzzle: Puzzle, status: str, bad: tuple[str, int] | None, verdict: str | None, unknown: int,
-          max_depth: int) -> str:
+          max_depth: int, out_of_time: bool = False) -> str:
     if status == "solved":
         return "solved: every cell is settled"
     if status == "none":
@@ -736,7 +745,8 @@ def _note(puzzle: Puzzle, status: str, bad: tuple[str, int] | None, verdict: str
         clue = puzzle.rows[i] if axis == ROW else puzzle.columns[i]
         return f"no solution: {axis} {i + 1} (clue {clue_text(clue)}) has no placement that fits the known cells"
     if status == "truncated":
-        return f"stopped after the requested number of steps; {unknown} cells are still open"
+        why = "the time limit ran out" if out_of_time else "stopped after the requested number of steps"
+        return f"{why}; {unknown} cells are still open"
     probe = "line logic and probing" if max_depth else "line logic"
     if status == "budget":
         head = f"the probing budget ran out with {unknown} cells open"
@@ -759,7 +769,8 @@ def grade(steps: Sequence[Step], status: str, verdict: str | None, max_depth: in
     ``probe`` (probing depth 1), ``probe2`` (depth 2) or ``search`` (unique, but
     beyond probing to ``max_depth``); outside the scale: ``multiple``, ``none``
     and ``unknown``.  ``exact`` is false when the budget ran out or steps were
-    cut short: the level is then a lower bound ("at least").
+    cut short: the level is then a lower bound ("at least"); ``steps_exact``
+    is false when the steps were cut short (``steps`` is then a lower bound).
     """
     line_steps = sum(1 for s in steps if s.kind == "line")
     probes = [s for s in steps if s.kind == "probe"]
@@ -794,8 +805,12 @@ def grade(steps: Sequence[Step], status: str, verdict: str | None, max_depth: in
     words = {"line": "line logic only", "probe": "needs probing (depth 1)", "probe2": "needs probing (depth 2)",
              "search": "needs search beyond probing", "multiple": "several solutions",
              "none": "no solution", "unknown": "not settled"}[level]
-    text = ("at least " if not exact and level in LEVELS else "") + words
-    text += f", {len(steps)} step{'s' if len(steps) != 1 else ''}"
+    if not exact and level in LEVELS:
+        words = "needs at least " + {"line": "line logic", "probe": "probing (depth 1)",
+                                     "probe2": "probing (depth 2)", "search": "search"}[level]
+    steps_exact = status in ("solved", "stuck", "none")
+    n = len(steps)
+    text = words + (f", {n} step{'s' if n != 1 else ''}" if steps_exact else f", stopped after {n} step{'s' if n != 1 else ''}")
     if probes:
         text += f", {len(probes)} probe{'s' if len(probes) != 1 else ''}"
     return {
@@ -803,6 +818,7 @@ def grade(steps: Sequence[Step], status: str, verdict: str | None, max_depth: in
         "rank": rank,
         "exact": exact,
         "steps": len(steps),
+        "steps_exact": steps_exact,
         "line_steps": line_steps,
         "probes": len(probes),
         "max_depth": depth,

@@ -14,6 +14,9 @@ from .engine import (DEFAULT_PROBE_BUDGET, BudgetExhausted, Explainer, Explanati
 #: Probing budget (line-solver calls) of the difficulty that ``check --json`` reports: small, so
 #: that the grade never makes a check noticeably slower; the grade says "at least" when it runs out.
 CHECK_PROBE_BUDGET = 30_000
+#: Seconds the difficulty of ``check --json`` may take at most (a huge line-solvable puzzle has
+#: thousands of steps; past this the step count is reported as a lower bound).
+CHECK_SECONDS = 0.5
 
 
 def _verdict_of(checker: Checker, puzzle: Puzzle, timeout: float | None, givens=None):
@@ -54,12 +57,14 @@ def explain(puzzle: Puzzle, known: Sequence[str] | None = None, max_steps: int |
 
 
 def difficulty(puzzle: Puzzle, result: CheckResult | None = None, probe_budget: int = CHECK_PROBE_BUDGET,
-               timeout: float | None = None, line_solver: LineSolver | None = None) -> dict[str, Any]:
+               timeout: float | None = CHECK_SECONDS, line_solver: LineSolver | None = None) -> dict[str, Any]:
     """The difficulty grade of ``puzzle`` (a dict; see :func:`satnono.explain.engine.grade`).
 
     With ``result`` (the puzzle's :class:`CheckResult`) no SAT call is made:
     puzzles with several solutions or none are graded from it at once, and a
-    unique one is explained with probing bounded by ``probe_budget``.
+    unique one is explained with probing bounded by ``probe_budget`` and the
+    whole explanation by ``timeout`` seconds.  ``steps_exact`` is false when
+    the steps were cut short (then ``steps`` is a lower bound).
     """
     lines = line_solver or LineSolver()
     if result is None:
@@ -67,12 +72,19 @@ def difficulty(puzzle: Puzzle, result: CheckResult | None = None, probe_budget: 
     st = result.status
     if st is not Status.UNIQUE:
         level = {Status.MULTIPLE: "multiple", Status.NONE: "none"}.get(st, "unknown")
-        return grade([], "stuck", level if level != "unknown" else None, 2)
+        d = grade([], "stuck", level if level != "unknown" else None, 2)
+        d.update(steps_exact=False, text=d["text"].split(",")[0])  # no steps were taken
+        return d
     import time
 
     deadline = None if timeout is None else time.monotonic() + timeout
     ex = Explainer(lines, 2, probe_budget)
-    return ex.explain(puzzle, deadline=deadline, verdict=lambda: "unique").difficulty
+    d = ex.explain(puzzle, deadline=deadline, verdict=lambda: "unique").difficulty
+    if result.line_solvable and (d["level"] != "line" or not d["exact"]):
+        # cut short by the time limit: the level is known from the check, the steps are a lower bound
+        d.update(level="line", rank=0, exact=True, steps_exact=False,
+                 text=f"line logic only, at least {d['steps']} steps (stopped at the time limit)")
+    return d
 
 
 @dataclass(slots=True)
