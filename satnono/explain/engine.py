@@ -67,6 +67,9 @@ LEVELS = ("line", "probe", "probe2", "search")
 #: A depth-1 refutation costing at most this many line-solver calls ends the search for an easier one.
 QUICK_REFUTATION = 4
 
+#: After the first depth-1 refutation, this many more cells are tried for a cheaper one.
+PROBE_WINDOW = 24
+
 #: Default probing effort for one puzzle, in line-solver calls (deterministic, unlike time).
 DEFAULT_PROBE_BUDGET = 150_000
 
@@ -427,6 +430,8 @@ class Prober:
         self.budget = budget
         self.deadline = deadline
         self.exhausted = False
+        self.insufficient = 0
+        """The deepest probing depth seen to settle nothing in some state reached (a lower bound)."""
 
     def _charge(self, calls0: int) -> None:
         self.budget -= self.solver.calls - calls0
@@ -485,7 +490,12 @@ class Prober:
         """A refutable assumption ``(r, c, black)`` at this depth, the cheapest to refute
         at depth 1 (fewest line-solver calls); None when there is none."""
         best: tuple[int, int, int, bool] | None = None
+        window = None
         for r, c in _probe_order(state):
+            if window is not None:
+                window -= 1
+                if window < 0:  # a refutation is in hand and no cheaper one showed up nearby
+                    break
             for black in (True, False):
                 calls0 = self.solver.calls
                 if self.refutes(state, r, c, black, depth):
@@ -496,7 +506,12 @@ class Prober:
                         best = (work, r, c, black)
                         if work <= QUICK_REFUTATION:  # as easy as refutations get: stop looking
                             return best[1:]
-        return None if best is None else best[1:]
+                    if window is None:
+                        window = PROBE_WINDOW
+        if best is None:
+            self.insufficient = max(self.insufficient, depth)
+            return None
+        return best[1:]
 
 
 def _probe_order(state: GridState) -> list[tuple[int, int]]:
@@ -707,7 +722,7 @@ class Explainer:
         if status in ("stuck", "budget") and verdict is not None:
             verdict_status = verdict()
         note = _note(puzzle, status, bad, verdict_status, state.unknown_count(), self.max_depth, out_of_time)
-        diff = grade(steps, status, verdict_status, self.max_depth)
+        diff = grade(steps, status, verdict_status, self.max_depth, prober.insufficient)
         return Explanation(puzzle, steps, state_grid(state), solved, status, diff, note,
                            time.monotonic() - t0)
 
@@ -762,14 +777,17 @@ def _note(puzzle: Puzzle, status: str, bad: tuple[str, int] | None, verdict: str
     return f"{head}: whether the rest is unique was not settled"
 
 
-def grade(steps: Sequence[Step], status: str, verdict: str | None, max_depth: int) -> dict[str, Any]:
+def grade(steps: Sequence[Step], status: str, verdict: str | None, max_depth: int,
+          insufficient: int = 0) -> dict[str, Any]:
     """The difficulty of an explanation (see the README, "Difficulty").
 
     ``level`` is the hardest technique needed: ``line`` (line logic only),
     ``probe`` (probing depth 1), ``probe2`` (depth 2) or ``search`` (unique, but
     beyond probing to ``max_depth``); outside the scale: ``multiple``, ``none``
     and ``unknown``.  ``exact`` is false when the budget ran out or steps were
-    cut short: the level is then a lower bound ("at least"); ``steps_exact``
+    cut short: the level is then a lower bound ("at least": one above the
+    deepest probe used, or above the deepest probing depth ``insufficient``
+    that was seen to settle nothing, whichever is higher); ``steps_exact``
     is false when the steps were cut short (``steps`` is then a lower bound).
     """
     line_steps = sum(1 for s in steps if s.kind == "line")
@@ -792,7 +810,9 @@ def grade(steps: Sequence[Step], status: str, verdict: str | None, max_depth: in
         level, exact = by_depth[depth], False
     elif status == "budget":
         # stopped while looking for a probe: at least one level above the deepest probe used
-        level, exact = by_depth[min(depth + 1, 2)], False
+        # and above the deepest depth seen to settle nothing
+        low = max(depth, insufficient + 1, 1)
+        level, exact = (by_depth[low] if low <= 2 else "search"), False
     elif verdict == "unique":
         # logic to max_depth is exhausted: search when that is depth 2, else at least the next depth
         if max_depth >= 2:
