@@ -87,7 +87,9 @@ def test_explain_svg_folder_no_clobber_and_force(tmp_path):
     assert r.exit_code == 6 and "--force" in r.output
     r = run("explain", EDGE, "--svg", str(out), "--force")
     assert r.exit_code == 0, r.output
-    assert len(os.listdir(out)) == 45  # replaced as a whole: no stale files
+    from satnono.explain import explain
+
+    assert len(os.listdir(out)) == len(explain(load(EDGE)).steps) != 27  # replaced as a whole: no stale files
     # a folder with other files is never replaced
     (out / "notes.txt").write_text("mine")
     r = run("explain", DANCER, "--svg", str(out), "--force")
