@@ -40,7 +40,7 @@ from .counting import MULTIPLE, NONE, UNIQUE, count
 from .errors import ParseError
 from .linesolve import LineSolver
 from .model import Puzzle
-from .propagate import Contradiction, Deadline, GridState, propagate
+from .propagate import Contradiction, Deadline, GridState
 from .sat import DEFAULT_SOLVER
 
 CLASSES = ("line", "search", "multiple", "none", "unknown", "error")
@@ -63,35 +63,15 @@ def probe(state: GridState, lines: LineSolver, deadline: float | None = None) ->
     Each unknown cell is set black, then white, and propagated from its row
     and column; a branch that contradicts fixes the cell to the other value
     (which is propagated at once).  Returns a :class:`Contradiction` if the
-    puzzle turns out to have no solution.  Raises :class:`Deadline`.
+    puzzle turns out to have no solution.  Raises :class:`Deadline`.  (The
+    prober of :mod:`satnono.explain`, without a budget.)
     """
-    h, w = state.height, state.width
-    changed = True
-    while changed:
-        changed = False
-        for r, c in state.unknown_cells():
-            if state.cell(r, c) is not None:
-                continue
-            for black in (True, False):
-                trial = state.copy()
-                trial.set_cell(r, c, black)
-                if _propagate_from(trial, lines, r, c, h, w, deadline) is not None:
-                    state.set_cell(r, c, not black)
-                    bad = _propagate_from(state, lines, r, c, h, w, deadline)
-                    if bad is not None:
-                        return bad
-                    changed = True
-                    break
-    return None
+    from .explain.engine import BudgetExhausted, Prober
 
-
-def _propagate_from(state: GridState, lines: LineSolver, r: int, c: int, h: int, w: int,
-                    deadline: float | None) -> Contradiction | None:
-    dr = [False] * h
-    dc = [False] * w
-    dr[r] = True
-    dc[c] = True
-    return propagate(state, lines, dr, dc, deadline)
+    try:
+        return Prober(lines, 1 << 62, deadline).fixpoint(state)
+    except BudgetExhausted:
+        raise Deadline from None
 
 
 def classify_puzzle(

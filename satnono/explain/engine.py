@@ -41,10 +41,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from ..diagnose import count_placements
+from ..components import _bits
+from ..diagnose import _after_line_grid, count_placements
 from ..linesolve import LineResult, LineSolver, Mask
 from ..model import BLACK, WHITE, Puzzle
-from ..propagate import COLUMN, ROW, Deadline, GridState, propagate
+from ..propagate import COLUMN, ROW, Contradiction, Deadline, GridState, propagate
 
 #: Technique name -> rank (lower is easier).
 TECHNIQUES: dict[str, int] = {
@@ -126,15 +127,6 @@ class Step:
 
 def clue_text(clue: Sequence[int]) -> str:
     return " ".join(map(str, clue)) or "0"
-
-
-def _bits(m: Mask) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
 
 
 def _runs(positions: list[int]) -> list[tuple[int, int]]:
@@ -439,30 +431,39 @@ class Prober:
             self.exhausted = True
             raise BudgetExhausted
 
-    def refutes(self, state: GridState, r: int, c: int, black: bool, depth: int) -> bool:
-        """True when setting ``(r, c)`` leads to a contradiction by line logic,
-        with depth-1 probing inside when ``depth`` is 2."""
-        trial = state.copy()
-        trial.set_cell(r, c, black)
-        dr = [False] * trial.height
-        dc = [False] * trial.width
+    def _propagate_from(self, state: GridState, r: int, c: int) -> Contradiction | None:
+        """Propagate ``state`` in place from the row and column of a cell just set, charging the budget."""
+        dr = [False] * state.height
+        dc = [False] * state.width
         dr[r] = True
         dc[c] = True
         calls0 = self.solver.calls
         try:
-            bad = propagate(trial, self.solver, dr, dc, self.deadline)
+            bad = propagate(state, self.solver, dr, dc, self.deadline)
         except Deadline:
             self.exhausted = True
             raise BudgetExhausted from None
         self._charge(calls0)
-        if bad is not None:
-            return True
-        if depth < 2:
-            return False
-        return self.fixpoint(trial) is not None
+        return bad
 
-    def fixpoint(self, state: GridState) -> bool | None:
-        """Depth-1 probing to a fixpoint in place; True on a contradiction, None otherwise."""
+    def refutes(self, state: GridState, r: int, c: int, black: bool, depth: int) -> Contradiction | None:
+        """The contradiction that setting ``(r, c)`` leads to by line logic (with depth-1
+        probing inside when ``depth`` is 2), or None."""
+        trial = state.copy()
+        trial.set_cell(r, c, black)
+        bad = self._propagate_from(trial, r, c)
+        if bad is not None or depth < 2:
+            return bad
+        return self.fixpoint(trial)
+
+    def fixpoint(self, state: GridState) -> Contradiction | None:
+        """Single-cell contradiction probing (depth 1), in place, repeated until nothing changes.
+
+        Each unknown cell is set black, then white, and propagated from its row
+        and column; a value that contradicts fixes the cell to the other value
+        (which is propagated at once).  Returns a contradiction if the state
+        turns out to have no solution.
+        """
         changed = True
         while changed:
             changed = False
@@ -470,18 +471,11 @@ class Prober:
                 if state.cell(r, c) is not None:
                     continue
                 for black in (True, False):
-                    if self.refutes(state, r, c, black, 1):
-                        if self.refutes(state, r, c, not black, 1):
-                            return True
+                    if self.refutes(state, r, c, black, 1) is not None:
                         state.set_cell(r, c, not black)
-                        calls0 = self.solver.calls
-                        dr = [False] * state.height
-                        dc = [False] * state.width
-                        dr[r] = True
-                        dc[c] = True
-                        if propagate(state, self.solver, dr, dc, self.deadline) is not None:
-                            return True
-                        self._charge(calls0)
+                        bad = self._propagate_from(state, r, c)
+                        if bad is not None:
+                            return bad
                         changed = True
                         break
         return None
@@ -597,10 +591,7 @@ class Explanation:
 
 def state_grid(state: GridState) -> tuple[str, ...]:
     """The known cells as rows over ``#``, ``.`` and ``?``."""
-    out = []
-    for b, w in zip(state.row_black, state.row_white):
-        out.append("".join(BLACK if (b >> c) & 1 else WHITE if (w >> c) & 1 else "?" for c in range(state.width)))
-    return tuple(out)
+    return _after_line_grid(state)
 
 
 def state_from_known(puzzle: Puzzle, known: Sequence[str]) -> GridState:
