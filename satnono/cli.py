@@ -988,7 +988,7 @@ def _read_state(path: str) -> list[str]:
 @click.option("--depth", type=click.IntRange(0, 2), default=2, show_default=True,
               help="Deepest probing: 0 line logic only, 1 or 2.")
 @click.option("--budget", type=click.IntRange(min=0), default=None, metavar="CALLS",
-              help="Probing effort per puzzle in line-solver calls (default 150000, about a second); when it "
+              help="Probing effort per puzzle in line-solver calls (default 120000, up to about a second); when it "
                    "runs out the grade is a lower bound.")
 @click.option("--state", "state_file", default=None, metavar="PARTIAL",
               help="Start from this partly solved grid (rows of '#', '.', '?') instead of the empty grid.")

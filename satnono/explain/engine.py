@@ -72,7 +72,7 @@ QUICK_REFUTATION = 4
 PROBE_WINDOW = 24
 
 #: Default probing effort for one puzzle, in line-solver calls (deterministic, unlike time).
-DEFAULT_PROBE_BUDGET = 150_000
+DEFAULT_PROBE_BUDGET = 120_000
 
 
 class BudgetExhausted(Exception):
@@ -449,12 +449,16 @@ class Prober:
     def refutes(self, state: GridState, r: int, c: int, black: bool, depth: int) -> Contradiction | None:
         """The contradiction that setting ``(r, c)`` leads to by line logic (with depth-1
         probing inside when ``depth`` is 2), or None."""
+        return self._trial(state, r, c, black, depth)[1]
+
+    def _trial(self, state: GridState, r: int, c: int, black: bool,
+               depth: int) -> tuple[GridState, Contradiction | None]:
         trial = state.copy()
         trial.set_cell(r, c, black)
         bad = self._propagate_from(trial, r, c)
         if bad is not None or depth < 2:
-            return bad
-        return self.fixpoint(trial)
+            return trial, bad
+        return trial, self.fixpoint(trial)
 
     def fixpoint(self, state: GridState) -> Contradiction | None:
         """Single-cell contradiction probing (depth 1), in place, repeated until nothing changes.
@@ -485,23 +489,34 @@ class Prober:
         at depth 1 (fewest line-solver calls); None when there is none."""
         best: tuple[int, int, int, bool] | None = None
         window = None
+        # Assumptions known to lead to no contradiction: a cell value that a consistent trial
+        # implied can only imply a subset of that trial's cells (logic is monotone), so it
+        # cannot contradict either and is not tried.
+        safe = ([0] * state.height, [0] * state.height)  # (white, black) per row
         for r, c in _probe_order(state):
             if window is not None:
                 window -= 1
                 if window < 0:  # a refutation is in hand and no cheaper one showed up nearby
                     break
             for black in (True, False):
+                if (safe[black][r] >> c) & 1:
+                    continue
                 calls0 = self.solver.calls
-                if self.refutes(state, r, c, black, depth):
-                    work = self.solver.calls - calls0
-                    if depth > 1:
-                        return r, c, black
-                    if best is None or work < best[0]:
-                        best = (work, r, c, black)
-                        if work <= QUICK_REFUTATION:  # as easy as refutations get: stop looking
-                            return best[1:]
-                    if window is None:
-                        window = PROBE_WINDOW
+                trial, bad = self._trial(state, r, c, black, depth)
+                if bad is None:
+                    for rr in range(state.height):
+                        safe[1][rr] |= trial.row_black[rr]
+                        safe[0][rr] |= trial.row_white[rr]
+                    continue
+                work = self.solver.calls - calls0
+                if depth > 1:
+                    return r, c, black
+                if best is None or work < best[0]:
+                    best = (work, r, c, black)
+                    if work <= QUICK_REFUTATION:  # as easy as refutations get: stop looking
+                        return best[1:]
+                if window is None:
+                    window = PROBE_WINDOW
         if best is None:
             self.insufficient = max(self.insufficient, depth)
             return None
