@@ -437,3 +437,18 @@ def test_svg_files_one_per_step():
 
     for data in list(files.values())[:3]:
         xml.dom.minidom.parseString(data)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(grids())
+def test_rounds_order_is_sound_and_reaches_the_fixpoint(g):
+    """The order by rounds (used on large grids) gives sound steps and the same fixpoint."""
+    from satnono.explain.engine import Engine
+
+    p = Puzzle.from_grid(g)
+    state = GridState(p)
+    eng = Engine(state, LineSolver(), strict=False)
+    steps = []
+    while eng.step(steps) is not None:
+        pass
+    assert check_steps(p, steps) == fixpoint_grid(p)

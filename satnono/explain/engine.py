@@ -71,6 +71,9 @@ QUICK_REFUTATION = 4
 #: After the first depth-1 refutation, this many more cells are tried for a cheaper one.
 PROBE_WINDOW = 24
 
+#: Grids up to this many cells get the strict easiest-first order (see :class:`Engine`).
+STRICT_MAX_CELLS = 100 * 100
+
 #: Default probing effort for one puzzle, in line-solver calls (deterministic, unlike time).
 DEFAULT_PROBE_BUDGET = 120_000
 
@@ -318,19 +321,29 @@ class _Contradiction(Exception):
 class Engine:
     """Line steps in a person's order on a :class:`GridState` (changed in place).
 
-    ``run()`` applies steps until no line makes progress; a line without any
-    placement raises the internal contradiction (caught by the callers).
+    :meth:`step` applies the easiest step until no line makes progress; a line
+    without any placement raises the internal contradiction (caught by the
+    callers).
+
+    *Strict* order (grids up to :data:`STRICT_MAX_CELLS` cells) looks again at
+    every line a step touched before the next step is chosen, so each step is
+    the easiest available at that moment.  On larger grids that costs one
+    complete line solve per touched line per step (minutes on 512 x 512), so
+    the order goes by *rounds*: lines touched by a step are looked at again
+    once no step found in the current round is left, so each line is solved
+    about as often as in plain propagation; within a round, easiest first.
     """
 
-    def __init__(self, state: GridState, solver: LineSolver) -> None:
+    def __init__(self, state: GridState, solver: LineSolver, strict: bool | None = None) -> None:
         self.state = state
         self.solver = solver
         p = state.puzzle
         self.h, self.w = state.height, state.width
+        self.strict = strict if strict is not None else self.h * self.w <= STRICT_MAX_CELLS
         self.clues = list(p.rows) + list(p.columns)
         self.version = [0] * (self.h + self.w)
         self.heap: list[tuple[int, int, int, int, LineMove]] = []
-        self.counter = 0
+        self.dirty: set[int] = set()
         for lid in range(self.h + self.w):
             self._look(lid)
 
@@ -348,19 +361,24 @@ class Engine:
             raise _Contradiction(axis, i)
         mv = line_move(self.clues[lid], n, b, w, res, axis)
         if mv is not None:
-            self.counter += 1
             heapq.heappush(self.heap, (mv.rank, -(mv.black | mv.white).bit_count(), lid,
                                        self.version[lid], mv))
 
     def next_move(self) -> tuple[int, LineMove] | None:
         """The easiest pending move (without applying it)."""
         heap = self.heap
-        while heap:
-            rank, neg, lid, ver, mv = heap[0]
-            if ver == self.version[lid]:
-                return lid, mv
-            heapq.heappop(heap)
-        return None
+        while True:
+            while heap:
+                rank, neg, lid, ver, mv = heap[0]
+                if ver == self.version[lid] and lid not in self.dirty:
+                    return lid, mv
+                heapq.heappop(heap)
+            if not self.dirty:
+                return None
+            dirty = sorted(self.dirty)  # the next round
+            self.dirty.clear()
+            for lid in dirty:
+                self._look(lid)
 
     def make_step(self, lid: int, mv: LineMove) -> Step:
         axis, i, n, b, w = self._line(lid)
@@ -390,6 +408,9 @@ class Engine:
             touched.add(self.h + c)
         for lid in sorted(touched):
             self.version[lid] += 1
+        if not self.strict:
+            self.dirty |= touched
+            return
         for lid in sorted(touched):
             self._look(lid)
 
