@@ -160,7 +160,9 @@ def check_probe_step(puzzle: Puzzle, grid, stp) -> None:
     assert solve_line(clue, len(line), b, w) is None, "the refutation does not end in a line without placement"
     if len(line) <= BRUTE_MAX:
         assert not _placements(clue, line)
-    assert stp.depth == 1 + max((s.depth for s in stp.chain), default=0) or stp.depth >= 1
+    nested = [s.depth for s in stp.chain if s.kind == "probe"]
+    assert stp.depth >= 1 + max(nested, default=0)
+    assert stp.technique == ("probe" if stp.depth == 1 else "probe2")
 
 
 def fixpoint_grid(puzzle: Puzzle) -> tuple[str, ...]:
@@ -452,3 +454,14 @@ def test_rounds_order_is_sound_and_reaches_the_fixpoint(g):
     while eng.step(steps) is not None:
         pass
     assert check_steps(p, steps) == fixpoint_grid(p)
+
+
+def test_depth_two_probes_replay():
+    """5-Dom needs probing depth 2: every step, nested probes included, replays soundly to the solution."""
+    p = load(str(PUZZLES / "dom" / "5-dom.xml"))
+    ex = explain(p)
+    assert ex.solved and ex.difficulty["level"] == "probe2" and ex.difficulty["exact"]
+    deep = [s for s in ex.steps if s.kind == "probe" and s.depth == 2]
+    assert deep and any(x.kind == "probe" for s in deep for x in s.chain)
+    end = check_steps(p, ex.steps)
+    assert end == check(p).solutions[0]
