@@ -944,6 +944,10 @@ Exit codes:
   6  the puzzle or the state could not be read"""
 
 
+#: Largest number of cells (steps x grid cells) that ``explain --svg`` draws (about 90 MB of SVG).
+SVG_MAX_CELLS = 1_000_000
+
+
 def _step_lines(st, number: str, indent: str = "") -> list[str]:
     out = [f"{indent}{number} {st.text}"]
     if st.kind == "probe":
@@ -982,7 +986,8 @@ def _read_state(path: str) -> list[str]:
 @json_option
 @click.option("--svg", "svg_out", type=click.Path(), default=None, metavar="OUT",
               help="Draw every step as SVG into the new folder OUT (OUT/step-0001.svg, ...): the step's line "
-                   "shaded, its new cells outlined. One puzzle only.")
+                   "shaded, its new cells outlined. One puzzle only, at most a million cells in all "
+                   "(steps x grid size; use --max-steps for large puzzles).")
 @click.option("--force", is_flag=True, help="Replace OUT if it exists (only a folder holding step-*.svg files).")
 @click.option("--max-steps", type=click.IntRange(min=0), default=None, metavar="N", help="Stop after N steps.")
 @click.option("--depth", type=click.IntRange(0, 2), default=2, show_default=True,
@@ -1062,6 +1067,10 @@ def explain_cmd(file: str, fmt: str | None, as_json: bool, svg_out: str | None, 
             codes.append(EXIT_INTERNAL)
             continue
         codes.append(EXIT_UNIQUE if ex.solved else EXIT_NONE if ex.status == "none" else EXIT_MULTIPLE)
+        if svg_out is not None and len(ex.steps) * puzzle.width * puzzle.height > SVG_MAX_CELLS:
+            _err(f"{svg_out}: {len(ex.steps)} steps of a {puzzle.width}x{puzzle.height} grid are too many to draw "
+                 f"(over {SVG_MAX_CELLS:,} cells in all); use --max-steps")
+            sys.exit(EXIT_INPUT)
         if svg_out is not None:
             try:
                 save_folder(svg_out, svg_files(puzzle, ex.steps, known), overwrite=force,

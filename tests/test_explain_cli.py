@@ -142,3 +142,24 @@ def test_check_json_has_difficulty():
     rows = [json.loads(line) for line in r.stdout.splitlines()]
     assert [d["difficulty"]["level"] for d in rows] == ["line", "probe", "multiple"]
     assert rows[0]["difficulty"]["steps"] == 27
+
+
+def test_explain_svg_refuses_huge_output(tmp_path):
+    big = str(PUZZLES / "picross-solver" / "webpbn-35105-wild.non")  # 60x45, over 500 steps
+    r = run("explain", big, "--svg", str(tmp_path / "out"))
+    assert r.exit_code == 6 and "--max-steps" in r.output and not (tmp_path / "out").exists()
+    r = run("explain", big, "--svg", str(tmp_path / "out"), "--max-steps", "5")
+    assert r.exit_code == 3 and len(os.listdir(tmp_path / "out")) == 5
+
+
+def test_explain_from_a_state(tmp_path):
+    p = load(DANCER)
+    sol = check(p).solutions[0]
+    half = [row if r < 5 else "?" * p.width for r, row in enumerate(sol)]
+    r = run("explain", DANCER, "--state", _state(tmp_path, half), "--json")
+    assert r.exit_code == 0
+    d = json.loads(r.stdout)
+    assert d["solved"] and all(c[0] >= 5 for s in d["steps"] for c in s["cells"])
+    wrong = ["#" * p.width] + ["?" * p.width] * (p.height - 1)
+    r = run("explain", DANCER, "--state", _state(tmp_path, wrong))
+    assert r.exit_code == 4 and "the given cells fit no solution" in r.output

@@ -748,7 +748,8 @@ class Explainer:
         verdict_status = None
         if status in ("stuck", "budget") and verdict is not None:
             verdict_status = verdict()
-        note = _note(puzzle, status, bad, verdict_status, state.unknown_count(), self.max_depth, out_of_time)
+        note = _note(puzzle, status, bad, verdict_status, state.unknown_count(), self.max_depth, out_of_time,
+                     known is not None)
         diff = grade(steps, status, verdict_status, self.max_depth, prober.insufficient)
         return Explanation(puzzle, steps, state_grid(state), solved, status, diff, note,
                            time.monotonic() - t0)
@@ -778,14 +779,15 @@ class Explainer:
 
 
 def _note(puzzle: Puzzle, status: str, bad: tuple[str, int] | None, verdict: str | None, unknown: int,
-          max_depth: int, out_of_time: bool = False) -> str:
+          max_depth: int, out_of_time: bool = False, from_state: bool = False) -> str:
     if status == "solved":
         return "solved: every cell is settled"
     if status == "none":
         assert bad is not None
         axis, i = bad
         clue = puzzle.rows[i] if axis == ROW else puzzle.columns[i]
-        return f"no solution: {axis} {i + 1} (clue {clue_text(clue)}) has no placement that fits the known cells"
+        head = "the given cells fit no solution" if from_state else "no solution"
+        return f"{head}: {axis} {i + 1} (clue {clue_text(clue)}) has no placement that fits the known cells"
     if status == "truncated":
         why = "the time limit ran out" if out_of_time else "stopped after the requested number of steps"
         return f"{why}; {unknown} cells are still open"
