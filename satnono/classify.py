@@ -107,7 +107,7 @@ def classify_puzzle(
     after_probe: int | None = None
     grade: dict[str, Any] = {}
     reason = res.reason
-    if probing and cls in ("line", "search"):
+    if probing and cls in ("line", "search") and not getattr(puzzle, "is_color", False):  # colour: not graded yet
         from .explain import DEFAULT_PROBE_BUDGET, Explainer
 
         left = None if timeout is None else max(0.0, timeout - (time.monotonic() - t0))

@@ -133,14 +133,16 @@ def _run_checks(files, fmt, timeout, solver, emit, checker: Checker | None = Non
 def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver: str, as_json: bool) -> None:
     """Print a verdict for every puzzle: unique (line-solvable or not), multiple, none or unknown.
 
+    With --json each object also carries difficulty: the grade of 'satnono
+    explain' (level line, probe, probe2 or search; multiple, none or unknown
+    outside the scale; steps, probes, exact, text), with probing bounded so
+    that it adds at most about half a second ('exact': false marks a lower
+    bound, "at least"); null for colour puzzles, which are not graded yet.
+
     Many files are checked in one process; with --json each puzzle gives one
     JSON object per line (fields: file, index for multi-puzzle files, name,
     width, height, status, line_solvable, solutions, diff as 0-based [row, col],
-    reason, seconds, stats, difficulty). difficulty is the grade of 'satnono
-    explain' (level line, probe, probe2 or search; multiple, none or unknown
-    outside the scale; steps, probes, exact, text), with probing bounded so
-    that it adds at most about half a second: 'exact': false marks a lower
-    bound ("at least").
+    reason, seconds, stats).
     """
     checker = Checker(solver)
 
@@ -150,7 +152,7 @@ def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
             if res is not None:
                 from .explain import difficulty
 
-                d["difficulty"] = difficulty(res.puzzle, res, line_solver=checker.lines)
+                d["difficulty"] = difficulty(res.puzzle, res, line_solver=checker.lines)  # None for colour
             click.echo(json.dumps(d))
             if error is not None:
                 _err(error)
@@ -1058,6 +1060,10 @@ def explain_cmd(file: str, fmt: str | None, as_json: bool, svg_out: str | None, 
         try:
             ex = explain(puzzle, known, max_steps, depth,
                          DEFAULT_PROBE_BUDGET if budget is None else budget, verdict_timeout=timeout)
+        except SatnonoError as e:  # a colour puzzle
+            _err(str(e))
+            codes.append(EXIT_INPUT)
+            continue
         except ValueError as e:  # a state of the wrong size
             _err(f"{state_file}: {e}")
             codes.append(EXIT_INPUT)
@@ -1141,6 +1147,9 @@ def hint_cmd(file: str, fmt: str | None, state_file: str, as_json: bool, timeout
         sys.exit(EXIT_INPUT)
     try:
         h = next_hint(puzzle, known, timeout)
+    except SatnonoError as e:  # a colour puzzle
+        _err(str(e))
+        sys.exit(EXIT_INPUT)
     except ValueError as e:
         _err(f"{state_file}: {e}")
         sys.exit(EXIT_INPUT)

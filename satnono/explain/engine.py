@@ -43,6 +43,7 @@ from typing import Any, Callable, Sequence
 
 from ..components import _bits
 from ..diagnose import _after_line_grid, count_placements
+from ..errors import UnsupportedPuzzle
 from ..linesolve import LineResult, LineSolver, Mask
 from ..model import BLACK, WHITE, Puzzle
 from ..propagate import COLUMN, ROW, Contradiction, Deadline, GridState, propagate
@@ -76,6 +77,17 @@ STRICT_MAX_CELLS = 100 * 100
 
 #: Default probing effort for one puzzle, in line-solver calls (deterministic, unlike time).
 DEFAULT_PROBE_BUDGET = 120_000
+
+
+def is_color(puzzle: Puzzle) -> bool:
+    """True for a colour puzzle (``Puzzle.is_color`` where the model has colours)."""
+    return bool(getattr(puzzle, "is_color", False))
+
+
+def require_bw(puzzle: Puzzle) -> None:
+    """Refuse colour puzzles: the techniques and texts here are black and white."""
+    if is_color(puzzle):
+        raise UnsupportedPuzzle("colour puzzles cannot be explained yet", puzzle.source or "the puzzle")
 
 
 class BudgetExhausted(Exception):
@@ -712,6 +724,7 @@ class Explainer:
         ``multiple``, ``none``, ``unknown``) used to word what happens when
         logic stops; None leaves the verdict unsettled.
         """
+        require_bw(puzzle)
         t0 = time.monotonic()
         state = GridState(puzzle) if known is None else state_from_known(puzzle, known)
         prober = Prober(self.lines, self.probe_budget, deadline)

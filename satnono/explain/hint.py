@@ -8,7 +8,7 @@ from typing import Any, Sequence
 from ..linesolve import LineSolver
 from ..model import BLACK, Puzzle
 from ..solve import CheckResult, Checker, Status
-from .engine import (DEFAULT_PROBE_BUDGET, BudgetExhausted, Explainer, Explanation, Step, _Contradiction, clue_text, grade,
+from .engine import (DEFAULT_PROBE_BUDGET, BudgetExhausted, is_color, require_bw, Explainer, Explanation, Step, _Contradiction, clue_text, grade,
                      state_from_known)
 
 #: Probing budget (line-solver calls) of the difficulty that ``check --json`` reports: small, so
@@ -57,8 +57,10 @@ def explain(puzzle: Puzzle, known: Sequence[str] | None = None, max_steps: int |
 
 
 def difficulty(puzzle: Puzzle, result: CheckResult | None = None, probe_budget: int = CHECK_PROBE_BUDGET,
-               timeout: float | None = CHECK_SECONDS, line_solver: LineSolver | None = None) -> dict[str, Any]:
-    """The difficulty grade of ``puzzle`` (a dict; see :func:`satnono.explain.engine.grade`).
+               timeout: float | None = CHECK_SECONDS, line_solver: LineSolver | None = None
+               ) -> dict[str, Any] | None:
+    """The difficulty grade of ``puzzle`` (a dict; see :func:`satnono.explain.engine.grade`);
+    None for a colour puzzle (not explained yet).
 
     With ``result`` (the puzzle's :class:`CheckResult`) no SAT call is made:
     puzzles with several solutions or none are graded from it at once, and a
@@ -66,6 +68,8 @@ def difficulty(puzzle: Puzzle, result: CheckResult | None = None, probe_budget: 
     whole explanation by ``timeout`` seconds.  ``steps_exact`` is false when
     the steps were cut short (then ``steps`` is a lower bound).
     """
+    if is_color(puzzle):
+        return None
     lines = line_solver or LineSolver()
     if result is None:
         result = Checker(line_solver=lines).check(puzzle, timeout)
@@ -125,6 +129,7 @@ def next_hint(puzzle: Puzzle, known: Sequence[str], timeout: float | None = 10.0
     >>> next_hint(p, ["??", "??"]).step.technique
     'fill'
     """
+    require_bw(puzzle)
     lines = line_solver or LineSolver()
     state = state_from_known(puzzle, known)
     checker = Checker(line_solver=lines)
