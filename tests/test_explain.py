@@ -459,7 +459,7 @@ def test_rounds_order_is_sound_and_reaches_the_fixpoint(g):
 def test_depth_two_probes_replay():
     """5-Dom needs probing depth 2: every step, nested probes included, replays soundly to the solution."""
     p = load(str(PUZZLES / "dom" / "5-dom.xml"))
-    ex = explain(p)
+    ex = explain(p, probe_budget=400_000)
     assert ex.solved and ex.difficulty["level"] == "probe2" and ex.difficulty["exact"]
     deep = [s for s in ex.steps if s.kind == "probe" and s.depth == 2]
     assert deep and any(x.kind == "probe" for s in deep for x in s.chain)

@@ -69,6 +69,9 @@ LEVELS = ("line", "probe", "probe2", "search")
 #: A depth-1 refutation costing at most this many line-solver calls ends the search for an easier one.
 QUICK_REFUTATION = 4
 
+#: With more open cells than this, the search for the cheapest depth-1 refutation stops
+#: :data:`PROBE_WINDOW` cells after the first one found (with fewer, every cell is tried).
+FULL_SCAN_CELLS = 600
 #: After the first depth-1 refutation, this many more cells are tried for a cheaper one.
 PROBE_WINDOW = 24
 
@@ -92,6 +95,26 @@ def require_bw(puzzle: Puzzle) -> None:
 
 class BudgetExhausted(Exception):
     """The probing budget ran out."""
+
+
+class _TooCostly(Exception):
+    """A trial passed its line-solver call limit."""
+
+
+class _Limited:
+    """A line solver that raises :class:`_TooCostly` after ``limit`` calls."""
+
+    __slots__ = ("solver", "left")
+
+    def __init__(self, solver: LineSolver, limit: int) -> None:
+        self.solver = solver
+        self.left = limit
+
+    def __call__(self, clue, n, black, white):
+        self.left -= 1
+        if self.left < 0:
+            raise _TooCostly
+        return self.solver(clue, n, black, white)
 
 
 # --------------------------------------------------------------------------
@@ -464,19 +487,27 @@ class Prober:
             self.exhausted = True
             raise BudgetExhausted
 
-    def _propagate_from(self, state: GridState, r: int, c: int) -> Contradiction | None:
-        """Propagate ``state`` in place from the row and column of a cell just set, charging the budget."""
+    def _propagate_from(self, state: GridState, r: int, c: int, limit: int | None = None) -> Contradiction | None:
+        """Propagate ``state`` in place from the row and column of a cell just set, charging the budget.
+
+        With ``limit``, gives up (raises :class:`_TooCostly`) after that many line-solver calls.
+        """
         dr = [False] * state.height
         dc = [False] * state.width
         dr[r] = True
         dc[c] = True
         calls0 = self.solver.calls
+        solver = self.solver if limit is None else _Limited(self.solver, limit)
         try:
-            bad = propagate(state, self.solver, dr, dc, self.deadline)
+            bad = propagate(state, solver, dr, dc, self.deadline)
         except Deadline:
             self.exhausted = True
             raise BudgetExhausted from None
-        self._charge(calls0)
+        finally:
+            if limit is not None:
+                self._charge(calls0)
+        if limit is None:
+            self._charge(calls0)
         return bad
 
     def refutes(self, state: GridState, r: int, c: int, black: bool, depth: int) -> Contradiction | None:
@@ -484,11 +515,11 @@ class Prober:
         probing inside when ``depth`` is 2), or None."""
         return self._trial(state, r, c, black, depth)[1]
 
-    def _trial(self, state: GridState, r: int, c: int, black: bool,
-               depth: int) -> tuple[GridState, Contradiction | None]:
+    def _trial(self, state: GridState, r: int, c: int, black: bool, depth: int,
+               limit: int | None = None) -> tuple[GridState, Contradiction | None]:
         trial = state.copy()
         trial.set_cell(r, c, black)
-        bad = self._propagate_from(trial, r, c)
+        bad = self._propagate_from(trial, r, c, limit)
         if bad is not None or depth < 2:
             return trial, bad
         return trial, self.fixpoint(trial)
@@ -504,17 +535,24 @@ class Prober:
         changed = True
         while changed:
             changed = False
+            safe = _Safe(state.height)
             for r, c in state.unknown_cells():
                 if state.cell(r, c) is not None:
                     continue
                 for black in (True, False):
-                    if self.refutes(state, r, c, black, 1) is not None:
-                        state.set_cell(r, c, not black)
-                        bad = self._propagate_from(state, r, c)
-                        if bad is not None:
-                            return bad
-                        changed = True
-                        break
+                    if safe.has(r, c, black):
+                        continue
+                    trial, bad = self._trial(state, r, c, black, 1)
+                    if bad is None:
+                        safe.add(trial)
+                        continue
+                    state.set_cell(r, c, not black)
+                    bad = self._propagate_from(state, r, c)
+                    if bad is not None:
+                        return bad
+                    changed = True
+                    safe = _Safe(state.height)  # the state grew: what was safe may not be now
+                    break
         return None
 
     def find(self, state: GridState, depth: int) -> tuple[int, int, bool] | None:
@@ -522,24 +560,25 @@ class Prober:
         at depth 1 (fewest line-solver calls); None when there is none."""
         best: tuple[int, int, int, bool] | None = None
         window = None
-        # Assumptions known to lead to no contradiction: a cell value that a consistent trial
-        # implied can only imply a subset of that trial's cells (logic is monotone), so it
-        # cannot contradict either and is not tried.
-        safe = ([0] * state.height, [0] * state.height)  # (white, black) per row
-        for r, c in _probe_order(state):
+        safe = _Safe(state.height)
+        order = _probe_order(state)
+        for r, c in order:
             if window is not None:
                 window -= 1
                 if window < 0:  # a refutation is in hand and no cheaper one showed up nearby
                     break
             for black in (True, False):
-                if (safe[black][r] >> c) & 1:
+                if safe.has(r, c, black):
                     continue
                 calls0 = self.solver.calls
-                trial, bad = self._trial(state, r, c, black, depth)
+                try:
+                    # once a refutation is in hand, only a cheaper one is of interest
+                    trial, bad = self._trial(state, r, c, black, depth,
+                                             None if best is None or depth > 1 else best[0])
+                except _TooCostly:
+                    continue
                 if bad is None:
-                    for rr in range(state.height):
-                        safe[1][rr] |= trial.row_black[rr]
-                        safe[0][rr] |= trial.row_white[rr]
+                    safe.add(trial)
                     continue
                 work = self.solver.calls - calls0
                 if depth > 1:
@@ -548,12 +587,35 @@ class Prober:
                     best = (work, r, c, black)
                     if work <= QUICK_REFUTATION:  # as easy as refutations get: stop looking
                         return best[1:]
-                if window is None:
+                if window is None and len(order) > FULL_SCAN_CELLS:
                     window = PROBE_WINDOW
         if best is None:
             self.insufficient = max(self.insufficient, depth)
             return None
         return best[1:]
+
+
+class _Safe:
+    """Assumptions known to lead to no contradiction from one state.
+
+    A cell value that a consistent trial implied can only imply a subset of
+    that trial's cells (logic is monotone), so it cannot contradict either and
+    need not be tried -- as long as the state does not change.
+    """
+
+    __slots__ = ("black", "white")
+
+    def __init__(self, height: int) -> None:
+        self.black = [0] * height
+        self.white = [0] * height
+
+    def has(self, r: int, c: int, black: bool) -> bool:
+        return bool(((self.black if black else self.white)[r] >> c) & 1)
+
+    def add(self, trial: GridState) -> None:
+        for r, (b, w) in enumerate(zip(trial.row_black, trial.row_white)):
+            self.black[r] |= b
+            self.white[r] |= w
 
 
 def _probe_order(state: GridState) -> list[tuple[int, int]]:
