@@ -29,9 +29,16 @@ placements  5     the general case: every placement of the clue that fits the
 At each point the engine takes, among all lines that can make progress, the
 easiest technique, then the line with the most new cells, then rows before
 columns and the lowest index.  Only lines whose cells changed are looked at
-again.  When no line makes progress, a *probe step* assumes one cell's value and
-shows by line steps that some line then has no placement, so the cell has the
-other value (depth 1); depth 2 allows depth-1 probes inside the assumption.
+again (on grids over :data:`STRICT_MAX_CELLS` cells, by rounds: see :class:`Engine`).
+
+When no line makes progress, a *probe step* assumes one cell's value and shows
+by line steps that some line then has no placement, so the cell has the other
+value (depth 1); depth 2 allows depth-1 probes inside the assumption.  The
+probe taken is the cheapest refutation found (fewest line-solver calls; cells
+next to known cells are tried first), and its chain keeps only the steps the
+contradiction depends on.  Probing is bounded by a budget of line-solver calls
+(deterministic) and optionally a deadline; when it runs out the explanation
+stops with an "at least" grade.
 """
 
 from __future__ import annotations
@@ -60,9 +67,6 @@ TECHNIQUES: dict[str, int] = {
     "reach": 4,
     "placements": 5,
 }
-#: Rank of a probe step (always after every line step).
-PROBE_RANK = 10
-
 #: Difficulty levels, easiest first; ``multiple``, ``none`` and ``unknown`` are outside the scale.
 LEVELS = ("line", "probe", "probe2", "search")
 
