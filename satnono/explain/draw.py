@@ -58,7 +58,9 @@ def render_step(before: Sequence[str], step: Step, ascii: bool = False) -> str:
 
 def legend(ascii: bool = False) -> str:
     g = ASCII if ascii else UNICODE
-    return f"({g[3]} new black, {g[4]} new white, {g[0].strip() or g[0]} black, {g[1]} white; the marked line is the step's line)"
+    unknown = "'?'" if ascii else "blank"
+    return (f"({g[3]} new black, {g[4]} new white, {g[0]} black, {g[1]} white, {unknown} unknown; "
+            "the marked line is the step's line)")
 
 
 # --------------------------------------------------------------------------
@@ -87,7 +89,7 @@ def render_svg(puzzle: Puzzle, before: Sequence[str], step: Step, number: int, t
            f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="{_FONT}">',
            f"<title>{escape(title)}</title>",
            f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
-           f'<text x="4" y="14" font-size="12">{escape(f"Step {number} of {total} ({step.kind}, {step.technique})")}</text>']
+           f'<text x="4" y="14" font-size="12">{escape(f"Step {number} of {total} ({step.technique})")}</text>']
     for r, clue in enumerate(puzzle.rows):
         labels = _clue_labels(clue)
         y = top + r * _CELL + _CELL * 0.7

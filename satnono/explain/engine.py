@@ -938,7 +938,8 @@ def grade(steps: Sequence[Step], status: str, verdict: str | None, max_depth: in
                                      "probe2": "probing (depth 2)", "search": "search"}[level]
     steps_exact = status in ("solved", "stuck", "none")
     n = len(steps)
-    text = words + (f", {n} step{'s' if n != 1 else ''}" if steps_exact else f", stopped after {n} step{'s' if n != 1 else ''}")
+    plural = "s" if n != 1 else ""
+    text = words + (f", {n} step{plural}" if steps_exact else f", stopped after {n} step{plural}")
     if probes:
         text += f", {len(probes)} probe{'s' if len(probes) != 1 else ''}"
     return {

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from ..linesolve import LineSolver
 from ..model import BLACK, Puzzle
 from ..solve import CheckResult, Checker, Status
-from .engine import (DEFAULT_PROBE_BUDGET, BudgetExhausted, is_color, require_bw, Explainer, Explanation, Step, _Contradiction, clue_text, grade,
-                     state_from_known)
+from .engine import (DEFAULT_PROBE_BUDGET, BudgetExhausted, Explainer, Explanation, Step, _Contradiction,
+                     clue_text, grade, is_color, require_bw, state_from_known)
 
 #: Probing budget (line-solver calls) of the difficulty that ``check --json`` reports: small, so
 #: that the grade never makes a check noticeably slower; the grade says "at least" when it runs out.
@@ -46,8 +47,6 @@ def explain(puzzle: Puzzle, known: Sequence[str] | None = None, max_steps: int |
     puzzle is checked (SAT, ``verdict_timeout`` seconds) to say honestly
     whether the rest is unique.
     """
-    import time
-
     lines = line_solver or LineSolver()
     deadline = None if timeout is None else time.monotonic() + timeout
     checker = Checker(line_solver=lines)
@@ -79,8 +78,6 @@ def difficulty(puzzle: Puzzle, result: CheckResult | None = None, probe_budget: 
         d = grade([], "stuck", level if level != "unknown" else None, 2)
         d.update(steps_exact=False, text=d["text"].split(",")[0])  # no steps were taken
         return d
-    import time
-
     deadline = None if timeout is None else time.monotonic() + timeout
     ex = Explainer(lines, 2, probe_budget)
     d = ex.explain(puzzle, deadline=deadline, verdict=lambda: "unique").difficulty
