@@ -86,7 +86,8 @@ def classify_puzzle(
 
     Keys: ``name``, ``width``, ``height``, ``class``, ``level`` (with probing, for
     unique puzzles; else null), ``line_solvable``, ``unknown_after_line``,
-    ``unknown_after_probe`` (with probing: cells left open when logic stops), ``count`` (int; a lower bound when
+    ``unknown_after_probe`` (with probing: cells left open when logic stops),
+    ``count`` (int; a lower bound when
     ``count_exact`` is false), ``count_exact``, ``components`` (number of
     independent components left by line logic), ``seconds``, ``reason``, and with
     probing ``level_exact``, ``steps``, ``probes`` and ``grade`` (see
