@@ -11,7 +11,9 @@ Per puzzle (:func:`classify_puzzle`) the class is
 
 With probing, a unique puzzle also gets a finer *level*, the difficulty grade
 of :mod:`satnono.explain`: ``line``, ``probe`` (line logic plus single-cell
-contradiction probing settles it), ``probe2`` (probing depth 2) or ``search``;
+contradiction probing settles it), ``probe2`` (probing depth 2) or ``search``
+(colour puzzles, not explained yet, get ``line``, ``probe`` or ``search`` from
+single-cell probing to a fixpoint);
 ``level_exact`` is false when the probing budget or the time ran out (the level
 is then a lower bound), and ``steps``, ``probes`` and ``grade`` (the grade in
 words) come with it.  The solution count is capped by ``max_solutions``.
@@ -40,7 +42,7 @@ from .counting import MULTIPLE, NONE, UNIQUE, count
 from .errors import ParseError
 from .linesolve import LineSolver
 from .model import Puzzle
-from .propagate import Contradiction, Deadline, GridState
+from .propagate import Contradiction, Deadline, GridState, propagate
 from .sat import DEFAULT_SOLVER
 
 CLASSES = ("line", "search", "multiple", "none", "unknown", "error")
@@ -63,15 +65,35 @@ def probe(state: GridState, lines: LineSolver, deadline: float | None = None) ->
     Each unknown cell is set black, then white, and propagated from its row
     and column; a branch that contradicts fixes the cell to the other value
     (which is propagated at once).  Returns a :class:`Contradiction` if the
-    puzzle turns out to have no solution.  Raises :class:`Deadline`.  (The
-    prober of :mod:`satnono.explain`, without a budget.)
+    puzzle turns out to have no solution.  Raises :class:`Deadline`.
     """
-    from .explain.engine import BudgetExhausted, Prober
+    h, w = state.height, state.width
+    changed = True
+    while changed:
+        changed = False
+        for r, c in state.unknown_cells():
+            if state.cell(r, c) is not None:
+                continue
+            for black in (True, False):
+                trial = state.copy()
+                trial.set_cell(r, c, black)
+                if _propagate_from(trial, lines, r, c, h, w, deadline) is not None:
+                    state.set_cell(r, c, not black)
+                    bad = _propagate_from(state, lines, r, c, h, w, deadline)
+                    if bad is not None:
+                        return bad
+                    changed = True
+                    break
+    return None
 
-    try:
-        return Prober(lines, 1 << 62, deadline).fixpoint(state)
-    except BudgetExhausted:
-        raise Deadline from None
+
+def _propagate_from(state: GridState, lines: LineSolver, r: int, c: int, h: int, w: int,
+                    deadline: float | None) -> Contradiction | None:
+    dr = [False] * h
+    dc = [False] * w
+    dr[r] = True
+    dc[c] = True
+    return propagate(state, lines, dr, dc, deadline)
 
 
 def classify_puzzle(
@@ -108,7 +130,10 @@ def classify_puzzle(
     after_probe: int | None = None
     grade: dict[str, Any] = {}
     reason = res.reason
-    if probing and cls in ("line", "search") and not getattr(puzzle, "is_color", False):  # colour: not graded yet
+    if probing and cls in ("line", "search") and getattr(puzzle, "is_color", False):
+        # colour puzzles are not explained yet: the level from single-cell probing alone
+        level, after_probe, reason = _probe_level(puzzle, cls, lines, t0, timeout, reason)
+    elif probing and cls in ("line", "search"):
         from .explain import DEFAULT_PROBE_BUDGET, Explainer
 
         left = None if timeout is None else max(0.0, timeout - (time.monotonic() - t0))
@@ -139,6 +164,23 @@ def classify_puzzle(
         "probes": grade.get("probes"),
         "grade": grade.get("text"),
     }
+
+
+def _probe_level(puzzle: Puzzle, cls: str, lines: LineSolver, t0: float, timeout: float | None,
+                 reason: str | None) -> tuple[str | None, int | None, str | None]:
+    """``(level, unknown_after_probe, reason)`` from single-cell probing to a fixpoint:
+    ``line``, ``probe`` or ``search`` (used where explanations do not reach yet)."""
+    if cls == "line":
+        return "line", 0, reason
+    state = GridState(puzzle)
+    deadline = None if timeout is None else t0 + timeout
+    try:
+        propagate(state, lines, deadline=deadline)
+        probe(state, lines, deadline)
+        after = state.unknown_count()
+        return ("probe" if after == 0 else "search"), after, reason
+    except Deadline:
+        return None, None, "timed out while probing (level not settled)"
 
 
 def error_record(file: str, index: int | None, message: str) -> dict[str, Any]:
