@@ -14,6 +14,7 @@ __version__ = "0.1.0"
 from .errors import ParseError, PuzzleTooLarge, SatnonoError, UnsupportedPuzzle
 from .model import Puzzle
 from .solve import Checker, CheckResult, Stats, Status, check
+from .explain.hint import next_hint
 
 
 def load(path: str, fmt: str | None = None) -> Puzzle:
@@ -59,6 +60,7 @@ __all__ = [
     "load_all",
     "generate",
     "fix",
+    "next_hint",
     "SatnonoError",
     "ParseError",
     "UnsupportedPuzzle",

@@ -9,9 +9,14 @@ Per puzzle (:func:`classify_puzzle`) the class is
 * ``unknown``: not settled within the time limit;
 * ``error``: the input could not be read (or an internal error).
 
-With probing, a unique puzzle also gets a finer *level*: ``line``, ``probe``
-(line logic plus single-cell contradiction probing repeated to a fixpoint
-settles it) or ``search``.  The solution count is capped by ``max_solutions``.
+With probing, a unique puzzle also gets a finer *level*, the difficulty grade
+of :mod:`satnono.explain`: ``line``, ``probe`` (line logic plus single-cell
+contradiction probing settles it), ``probe2`` (probing depth 2) or ``search``
+(colour puzzles, not explained yet, get ``line``, ``probe`` or ``search`` from
+single-cell probing to a fixpoint);
+``level_exact`` is false when the probing budget or the time ran out (the level
+is then a lower bound), and ``steps``, ``probes`` and ``grade`` (the grade in
+words) come with it.  The solution count is capped by ``max_solutions``.
 
 A batch (:func:`run_batch`) takes files, directories (walked recursively) and
 multi-puzzle files, runs on a pool of worker processes and yields results as
@@ -41,11 +46,11 @@ from .propagate import Contradiction, Deadline, GridState, propagate
 from .sat import DEFAULT_SOLVER
 
 CLASSES = ("line", "search", "multiple", "none", "unknown", "error")
-LEVELS = ("line", "probe", "search")
+LEVELS = ("line", "probe", "probe2", "search")
 #: Columns of the CSV output, in order.
 CSV_FIELDS = ("file", "index", "name", "width", "height", "class", "level", "line_solvable",
               "unknown_after_line", "unknown_after_probe", "count", "count_exact", "components",
-              "seconds", "reason")
+              "seconds", "reason", "level_exact", "steps", "probes", "grade")
 
 Key = tuple[str, "int | None"]
 
@@ -105,9 +110,12 @@ def classify_puzzle(
 
     Keys: ``name``, ``width``, ``height``, ``class``, ``level`` (with probing, for
     unique puzzles; else null), ``line_solvable``, ``unknown_after_line``,
-    ``unknown_after_probe`` (with probing), ``count`` (int; a lower bound when
+    ``unknown_after_probe`` (with probing: cells left open when logic stops),
+    ``count`` (int; a lower bound when
     ``count_exact`` is false), ``count_exact``, ``components`` (number of
-    independent components left by line logic), ``seconds``, ``reason``.
+    independent components left by line logic), ``seconds``, ``reason``, and with
+    probing ``level_exact``, ``steps``, ``probes`` and ``grade`` (see
+    :func:`satnono.explain.engine.grade`; null without probing).
     """
     t0 = time.monotonic()
     lines = line_solver or LineSolver()
@@ -122,20 +130,23 @@ def classify_puzzle(
         cls = "unknown"
     level: str | None = None
     after_probe: int | None = None
+    grade: dict[str, Any] = {}
     reason = res.reason
-    if probing and cls in ("line", "search"):
-        if cls == "line":
+    if probing and cls in ("line", "search") and getattr(puzzle, "is_color", False):
+        # colour puzzles are not explained yet: the level from single-cell probing alone
+        level, after_probe, reason = _probe_level(puzzle, cls, lines, t0, timeout, reason)
+    elif probing and cls in ("line", "search"):
+        from .explain import DEFAULT_PROBE_BUDGET, Explainer
+
+        left = None if timeout is None else max(0.0, timeout - (time.monotonic() - t0))
+        deadline = None if left is None else time.monotonic() + left
+        ex = Explainer(lines, 2, DEFAULT_PROBE_BUDGET).explain(puzzle, deadline=deadline, verdict=lambda: "unique")
+        grade = ex.difficulty
+        level, after_probe = grade["level"], len(ex.remaining)
+        if cls == "line":  # known exactly from line propagation, even when the steps were cut short
             level, after_probe = "line", 0
-        else:
-            state = GridState(puzzle)
-            deadline = None if timeout is None else t0 + timeout
-            try:
-                propagate(state, lines, deadline=deadline)
-                probe(state, lines, deadline)
-                after_probe = state.unknown_count()
-                level = "probe" if after_probe == 0 else "search"
-            except Deadline:
-                reason = "timed out while probing (level not settled)"
+        elif not grade["exact"]:
+            reason = "probing budget or time ran out: the level is a lower bound"
     return {
         "name": puzzle.name,
         "width": puzzle.width,
@@ -150,7 +161,28 @@ def classify_puzzle(
         "components": len(res.components),
         "seconds": round(time.monotonic() - t0, 6),
         "reason": reason,
+        "level_exact": (level == "line" or bool(grade.get("exact"))) if level is not None else None,
+        "steps": grade.get("steps"),
+        "probes": grade.get("probes"),
+        "grade": grade.get("text"),
     }
+
+
+def _probe_level(puzzle: Puzzle, cls: str, lines: LineSolver, t0: float, timeout: float | None,
+                 reason: str | None) -> tuple[str | None, int | None, str | None]:
+    """``(level, unknown_after_probe, reason)`` from single-cell probing to a fixpoint:
+    ``line``, ``probe`` or ``search`` (used where explanations do not reach yet)."""
+    if cls == "line":
+        return "line", 0, reason
+    state = GridState(puzzle)
+    deadline = None if timeout is None else t0 + timeout
+    try:
+        propagate(state, lines, deadline=deadline)
+        probe(state, lines, deadline)
+        after = state.unknown_count()
+        return ("probe" if after == 0 else "search"), after, reason
+    except Deadline:
+        return None, None, "timed out while probing (level not settled)"
 
 
 def error_record(file: str, index: int | None, message: str) -> dict[str, Any]:
@@ -158,7 +190,8 @@ def error_record(file: str, index: int | None, message: str) -> dict[str, Any]:
     return {"file": file, "index": index, "name": None, "width": None, "height": None,
             "class": "error", "level": None, "line_solvable": False, "unknown_after_line": None,
             "unknown_after_probe": None, "count": None, "count_exact": False, "components": None,
-            "seconds": 0.0, "reason": message}
+            "seconds": 0.0, "reason": message, "level_exact": None, "steps": None, "probes": None,
+            "grade": None}
 
 
 # --------------------------------------------------------------------------

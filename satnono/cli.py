@@ -104,8 +104,8 @@ def cli() -> None:
     """
 
 
-def _run_checks(files, fmt, timeout, solver, emit) -> int:
-    checker = Checker(solver)
+def _run_checks(files, fmt, timeout, solver, emit, checker: Checker | None = None) -> int:
+    checker = checker or Checker(solver)
     codes: list[int] = []
     for file, index, puzzle, error in iter_puzzles(files, fmt):
         if error is not None:
@@ -133,16 +133,27 @@ def _run_checks(files, fmt, timeout, solver, emit) -> int:
 def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver: str, as_json: bool) -> None:
     """Print a verdict for every puzzle: unique (line-solvable or not), multiple, none or unknown.
 
+    With --json each object also carries difficulty: the grade of 'satnono
+    explain' (level line, probe, probe2 or search; multiple, none or unknown
+    outside the scale; steps, probes, exact, text), with probing bounded so
+    that it adds at most about half a second ('exact': false marks a lower
+    bound, "at least"); null for colour puzzles, which are not graded yet.
+
     Many files are checked in one process; with --json each puzzle gives one
     JSON object per line (fields: file, index for multi-puzzle files, name,
     width, height, status, line_solvable, colors, palette, solutions as row
     strings of the palette's characters, diff as 0-based [row, col], reason,
     seconds, stats).
     """
+    checker = Checker(solver)
 
     def emit(file: str, index: int | None, res: CheckResult | None, error: str | None) -> None:
         if as_json:
             d = result_dict(res, file, index) if res is not None else error_dict(file, index, error or "")
+            if res is not None:
+                from .explain import difficulty
+
+                d["difficulty"] = difficulty(res.puzzle, res, line_solver=checker.lines)  # None for colour
             click.echo(json.dumps(d))
             if error is not None:
                 _err(error)
@@ -151,7 +162,7 @@ def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
         else:
             _err(error or "")
 
-    sys.exit(_run_checks(files, fmt, timeout, solver, emit))
+    sys.exit(_run_checks(files, fmt, timeout, solver, emit, checker))
 
 
 @cli.command(epilog=EXIT_HELP)
@@ -643,7 +654,9 @@ def _classify_text(rec: dict) -> str:
     if rec["class"] == "error":
         return f"{where}: error: {rec['reason']}"
     cls = rec["class"]
-    if rec.get("level") and rec["level"] != cls:
+    if rec.get("grade"):
+        cls += f" (level {rec['level']}: {rec['grade']})"
+    elif rec.get("level") and rec["level"] != cls:
         cls += f" (level {rec['level']})"
     count = rec["count"]
     shown = f"{count:,}" if rec["count_exact"] else f">= {count:,}"
@@ -675,7 +688,8 @@ def _summary_table(summary: dict, console) -> None:
         lines.append("unique: 0")
     if summary["levels"]:
         lv = summary["levels"]
-        lines.append(f"levels of unique puzzles: line {lv['line']}, probe {lv['probe']}, search {lv['search']}")
+        lines.append(f"levels of unique puzzles: line {lv['line']}, probe {lv['probe']}, probe2 {lv['probe2']}, "
+                     f"search {lv['search']}")
     lines.append(f"time in puzzles: {summary['seconds']:.1f} s")
     for text in lines:
         console.print(text, highlight=False, markup=False, soft_wrap=True)
@@ -696,7 +710,9 @@ def _summary_table(summary: dict, console) -> None:
 @json_option
 @click.option("--csv", "as_csv", is_flag=True, help="CSV on stdout (a header, then one row per puzzle).")
 @click.option("--probe", "probing", is_flag=True,
-              help="Also rate unique puzzles by single-cell contradiction probing: level line, probe or search.")
+              help="Also grade unique puzzles as 'satnono explain' does: level line, probe (probing depth 1), "
+                   "probe2 (depth 2) or search, with steps, probes and the grade in words; the probing budget "
+                   "is about a second per puzzle (level_exact: false marks a lower bound).")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr. Default: when stderr is a terminal.")
 @solver_option
@@ -714,7 +730,7 @@ def classify_cmd(paths: tuple[str, ...], fmt: str | None, max_solutions: int, ti
     Results come in input order: one line per puzzle, or with --json one object
     per line (file, index, name, width, height, class, level, line_solvable,
     unknown_after_line, unknown_after_probe, count, count_exact, components,
-    seconds, reason), or --csv. A summary table (counts per class,
+    seconds, reason, level_exact, steps, probes, grade), or --csv. A summary table (counts per class,
     line-solvable versus unique) ends text output; with --json or --csv it goes
     to stderr.
     """
@@ -910,6 +926,275 @@ def diagnose_cmd(file: str, fmt: str | None, timeout: float | None, solver: str,
         click.echo(f"{file}: {render_summary(d)}")
         click.echo(render_heatmap(d, ascii_))
     code = {"unique": EXIT_UNIQUE, "multiple": EXIT_MULTIPLE, "none": EXIT_NONE}.get(d.status, EXIT_UNKNOWN)
+    sys.exit(code)
+
+
+# --- explain and hint (issue 12) ----------------------------------------------
+
+GRADE_HELP = """\b
+Difficulty (the grade):
+  level   the hardest technique needed, on the scale
+          line    line logic alone settles every cell
+          probe   also probing depth 1: assume one cell, line logic
+                  reaches a line with no placement, so the cell has
+                  the other value
+          probe2  also probing depth 2 (depth-1 probes inside the
+                  assumption)
+          search  unique, but line logic and probing to depth 2 stop
+          (outside the scale: multiple, none, unknown)
+  steps   the number of steps (line steps + probe steps) of the
+          explanation, in the order a person would take them
+  probes  the number of probe steps
+  exact   false when the probing budget ran out: the level is then a
+          lower bound ("at least")"""
+
+EXPLAIN_EXIT_HELP = """\b
+Exit codes:
+  0  logic settles every cell of every puzzle
+  1  internal error (a bug: please report it)
+  2  usage error (bad option or argument)
+  3  logic stops before the end for some puzzle (it needs search, has
+     several solutions, the probing budget ran out, or --max-steps)
+  4  some puzzle has no solution (a line has no placement)
+  6  some input could not be read, or OUT exists (use --force)"""
+
+HINT_EXIT_HELP = """\b
+Exit codes:
+  0  a hint is given (or the grid is already solved)
+  1  internal error (a bug: please report it)
+  2  usage error (bad option or argument)
+  3  no cell follows by line logic or probing (the rest needs search,
+     or the puzzle has several solutions)
+  4  a filled cell is wrong, the filled cells fit no solution, or the
+     puzzle has no solution
+  6  the puzzle or the state could not be read"""
+
+
+#: Largest number of cells (steps x grid cells) that ``explain --svg`` draws (about 90 MB of SVG).
+SVG_MAX_CELLS = 1_000_000
+
+
+def _step_lines(st, number: str, indent: str = "") -> list[str]:
+    out = [f"{indent}{number} {st.text}"]
+    if st.kind == "probe":
+        for k, sub in enumerate(st.chain, 1):
+            out.extend(_step_lines(sub, f"{k}.", indent + "     "))
+    return out
+
+
+def _read_state(path: str) -> list[str]:
+    """Rows of '#', '.', '?' from a file ('-' is stdin); blank lines and '%'/';' comments are skipped."""
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+    except OSError as e:
+        raise SatnonoError(f"{path}: cannot read: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise SatnonoError(f"{path}: not a text file") from None
+    rows = []
+    for n, line in enumerate(text.splitlines(), 1):
+        t = line.strip()
+        if not t or t[0] in "%;":
+            continue
+        bad = set(t) - set("#.?")
+        if bad:
+            raise SatnonoError(f"{path}:{n}: a state row holds only '#', '.' and '?', not {''.join(sorted(bad))!r}")
+        rows.append(t)
+    return rows
+
+
+@cli.command("explain", epilog=GRADE_HELP + "\n\n" + EXPLAIN_EXIT_HELP)
+@click.argument("file")
+@format_option
+@json_option
+@click.option("--svg", "svg_out", type=click.Path(), default=None, metavar="OUT",
+              help="Draw every step as SVG into the new folder OUT (OUT/step-0001.svg, ...): the step's line "
+                   "shaded, its new cells outlined. One puzzle only, at most a million cells in all "
+                   "(steps x grid size; use --max-steps for large puzzles).")
+@click.option("--force", is_flag=True, help="Replace OUT if it exists (only a folder holding step-*.svg files).")
+@click.option("--max-steps", type=click.IntRange(min=0), default=None, metavar="N", help="Stop after N steps.")
+@click.option("--depth", type=click.IntRange(0, 2), default=2, show_default=True,
+              help="Deepest probing: 0 line logic only, 1 or 2.")
+@click.option("--budget", type=click.IntRange(min=0), default=None, metavar="CALLS",
+              help="Probing effort per puzzle in line-solver calls (default 120000, up to about a second); when it "
+                   "runs out the grade is a lower bound.")
+@click.option("--state", "state_file", default=None, metavar="PARTIAL",
+              help="Start from this partly solved grid (rows of '#', '.', '?') instead of the empty grid.")
+@click.option("-t", "--timeout", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True,
+              metavar="SECONDS", help="Time for the uniqueness check (SAT) that words how an explanation ends "
+                                      "when logic stops.")
+@click.option("--grids", is_flag=True, help="Draw the grid after every step, its line marked and new cells highlighted.")
+@click.option("--step", "only_step", type=click.IntRange(min=1), default=None, metavar="K",
+              help="Show only step K, with its grid.")
+@ascii_option
+def explain_cmd(file: str, fmt: str | None, as_json: bool, svg_out: str | None, force: bool, max_steps: int | None,
+                depth: int, budget: int | None, state_file: str | None, timeout: float, grids: bool,
+                only_step: int | None, ascii_: bool) -> None:
+    """Explain, step by step, how each puzzle of FILE is solved, and grade it.
+
+    Line steps name the row or column (counted from 1), its clue, the cells
+    they settle and why: a block's overlap between its leftmost and rightmost
+    positions (overlap), a block pinned against the edge or a white cell
+    (edge) or by known cells (fixed), a line whose black cells are all known
+    (complete) or whose free cells are all needed (fill), a gap too small for
+    any block (gap), cells no block reaches (reach), an empty clue (empty), or
+    the general case: every placement that fits puts this value here
+    (placements, with their number). Easy steps come first. When line logic
+    is stuck, a probe step shows that assuming a cell's value leads to a line
+    with no placement (its refutation chain follows, indented). When neither
+    settles the rest, the explanation says so and why.
+
+    --json prints one object per puzzle: file, index (multi-puzzle files),
+    name, width, height, steps (kind 'line' or 'probe', line 'row' or
+    'column', index from 0, clue, cells as [row, col, value] with value '#'
+    or '.', technique, text; probe steps add probe [row, col, assumed value],
+    depth and chain), solved, status, remaining (0-based [row, col] left
+    open), grid ('?' for open cells), difficulty, note, seconds.
+    """
+    from .explain import DEFAULT_PROBE_BUDGET, explain
+    from .explain.draw import legend, render_step, replay, svg_files
+    from .formats import save_folder
+
+    if svg_out is not None and os.path.lexists(svg_out) and not force:
+        _err(f"{svg_out}: exists; not overwritten (use --force)")
+        sys.exit(EXIT_INPUT)
+    known = None
+    if state_file is not None:
+        try:
+            known = _read_state(state_file)
+        except SatnonoError as e:
+            _err(str(e))
+            sys.exit(EXIT_INPUT)
+    items = list(iter_puzzles((file,), fmt))
+    if svg_out is not None and len(items) > 1:
+        raise click.UsageError(f"--svg draws one puzzle, but {file} holds {len(items)}; pick one with FILE#k")
+    codes: list[int] = []
+    for fname, index, puzzle, error in items:
+        if error is not None:
+            codes.append(EXIT_INPUT)
+            if as_json:
+                click.echo(json.dumps({"file": fname, **({"index": index} if index is not None else {}),
+                                       "status": "error", "reason": error}))
+            _err(error)
+            continue
+        assert puzzle is not None
+        try:
+            ex = explain(puzzle, known, max_steps, depth,
+                         DEFAULT_PROBE_BUDGET if budget is None else budget, verdict_timeout=timeout)
+        except SatnonoError as e:  # a colour puzzle
+            _err(str(e))
+            codes.append(EXIT_INPUT)
+            continue
+        except ValueError as e:  # a state of the wrong size
+            _err(f"{state_file}: {e}")
+            codes.append(EXIT_INPUT)
+            continue
+        except Exception as e:  # a bug: one line, no traceback
+            _err(f"{label(fname, index)}: internal error: {type(e).__name__}: {e}")
+            codes.append(EXIT_INTERNAL)
+            continue
+        codes.append(EXIT_UNIQUE if ex.solved else EXIT_NONE if ex.status == "none" else EXIT_MULTIPLE)
+        if svg_out is not None and len(ex.steps) * puzzle.width * puzzle.height > SVG_MAX_CELLS:
+            _err(f"{svg_out}: {len(ex.steps)} steps of a {puzzle.width}x{puzzle.height} grid are too many to draw "
+                 f"(over {SVG_MAX_CELLS:,} cells in all); use --max-steps")
+            sys.exit(EXIT_INPUT)
+        if svg_out is not None:
+            try:
+                save_folder(svg_out, svg_files(puzzle, ex.steps, known), overwrite=force,
+                            replaceable=lambda n: n.startswith("step-") and n.endswith(".svg"))
+            except FileExistsError:
+                _err(f"{svg_out}: exists and is not a folder of step-*.svg files; not replaced")
+                sys.exit(EXIT_INPUT)
+            except OSError as e:
+                _err(f"{svg_out}: cannot write: {e.strerror or e}")
+                sys.exit(EXIT_INPUT)
+        if as_json:
+            d = {"file": fname}
+            if index is not None:
+                d["index"] = index
+            d.update(ex.as_dict())
+            click.echo(json.dumps(d))
+            continue
+        click.echo(f"{label(fname, index)}: {ex.difficulty['text']}  [{puzzle.width}x{puzzle.height}, "
+                   f"{len(ex.remaining)} cells left open, {ex.seconds:.3f} s]")
+        if only_step is not None and only_step > len(ex.steps):
+            _err(f"{label(fname, index)}: step {only_step} does not exist (the explanation has {len(ex.steps)})")
+            codes.append(EXIT_USAGE)
+            continue
+        if grids or only_step is not None:
+            click.echo(legend(ascii_))
+        for k, (before, st) in enumerate(replay(puzzle, ex.steps, known), 1):
+            if only_step is not None and k != only_step:
+                continue
+            for text in _step_lines(st, f"{k}."):
+                click.echo(text)
+            if grids or only_step is not None:
+                click.echo(render_step(before, st, ascii_))
+                click.echo("")
+        click.echo(ex.note)
+        if svg_out is not None:
+            click.echo(f"wrote {len(ex.steps)} SVG files into {svg_out}")
+    sys.exit(_batch_code(codes))
+
+
+@cli.command("hint", epilog=HINT_EXIT_HELP)
+@click.argument("file")
+@format_option
+@click.option("--state", "state_file", required=True, metavar="PARTIAL",
+              help="The partly solved grid: one row per line of '#' (black), '.' (white), '?' (unknown); "
+                   "'-' reads standard input.")
+@json_option
+@click.option("-t", "--timeout", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+              metavar="SECONDS", help="Time for checking the puzzle's solution (SAT).")
+@ascii_option
+def hint_cmd(file: str, fmt: str | None, state_file: str, as_json: bool, timeout: float, ascii_: bool) -> None:
+    """The easiest next deduction from a partly solved grid of the puzzle in FILE.
+
+    If a filled cell contradicts the solution, names it instead (and gives no
+    hint). With --json: one object with kind ('step', 'wrong', 'solved',
+    'stuck' or 'contradiction'), text, step (as in 'explain --json', or null),
+    wrong (0-based [row, col] of wrong filled cells) and status (the
+    puzzle's verdict).
+    """
+    from .explain import next_hint
+    from .explain.draw import legend, render_step
+    from .formats import load
+
+    try:
+        puzzle = load(file, fmt)
+        known = _read_state(state_file)
+    except SatnonoError as e:
+        _err(str(e))
+        sys.exit(EXIT_INPUT)
+    try:
+        h = next_hint(puzzle, known, timeout)
+    except SatnonoError as e:  # a colour puzzle
+        _err(str(e))
+        sys.exit(EXIT_INPUT)
+    except ValueError as e:
+        _err(f"{state_file}: {e}")
+        sys.exit(EXIT_INPUT)
+    except Exception as e:  # a bug: one line, no traceback
+        _err(f"{file}: internal error: {type(e).__name__}: {e}")
+        sys.exit(EXIT_INTERNAL)
+    if as_json:
+        click.echo(json.dumps({"file": file, **h.as_dict()}))
+    else:
+        click.echo(f"{h.kind}: {h.text}")
+        if h.step is not None:
+            click.echo(legend(ascii_))
+            click.echo(render_step(known, h.step, ascii_))
+        elif h.wrong:
+            from .report import render_grid
+
+            marks = [(r, c) for r, c in h.wrong]
+            shown = [row.replace("?", ".") for row in known]
+            click.echo("(filled cells that differ from the solution are marked; unknown cells are drawn white)")
+            click.echo(render_grid(shown, ascii_, marks))
+    code = {"step": EXIT_UNIQUE, "solved": EXIT_UNIQUE, "stuck": EXIT_MULTIPLE}.get(h.kind, EXIT_NONE)
     sys.exit(code)
 
 

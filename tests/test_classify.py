@@ -97,7 +97,9 @@ def test_probing_level_search_on_a_dom_puzzle():
     from satnono.formats import load
 
     rec = classify_puzzle(load(str(CORPUS / "webpbn-survey" / "dom" / "6-dom.xml")), probing=True, timeout=30)
-    assert rec["class"] == "search" and rec["level"] == "search" and rec["unknown_after_probe"] > 0
+    # depth-1 probing cannot settle it: the level is probe2 or search (a lower bound when the budget ran out)
+    assert rec["class"] == "search" and rec["level"] in ("probe2", "search") and rec["unknown_after_probe"] > 0
+    assert rec["level_exact"] in (True, False) and rec["grade"]
 
 
 # --------------------------------------------------------------------------

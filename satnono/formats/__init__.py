@@ -284,3 +284,60 @@ def _link_no_clobber(tmp: str, path: str) -> None:
         if os.path.lexists(path):
             raise FileExistsError(errno.EEXIST, "refusing to overwrite an existing file", path) from None
         os.replace(tmp, path)
+
+
+def save_folder(path: str, files: dict[str, bytes], overwrite: bool = False,
+                replaceable: Callable[[str], bool] = lambda name: False) -> None:
+    """Write ``files`` (name -> content) as a new folder ``path``, all at once.
+
+    The files are written into a temporary folder next to ``path`` which is
+    then renamed into place, so ``path`` never holds a partial set.  An
+    existing ``path`` is replaced only with ``overwrite`` and only when it is a
+    folder whose every entry satisfies ``replaceable`` (a previous output of
+    the same kind): a folder with other files is never deleted.
+
+    Raises:
+        FileExistsError: ``path`` exists and may not be replaced.
+        OSError: the folder cannot be written.
+    """
+    import shutil
+
+    if os.path.lexists(path):
+        if not overwrite:
+            raise FileExistsError(errno.EEXIST, "refusing to overwrite an existing file or folder", path)
+        if not os.path.isdir(path) or os.path.islink(path) or not all(replaceable(n) for n in os.listdir(path)):
+            raise FileExistsError(errno.EEXIST, "exists and holds other files; not replaced", path)
+    parent = os.path.dirname(os.path.abspath(path))
+    base = os.path.basename(os.path.abspath(path))
+    tmp = tempfile.mkdtemp(dir=parent, prefix=f".{base}.", suffix=".tmp")
+    old = None
+    try:
+        for name, data in files.items():
+            with open(os.path.join(tmp, name), "xb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+        os.chmod(tmp, 0o777 & ~_umask())
+        if os.path.lexists(path):
+            if not overwrite:  # appeared while writing
+                raise FileExistsError(errno.EEXIST, "refusing to overwrite an existing file or folder", path)
+            old = tempfile.mkdtemp(dir=parent, prefix=f".{base}.", suffix=".old")
+            os.rmdir(old)
+            os.rename(path, old)
+        try:
+            os.rename(tmp, path)
+        except OSError:
+            if old is not None:
+                os.rename(old, path)  # put the previous output back
+                old = None
+            raise
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

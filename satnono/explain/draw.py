@@ -1,0 +1,131 @@
+"""Drawing explanation steps: terminal text and SVG.  Pure formatting: nothing prints or writes."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Iterator, Sequence
+
+from ..model import BLACK, WHITE, Puzzle
+from ..propagate import ROW
+from .engine import Step
+
+#: Glyphs: black, white, unknown, new black, new white.
+UNICODE = ("██", "··", "  ", "▓▓", "░░")
+ASCII = ("#", ".", "?", "@", "o")
+
+
+def replay(puzzle: Puzzle, steps: Sequence[Step], known: Sequence[str] | None = None
+           ) -> Iterator[tuple[tuple[str, ...], Step]]:
+    """``(grid before the step, step)`` for each step, applying each step's cells in turn."""
+    grid = [list(row) for row in (known or ["?" * puzzle.width] * puzzle.height)]
+    for st in steps:
+        yield tuple("".join(r) for r in grid), st
+        for r, c, v in st.cells:
+            grid[r][c] = v
+
+
+def apply(grid: Sequence[str], step: Step) -> tuple[str, ...]:
+    rows = [list(r) for r in grid]
+    for r, c, v in step.cells:
+        rows[r][c] = v
+    return tuple("".join(r) for r in rows)
+
+
+def render_step(before: Sequence[str], step: Step, ascii: bool = False) -> str:
+    """The grid after ``step`` with its new cells highlighted and its line marked
+    (an arrow at the end of a row, a caret under a column)."""
+    g = ASCII if ascii else UNICODE
+    new = {(r, c): v for r, c, v in step.cells}
+    after = apply(before, step)
+    lines = []
+    for r, row in enumerate(after):
+        out = []
+        for c, ch in enumerate(row):
+            v = new.get((r, c))
+            if v is not None:
+                out.append(g[3] if v == BLACK else g[4])
+            else:
+                out.append(g[0] if ch == BLACK else g[1] if ch == WHITE else g[2])
+        text = "".join(out)
+        if step.axis == ROW and r == step.index:
+            text += "  <" if ascii else "  ◀"
+        lines.append(text)
+    if step.axis != ROW:
+        cw = len(g[0])
+        lines.append(" " * (cw * step.index) + ("^" if ascii else "▲"))
+    return "\n".join(lines)
+
+
+def legend(ascii: bool = False) -> str:
+    g = ASCII if ascii else UNICODE
+    unknown = "'?'" if ascii else "blank"
+    return (f"({g[3]} new black, {g[4]} new white, {g[0]} black, {g[1]} white, {unknown} unknown; "
+            "the marked line is the step's line)")
+
+
+# --------------------------------------------------------------------------
+# SVG
+
+_CELL = 18
+_FONT = 10
+
+
+def _clue_labels(clue: Sequence[int]) -> list[str]:
+    return [str(x) for x in clue] or ["0"]
+
+
+def render_svg(puzzle: Puzzle, before: Sequence[str], step: Step, number: int, total: int) -> str:
+    """One step as a standalone SVG: clues, the grid after the step, the step's line
+    shaded, its new cells outlined in red, and the step's sentence as the title."""
+    h, w = puzzle.height, puzzle.width
+    after = apply(before, step)
+    new = {(r, c) for r, c, _ in step.cells}
+    left = max(len(_clue_labels(c)) for c in puzzle.rows) * _FONT + 8
+    top = max(len(_clue_labels(c)) for c in puzzle.columns) * (_FONT + 2) + 30
+    width = left + w * _CELL + 10
+    height = top + h * _CELL + 10
+    title = f"Step {number} of {total}: {step.text}"
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="{_FONT}">',
+           f"<title>{escape(title)}</title>",
+           f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
+           f'<text x="4" y="14" font-size="12">{escape(f"Step {number} of {total} ({step.technique})")}</text>']
+    for r, clue in enumerate(puzzle.rows):
+        labels = _clue_labels(clue)
+        y = top + r * _CELL + _CELL * 0.7
+        for k, t in enumerate(reversed(labels)):
+            out.append(f'<text x="{left - 6 - k * _FONT}" y="{y:.1f}" text-anchor="end">{t}</text>')
+    for c, clue in enumerate(puzzle.columns):
+        labels = _clue_labels(clue)
+        x = left + c * _CELL + _CELL / 2
+        for k, t in enumerate(reversed(labels)):
+            out.append(f'<text x="{x:.1f}" y="{top - 4 - k * (_FONT + 2)}" text-anchor="middle">{t}</text>')
+    for r, row in enumerate(after):
+        for c, ch in enumerate(row):
+            x, y = left + c * _CELL, top + r * _CELL
+            fill = "#222222" if ch == BLACK else "#ffffff" if ch == WHITE else "#e8e8e8"
+            out.append(f'<rect x="{x}" y="{y}" width="{_CELL}" height="{_CELL}" fill="{fill}" stroke="#bbbbbb"/>')
+            if ch == WHITE:
+                out.append(f'<circle cx="{x + _CELL / 2}" cy="{y + _CELL / 2}" r="1.5" fill="#888888"/>')
+    if step.axis == ROW:
+        lx, ly, lw, lh = left, top + step.index * _CELL, w * _CELL, _CELL
+    else:
+        lx, ly, lw, lh = left + step.index * _CELL, top, _CELL, h * _CELL
+    out.append(f'<rect x="{lx}" y="{ly}" width="{lw}" height="{lh}" fill="#f2c94c" fill-opacity="0.35" '
+               f'stroke="#d4a017" stroke-width="2"/>')
+    for r, c in sorted(new):
+        out.append(f'<rect x="{left + c * _CELL + 1.5}" y="{top + r * _CELL + 1.5}" width="{_CELL - 3}" '
+                   f'height="{_CELL - 3}" fill="none" stroke="#e53935" stroke-width="2.5"/>')
+    if step.probe is not None:
+        r, c, _ = step.probe
+        out.append(f'<rect x="{left + c * _CELL}" y="{top + r * _CELL}" width="{_CELL}" height="{_CELL}" '
+                   f'fill="none" stroke="#1e88e5" stroke-width="3"/>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def svg_files(puzzle: Puzzle, steps: Sequence[Step], known: Sequence[str] | None = None) -> dict[str, bytes]:
+    """``step-0001.svg``, ... for every step (at least four digits, more when needed)."""
+    digits = max(4, len(str(len(steps))))
+    return {f"step-{k:0{digits}d}.svg": render_svg(puzzle, before, st, k, len(steps)).encode("utf-8")
+            for k, (before, st) in enumerate(replay(puzzle, steps, known), 1)}

@@ -1,0 +1,956 @@
+"""Explaining a solve step by step: line steps in a person's order, probe steps, a grade.
+
+A *line step* settles cells of one row or column from that line's clue and the
+cells already known in it.  Every line step is checked against the complete line
+solver (:mod:`satnono.linesolve`): the cells a technique names must be forced by
+the line alone, and a technique's name is used only when its own simple rule
+yields exactly the cells the step claims; otherwise the step falls back to the
+general reason ("every placement that fits puts black here").
+
+Techniques, easiest first (the ``rank``):
+
+==========  ====  ==============================================================
+name        rank  rule
+==========  ====  ==============================================================
+empty       0     the clue is 0: every cell is white
+complete    1     all the line's black cells are known: the rest is white
+fill        1     only as many cells are not white as the clue has black: all black
+edge        2     a block has one possible position, against the edge or a known
+                  white cell: its cells are black, the cells beside it white
+fixed       2     a block has one possible position (known black cells pin it)
+overlap     3     a block's leftmost and rightmost positions overlap: black there
+gap         4     a run of free cells between white cells (or the edge) shorter
+                  than every block: white
+reach       4     cells outside every block's range of positions: white
+placements  5     the general case: every placement of the clue that fits the
+                  known cells puts this value here
+==========  ====  ==============================================================
+
+At each point the engine takes, among all lines that can make progress, the
+easiest technique, then the line with the most new cells, then rows before
+columns and the lowest index.  Only lines whose cells changed are looked at
+again (on grids over :data:`STRICT_MAX_CELLS` cells, by rounds: see :class:`Engine`).
+
+When no line makes progress, a *probe step* assumes one cell's value and shows
+by line steps that some line then has no placement, so the cell has the other
+value (depth 1); depth 2 allows depth-1 probes inside the assumption.  The
+probe taken is the cheapest refutation found (fewest line-solver calls; cells
+next to known cells are tried first), and its chain keeps only the steps the
+contradiction depends on.  Probing is bounded by a budget of line-solver calls
+(deterministic) and optionally a deadline; when it runs out the explanation
+stops with an "at least" grade.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from ..components import _bits
+from ..diagnose import _after_line_grid, count_placements
+from ..errors import UnsupportedPuzzle
+from ..linesolve import LineResult, LineSolver, Mask
+from ..model import BLACK, WHITE, Puzzle
+from ..propagate import COLUMN, ROW, Contradiction, Deadline, GridState, propagate
+
+#: Technique name -> rank (lower is easier).
+TECHNIQUES: dict[str, int] = {
+    "empty": 0,
+    "complete": 1,
+    "fill": 1,
+    "edge": 2,
+    "fixed": 2,
+    "overlap": 3,
+    "gap": 4,
+    "reach": 4,
+    "placements": 5,
+}
+#: Difficulty levels, easiest first; ``multiple``, ``none`` and ``unknown`` are outside the scale.
+LEVELS = ("line", "probe", "probe2", "search")
+
+#: A depth-1 refutation costing at most this many line-solver calls ends the search for an easier one.
+QUICK_REFUTATION = 4
+
+#: With more open cells than this, the search for the cheapest depth-1 refutation stops
+#: :data:`PROBE_WINDOW` cells after the first one found (with fewer, every cell is tried).
+FULL_SCAN_CELLS = 600
+#: After the first depth-1 refutation, this many more cells are tried for a cheaper one.
+PROBE_WINDOW = 24
+
+#: Grids up to this many cells get the strict easiest-first order (see :class:`Engine`).
+STRICT_MAX_CELLS = 100 * 100
+
+#: Default probing effort for one puzzle, in line-solver calls (deterministic, unlike time).
+DEFAULT_PROBE_BUDGET = 120_000
+
+
+def is_color(puzzle: Puzzle) -> bool:
+    """True for a colour puzzle (``Puzzle.is_color`` where the model has colours)."""
+    return bool(getattr(puzzle, "is_color", False))
+
+
+def require_bw(puzzle: Puzzle) -> None:
+    """Refuse colour puzzles: the techniques and texts here are black and white."""
+    if is_color(puzzle):
+        raise UnsupportedPuzzle("colour puzzles cannot be explained yet", puzzle.source or "the puzzle")
+
+
+class BudgetExhausted(Exception):
+    """The probing budget ran out."""
+
+
+class _TooCostly(Exception):
+    """A trial passed its line-solver call limit."""
+
+
+class _Limited:
+    """A line solver that raises :class:`_TooCostly` after ``limit`` calls."""
+
+    __slots__ = ("solver", "left")
+
+    def __init__(self, solver: LineSolver, limit: int) -> None:
+        self.solver = solver
+        self.left = limit
+
+    def __call__(self, clue, n, black, white):
+        self.left -= 1
+        if self.left < 0:
+            raise _TooCostly
+        return self.solver(clue, n, black, white)
+
+
+# --------------------------------------------------------------------------
+# Steps
+
+
+@dataclass(slots=True)
+class Step:
+    """One deduction.  Cells are 0-based ``(row, col, value)`` with value ``#`` or ``.``."""
+
+    kind: str
+    """``line`` or ``probe``."""
+    axis: str
+    """``row`` or ``column``: the line of a line step; for a probe step, the line that ended
+    without a placement in the refutation."""
+    index: int
+    clue: tuple[int, ...]
+    cells: list[tuple[int, int, str]]
+    technique: str
+    text: str
+    placements: int | None = None
+    """For ``placements`` steps: how many placements of the clue fit the known cells."""
+    probe: tuple[int, int, str] | None = None
+    """For a probe step: the assumed ``(row, col, value)``, refuted by ``chain``."""
+    chain: list["Step"] = field(default_factory=list)
+    depth: int = 0
+    """Probing depth (0 for a line step)."""
+
+    def as_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "kind": self.kind,
+            "line": self.axis,
+            "index": self.index,
+            "clue": list(self.clue),
+            "cells": [[r, c, v] for r, c, v in self.cells],
+            "technique": self.technique,
+            "text": self.text,
+        }
+        if self.placements is not None:
+            d["placements"] = self.placements
+        if self.kind == "probe":
+            assert self.probe is not None
+            d["probe"] = list(self.probe)
+            d["depth"] = self.depth
+            d["chain"] = [s.as_dict() for s in self.chain]
+        return d
+
+
+def clue_text(clue: Sequence[int]) -> str:
+    return " ".join(map(str, clue)) or "0"
+
+
+def _runs(positions: list[int]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for p in positions:
+        if out and out[-1][1] == p - 1:
+            out[-1] = (out[-1][0], p)
+        else:
+            out.append((p, p))
+    return out
+
+
+def _where(axis: str, positions: list[int]) -> str:
+    """``columns 3-5 and 9`` (1-based) for positions along a row; ``rows ...`` along a column."""
+    noun = "column" if axis == ROW else "row"
+    parts = [f"{a + 1}" if a == b else f"{a + 1}-{b + 1}" for a, b in _runs(positions)]
+    if len(positions) > 1:
+        noun += "s"
+    if len(parts) > 1:
+        return f"{noun} {', '.join(parts[:-1])} and {parts[-1]}"
+    return f"{noun} {parts[0]}"
+
+
+def _settles(axis: str, black: Mask, white: Mask) -> str:
+    parts = []
+    if black:
+        parts.append(f"{_where(axis, _bits(black))} black")
+    if white:
+        parts.append(f"{_where(axis, _bits(white))} white")
+    return " and ".join(parts)
+
+
+def _block(j: int, k: int) -> str:
+    """``the block`` of a one-block clue, else ``the 2nd block``."""
+    return "the block" if k == 1 else f"the {_ordinal(j)} block"
+
+
+def _ordinal(j: int) -> str:
+    n = j + 1
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+# --------------------------------------------------------------------------
+# Techniques: cheap rules, each checked against the complete line solver
+
+
+@dataclass(slots=True)
+class LineMove:
+    """What the easiest technique settles in one line (before it becomes a :class:`Step`)."""
+
+    rank: int
+    technique: str
+    black: Mask
+    white: Mask
+    reason: Callable[[], str]
+    """The reason in words (built only for the step that is taken)."""
+
+
+def _span(v: Mask) -> tuple[int, int]:
+    """Lowest and highest set bit."""
+    return (v & -v).bit_length() - 1, v.bit_length() - 1
+
+
+def line_move(clue: tuple[int, ...], n: int, black: Mask, white: Mask, res: LineResult,
+              axis: str) -> LineMove | None:
+    """The easiest honest move on one line, or None if the complete solver finds nothing new.
+
+    ``res`` is :func:`~satnono.linesolve.solve_line` of the same line.  A
+    technique is used only when the cells its rule yields are new cells that
+    the complete solver also forces; the fallback ``placements`` takes all of
+    the solver's new cells.
+    """
+    full = (1 << n) - 1
+    unknown = full & ~(black | white)
+    new_b = res.black & ~black
+    new_w = res.white & ~white
+    if not (new_b | new_w):
+        return None
+
+    def ok(b: Mask, w: Mask) -> bool:
+        return bool(b | w) and not (b & ~new_b) and not (w & ~new_w)
+
+    if not clue:
+        if ok(0, unknown):
+            return LineMove(0, "empty", 0, unknown, lambda: "the clue is 0, so every cell is white")
+    total = sum(clue)
+    nb = black.bit_count()
+    if nb == total and ok(0, unknown):
+        known = f"all {total} black cells of the clue are" if total != 1 else "the clue's only black cell is"
+        return LineMove(1, "complete", 0, unknown, lambda: f"{known} already known, so the other cells are white")
+    if (full & ~white).bit_count() == total and ok(unknown, 0):
+        need = f"{total} black cells and only {total} cells are" if total != 1 else "1 black cell and only 1 cell is"
+        return LineMove(1, "fill", unknown, 0, lambda: f"the clue needs {need} not white, so all are black")
+    # blocks with a single possible position
+    pb = pw = 0
+    edge = True
+    pinned: list[tuple[int, int, int, list[str]]] = []
+    for j, (c, v) in enumerate(zip(clue, res.starts)):
+        if v & (v - 1):
+            continue
+        s = v.bit_length() - 1
+        cells = ((1 << c) - 1) << s
+        flank = 0
+        if s > 0:
+            flank |= 1 << (s - 1)
+        if s + c < n:
+            flank |= 1 << (s + c)
+        b, w = cells & unknown, flank & unknown
+        if not (b | w):
+            continue
+        pb |= b
+        pw |= w
+        against = []
+        if s == 0 or s + c == n:
+            against.append("the edge")
+        if (s > 0 and (white >> (s - 1)) & 1) or (s + c < n and (white >> (s + c)) & 1):
+            against.append("a white cell")
+        if not against:
+            edge = False
+        pinned.append((j, c, s, against))
+    if ok(pb, pw):
+        def pinned_text() -> str:
+            said = [f"{_block(j, len(clue))} ({c}) fits only at {_where(axis, list(range(s, s + c)))}"
+                    + (f", against {' and '.join(against)}" if against else "") for j, c, s, against in pinned]
+            tail = "; its cells are black and the cells beside it white" if len(pinned) == 1 else \
+                "; their cells are black and the cells beside them white"
+            return "; ".join(said) + tail
+
+        return LineMove(2, "edge" if edge else "fixed", pb, pw, pinned_text)
+    # overlap of each block's leftmost and rightmost positions
+    ob = 0
+    spans: list[tuple[int, int, int, int]] = []
+    for j, (c, v) in enumerate(zip(clue, res.starts)):
+        lo, hi = _span(v)
+        if hi < lo + c:
+            cells = (((1 << (lo + c - hi)) - 1) << hi) & unknown
+            if cells:
+                ob |= cells
+                spans.append((j, c, lo, hi))
+    if ok(ob, 0):
+        return LineMove(3, "overlap", ob, 0, lambda: "; ".join(
+            f"{_block(j, len(clue))} ({c}) lies within {_where(axis, list(range(lo, hi + c)))} wherever it goes, "
+            f"so it always covers {_where(axis, list(range(hi, lo + c)))}" for j, c, lo, hi in spans))
+    # gaps too small for any block
+    if clue:
+        smallest = min(clue)
+        gw = 0
+        free = full & ~white
+        small: list[tuple[int, int]] = []
+        pos = 0
+        while free >> pos:
+            rest = free >> pos
+            start = pos + ((rest & -rest).bit_length() - 1)
+            seg_end = start
+            while seg_end < n and (free >> seg_end) & 1:
+                seg_end += 1
+            seg = ((1 << (seg_end - start)) - 1) << start
+            if seg_end - start < smallest and not (seg & black):
+                gw |= seg
+                small.append((start, seg_end))
+            pos = seg_end
+        if ok(0, gw):
+            return LineMove(4, "gap", 0, gw, lambda: "the free cells at " + "; ".join(
+                _where(axis, list(range(a, b))) for a, b in small) + f" are fewer than the smallest block ({smallest})")
+        # cells outside every block's range
+        cover = 0
+        for c, v in zip(clue, res.starts):
+            lo, hi = _span(v)
+            cover |= ((1 << (hi + c - lo)) - 1) << lo
+        rw = full & ~cover & unknown
+        if ok(0, rw):
+            return LineMove(4, "reach", 0, rw,
+                            lambda: "no block can reach these cells in any of its possible positions")
+    return LineMove(5, "placements", new_b, new_w, lambda: "")
+
+
+# --------------------------------------------------------------------------
+# The engine
+
+
+class _Contradiction(Exception):
+    def __init__(self, axis: str, index: int) -> None:
+        super().__init__(axis, index)
+        self.axis = axis
+        self.index = index
+
+
+class Engine:
+    """Line steps in a person's order on a :class:`GridState` (changed in place).
+
+    :meth:`step` applies the easiest step until no line makes progress; a line
+    without any placement raises the internal contradiction (caught by the
+    callers).
+
+    *Strict* order (grids up to :data:`STRICT_MAX_CELLS` cells) looks again at
+    every line a step touched before the next step is chosen, so each step is
+    the easiest available at that moment.  On larger grids that costs one
+    complete line solve per touched line per step (minutes on 512 x 512), so
+    the order goes by *rounds*: lines touched by a step are looked at again
+    once no step found in the current round is left, so each line is solved
+    about as often as in plain propagation; within a round, easiest first.
+    """
+
+    def __init__(self, state: GridState, solver: LineSolver, strict: bool | None = None) -> None:
+        self.state = state
+        self.solver = solver
+        p = state.puzzle
+        self.h, self.w = state.height, state.width
+        self.strict = strict if strict is not None else self.h * self.w <= STRICT_MAX_CELLS
+        self.clues = list(p.rows) + list(p.columns)
+        self.version = [0] * (self.h + self.w)
+        self.heap: list[tuple[int, int, int, int, LineMove]] = []
+        self.dirty: set[int] = set()
+        for lid in range(self.h + self.w):
+            self._look(lid)
+
+    def _line(self, lid: int) -> tuple[str, int, int, Mask, Mask]:
+        s = self.state
+        if lid < self.h:
+            return ROW, lid, self.w, s.row_black[lid], s.row_white[lid]
+        j = lid - self.h
+        return COLUMN, j, self.h, s.col_black[j], s.col_white[j]
+
+    def _look(self, lid: int) -> None:
+        axis, i, n, b, w = self._line(lid)
+        res = self.solver(self.clues[lid], n, b, w)
+        if res is None:
+            raise _Contradiction(axis, i)
+        mv = line_move(self.clues[lid], n, b, w, res, axis)
+        if mv is not None:
+            heapq.heappush(self.heap, (mv.rank, -(mv.black | mv.white).bit_count(), lid,
+                                       self.version[lid], mv))
+
+    def next_move(self) -> tuple[int, LineMove] | None:
+        """The easiest pending move (without applying it)."""
+        heap = self.heap
+        while True:
+            while heap:
+                rank, neg, lid, ver, mv = heap[0]
+                if ver == self.version[lid] and lid not in self.dirty:
+                    return lid, mv
+                heapq.heappop(heap)
+            if not self.dirty:
+                return None
+            dirty = sorted(self.dirty)  # the next round
+            self.dirty.clear()
+            for lid in dirty:
+                self._look(lid)
+
+    def make_step(self, lid: int, mv: LineMove) -> Step:
+        axis, i, n, b, w = self._line(lid)
+        clue = self.clues[lid]
+        cells: list[tuple[int, int, str]] = []
+        for pos in _bits(mv.black | mv.white):
+            v = BLACK if (mv.black >> pos) & 1 else WHITE
+            cells.append((i, pos, v) if axis == ROW else (pos, i, v))
+        cells.sort()
+        name = f"{axis} {i + 1} (clue {clue_text(clue)})"
+        placements = None
+        if mv.technique == "placements":
+            placements = count_placements(clue, n, b, w)
+            text = (f"{name}: every one of the {placements:,} placements of the clue that fit the known cells "
+                    f"puts {_settles(axis, mv.black, mv.white)}")
+        else:
+            text = f"{name}: {mv.reason()}: {_settles(axis, mv.black, mv.white)}"
+        return Step("line", axis, i, clue, cells, mv.technique, text, placements)
+
+    def apply_cells(self, cells: Sequence[tuple[int, int, str]]) -> None:
+        """Set cells (as a step claims them) and look again at every line they touch."""
+        s = self.state
+        touched = set()
+        for r, c, v in cells:
+            s.set_cell(r, c, v == BLACK)
+            touched.add(r)
+            touched.add(self.h + c)
+        for lid in sorted(touched):
+            self.version[lid] += 1
+        if not self.strict:
+            self.dirty |= touched
+            return
+        for lid in sorted(touched):
+            self._look(lid)
+
+    def step(self, record: list[Step] | None = None) -> Step | None:
+        """Apply and return the easiest line step, or None at the fixpoint.
+
+        The step is appended to ``record`` before it is applied, so a step that
+        leads to a contradiction is recorded too.
+        """
+        got = self.next_move()
+        if got is None:
+            return None
+        lid, mv = got
+        st = self.make_step(lid, mv)
+        if record is not None:
+            record.append(st)
+        self.apply_cells(st.cells)
+        return st
+
+
+# --------------------------------------------------------------------------
+# Probing
+
+
+class Prober:
+    """Finds refutations of single-cell assumptions with fast propagation, within a budget."""
+
+    def __init__(self, solver: LineSolver, budget: int, deadline: float | None) -> None:
+        self.solver = solver
+        self.budget = budget
+        self.deadline = deadline
+        self.exhausted = False
+        self.insufficient = 0
+        """The deepest probing depth seen to settle nothing in some state reached (a lower bound)."""
+
+    def _charge(self, calls0: int) -> None:
+        self.budget -= self.solver.calls - calls0
+        if self.budget < 0 or (self.deadline is not None and time.monotonic() > self.deadline):
+            self.exhausted = True
+            raise BudgetExhausted
+
+    def _propagate_from(self, state: GridState, r: int, c: int, limit: int | None = None) -> Contradiction | None:
+        """Propagate ``state`` in place from the row and column of a cell just set, charging the budget.
+
+        With ``limit``, gives up (raises :class:`_TooCostly`) after that many line-solver calls.
+        """
+        dr = [False] * state.height
+        dc = [False] * state.width
+        dr[r] = True
+        dc[c] = True
+        calls0 = self.solver.calls
+        solver = self.solver if limit is None else _Limited(self.solver, limit)
+        try:
+            bad = propagate(state, solver, dr, dc, self.deadline)
+        except Deadline:
+            self.exhausted = True
+            raise BudgetExhausted from None
+        finally:
+            if limit is not None:
+                self._charge(calls0)
+        if limit is None:
+            self._charge(calls0)
+        return bad
+
+    def refutes(self, state: GridState, r: int, c: int, black: bool, depth: int) -> Contradiction | None:
+        """The contradiction that setting ``(r, c)`` leads to by line logic (with depth-1
+        probing inside when ``depth`` is 2), or None."""
+        return self._trial(state, r, c, black, depth)[1]
+
+    def _trial(self, state: GridState, r: int, c: int, black: bool, depth: int,
+               limit: int | None = None) -> tuple[GridState, Contradiction | None]:
+        trial = state.copy()
+        trial.set_cell(r, c, black)
+        bad = self._propagate_from(trial, r, c, limit)
+        if bad is not None or depth < 2:
+            return trial, bad
+        return trial, self.fixpoint(trial)
+
+    def fixpoint(self, state: GridState) -> Contradiction | None:
+        """Single-cell contradiction probing (depth 1), in place, repeated until nothing changes.
+
+        Each unknown cell is set black, then white, and propagated from its row
+        and column; a value that contradicts fixes the cell to the other value
+        (which is propagated at once).  Returns a contradiction if the state
+        turns out to have no solution.
+        """
+        changed = True
+        while changed:
+            changed = False
+            safe = _Safe(state.height)
+            for r, c in state.unknown_cells():
+                if state.cell(r, c) is not None:
+                    continue
+                for black in (True, False):
+                    if safe.has(r, c, black):
+                        continue
+                    trial, bad = self._trial(state, r, c, black, 1)
+                    if bad is None:
+                        safe.add(trial)
+                        continue
+                    state.set_cell(r, c, not black)
+                    bad = self._propagate_from(state, r, c)
+                    if bad is not None:
+                        return bad
+                    changed = True
+                    safe = _Safe(state.height)  # the state grew: what was safe may not be now
+                    break
+        return None
+
+    def find(self, state: GridState, depth: int) -> tuple[int, int, bool] | None:
+        """A refutable assumption ``(r, c, black)`` at this depth, the cheapest to refute
+        at depth 1 (fewest line-solver calls); None when there is none."""
+        best: tuple[int, int, int, bool] | None = None
+        window = None
+        safe = _Safe(state.height)
+        order = _probe_order(state)
+        for r, c in order:
+            if window is not None:
+                window -= 1
+                if window < 0:  # a refutation is in hand and no cheaper one showed up nearby
+                    break
+            for black in (True, False):
+                if safe.has(r, c, black):
+                    continue
+                calls0 = self.solver.calls
+                try:
+                    # once a refutation is in hand, only a cheaper one is of interest
+                    trial, bad = self._trial(state, r, c, black, depth,
+                                             None if best is None or depth > 1 else best[0])
+                except _TooCostly:
+                    continue
+                if bad is None:
+                    safe.add(trial)
+                    continue
+                work = self.solver.calls - calls0
+                if depth > 1:
+                    return r, c, black
+                if best is None or work < best[0]:
+                    best = (work, r, c, black)
+                    if work <= QUICK_REFUTATION:  # as easy as refutations get: stop looking
+                        return best[1:]
+                if window is None and len(order) > FULL_SCAN_CELLS:
+                    window = PROBE_WINDOW
+        if best is None:
+            self.insufficient = max(self.insufficient, depth)
+            return None
+        return best[1:]
+
+
+class _Safe:
+    """Assumptions known to lead to no contradiction from one state.
+
+    A cell value that a consistent trial implied can only imply a subset of
+    that trial's cells (logic is monotone), so it cannot contradict either and
+    need not be tried -- as long as the state does not change.
+    """
+
+    __slots__ = ("black", "white")
+
+    def __init__(self, height: int) -> None:
+        self.black = [0] * height
+        self.white = [0] * height
+
+    def has(self, r: int, c: int, black: bool) -> bool:
+        return bool(((self.black if black else self.white)[r] >> c) & 1)
+
+    def add(self, trial: GridState) -> None:
+        for r, (b, w) in enumerate(zip(trial.row_black, trial.row_white)):
+            self.black[r] |= b
+            self.white[r] |= w
+
+
+def _probe_order(state: GridState) -> list[tuple[int, int]]:
+    """Unknown cells, those with most known neighbours first (where a person looks), then row-major."""
+    cells = state.unknown_cells()
+
+    def known(r: int, c: int) -> int:
+        k = 0
+        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if 0 <= rr < state.height and 0 <= cc < state.width and state.cell(rr, cc) is not None:
+                k += 1
+        return k
+
+    return sorted(cells, key=lambda rc: (-known(*rc), rc))
+
+
+def _prune(chain: list[Step], end: tuple[str, int]) -> list[Step]:
+    """The steps of a refutation that the final contradiction depends on, in order.
+
+    A line step depends on every cell known in its line before it; walking
+    backwards from the line without a placement keeps the steps that set such
+    cells.  A nested probe step depends on the whole grid, so once one is
+    needed every step before it is kept.  Replaying the kept steps in order
+    gives each kept line the same known cells, hence the same deductions and
+    the same contradiction.
+    """
+    needed_lines = {end}
+    keep = [False] * len(chain)
+    for k in range(len(chain) - 1, -1, -1):
+        st = chain[k]
+        if not any((ROW, r) in needed_lines or (COLUMN, c) in needed_lines for r, c, _ in st.cells):
+            continue
+        if st.kind == "probe":
+            for q in range(k + 1):
+                keep[q] = True
+            break
+        keep[k] = True
+        needed_lines.add((st.axis, st.index))
+    return [s for s, kp in zip(chain, keep) if kp]
+
+
+# --------------------------------------------------------------------------
+# Whole explanations
+
+
+@dataclass(slots=True)
+class Explanation:
+    """Everything :func:`explain` found."""
+
+    puzzle: Puzzle
+    steps: list[Step]
+    grid: tuple[str, ...]
+    """The grid reached: ``#``, ``.`` and ``?`` for cells logic could not settle."""
+    solved: bool
+    status: str
+    """``solved`` (logic settled every cell), ``stuck`` (logic stops), ``none`` (a line has no placement),
+    ``budget`` (the probing budget ran out) or ``truncated`` (``max_steps`` reached)."""
+    difficulty: dict[str, Any]
+    note: str
+    """What happens after the last step, in words."""
+    seconds: float = 0.0
+
+    @property
+    def remaining(self) -> list[tuple[int, int]]:
+        return [(r, c) for r, row in enumerate(self.grid) for c, ch in enumerate(row) if ch == "?"]
+
+    def as_dict(self) -> dict[str, Any]:
+        p = self.puzzle
+        return {
+            "name": p.name,
+            "width": p.width,
+            "height": p.height,
+            "steps": [s.as_dict() for s in self.steps],
+            "solved": self.solved,
+            "status": self.status,
+            "remaining": [list(rc) for rc in self.remaining],
+            "grid": list(self.grid),
+            "difficulty": self.difficulty,
+            "note": self.note,
+            "seconds": round(self.seconds, 6),
+        }
+
+
+def state_grid(state: GridState) -> tuple[str, ...]:
+    """The known cells as rows over ``#``, ``.`` and ``?``."""
+    return _after_line_grid(state)
+
+
+def state_from_known(puzzle: Puzzle, known: Sequence[str]) -> GridState:
+    """A :class:`GridState` with the cells of ``known`` (rows over ``#``, ``.``, ``?``) set.
+
+    Raises ValueError naming the first bad row.
+    """
+    if len(known) != puzzle.height:
+        raise ValueError(f"the state has {len(known)} rows, the puzzle {puzzle.height}")
+    state = GridState(puzzle)
+    for r, row in enumerate(known):
+        if len(row) != puzzle.width:
+            raise ValueError(f"state row {r + 1} has {len(row)} cells, the puzzle is {puzzle.width} wide")
+        for c, ch in enumerate(row):
+            if ch == BLACK:
+                state.set_cell(r, c, True)
+            elif ch == WHITE:
+                state.set_cell(r, c, False)
+            elif ch != "?":
+                raise ValueError(f"state row {r + 1} column {c + 1}: {ch!r} is not one of '#', '.', '?'")
+    return state
+
+
+class Explainer:
+    """Runs explanations; keep one for a batch so the line-solver cache is shared."""
+
+    def __init__(self, line_solver: LineSolver | None = None, max_depth: int = 2,
+                 probe_budget: int = DEFAULT_PROBE_BUDGET) -> None:
+        self.lines = line_solver or LineSolver()
+        self.max_depth = max_depth
+        self.probe_budget = probe_budget
+
+    def refutation(self, state: GridState, r: int, c: int, black: bool, depth: int,
+                   prober: Prober) -> tuple[list[Step], tuple[str, int]] | None:
+        """The readable chain refuting ``(r, c) = black`` on a copy of ``state``."""
+        trial = state.copy()
+        trial.set_cell(r, c, black)
+        chain: list[Step] = []
+        try:
+            eng = Engine(trial, self.lines)
+            while True:
+                st = eng.step(chain)
+                if st is None:
+                    if depth < 2:
+                        return None
+                    found = prober.find(trial, 1)
+                    if found is None:
+                        return None
+                    pr = self.probe_step(trial, *found, depth=1, prober=prober)
+                    if pr is None:
+                        return None
+                    chain.append(pr)
+                    eng.apply_cells(pr.cells)
+        except _Contradiction as e:
+            return _prune(chain, (e.axis, e.index)), (e.axis, e.index)
+
+    def probe_step(self, state: GridState, r: int, c: int, black: bool, depth: int,
+                   prober: Prober) -> Step | None:
+        got = self.refutation(state, r, c, black, depth, prober)
+        if got is None:
+            return None
+        chain, (axis, index) = got
+        assumed = BLACK if black else WHITE
+        value = WHITE if black else BLACK
+        p = state.puzzle
+        clue = p.rows[index] if axis == ROW else p.columns[index]
+        nested = sum(1 for s in chain if s.kind == "probe")
+        how = f"{len(chain) - nested} line step{'s' if len(chain) - nested != 1 else ''}"
+        if nested:
+            how += f" and {nested} nested probe{'s' if nested != 1 else ''}"
+        text = (f"if cell (row {r + 1}, column {c + 1}) were {'black' if black else 'white'}, "
+                f"{axis} {index + 1} (clue {clue_text(clue)}) would have no placement after {how}, "
+                f"so it is {'white' if black else 'black'}")
+        return Step("probe", axis, index, clue, [(r, c, value)], "probe" if depth == 1 else "probe2", text,
+                    probe=(r, c, assumed), chain=chain, depth=depth)
+
+    def explain(self, puzzle: Puzzle, known: Sequence[str] | None = None, max_steps: int | None = None,
+                deadline: float | None = None, verdict=None) -> Explanation:
+        """Explain ``puzzle`` from the empty grid (or from ``known``).
+
+        ``verdict`` is a callable returning the puzzle's status (``unique``,
+        ``multiple``, ``none``, ``unknown``) used to word what happens when
+        logic stops; None leaves the verdict unsettled.
+        """
+        require_bw(puzzle)
+        t0 = time.monotonic()
+        state = GridState(puzzle) if known is None else state_from_known(puzzle, known)
+        prober = Prober(self.lines, self.probe_budget, deadline)
+        steps: list[Step] = []
+        status = "stuck"
+        out_of_time = False
+        bad: tuple[str, int] | None = None
+        try:
+            eng = Engine(state, self.lines)
+            while True:
+                if max_steps is not None and len(steps) >= max_steps:
+                    status = "truncated"
+                    break
+                if deadline is not None and not len(steps) & 15 and time.monotonic() > deadline:
+                    status, out_of_time = "truncated", True
+                    break
+                st = eng.step(steps)
+                if st is None:
+                    if state.unknown_count() == 0:
+                        status = "solved"
+                        break
+                    pr = self._probe(state, prober)
+                    if pr is None:
+                        break
+                    steps.append(pr)
+                    eng.apply_cells(pr.cells)
+        except _Contradiction as e:
+            status, bad = "none", (e.axis, e.index)
+        except BudgetExhausted:
+            status = "budget"
+        solved = status == "solved" or (status == "truncated" and state.unknown_count() == 0)
+        if solved:
+            status = "solved"
+        verdict_status = None
+        if status in ("stuck", "budget") and verdict is not None:
+            verdict_status = verdict()
+        note = _note(puzzle, status, bad, verdict_status, state.unknown_count(), self.max_depth, out_of_time,
+                     known is not None)
+        diff = grade(steps, status, verdict_status, self.max_depth, prober.insufficient)
+        return Explanation(puzzle, steps, state_grid(state), solved, status, diff, note,
+                           time.monotonic() - t0)
+
+    def _probe(self, state: GridState, prober: Prober) -> Step | None:
+        for depth in range(1, self.max_depth + 1):
+            found = prober.find(state, depth)
+            if found is not None:
+                st = self.probe_step(state, *found, depth=depth, prober=prober)
+                if st is None:  # cannot happen: the fast search and the engine agree
+                    raise RuntimeError("a probe refuted by propagation has no readable refutation")
+                return st
+        return None
+
+    def next_step(self, state: GridState, with_probes: bool = True) -> Step | None:
+        """The easiest next step from ``state`` (not applied), or None.
+
+        Raises the internal contradiction when a line of ``state`` has no placement.
+        """
+        eng = Engine(state, self.lines)
+        got = eng.next_move()
+        if got is not None:
+            return eng.make_step(*got)
+        if not with_probes or state.unknown_count() == 0:
+            return None
+        return self._probe(state, Prober(self.lines, self.probe_budget, None))
+
+
+def _note(puzzle: Puzzle, status: str, bad: tuple[str, int] | None, verdict: str | None, unknown: int,
+          max_depth: int, out_of_time: bool = False, from_state: bool = False) -> str:
+    if status == "solved":
+        return "solved: every cell is settled"
+    if status == "none":
+        assert bad is not None
+        axis, i = bad
+        clue = puzzle.rows[i] if axis == ROW else puzzle.columns[i]
+        head = "the given cells fit no solution" if from_state else "no solution"
+        return f"{head}: {axis} {i + 1} (clue {clue_text(clue)}) has no placement that fits the known cells"
+    if status == "truncated":
+        why = "the time limit ran out" if out_of_time else "stopped after the requested number of steps"
+        return f"{why}; {unknown} cells are still open"
+    probe = "line logic and probing" if max_depth else "line logic"
+    if status == "budget":
+        head = f"the probing budget ran out with {unknown} cells open"
+    else:
+        depth = f" up to depth {max_depth}" if max_depth else ""
+        head = f"{probe}{depth} settle no more cells; {unknown} are open"
+    if verdict == "unique":
+        return f"{head}: the rest needs search (the puzzle is unique only globally)"
+    if verdict == "multiple":
+        return f"{head}: the puzzle has several solutions, so no logic can settle the rest"
+    if verdict == "none":
+        return f"{head}: the puzzle has no solution"
+    return f"{head}: whether the rest is unique was not settled"
+
+
+def grade(steps: Sequence[Step], status: str, verdict: str | None, max_depth: int,
+          insufficient: int = 0) -> dict[str, Any]:
+    """The difficulty of an explanation (see the README, "Difficulty").
+
+    ``level`` is the hardest technique needed: ``line`` (line logic only),
+    ``probe`` (probing depth 1), ``probe2`` (depth 2) or ``search`` (unique, but
+    beyond probing to ``max_depth``); outside the scale: ``multiple``, ``none``
+    and ``unknown``.  ``exact`` is false when the budget ran out or steps were
+    cut short: the level is then a lower bound ("at least": one above the
+    deepest probe used, or above the deepest probing depth ``insufficient``
+    that was seen to settle nothing, whichever is higher); ``steps_exact``
+    is false when the steps were cut short (``steps`` is then a lower bound).
+    """
+    line_steps = sum(1 for s in steps if s.kind == "line")
+    probes = [s for s in steps if s.kind == "probe"]
+    depth = max((s.depth for s in probes), default=0)
+    hardest = max((TECHNIQUES[s.technique] for s in steps if s.kind == "line"), default=None)
+    hardest_name = None
+    if hardest is not None:
+        hardest_name = next(t for t, r in TECHNIQUES.items() if r == hardest and
+                            any(s.technique == t for s in steps))
+    by_depth = ["line", "probe", "probe2"]
+    exact = True
+    if status == "solved":
+        level = by_depth[depth]
+    elif status == "none" or verdict == "none":
+        level = "none"
+    elif verdict == "multiple":
+        level = "multiple"
+    elif status == "truncated":
+        level, exact = by_depth[depth], False
+    elif status == "budget":
+        # stopped while looking for a probe: at least one level above the deepest probe used
+        # and above the deepest depth seen to settle nothing
+        low = max(depth, insufficient + 1, 1)
+        level, exact = (by_depth[low] if low <= 2 else "search"), False
+    elif verdict == "unique":
+        # logic to max_depth is exhausted: search when that is depth 2, else at least the next depth
+        if max_depth >= 2:
+            level = "search"
+        else:
+            level, exact = by_depth[max_depth + 1], False
+    else:
+        level, exact = "unknown", False
+    rank = LEVELS.index(level) if level in LEVELS else None
+    words = {"line": "line logic only", "probe": "needs probing (depth 1)", "probe2": "needs probing (depth 2)",
+             "search": "needs search beyond probing", "multiple": "several solutions",
+             "none": "no solution", "unknown": "not settled"}[level]
+    if not exact and level in LEVELS:
+        words = "needs at least " + {"line": "line logic", "probe": "probing (depth 1)",
+                                     "probe2": "probing (depth 2)", "search": "search"}[level]
+    steps_exact = status in ("solved", "stuck", "none")
+    n = len(steps)
+    plural = "s" if n != 1 else ""
+    text = words + (f", {n} step{plural}" if steps_exact else f", stopped after {n} step{plural}")
+    if probes:
+        text += f", {len(probes)} probe{'s' if len(probes) != 1 else ''}"
+    return {
+        "level": level,
+        "rank": rank,
+        "exact": exact,
+        "steps": len(steps),
+        "steps_exact": steps_exact,
+        "line_steps": line_steps,
+        "probes": len(probes),
+        "max_depth": depth,
+        "hardest_line_technique": hardest_name,
+        "text": text,
+    }

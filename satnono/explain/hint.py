@@ -1,0 +1,170 @@
+"""Library calls: :func:`explain`, :func:`next_hint` and :func:`difficulty`."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from ..linesolve import LineSolver
+from ..model import BLACK, Puzzle
+from ..solve import CheckResult, Checker, Status
+from .engine import (DEFAULT_PROBE_BUDGET, BudgetExhausted, Explainer, Explanation, Step, _Contradiction,
+                     clue_text, grade, is_color, require_bw, state_from_known)
+
+#: Probing budget (line-solver calls) of the difficulty that ``check --json`` reports: small, so
+#: that the grade never makes a check noticeably slower; the grade says "at least" when it runs out.
+CHECK_PROBE_BUDGET = 30_000
+#: Seconds the difficulty of ``check --json`` may take at most (a huge line-solvable puzzle has
+#: thousands of steps; past this the step count is reported as a lower bound).
+CHECK_SECONDS = 0.5
+
+
+def _verdict_of(checker: Checker, puzzle: Puzzle, timeout: float | None, givens=None):
+    def verdict() -> str:
+        res = checker.check(puzzle, timeout, givens)
+        return res.status.value
+
+    return verdict
+
+
+def _givens(known: Sequence[str] | None) -> dict[tuple[int, int], bool] | None:
+    if known is None:
+        return None
+    return {(r, c): ch == BLACK for r, row in enumerate(known) for c, ch in enumerate(row) if ch != "?"}
+
+
+def explain(puzzle: Puzzle, known: Sequence[str] | None = None, max_steps: int | None = None,
+            max_depth: int = 2, probe_budget: int = DEFAULT_PROBE_BUDGET, timeout: float | None = None,
+            verdict_timeout: float | None = 10.0, line_solver: LineSolver | None = None) -> Explanation:
+    """Explain how ``puzzle`` is solved, step by step (see :mod:`satnono.explain.engine`).
+
+    ``known`` is an optional partial grid (rows over ``#``, ``.``, ``?``) to
+    start from.  ``max_depth`` caps probing (0: line logic only).
+    ``probe_budget`` bounds probing in line-solver calls and ``timeout`` in
+    seconds; when either runs out the explanation stops with status
+    ``budget`` and an "at least" grade.  When logic stops before the end, the
+    puzzle is checked (SAT, ``verdict_timeout`` seconds) to say honestly
+    whether the rest is unique.
+    """
+    lines = line_solver or LineSolver()
+    deadline = None if timeout is None else time.monotonic() + timeout
+    checker = Checker(line_solver=lines)
+    ex = Explainer(lines, max_depth, probe_budget)
+    return ex.explain(puzzle, known, max_steps, deadline,
+                      verdict=_verdict_of(checker, puzzle, verdict_timeout, _givens(known)))
+
+
+def difficulty(puzzle: Puzzle, result: CheckResult | None = None, probe_budget: int = CHECK_PROBE_BUDGET,
+               timeout: float | None = CHECK_SECONDS, line_solver: LineSolver | None = None
+               ) -> dict[str, Any] | None:
+    """The difficulty grade of ``puzzle`` (a dict; see :func:`satnono.explain.engine.grade`);
+    None for a colour puzzle (not explained yet).
+
+    With ``result`` (the puzzle's :class:`CheckResult`) no SAT call is made:
+    puzzles with several solutions or none are graded from it at once, and a
+    unique one is explained with probing bounded by ``probe_budget`` and the
+    whole explanation by ``timeout`` seconds.  ``steps_exact`` is false when
+    the steps were cut short (then ``steps`` is a lower bound).
+    """
+    if is_color(puzzle):
+        return None
+    lines = line_solver or LineSolver()
+    if result is None:
+        result = Checker(line_solver=lines).check(puzzle, timeout)
+    st = result.status
+    if st is not Status.UNIQUE:
+        level = {Status.MULTIPLE: "multiple", Status.NONE: "none"}.get(st, "unknown")
+        d = grade([], "stuck", level if level != "unknown" else None, 2)
+        d.update(steps_exact=False, text=d["text"].split(",")[0])  # no steps were taken
+        return d
+    deadline = None if timeout is None else time.monotonic() + timeout
+    ex = Explainer(lines, 2, probe_budget)
+    d = ex.explain(puzzle, deadline=deadline, verdict=lambda: "unique").difficulty
+    if result.line_solvable and (d["level"] != "line" or not d["exact"]):
+        # cut short by the time limit: the level is known from the check, the steps are a lower bound
+        d.update(level="line", rank=0, exact=True, steps_exact=False,
+                 text=f"line logic only, at least {d['steps']} steps (stopped at the time limit)")
+    return d
+
+
+@dataclass(slots=True)
+class Hint:
+    """What :func:`next_hint` says."""
+
+    kind: str
+    """``step`` (the next deduction), ``wrong`` (filled cells that contradict the solution),
+    ``solved``, ``stuck`` (no deduction by logic) or ``contradiction`` (the filled cells fit no solution)."""
+    text: str
+    step: Step | None = None
+    wrong: list[tuple[int, int]] = field(default_factory=list)
+    """0-based ``(row, col)`` of the filled cells that differ from the solution."""
+    status: str | None = None
+    """The puzzle's verdict (``unique``, ``multiple``, ``none``, ``unknown``)."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "text": self.text, "step": self.step.as_dict() if self.step else None,
+                "wrong": [list(rc) for rc in self.wrong], "status": self.status}
+
+
+def next_hint(puzzle: Puzzle, known: Sequence[str], timeout: float | None = 10.0,
+              probe_budget: int = DEFAULT_PROBE_BUDGET, line_solver: LineSolver | None = None) -> Hint:
+    """The easiest next deduction from the partly solved grid ``known``.
+
+    ``known`` is a list of row strings over ``#`` (black), ``.`` (white) and
+    ``?`` (unknown).  The puzzle is checked first (``timeout`` seconds): when
+    it is unique, filled cells that differ from its solution are reported
+    instead of a hint (kind ``wrong``).  When it has several solutions, filled
+    cells can only be judged together: if they fit no solution the hint says
+    so (kind ``contradiction``) without naming a cell.
+
+    Raises ValueError when ``known`` does not match the puzzle's size or has
+    other characters.
+
+    >>> from satnono import Puzzle
+    >>> p = Puzzle.from_grid(["##", "#."])
+    >>> next_hint(p, ["??", "??"]).step.technique
+    'fill'
+    """
+    require_bw(puzzle)
+    lines = line_solver or LineSolver()
+    state = state_from_known(puzzle, known)
+    checker = Checker(line_solver=lines)
+    res = checker.check(puzzle, timeout)
+    status = res.status.value
+    if res.status is Status.NONE:
+        return Hint("contradiction", f"the puzzle itself has no solution: {res.reason}", status=status)
+    if res.status is Status.UNIQUE:
+        sol = res.solutions[0]
+        wrong = [(r, c) for r, row in enumerate(known) for c, ch in enumerate(row)
+                 if ch != "?" and ch != sol[r][c]]
+        if wrong:
+            r, c = wrong[0]
+            more = f" (and {len(wrong) - 1} more filled cell{'s' if len(wrong) > 2 else ''})" if len(wrong) > 1 else ""
+            word = "black" if known[r][c] == BLACK else "white"
+            return Hint("wrong", f"cell (row {r + 1}, column {c + 1}) is {word}, but the solution differs there{more}",
+                        wrong=wrong, status=status)
+    elif any(ch != "?" for row in known for ch in row):
+        if checker.check(puzzle, timeout, _givens(known)).status is Status.NONE:
+            return Hint("contradiction",
+                        "the filled cells fit no solution; the puzzle has several solutions "
+                        "(or was not settled in time), so no single wrong cell can be named",
+                        status=status)
+    if state.unknown_count() == 0:
+        return Hint("solved", "every cell is filled: solved", status=status)
+    ex = Explainer(lines, 2, probe_budget)
+    try:
+        step = ex.next_step(state)
+    except BudgetExhausted:
+        return Hint("stuck", "no cell follows by line logic, and the probing budget ran out before a probe "
+                    "was found", status=status)
+    except _Contradiction as e:
+        clue = puzzle.rows[e.index] if e.axis == "row" else puzzle.columns[e.index]
+        return Hint("contradiction", f"{e.axis} {e.index + 1} (clue {clue_text(clue)}) has no placement "
+                    "that fits the filled cells", status=status)
+    if step is None:
+        why = {"unique": "the rest needs search (the puzzle is unique only globally)",
+               "multiple": "the puzzle has several solutions, so no logic settles the rest"}.get(
+            status, "whether the rest is unique was not settled")
+        return Hint("stuck", f"no cell follows by line logic or probing to depth 2: {why}", status=status)
+    return Hint("step", step.text, step=step, status=status)

@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Speed of ``satnono explain`` against issue 12's two targets.
+
+1. A 30x30 line-solvable puzzle explained in under 1 s: five generated
+   30x30 line-solvable puzzles (fixed seeds) and the bundled 34x34
+   webpbn-00016; the figure is the slowest.
+2. The webpbn survey set explained in one process in under 10 s: every
+   black-and-white puzzle of ``webpbn-survey`` (the survey puzzles, Knotty,
+   Faase and the ten Dom puzzles; the two colour files cannot be read yet),
+   with the command's defaults (probing depth 2, budget of
+   :data:`satnono.explain.DEFAULT_PROBE_BUDGET` line-solver calls, a 1 s
+   uniqueness check when logic stops), one :class:`LineSolver` shared, as
+   ``satnono explain`` shares it within a run.
+
+Both wall-clock and CPU time are printed (the machine is shared).  Usage::
+
+    python3 scripts/bench_explain.py
+    python3 scripts/bench_explain.py --corpus DIR      # default ../shared/corpus or $SATNONO_CORPUS
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+
+from satnono.errors import SatnonoError  # noqa: E402
+from satnono.explain import explain  # noqa: E402
+from satnono.formats import load_all  # noqa: E402
+from satnono.generator import generate  # noqa: E402
+from satnono.linesolve import LineSolver  # noqa: E402
+
+
+def _timed(fn):
+    w0, c0 = time.perf_counter(), time.process_time()
+    out = fn()
+    return out, time.perf_counter() - w0, time.process_time() - c0
+
+
+def target_30x30() -> bool:
+    print("== 1. a 30x30 line-solvable puzzle in under 1 s ==")
+    puzzles = [(f"generated 30x30 seed {s}", p) for s in range(5)
+               for p in generate(30, 30, 1, seed=s, density=(0.55, 0.7), require="line")]
+    bundled = os.path.join(HERE, "..", "puzzles", "webpbn", "webpbn-00016.xml")
+    puzzles.append(("webpbn-00016 (34x34)", load_all(bundled)[0]))
+    worst = 0.0
+    for name, p in puzzles:
+        ex, wall, cpu = _timed(lambda: explain(p))
+        worst = max(worst, wall)
+        print(f"  {name:28s} {ex.difficulty['text']:40s} wall {wall:6.3f} s  cpu {cpu:6.3f} s")
+    ok = worst < 1.0
+    print(f"  slowest: {worst:.3f} s  target < 1 s: {'PASS' if ok else 'FAIL'}")
+    return ok
+
+
+def target_survey(corpus: str) -> bool:
+    print("== 2. the webpbn survey set in one process in under 10 s ==")
+    root = os.path.join(corpus, "webpbn-survey")
+    files = []
+    for base, dirs, names in os.walk(root):
+        dirs.sort()
+        files += [os.path.join(base, n) for n in sorted(names) if n.endswith(".xml")]
+    lines = LineSolver()
+    total_wall = total_cpu = 0.0
+    levels: dict[str, int] = {}
+    skipped = []
+    for f in files:
+        try:
+            puzzles = load_all(f)
+        except SatnonoError as e:
+            skipped.append(f"{os.path.relpath(f, root)} ({str(e).split(': ', 1)[-1]})")
+            continue
+        for p in puzzles:
+            ex, wall, cpu = _timed(lambda: explain(p, line_solver=lines, verdict_timeout=1.0))
+            total_wall += wall
+            total_cpu += cpu
+            d = ex.difficulty
+            levels[d["level"] + ("" if d["exact"] else " (at least)")] = \
+                levels.get(d["level"] + ("" if d["exact"] else " (at least)"), 0) + 1
+            print(f"  {os.path.relpath(f, root):26s} {p.width:3d}x{p.height:<3d} {d['text'][:60]:60s} "
+                  f"open {len(ex.remaining):5d}  wall {wall:6.3f} s")
+    for s in skipped:
+        print(f"  skipped: {s}")
+    ok = total_wall < 10.0
+    print(f"  levels: {', '.join(f'{k} {v}' for k, v in sorted(levels.items()))}")
+    print(f"  total: wall {total_wall:.2f} s, cpu {total_cpu:.2f} s  target < 10 s: {'PASS' if ok else 'FAIL'}")
+    return ok
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpus", default=os.environ.get("SATNONO_CORPUS",
+                                                      os.path.join(HERE, "..", "..", "shared", "corpus")))
+    args = ap.parse_args()
+    a = target_30x30()
+    b = target_survey(args.corpus) if os.path.isdir(os.path.join(args.corpus, "webpbn-survey")) else None
+    if b is None:
+        print("survey set not found: pass --corpus")
+    return 0 if a and b is not False else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
