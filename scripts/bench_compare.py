@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Before/after: run ``scripts/bench.py`` on a base commit and on the working tree, alternately.
+
+    python scripts/bench_compare.py --base 09215aa survey dom wilk nonogram-db cauldron random
+    python scripts/bench_compare.py --base HEAD~3 --rounds 3 survey
+
+The base commit is checked out into a temporary ``git worktree`` (removed at
+the end); each round runs the base tree's own ``bench.py`` and then this
+tree's, each in a fresh process (``--no-reference --no-startup``), so both
+see the same machine at nearly the same moment.  For every set it prints the
+CPU seconds of each run, the smallest per side (the least disturbed by other
+load on a shared machine), and the ratio after/before; a set more than
+``--tolerance`` (default 10 %) slower FAILs.  Verdicts must agree puzzle by
+puzzle; a disagreement FAILs too.
+
+Exit status: 0 all sets within tolerance and agreeing, 1 otherwise, 2 usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+
+def run_bench(tree: Path, sets: list[str], corpus: Path | None, out_csv: Path, timeout: float) -> dict:
+    """Run ``tree``'s bench.py on ``sets``; return {set: (cpu seconds, {puzzle: status})}."""
+    cmd = [sys.executable, str(tree / "scripts" / "bench.py"), *sets, "--no-reference", "--no-startup",
+           "--quiet", "--timeout", str(timeout), "--csv", str(out_csv)]
+    if corpus is not None:
+        cmd += ["--corpus", str(corpus)]
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(tree)  # the tree's own satnono, whatever is installed
+    proc = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
+    if proc.returncode not in (0, 1):  # bench.py exits 1 when a target fails: still a measurement
+        raise SystemExit(f"bench.py in {tree} failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
+    cpu: dict[str, float] = defaultdict(float)
+    status: dict[str, dict[str, str]] = defaultdict(dict)
+    with out_csv.open() as f:
+        for row in csv.DictReader(f):
+            cpu[row["set"]] += float(row["cpu_s"])
+            status[row["set"]][row["puzzle"]] = row["status"]
+    return {s: (cpu[s], status[s]) for s in cpu}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("sets", nargs="+", metavar="SET", help="bench.py sets, e.g. survey dom wilk")
+    ap.add_argument("--base", required=True, help="the commit to compare against (any git revision)")
+    ap.add_argument("--rounds", type=int, default=2, help="base/current pairs to run (default 2)")
+    ap.add_argument("--tolerance", type=float, default=0.10, help="allowed slow-down, as a fraction (default 0.10)")
+    ap.add_argument("--timeout", type=float, default=60.0, help="per-puzzle time limit passed to bench.py")
+    ap.add_argument("--corpus", type=Path, default=None, help="corpus directory (bench.py's default otherwise)")
+    args = ap.parse_args(argv)
+    if args.rounds < 1:
+        ap.error("--rounds must be at least 1")
+    rev = subprocess.run(["git", "rev-parse", "--short", args.base], cwd=ROOT, capture_output=True, text=True)
+    if rev.returncode != 0:
+        ap.error(f"unknown revision {args.base!r}")
+    base_rev = rev.stdout.strip()
+    with tempfile.TemporaryDirectory(prefix="satnono-base-") as tmp:
+        base_tree = Path(tmp) / "tree"
+        subprocess.run(["git", "worktree", "add", "--detach", "-q", str(base_tree), base_rev], cwd=ROOT, check=True)
+        try:
+            runs: dict[str, list[dict]] = {"base": [], "current": []}
+            for r in range(args.rounds):
+                for side, tree in (("base", base_tree), ("current", ROOT)):
+                    print(f"round {r + 1}/{args.rounds}: {side} ...", file=sys.stderr, flush=True)
+                    runs[side].append(run_bench(tree, args.sets, args.corpus, Path(tmp) / f"{side}-{r}.csv",
+                                                args.timeout))
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(base_tree)], cwd=ROOT)
+    ok = True
+    print(f"before: {base_rev}   after: working tree   rounds: {args.rounds}   (CPU seconds; min per side)")
+    print(f"{'set':14} {'before runs':>22} {'after runs':>22} {'before':>9} {'after':>9} {'after/before':>13}  verdict")
+    for s in args.sets:
+        if s not in runs["base"][0] or s not in runs["current"][0]:
+            print(f"{s:14} (not run on both sides)")
+            continue
+        b = [run[s][0] for run in runs["base"]]
+        a = [run[s][0] for run in runs["current"]]
+        ratio = min(a) / min(b) if min(b) > 0 else float("inf")
+        same = all(run[s][1] == runs["base"][0][s][1] for run in runs["base"] + runs["current"])
+        good = ratio <= 1 + args.tolerance and same
+        ok &= good
+        verdict = ("PASS" if good else "FAIL") + ("" if same else " (verdicts differ)")
+        print(f"{s:14} {' '.join(f'{x:.3f}' for x in b):>22} {' '.join(f'{x:.3f}' for x in a):>22} "
+              f"{min(b):9.3f} {min(a):9.3f} {ratio:13.3f}  {verdict}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,105 @@
+"""Every verb of the command line on colour input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from satnono.cli import cli
+from satnono.formats import dumps, load
+from satnono.model import Puzzle, default_palette
+
+AMBIGUOUS = ("a.b", ".ab", "bb.")  # the a/. swap in the top-left corner: two solutions
+UNIQUE = ("ab.", ".ba", "aab")
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+def write(tmp_path: Path, grid, fmt: str = "non", name: str = "p") -> str:
+    p = Puzzle.from_grid(grid, palette=default_palette(2), name=name)
+    path = tmp_path / f"{name}.{fmt}"
+    data = dumps(p, fmt)
+    path.write_bytes(data if isinstance(data, bytes) else data.encode())
+    return str(path)
+
+
+def test_check_and_solve(tmp_path):
+    u, m = write(tmp_path, UNIQUE, name="u"), write(tmp_path, AMBIGUOUS, name="m")
+    r = run("check", u, m)
+    assert r.exit_code == 3 and "unique" in r.output and "multiple" in r.output
+    r = run("check", "--json", u, m)
+    rows = [json.loads(x) for x in r.stdout.splitlines()]
+    assert rows[0]["solutions"] == [list(UNIQUE)] and rows[0]["colors"] == 2
+    assert [c["char"] for c in rows[0]["palette"]] == [".", "a", "b"]
+    assert rows[0]["palette"][1]["rgb"].startswith("#")
+    a, b = rows[1]["solutions"]
+    assert {tuple(a), tuple(b)} == {AMBIGUOUS, (".ab", "a.b", "bb.")}
+    assert sorted(map(tuple, rows[1]["diff"])) == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    # not a terminal: the palette's characters, differing cells marked with '*'
+    r = run("solve", m)
+    assert r.exit_code == 3
+    assert "a.b" in r.output and ("a*.*b" in r.output or ".*a*b" in r.output)
+    r = run("solve", "--ascii", u)
+    assert r.exit_code == 0 and "\n".join(UNIQUE) in r.output
+
+
+def test_count_classify_diagnose(tmp_path):
+    m = write(tmp_path, AMBIGUOUS, name="m")
+    r = run("count", "--json", m)
+    d = json.loads(r.stdout)
+    assert d["count"] == 2 and d["exact"] is True
+    r = run("classify", "--json", m)
+    assert json.loads(r.stdout.splitlines()[0])["class"] == "multiple"
+    r = run("diagnose", "--json", m)
+    d = json.loads(r.stdout)
+    assert d["status"] == "multiple"
+    assert sorted(map(tuple, d["ambiguous"])) == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    assert d["after_line"][2] == "bb."  # settled cells in the palette's characters
+    assert all(o["colors"] for o in d["open_lines"])
+
+
+def test_fix(tmp_path):
+    m = write(tmp_path, AMBIGUOUS, name="m")
+    r = run("fix", "--json", m)
+    d = json.loads(r.stdout)
+    assert d["status"] == "multiple" and d["givens_unique"]["count"] == 1
+    g = d["givens_unique"]["givens"][0]
+    assert AMBIGUOUS[g["row"]][g["col"]] == g["value"]
+    assert d["edits"] and all(e["value"] in ".ab" for e in d["edits"])
+    r = run("fix", m)
+    assert "givens for a unique solution" in r.output and ("c1" in r.output or "black (a)" in r.output)
+
+
+def test_generate_colors(tmp_path):
+    r = run("generate", "--size", "8x6", "--count", "2", "--seed", "1", "--colors", "3")
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert len(lines) == 2
+    for line in lines:
+        d = json.loads(line)
+        assert set(d["colors"]) == {"a", "b", "c"}
+    out = tmp_path / "gen"
+    r = run("generate", "--size", "8x6", "--count", "2", "--seed", "1", "--colors", "3", "--out", str(out),
+            "--format", "non")
+    assert r.exit_code == 0
+    files = sorted(out.iterdir())
+    assert len(files) == 2
+    p = load(str(files[0]))
+    assert p.is_color and p.ncolors <= 3
+    assert run("check", *map(str, files)).exit_code == 0
+    r = run("generate", "--size", "8x6", "--count", "1", "--seed", "1", "--colors", "2", "--out", str(tmp_path / "x"),
+            "--format", "pbm")
+    assert r.exit_code == 2 and "black and white only" in r.output
+
+
+def test_convert_to_picture_and_back(tmp_path):
+    u = write(tmp_path, UNIQUE, name="u", fmt="xml")
+    png = tmp_path / "u.png"
+    r = run("convert", u, str(png))
+    assert r.exit_code == 0, r.output
+    r = run("check", "--json", str(png))
+    assert json.loads(r.stdout)["solutions"] == [list(UNIQUE)]
