@@ -31,12 +31,13 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
 
-def run_bench(tree: Path, sets: list[str], corpus: Path | None, out_csv: Path, timeout: float) -> dict:
+def run_bench(tree: Path, sets: list[str], corpus: Path, out_csv: Path, timeout: float,
+              limit: int | None = None) -> dict:
     """Run ``tree``'s bench.py on ``sets``; return {set: (cpu seconds, {puzzle: status})}."""
     cmd = [sys.executable, str(tree / "scripts" / "bench.py"), *sets, "--no-reference", "--no-startup",
-           "--quiet", "--timeout", str(timeout), "--csv", str(out_csv)]
-    if corpus is not None:
-        cmd += ["--corpus", str(corpus)]
+           "--quiet", "--timeout", str(timeout), "--csv", str(out_csv), "--corpus", str(corpus)]
+    if limit is not None:
+        cmd += ["--limit", str(limit)]
     env = dict(os.environ)
     env["PYTHONPATH"] = str(tree)  # the tree's own satnono, whatever is installed
     proc = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
@@ -59,7 +60,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=2, help="base/current pairs to run (default 2)")
     ap.add_argument("--tolerance", type=float, default=0.10, help="allowed slow-down, as a fraction (default 0.10)")
     ap.add_argument("--timeout", type=float, default=60.0, help="per-puzzle time limit passed to bench.py")
-    ap.add_argument("--corpus", type=Path, default=None, help="corpus directory (bench.py's default otherwise)")
+    ap.add_argument("--limit", type=int, default=None, metavar="N", help="only the first N puzzles of each set")
+    ap.add_argument("--corpus", type=Path,
+                    default=Path(os.environ.get("SATNONO_CORPUS", ROOT.parent / "shared" / "corpus")),
+                    help="corpus directory (default: $SATNONO_CORPUS or ../shared/corpus, as bench.py)")
     args = ap.parse_args(argv)
     if args.rounds < 1:
         ap.error("--rounds must be at least 1")
@@ -76,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
                 for side, tree in (("base", base_tree), ("current", ROOT)):
                     print(f"round {r + 1}/{args.rounds}: {side} ...", file=sys.stderr, flush=True)
                     runs[side].append(run_bench(tree, args.sets, args.corpus, Path(tmp) / f"{side}-{r}.csv",
-                                                args.timeout))
+                                                args.timeout, args.limit))
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(base_tree)], cwd=ROOT)
     ok = True
