@@ -94,6 +94,8 @@ class Encoding:
     def phases(self, model: Sequence[int]) -> list[int]:
         """The model's literals on the unknown cells' variables (to search near it)."""
         k = self.ncolors
+        if k == 1:
+            return [model[v - 1] for v in self.unknown_vars if v <= len(model)]
         out = []
         for r, c in self.unknown_cells:
             base = (r * self.width + c) * k

@@ -338,7 +338,14 @@ def solve_color_line(lengths: Clue, colors: tuple[int, ...], n: int,
     fwd = _color_pass(lengths, colors, n, may)
     if fwd is None:
         return None
-    rmay = [_reverse(m, n) for m in may]
+    # mirror with one padded width (whole bytes, >= n + 2 bits): bit b -> bit n - 1 - b
+    size = (n + 9) >> 3
+    drop = (size << 3) - n
+    table = _BYTE_REVERSED
+    fb = int.from_bytes
+    rmay = [0] * nvals
+    for v in {0, *colors}:  # only the colours this line has are read
+        rmay[v] = fb(may[v].to_bytes(size, "big").translate(table), "little") >> drop
     bwd = _color_pass(lengths[::-1], colors[::-1], n, rmay)
     if bwd is None:  # cannot happen when the forward pass succeeded; kept as a guard
         return None
@@ -347,14 +354,14 @@ def solve_color_line(lengths: Clue, colors: tuple[int, ...], n: int,
     starts = []
     can = [0] * nvals
     for j, c in enumerate(lengths):
-        v = sf[j] & (_reverse(sb[k - 1 - j], n) >> (c - 1))
+        v = sf[j] & (fb(sb[k - 1 - j].to_bytes(size, "big").translate(table), "little") >> (drop + c - 1))
         if not v:
             return None
         starts.append(v)
         can[colors[j]] |= spread(v, c)
     can_bg = 0
     for j in range(k + 1):
-        can_bg |= lf[j] & _reverse(lb[k - j] & full, n)
+        can_bg |= lf[j] & (fb((lb[k - j] & full).to_bytes(size, "big").translate(table), "little") >> drop)
     can[0] = can_bg & may[0]
     covered = 0
     for x in can:

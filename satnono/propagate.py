@@ -96,6 +96,8 @@ class GridState:
         return _known(tuple(ex[c] for ex in self.col_ex), (1 << self.height) - 1)
 
     def known_count(self) -> int:
+        if self.nvals == 2:
+            return sum((b | w).bit_count() for b, w in zip(self.row_black, self.row_white))
         return sum(self.known_row(r).bit_count() for r in range(self.height))
 
     def unknown_count(self) -> int:
