@@ -12,7 +12,7 @@ import click
 from . import __version__
 from .errors import ParseError, SatnonoError
 from .model import Puzzle
-from .report import diff_legend, error_dict, label, render_grid, result_dict, verdict_text
+from .report import diff_legend, error_dict, fix_dict, label, render_grid, result_dict, verdict_text
 from .sat import DEFAULT_SOLVER, SOLVERS
 from .solve import Checker, CheckResult, InternalError, Status
 
@@ -372,36 +372,6 @@ Exit codes:
      or its goal picture does not satisfy its clues"""
 
 
-def _fix_dict(file: str, res) -> dict:
-    def cells(prop):
-        if prop is None:
-            return None
-        return {"givens": [{"row": g.row, "col": g.col, "black": g.black} for g in prop.givens],
-                "count": len(prop.givens), "line_solvable": prop.line_solvable}
-
-    h = res.puzzle.height
-    w = res.puzzle.width
-    return {
-        "file": file,
-        "name": res.puzzle.name,
-        "width": w,
-        "height": h,
-        "status": res.status.value,
-        "line_solvable": res.line_solvable,
-        "goal": list(res.goal) if res.goal else None,
-        "goal_from": res.goal_from,
-        "other": list(res.other) if res.other else None,
-        "diff": [list(x) for x in res.diff],
-        "givens_unique": cells(res.givens_unique),
-        "givens_line": cells(res.givens_line),
-        "edits": [{"row": e.row, "col": e.col, "black": e.black, "line_solvable": e.line_solvable} for e in res.edits],
-        "edits_tried": res.edits_tried,
-        "timed_out": res.timed_out,
-        "reason": res.reason,
-        "seconds": round(res.seconds, 6),
-    }
-
-
 @cli.command("fix", epilog=FIX_EXIT_HELP)
 @click.argument("file")
 @format_option
@@ -446,7 +416,7 @@ def fix_cmd(file: str, fmt: str | None, timeout: float, max_edits: int, as_json:
     else:
         code = 0
     if as_json:
-        click.echo(json.dumps(_fix_dict(file, res)))
+        click.echo(json.dumps(fix_dict(file, res)))
         sys.exit(code)
 
     def where(r: int, c: int) -> str:

@@ -12,7 +12,9 @@
 Formats (the ``fmt`` names): ``non`` (Simpson/mikix ``.non``), ``xml`` (webpbn),
 ``nin`` (Wilk), ``mk`` (pbnsolve), ``cwd`` (QNonograms/Copris), ``g`` (Olšák,
 read only), ``tournament`` (TAAI/ICGA ``$n`` files, read only), ``json``,
-``pbm`` (P1 and P4 read, P1 written) and ``txt`` (a ``#``/``.`` picture).
+``pbm`` (P1 and P4 read, P1 written), ``txt`` (a ``#``/``.`` picture) and
+``level`` (a picross game level, ``NAME.level`` read with ``NAME.pbm`` beside it;
+written by :func:`satnono.formats.level.save`).
 Without ``fmt`` the format is sniffed from the content, the file suffix only
 breaking ties (see :mod:`satnono.formats.sniff`).
 
@@ -38,7 +40,7 @@ from typing import Callable, Union
 
 from ..errors import ParseError
 from ..model import Puzzle
-from . import cwd, jsonfmt, mk, nin, non, olsak, pbm, textgrid, tournament, webpbn
+from . import cwd, jsonfmt, level, mk, nin, non, olsak, pbm, textgrid, tournament, webpbn
 from ._text import parse_int
 from .sniff import format_from_suffix, sniff
 
@@ -52,6 +54,7 @@ __all__ = [
     "loads",
     "save",
     "sniff",
+    "write_bytes",
 ]
 
 Reader = Callable[..., list[Puzzle]]
@@ -67,6 +70,7 @@ _READERS: dict[str, Reader] = {
     "json": jsonfmt.read,
     "pbm": pbm.read,
     "txt": textgrid.read,
+    "level": level.read,
 }
 #: Readers given the raw bytes (XML declares its own encoding; P4 is binary).
 _BYTES_READERS = frozenset({"xml", "pbm"})
@@ -223,6 +227,16 @@ def save(puzzle: Puzzle, path: str, fmt: str | None = None, overwrite: bool = Fa
         else:
             sys.stdout.write(data.decode("utf-8"))
         return
+    write_bytes(data, path, overwrite)
+
+
+def write_bytes(data: bytes, path: str, overwrite: bool = False) -> None:
+    """Write ``data`` to ``path`` atomically (a temporary file moved into place).
+
+    Raises:
+        FileExistsError: ``path`` exists and ``overwrite`` is false.
+        OSError: the file cannot be written.
+    """
     if not overwrite and os.path.lexists(path):
         raise FileExistsError(errno.EEXIST, "refusing to overwrite an existing file", path)
     directory = os.path.dirname(os.path.abspath(path))

@@ -43,6 +43,7 @@ SUFFIXES = {
     ".txt": "txt",
     ".json": "json",
     ".pbm": "pbm",
+    ".level": "level",
 }
 
 _PBM = re.compile(r"P[14](?:\s|#)")
