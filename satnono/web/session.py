@@ -441,6 +441,8 @@ class Editor:
         return path
 
     def _write(self, doc: Doc, path: str, fmt: str | None, overwrite: bool) -> str:
+        if fmt is None:
+            raise DocError(f"cannot tell the format from the name {os.path.basename(path)!r}: use Save as with a format")
         if fmt not in SAVE_FORMATS:
             raise DocError(f"cannot write format {fmt!r} (writable: {', '.join(SAVE_FORMATS)})")
         puzzle = puzzle_of(doc)
