@@ -130,7 +130,6 @@ def test_draw_switch_undo_fix_save_and_reopen(start, page, tmp_path):
     assert page.get_by_test_id("col-count-6").inner_text() == "2"
     assert page.get_by_test_id("row-count-5").inner_text() == ""
     sync_api.expect(page.locator('[data-testid="fix"]').first).to_be_visible(timeout=WAIT)
-    shot(page, "editor.png")
 
     # undo (Ctrl+Z) twice: back to the bundled picture
     page.keyboard.press("Control+z")
@@ -146,6 +145,7 @@ def test_draw_switch_undo_fix_save_and_reopen(start, page, tmp_path):
     sync_api.expect(first).to_be_visible(timeout=WAIT)
     first.hover()
     assert page.locator(".cell.preview").count() == 1
+    shot(page, "editor.png")
     first.click()
     verdict(page, "unique")
     fixed = grid_of(page, 10, 10)
@@ -251,3 +251,15 @@ def test_typed_clues_give_none_and_unknown_file_is_refused(start, page, tmp_path
     bad.write_text("width 2\nheight x\n")
     page.locator("#picker").set_input_files(str(bad))
     sync_api.expect(page.get_by_test_id("message")).to_contain_text("bad.non:2", timeout=WAIT)
+
+
+def test_search_puzzle_shows_open_cells_and_counts(start, page, tmp_path):
+    ed = start(str(ROOT / "puzzles" / "webpbn" / "webpbn-00065.xml"))  # Wolter's "Mum": 810 cells need search
+    page.goto(ed.url)
+    text = verdict(page, "unique")
+    assert "needs search" in text and "810 cells" in text and "line-solvable" not in text
+    assert page.locator(".cell.open").count() == 810
+    counts = [page.get_by_test_id(f"row-count-{r}").inner_text() for r in range(40)]
+    assert any(c for c in counts) and all(c == "" or c[0].isdigit() for c in counts)
+    sync_api.expect(page.locator("#fixes")).not_to_contain_text("Looking", timeout=WAIT)
+    shot(page, "editor-search.png")

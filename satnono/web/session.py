@@ -227,7 +227,7 @@ def analyze(doc: Doc, timeout: float = CHECK_TIMEOUT) -> dict[str, Any]:
 
     Keys: ``status`` (``unique``, ``multiple``, ``none``, ``unknown``),
     ``line_solvable``, ``left`` (cells line logic leaves open), ``undetermined``
-    and ``ambiguous`` (``[row, col]`` cells), ``ambiguity_complete``,
+    and ``ambiguous`` (``[row, col]`` cells: where two solutions differ),
     ``row_counts`` / ``column_counts`` (placements left per line after line
     logic, as decimal strings, ``None`` where at most one), ``conflict``
     (``[axis, index]`` lines), ``reason``, ``picture_ok`` (the picture
@@ -238,7 +238,8 @@ def analyze(doc: Doc, timeout: float = CHECK_TIMEOUT) -> dict[str, Any]:
         InternalError: a solution failed its re-check against the clues (a bug).
     """
     puzzle = puzzle_of(doc)
-    d = diagnose(puzzle, timeout=timeout, line_solver=_LINES)
+    # the cells where two solutions differ (probing every open cell for the whole region costs seconds)
+    d = diagnose(puzzle, timeout=timeout, line_solver=_LINES, probe_cells=False)
     for s in d.solutions:
         if not puzzle.is_solution(s):
             raise InternalError("the solver produced a grid that does not satisfy the clues")
@@ -252,7 +253,6 @@ def analyze(doc: Doc, timeout: float = CHECK_TIMEOUT) -> dict[str, Any]:
         "left": len(d.undetermined),
         "undetermined": [list(c) for c in d.undetermined],
         "ambiguous": [list(c) for c in d.ambiguous],
-        "ambiguity_complete": d.ambiguity_complete,
         "row_counts": rows,
         "column_counts": cols,
         "conflict": [[a, i] for a, i in d.conflict],

@@ -154,7 +154,7 @@ function showVerdict(r, version) {
       cls = "bad";
       main.textContent = "✘ multiple solutions";
       const n = r.ambiguous.length;
-      detail.textContent = `bad: ${r.ambiguity_complete ? "" : "at least "}${plural(n, "cell")} differ between solutions (outlined in red)`;
+      detail.textContent = `bad: two solutions differ in ${plural(n, "cell")} (outlined in red)`;
     } else if (r.status === "none") {
       cls = "bad";
       main.textContent = "✘ none: no solution";
@@ -354,6 +354,7 @@ async function openFiles(fileList) {
   const files = [];
   for (const f of fileList) files.push({ name: f.name, data: toBase64(await f.arrayBuffer()) });
   if (!files.length) return;
+  message("Opening…", "info");
   try {
     const data = await post("api/open", { files });
     edit(() => data.doc); // opening is undoable: nothing drawn before is lost
@@ -364,6 +365,7 @@ async function openFiles(fileList) {
 }
 
 async function save() {
+  message("Saving…", "info");
   try {
     const data = await post("api/save", { doc: docForServer() });
     state.savedVersion = state.version;
@@ -379,6 +381,7 @@ async function saveAs(overwrite = false) {
   const name = $("save-name").value.trim();
   const format = $("save-format").value;
   if (!name) { message("Type a file name to save as."); $("save-name").focus(); return; }
+  message("Saving…", "info");
   try {
     const data = await post("api/save-as", { doc: docForServer(), name, format, overwrite });
     state.savedVersion = state.version;

@@ -102,6 +102,7 @@ export class Board {
       el.replaceChildren(...(clue.length ? clue : [0]).map((n) => {
         const s = document.createElement("span");
         s.textContent = String(n);
+        if (n >= 10) s.className = "wide";
         return s;
       }));
     }
