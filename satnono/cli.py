@@ -908,6 +908,8 @@ def edit_cmd(file: str | None, port: int, host: str, no_browser: bool, timeout: 
 
     try:
         serve(editor, host, port, ready)
+    except KeyboardInterrupt:  # Ctrl+C: the server has shut down cleanly
+        sys.exit(0)
     except OSError as e:
         _err(f"cannot listen on {host}:{port}: {e.strerror or e}")
         sys.exit(EXIT_INPUT)

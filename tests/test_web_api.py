@@ -191,3 +191,33 @@ def test_lane_skips_overtaken_requests_and_replaces_a_stuck_worker(monkeypatch):
     t0 = time.monotonic()
     assert asyncio.run(stuck()) == 4
     assert time.monotonic() - t0 < 20
+
+
+def test_edit_command_serves_on_loopback_and_reports_bad_files(tmp_path):
+    import signal
+    import subprocess
+    import sys
+
+    import httpx
+
+    bad = tmp_path / "bad.non"
+    bad.write_text("width 2\nheight x\n")
+    r = subprocess.run([sys.executable, "-m", "satnono", "edit", str(bad), "--no-browser"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 6 and r.stderr.count("\n") == 1 and "bad.non:2" in r.stderr and not r.stdout
+    proc = subprocess.Popen([sys.executable, "-m", "satnono", "edit", "--no-browser"], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        url = proc.stdout.readline().strip()
+        assert url.startswith("http://127.0.0.1:") and url.endswith("/")
+        assert httpx.get(url, timeout=30).status_code == 200
+        state = httpx.get(url + "api/state", timeout=30).json()
+        assert state["doc"]["grid"] == ["." * 10] * 10 and state["can_save"] is False
+        port = url.split(":")[2].split("/")[0]
+        assert httpx.get(url, headers={"Host": f"attacker.example:{port}"}, timeout=30).status_code == 421
+        r = httpx.post(url + "api/analyze", json={"version": 1, "doc": {"grid": ["#.", ".#"]}}, timeout=30)
+        assert r.json()["result"]["status"] == "multiple"
+    finally:
+        proc.send_signal(signal.SIGINT)  # Ctrl+C
+        assert proc.wait(20) == 0
+        assert "Traceback" not in proc.stderr.read()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -50,7 +51,7 @@ class Editor:
         self.url = line
 
     def stop(self) -> None:
-        self.proc.terminate()
+        self.proc.send_signal(signal.SIGINT)  # Ctrl+C: a clean shutdown
         try:
             self.proc.wait(10)
         except subprocess.TimeoutExpired:
