@@ -208,7 +208,7 @@ def create_app(editor: Editor, token: str, hosts: list[str], workers: str = "pro
 
     @_handled
     async def state(request: Request) -> Response:
-        doc = editor.initial()
+        doc = await asyncio.to_thread(editor.initial)  # a file without a picture is solved: not in the event loop
         return JSONResponse({"doc": doc, "file": editor.display_name, "folder": editor.folder,
                              "can_save": editor.path is not None, "formats": list(SAVE_FORMATS),
                              "timeout": editor.timeout, "max_side": session.MAX_SIDE})

@@ -154,6 +154,8 @@ def doc_of(puzzle: Puzzle, fmt: str | None = None, level: dict[str, Any] | None 
     h, w = puzzle.height, puzzle.width
     if not (1 <= h <= MAX_SIDE and 1 <= w <= MAX_SIDE):
         raise DocError(f"the editor handles 1 to {MAX_SIDE} rows and columns; this puzzle is {w}x{h}")
+    if getattr(puzzle, "is_color", False):
+        raise DocError("the editor paints black and white puzzles only, for now; this one has colours")
     grid: tuple[str, ...] | None = puzzle.goal if puzzle.goal is not None and puzzle.is_solution(puzzle.goal) else None
     if grid is None:
         res = Checker(line_solver=_LINES).check(puzzle, timeout=timeout)
