@@ -213,25 +213,23 @@ def create_app(editor: Editor, token: str, hosts: list[str], workers: str = "pro
                              "can_save": editor.path is not None, "formats": list(SAVE_FORMATS),
                              "timeout": editor.timeout, "max_side": session.MAX_SIDE})
 
-    @_handled
-    async def analyze(request: Request) -> Response:
+    async def versioned(request: Request, lane: Lane, limit: float, fn: Callable[..., dict]) -> Response:
+        """Run ``fn(doc, limit)`` in ``lane`` for the page's edit number; ``stale`` when overtaken."""
         data = await _json_body(request)
         client, version = _version(data)
         session.puzzle_of(data.get("doc"))  # malformed documents are refused here, not in a worker
-        res = await check_lane.run(client, version, editor.timeout, session.analyze, data["doc"], editor.timeout)
+        res = await lane.run(client, version, limit, fn, data["doc"], limit)
         if res is None:
             return JSONResponse({"version": version, "stale": True})
         return JSONResponse({"version": version, "result": res})
 
     @_handled
+    async def analyze(request: Request) -> Response:
+        return await versioned(request, check_lane, editor.timeout, session.analyze)
+
+    @_handled
     async def fix(request: Request) -> Response:
-        data = await _json_body(request)
-        client, version = _version(data)
-        session.puzzle_of(data.get("doc"))
-        res = await fix_lane.run(client, version, fix_timeout, session.propose, data["doc"], fix_timeout)
-        if res is None:
-            return JSONResponse({"version": version, "stale": True})
-        return JSONResponse({"version": version, "result": res})
+        return await versioned(request, fix_lane, fix_timeout, session.propose)
 
     @_handled
     async def open_files(request: Request) -> Response:
