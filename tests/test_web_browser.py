@@ -248,6 +248,13 @@ def test_typed_clues_give_none_and_unknown_file_is_refused(start, page, tmp_path
     text = verdict(page, "none")
     assert "no solution" in text
     sync_api.expect(page.get_by_test_id("row-clue-0")).to_have_class(__import__("re").compile(r"\btyped\b"))
+    with page.expect_download() as dl:  # download in a chosen format: the typed clues, no picture
+        page.get_by_test_id("save-format").select_option("json")
+        page.locator("#download").click()
+    got = tmp_path / dl.value.suggested_filename
+    dl.value.save_as(got)
+    p = load(str(got))
+    assert p.rows[0] == (3,) and p.goal is None and got.name == "puzzle.json"
     bad = tmp_path / "bad.non"
     bad.write_text("width 2\nheight x\n")
     page.locator("#picker").set_input_files(str(bad))
@@ -264,3 +271,9 @@ def test_search_puzzle_shows_open_cells_and_counts(start, page, tmp_path):
     assert any(c for c in counts) and all(c == "" or c[0].isdigit() for c in counts)
     sync_api.expect(page.locator("#fixes")).not_to_contain_text("Looking", timeout=WAIT)
     shot(page, "editor-search.png")
+
+
+def test_time_limit_says_unknown(start, page):
+    ed = start(str(ROOT / "puzzles" / "webpbn" / "webpbn-00065.xml"), "--timeout", "0.001")
+    page.goto(ed.url)
+    assert "unknown after 0.001 s" in verdict(page, "unknown")
