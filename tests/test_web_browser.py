@@ -247,7 +247,9 @@ def test_typed_clues_give_none_and_unknown_file_is_refused(start, page, tmp_path
     page.locator(".clue-input").press("Enter")
     text = verdict(page, "none")
     assert "no solution" in text
+    sync_api.expect(page.get_by_test_id("message")).to_have_text("")
     sync_api.expect(page.get_by_test_id("row-clue-0")).to_have_class(__import__("re").compile(r"\btyped\b"))
+    shot(page, "editor-none.png")
     with page.expect_download() as dl:  # download in a chosen format: the typed clues, no picture
         page.get_by_test_id("save-format").select_option("json")
         page.locator("#download").click()

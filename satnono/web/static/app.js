@@ -62,6 +62,7 @@ function message(text, kind = "error") {
 
 function changed() {
   state.version += 1;
+  if ($("message").className === "error") message(""); // an edit answers the last error
   state.fixes = null;
   $("fixes").classList.add("stale");
   render();
