@@ -221,3 +221,10 @@ def test_edit_command_serves_on_loopback_and_reports_bad_files(tmp_path):
         proc.send_signal(signal.SIGINT)  # Ctrl+C
         assert proc.wait(20) == 0
         assert "Traceback" not in proc.stderr.read()
+
+
+def test_allowed_hosts():
+    assert server.allowed_hosts("127.0.0.1", 8) == ["127.0.0.1:8", "[::1]:8", "localhost:8"]
+    assert server.allowed_hosts("192.0.2.7", 8) == ["192.0.2.7:8"]
+    wild = server.allowed_hosts("0.0.0.0", 8)
+    assert "127.0.0.1:8" in wild and "0.0.0.0:8" in wild and "evil.example:8" not in wild

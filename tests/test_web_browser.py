@@ -279,3 +279,45 @@ def test_time_limit_says_unknown(start, page):
     ed = start(str(ROOT / "puzzles" / "webpbn" / "webpbn-00065.xml"), "--timeout", "0.001")
     page.goto(ed.url)
     assert "unknown after 0.001 s" in verdict(page, "unknown")
+
+
+def test_drag_paints_and_erases_in_one_undo_step_and_resizing_keeps_the_drawing(start, page):
+    ed = start()
+    page.goto(ed.url)
+    verdict(page, "unique")
+
+    def drag(r, c0, c1, button="left"):
+        a = cell(page, r, c0).bounding_box()
+        b = cell(page, r, c1).bounding_box()
+        page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+        page.mouse.down(button=button)
+        page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=8)
+        page.mouse.up(button=button)
+
+    drag(2, 0, 4)
+    assert "line-solvable" in verdict(page, "unique")
+    assert grid_of(page, 10, 10)[2] == "#####....."
+    assert page.get_by_test_id("row-clue-2").inner_text().split() == ["5"]
+    box = cell(page, 0, 0).bounding_box()
+    drag(2, 1, 3, button="right")  # the clue grows to "1 1" under the pen: the grid must not move
+    verdict(page, "unique")
+    assert grid_of(page, 10, 10)[2] == "#...#....."
+    assert cell(page, 0, 0).bounding_box() == box
+    assert page.get_by_test_id("row-clue-2").inner_text().split() == ["1", "1"]
+    page.get_by_test_id("undo").click()  # the whole erasing stroke at once
+    verdict(page, "unique")
+    assert grid_of(page, 10, 10)[2] == "#####....."
+    page.locator("#invert").click()
+    verdict(page, "")
+    assert grid_of(page, 10, 10)[2] == ".....#####"
+    page.keyboard.press("Control+z")
+    for w, h in ((3, 3), (12, 4)):
+        page.locator("#width").fill(str(w))
+        page.locator("#width").dispatch_event("change")
+        page.locator("#height").fill(str(h))
+        page.locator("#height").dispatch_event("change")
+        verdict(page, "")
+    assert grid_of(page, 4, 12) == ["." * 12, "." * 12, "###" + "." * 9, "." * 12]
+    page.locator("#clear").click()
+    verdict(page, "unique")
+    assert grid_of(page, 4, 12) == ["." * 12] * 4

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import contextlib
 import hmac
 import json
 import multiprocessing
@@ -340,6 +341,24 @@ def bind(host: str, port: int) -> socket.socket:
     return socket.create_server((host, port), family=family)
 
 
+WILDCARD = ("0.0.0.0", "::", "")
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def allowed_hosts(host: str, port: int) -> list[str]:
+    """The ``Host`` header values that name this server: its address, plus loopback names for
+    a loopback or wildcard address, plus this machine's name and addresses for a wildcard one."""
+    names = {host}
+    if host in LOOPBACK or host in WILDCARD:
+        names |= set(LOOPBACK)
+    if host in WILDCARD:
+        me = socket.gethostname()
+        names.add(me)
+        with contextlib.suppress(OSError):
+            names |= set(socket.gethostbyname_ex(me)[2])
+    return sorted(url_host(n, port) for n in names if n)
+
+
 def url_host(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
@@ -355,16 +374,15 @@ def serve(editor: Editor, host: str = "127.0.0.1", port: int = 0,
 
     sock = bind(host, port)
     port = sock.getsockname()[1]
-    hosts = [url_host(host, port)]
-    if host in ("127.0.0.1", "localhost", "::1"):
-        hosts += [f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}"]
+    hosts = allowed_hosts(host, port)
     token = new_token()
     app = create_app(editor, token, hosts)
     config = uvicorn.Config(app, log_level="warning", ws="none", lifespan="on", access_log=False,
                             timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
     if on_ready is not None:
-        on_ready(f"http://{url_host(host, port)}/{token}/")
+        shown = "127.0.0.1" if host in WILDCARD else host
+        on_ready(f"http://{url_host(shown, port)}/{token}/")
     try:
         server.run(sockets=[sock])
     finally:

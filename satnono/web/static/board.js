@@ -32,8 +32,11 @@ export class Board {
     const size = Math.max(10, Math.min(28, Math.floor(620 / Math.max(w, h))));
     root.style.setProperty("--cell", `${size}px`);
     root.style.setProperty("--clue-font", `${Math.max(9, Math.round(size * 0.58))}px`);
-    root.style.gridTemplateColumns = `auto repeat(${w}, var(--cell)) auto`;
-    root.style.gridTemplateRows = `auto repeat(${h}, var(--cell)) auto`;
+    // clue space is reserved and never shrinks while the size stays: the grid does not jump under the pen
+    root.style.setProperty("--row-clues", `${Math.min(Math.ceil(w / 2), 8) * 1.5}em`);
+    root.style.setProperty("--col-clues", `${Math.min(Math.ceil(h / 2), 8) * 1.2}em`);
+    root.style.gridTemplateColumns = `minmax(var(--row-clues), auto) repeat(${w}, var(--cell)) auto`;
+    root.style.gridTemplateRows = `minmax(var(--col-clues), auto) repeat(${h}, var(--cell)) auto`;
     const at = (el, row, col) => {
       el.style.gridRow = String(row);
       el.style.gridColumn = String(col);
@@ -46,7 +49,7 @@ export class Board {
       for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
       return el;
     };
-    at(div("corner"), 1, 1);
+    this.corner = at(div("corner"), 1, 1);
     this.colClues = [];
     this.colCounts = [];
     for (let c = 0; c < w; c++) {
@@ -93,6 +96,9 @@ export class Board {
     const { rows, cols } = clues(doc);
     rows.forEach((clue, r) => this._clue(this.rowClues[r], clue, doc.row_clues[r] != null));
     cols.forEach((clue, c) => this._clue(this.colClues[c], clue, doc.column_clues[c] != null));
+    const box = this.corner.getBoundingClientRect(); // the clue areas' current size: keep at least that
+    this.root.style.setProperty("--row-clues", `${box.width}px`);
+    this.root.style.setProperty("--col-clues", `${box.height}px`);
   }
 
   _clue(el, clue, typed) {
