@@ -46,9 +46,11 @@ async function post(path, body) {
   return data;
 }
 
-function docForServer() {
+/** The document as the server takes it; checks leave out a level's files (a reward image can be large). */
+function docForServer(withFiles = true) {
   const d = state.doc;
-  return { grid: d.grid, row_clues: d.row_clues, column_clues: d.column_clues, name: d.name, meta: d.meta, level: d.level };
+  return { grid: d.grid, row_clues: d.row_clues, column_clues: d.column_clues, name: d.name, meta: d.meta,
+    level: withFiles ? d.level : null };
 }
 
 function message(text, kind = "error") {
@@ -115,7 +117,7 @@ async function analyze() {
   const version = state.version;
   let data;
   try {
-    data = await post("api/analyze", { client: CLIENT, version, doc: docForServer() });
+    data = await post("api/analyze", { client: CLIENT, version, doc: docForServer(false) });
   } catch (e) {
     if (version === state.version) showVerdict({ error: e.message }, version);
     return;
@@ -183,7 +185,7 @@ async function requestFixes(version) {
   showFixes("pending");
   let data;
   try {
-    data = await post("api/fix", { client: CLIENT, version, doc: docForServer() });
+    data = await post("api/fix", { client: CLIENT, version, doc: docForServer(false) });
   } catch (e) {
     if (version === state.version) showFixes({ error: e.message });
     return;

@@ -50,8 +50,12 @@ export function blank(w, h) {
   };
 }
 
+/** A deep copy, except a level's file contents (long immutable strings), which copies share. */
 export function clone(doc) {
-  return JSON.parse(JSON.stringify(doc));
+  const { level, ...rest } = doc;
+  const out = JSON.parse(JSON.stringify(rest));
+  out.level = level ? { ...level } : null;
+  return out;
 }
 
 /** A copy resized to w x h: the top-left part of the picture is kept, new cells are background. */
