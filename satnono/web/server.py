@@ -100,8 +100,9 @@ class Lane:
         if isinstance(ex, ProcessPoolExecutor):
             for p in list(getattr(ex, "_processes", {}).values()):  # no public way to stop a running call
                 p.kill()
-        if ex is not None:
-            ex.shutdown(wait=False, cancel_futures=True)
+            ex.shutdown(wait=True, cancel_futures=True)  # the workers are gone: this only tidies up
+        elif ex is not None:
+            ex.shutdown(wait=False, cancel_futures=True)  # a thread cannot be stopped: let it run out
 
     def _stale(self, client: str, version: int) -> bool:
         return version < self.latest.get(client, -1)
