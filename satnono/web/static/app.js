@@ -272,12 +272,33 @@ function cellAt(x, y) {
   return el && el.classList && el.classList.contains("cell") ? el : null;
 }
 
+/** The cells on the straight line from (r0, c0) to (r1, c1) (Bresenham), both ends included. */
+function lineCells(r0, c0, r1, c1) {
+  const out = [];
+  const dr = Math.abs(r1 - r0), dc = Math.abs(c1 - c0);
+  const sr = r0 < r1 ? 1 : -1, sc = c0 < c1 ? 1 : -1;
+  let err = dc - dr;
+  for (;;) {
+    out.push([r0, c0]);
+    if (r0 === r1 && c0 === c1) return out;
+    const e2 = 2 * err;
+    if (e2 > -dr) { err -= dr; c0 += sc; }
+    if (e2 < dc) { err += dc; r0 += sr; }
+  }
+}
+
 function paint(el) {
-  if (!state.stroke || !el) return;
+  const stroke = state.stroke;
+  if (!stroke || !el) return;
   const r = Number(el.dataset.row);
   const c = Number(el.dataset.col);
-  if (setCell(state.doc, r, c, state.stroke.ch)) {
-    state.stroke.changed = true;
+  // pointer events are sparse when the pen moves fast: fill the cells in between
+  const cells = stroke.last ? lineCells(stroke.last[0], stroke.last[1], r, c) : [[r, c]];
+  stroke.last = [r, c];
+  let any = false;
+  for (const [rr, cc] of cells) any = setCell(state.doc, rr, cc, stroke.ch) || any;
+  if (any) {
+    stroke.changed = true;
     changed();
   }
 }
@@ -287,7 +308,7 @@ function startStroke(e) {
   if (!el || (e.button !== 0 && e.button !== 2)) return;
   e.preventDefault();
   state.history.push(state.doc);
-  state.stroke = { ch: e.button === 2 ? BACKGROUND : state.ink, changed: false };
+  state.stroke = { ch: e.button === 2 ? BACKGROUND : state.ink, changed: false, last: null };
   paint(el);
 }
 
