@@ -257,6 +257,15 @@ def test_typed_clues_give_none_and_unknown_file_is_refused(start, page, tmp_path
     dl.value.save_as(got)
     p = load(str(got))
     assert p.rows[0] == (3,) and p.goal is None and got.name == "puzzle.json"
+    # a file dropped on the page opens like a picked one
+    page.evaluate("""() => { const dt = new DataTransfer();
+        dt.items.add(new File(["width 3\\nheight 1\\nrows\\n1 1\\ncolumns\\n1\\n0\\n1\\n"], "drop.non"));
+        window.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true })); }""")
+    sync_api.expect(page.get_by_test_id("message")).to_contain_text("Opened drop.non", timeout=WAIT)
+    assert "line-solvable" in verdict(page, "unique")
+    assert grid_of(page, 1, 3) == ["#.#"]
+    page.keyboard.press("Control+z")  # opening is undoable: the typed clues come back
+    verdict(page, "none")
     bad = tmp_path / "bad.non"
     bad.write_text("width 2\nheight x\n")
     page.locator("#picker").set_input_files(str(bad))
