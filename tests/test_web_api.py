@@ -228,3 +228,20 @@ def test_allowed_hosts():
     assert server.allowed_hosts("192.0.2.7", 8) == ["192.0.2.7:8"]
     wild = server.allowed_hosts("0.0.0.0", 8)
     assert "127.0.0.1:8" in wild and "0.0.0.0:8" in wild and "evil.example:8" not in wild
+
+
+def test_a_newer_request_stops_an_older_running_call():
+    async def scenario():
+        lane = server.Lane("process", preempt=True)
+        lane.start()
+        try:
+            t0 = time.monotonic()
+            old = asyncio.create_task(lane.run("c", 1, 60.0, time.sleep, 30))
+            await asyncio.sleep(1.0)
+            new = await lane.run("c", 2, 60.0, abs, -7)
+            return await old, new, time.monotonic() - t0
+        finally:
+            lane.stop()
+
+    old, new, seconds = asyncio.run(scenario())
+    assert old is None and new == 7 and seconds < 20

@@ -75,12 +75,19 @@ def _warm() -> bool:
 
 
 class Lane:
-    """Runs one kind of library call, one at a time, skipping requests overtaken by newer ones."""
+    """Runs one kind of library call, one at a time, skipping requests overtaken by newer ones.
 
-    def __init__(self, kind: str) -> None:
+    With ``preempt`` (worker processes only), a newer request from the same
+    page also stops the call still running for an older one: its worker is
+    killed and replaced, and the older request is answered as stale.
+    """
+
+    def __init__(self, kind: str, preempt: bool = False) -> None:
         self.kind = kind
+        self.preempt = preempt and kind == "process"
         self.executor: Executor | None = None
         self.latest: dict[str, int] = {}
+        self.running: tuple[str, int] | None = None
         self._lock: asyncio.Lock | None = None
 
     def start(self) -> None:
@@ -114,6 +121,9 @@ class Lane:
         self.latest[client] = version
         if len(self.latest) > 64:  # forget pages long gone
             self.latest.pop(next(iter(self.latest)))
+        if self.preempt and self.running is not None and self.running[0] == client:
+            self._kill()  # the older call's answer would be dropped anyway
+            self.executor = None
         if self._lock is None:
             self._lock = asyncio.Lock()
         async with self._lock:
@@ -123,12 +133,17 @@ class Lane:
                 self.start()
             loop = asyncio.get_running_loop()
             fut = loop.run_in_executor(self.executor, fn, *args)
+            self.running = (client, version)
             try:
                 return await asyncio.wait_for(fut, limit + GRACE)
             except (asyncio.TimeoutError, BrokenProcessPool):
+                if self._stale(client, version):
+                    return None  # stopped for a newer request
                 self._kill()  # a worker that overran or died is replaced for the next call
                 self.executor = None
                 raise InternalError(f"the {fn.__name__} worker stopped responding and was restarted")
+            finally:
+                self.running = None
 
 
 def _error(message: str, status: int = 400, **extra: Any) -> JSONResponse:
@@ -200,7 +215,7 @@ def create_app(editor: Editor, token: str, hosts: list[str], workers: str = "pro
     ``hosts`` are the ``host:port`` values the ``Host`` header may carry (the
     server itself); ``workers`` is ``"process"`` (default) or ``"thread"``.
     """
-    check_lane, fix_lane = Lane(workers), Lane(workers)
+    check_lane, fix_lane = Lane(workers), Lane(workers, preempt=True)
     allowed_hosts = {h.lower() for h in hosts}
     allowed_origins = {f"http://{h}" for h in allowed_hosts}
     prefix = f"/{token}"

@@ -10,6 +10,7 @@ import {
 const $ = (id) => document.getElementById(id);
 const CLIENT = Math.random().toString(36).slice(2, 12);
 const DEBOUNCE_MS = 60;
+const FIX_DELAY_MS = 400;
 
 const state = {
   doc: blank(10, 10),
@@ -19,6 +20,7 @@ const state = {
   ink: PALETTE[0].char,
   stroke: null, // {ch, changed} while the mouse paints
   timer: null,
+  fixTimer: null,
   timeout: 5,
   canSave: false,
   fixes: null,
@@ -125,8 +127,12 @@ async function analyze() {
   if (data.stale || data.version !== state.version) return; // a newer edit is on its way
   showVerdict(data.result, version);
   const r = data.result;
-  if (r.picture_ok && (r.status === "multiple" || (r.status === "unique" && !r.line_solvable))) requestFixes(version);
-  else showFixes(null, r);
+  clearTimeout(state.fixTimer);
+  if (r.picture_ok && (r.status === "multiple" || (r.status === "unique" && !r.line_solvable))) {
+    showFixes("pending");
+    // proposals take longer: ask once the pen has rested a moment
+    state.fixTimer = setTimeout(() => { if (version === state.version) requestFixes(version); }, FIX_DELAY_MS);
+  } else showFixes(null, r);
 }
 
 function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
@@ -182,7 +188,6 @@ function showVerdict(r, version) {
 // fixes
 
 async function requestFixes(version) {
-  showFixes("pending");
   let data;
   try {
     data = await post("api/fix", { client: CLIENT, version, doc: docForServer(false) });
