@@ -48,7 +48,12 @@ def test_page_and_static_files_are_served_under_the_token(client):
     assert "default-src 'self'" in r.headers["content-security-policy"]
     assert r.headers["referrer-policy"] == "no-referrer"
     for f in ("app.js", "board.js", "doc.js", "style.css"):
-        assert client.get(f"/{TOKEN}/static/{f}").status_code == 200
+        r = client.get(f"/{TOKEN}/static/{f}")
+        assert r.status_code == 200 and r.headers["x-content-type-options"] == "nosniff"
+        assert r.headers["content-type"].startswith("text/javascript" if f.endswith(".js") else "text/css")
+    assert client.get(f"/{TOKEN}/static/../server.py").status_code == 404
+    assert client.get(f"/{TOKEN}/static/%2e%2e/server.py").status_code == 404
+    assert client.get("/nope").headers["x-frame-options"] == "DENY"
     state = client.get(f"/{TOKEN}/api/state").json()
     assert state["file"] == "p.non" and state["can_save"] and "level" in state["formats"]
     assert state["doc"]["grid"] in (["#.", ".#"], [".#", "#."])

@@ -23,6 +23,7 @@ import binascii
 import contextlib
 import hmac
 import json
+import mimetypes
 import multiprocessing
 import os
 import secrets
@@ -61,6 +62,11 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
 }
+
+
+# module scripts must be served as JavaScript, whatever the system's MIME table says (Windows registries vary)
+mimetypes.add_type("text/javascript", ".js")
+mimetypes.add_type("text/css", ".css")
 
 
 def new_token() -> str:
@@ -221,7 +227,7 @@ def create_app(editor: Editor, token: str, hosts: list[str], workers: str = "pro
     prefix = f"/{token}"
 
     async def index(request: Request) -> Response:
-        return FileResponse(os.path.join(STATIC, "index.html"), headers=SECURITY_HEADERS)
+        return FileResponse(os.path.join(STATIC, "index.html"))
 
     @_handled
     async def state(request: Request) -> Response:
@@ -273,7 +279,7 @@ def create_app(editor: Editor, token: str, hosts: list[str], workers: str = "pro
             raise DocError("choose a format")
         name, content = session.export(data.get("doc"), fmt)
         return Response(content, media_type="application/octet-stream",
-                        headers={"Content-Disposition": f'attachment; filename="{name}"', **SECURITY_HEADERS})
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     @_handled
     async def save(request: Request) -> Response:
@@ -317,8 +323,12 @@ def create_app(editor: Editor, token: str, hosts: list[str], workers: str = "pro
     return _Guard(app, allowed_hosts, allowed_origins, prefix)  # type: ignore[return-value]
 
 
+_SECURITY_RAW = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in SECURITY_HEADERS.items()]
+
+
 class _Guard:
-    """ASGI middleware: the Host must be the server, an Origin must be the server, the path must carry the token."""
+    """ASGI middleware: the Host must be the server, an Origin must be the server, the path must carry
+    the token; every answer carries :data:`SECURITY_HEADERS`."""
 
     def __init__(self, app: Any, hosts: set[str], origins: set[str], prefix: str) -> None:
         self.app, self.hosts, self.origins, self.prefix = app, hosts, origins, prefix
@@ -343,12 +353,21 @@ class _Guard:
         elif scope["type"] == "websocket":
             reply = PlainTextResponse("no WebSocket here", 404)
         else:
-            await self.app(scope, receive, send)
+            await self.app(scope, receive, self._secured(send))
             return
         if scope["type"] == "websocket":
             await send({"type": "websocket.close", "code": 1008})
             return
-        await reply(scope, receive, send)
+        await reply(scope, receive, self._secured(send))
+
+    @staticmethod
+    def _secured(send: Callable) -> Callable:
+        async def wrapped(message: dict) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *_SECURITY_RAW]}
+            await send(message)
+
+        return wrapped
 
 
 def bind(host: str, port: int) -> socket.socket:
