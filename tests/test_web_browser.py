@@ -226,6 +226,7 @@ def test_level_trio_saved_back_unchanged(start, page, tmp_path):
     page.locator("#picker").set_input_files([str(other / n) for n in files2])
     sync_api.expect(page.get_by_test_id("message")).to_contain_text("Opened", timeout=WAIT)
     verdict(page, "unique")
+    sync_api.expect(page.get_by_test_id("save")).to_be_disabled()  # not over cat.level by mistake
     page.get_by_test_id("save-name").fill("copy.level")
     page.get_by_test_id("save-format").select_option("level")
     page.get_by_test_id("save-as").click()

@@ -386,8 +386,12 @@ async function openFiles(fileList) {
   message("Opening…", "info");
   try {
     const data = await post("api/open", { files });
+    // the page cannot know where a picked file lives: Save stays off until Save as names a file,
+    // so the file named on the command line is not overwritten with another puzzle by mistake
+    state.canSave = false;
     edit(() => data.doc); // opening is undoable: nothing drawn before is lost
-    message(`Opened ${files.map((f) => f.name).join(", ")}. Save writes only to ${state.canSave ? "the file named on the command line" : "a name you give"}.`, "info");
+    $("file").textContent = `${files.map((f) => f.name).join(", ")} (opened in the page)`;
+    message(`Opened ${files.map((f) => f.name).join(", ")}. Use Save as or Download to keep it.`, "info");
   } catch (e) {
     message(e.message);
   }
