@@ -313,7 +313,8 @@ function startStroke(e) {
   if (!el || (e.button !== 0 && e.button !== 2)) return;
   e.preventDefault();
   state.history.push(state.doc);
-  state.stroke = { ch: e.button === 2 ? BACKGROUND : state.ink, changed: false, last: null };
+  const erase = e.button === 2 || e.ctrlKey || e.metaKey; // Ctrl+click: a right click on one-button pads
+  state.stroke = { ch: erase ? BACKGROUND : state.ink, changed: false, last: null };
   paint(el);
 }
 
