@@ -259,3 +259,15 @@ def test_editor_refuses_to_save_over_a_multi_puzzle_file(tmp_path):
     with pytest.raises(DocError, match="cannot write format 'g'"):
         ed.save(ed.initial())
     assert g.read_text().startswith("{")
+
+
+def test_editor_new_level_is_created_with_a_reward_image(tmp_path):
+    ed = Editor(str(tmp_path / "new.level"))
+    d = ed.initial()
+    assert d["level"]["completed"] is False and d["format"] == "level"
+    d["grid"][0] = "#" * 10
+    d["level"]["completed"] = True
+    ed.save(d)
+    p = load(str(tmp_path / "new.level"))
+    assert p.goal[0] == "#" * 10 and levelfmt.completed(p)
+    assert (tmp_path / "new.ppm").read_bytes().startswith(b"P6\n10 10\n255\n")

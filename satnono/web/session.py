@@ -361,9 +361,10 @@ class Editor:
             name = None
             if self.path is not None:
                 name = os.path.splitext(os.path.basename(self.path))[0]
+            fmt = format_from_suffix(self.path) if self.path else None
+            level = {"completed": False, "ppm": None, "pbm": None, "level": None} if fmt == "level" else None
             return {"grid": [WHITE * width] * height, "row_clues": [None] * height,
-                    "column_clues": [None] * width, "name": name, "meta": [], "level": None,
-                    "format": format_from_suffix(self.path) if self.path else None}
+                    "column_clues": [None] * width, "name": name, "meta": [], "level": level, "format": fmt}
         fmt = format_from_suffix(self.path)
         if fmt == "level":
             files = levelfmt.paths(self.path)
