@@ -220,6 +220,7 @@ function showFixes(res, verdict) {
   }
   if (res === "pending") { note("Looking for fixes…"); return; }
   if (res.error) { note(`No proposals: ${res.error}`); return; }
+  const shownFor = state.version;
   const list = document.createElement("ul");
   list.className = "fix-list";
   const item = (text, kind, onPreview, onApply) => {
@@ -247,6 +248,7 @@ function showFixes(res, verdict) {
       () => board.preview([[e.row, e.col, ch]], []),
       () => {
         board.clearPreview();
+        if (shownFor !== state.version) return; // proposed for an older picture (the list is dimmed)
         edit((d) => {
           setCell(d, e.row, e.col, ch);
           d.row_clues[e.row] = null; // the edit recomputes the clues of its row and column
