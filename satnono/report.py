@@ -89,35 +89,3 @@ def error_dict(file: str, index: int | None, message: str) -> dict[str, Any]:
     d.update({"status": Status.ERROR.value, "line_solvable": False, "solutions": [], "diff": [],
               "reason": message, "seconds": 0.0, "stats": {}})
     return d
-
-
-def fix_dict(file: str, res: Any) -> dict[str, Any]:
-    """The JSON object for a :class:`satnono.fixer.FixResult` (coordinates 0-based)."""
-
-    def cells(prop):
-        if prop is None:
-            return None
-        return {"givens": [{"row": g.row, "col": g.col, "black": g.black} for g in prop.givens],
-                "count": len(prop.givens), "line_solvable": prop.line_solvable}
-
-    h = res.puzzle.height
-    w = res.puzzle.width
-    return {
-        "file": file,
-        "name": res.puzzle.name,
-        "width": w,
-        "height": h,
-        "status": res.status.value,
-        "line_solvable": res.line_solvable,
-        "goal": list(res.goal) if res.goal else None,
-        "goal_from": res.goal_from,
-        "other": list(res.other) if res.other else None,
-        "diff": [list(x) for x in res.diff],
-        "givens_unique": cells(res.givens_unique),
-        "givens_line": cells(res.givens_line),
-        "edits": [{"row": e.row, "col": e.col, "black": e.black, "line_solvable": e.line_solvable} for e in res.edits],
-        "edits_tried": res.edits_tried,
-        "timed_out": res.timed_out,
-        "reason": res.reason,
-        "seconds": round(res.seconds, 6),
-    }

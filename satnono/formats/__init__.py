@@ -12,9 +12,7 @@
 Formats (the ``fmt`` names): ``non`` (Simpson/mikix ``.non``), ``xml`` (webpbn),
 ``nin`` (Wilk), ``mk`` (pbnsolve), ``cwd`` (QNonograms/Copris), ``g`` (Olšák,
 read only), ``tournament`` (TAAI/ICGA ``$n`` files, read only), ``json``,
-``pbm`` (P1 and P4 read, P1 written), ``txt`` (a ``#``/``.`` picture) and
-``level`` (a picross game level, ``NAME.level`` read with ``NAME.pbm`` beside it;
-written by :func:`satnono.formats.level.save`).
+``pbm`` (P1 and P4 read, P1 written) and ``txt`` (a ``#``/``.`` picture).
 Without ``fmt`` the format is sniffed from the content, the file suffix only
 breaking ties (see :mod:`satnono.formats.sniff`).
 
@@ -26,6 +24,9 @@ satisfied are *not* parse errors: the solver reports them.
 A multi-puzzle file (tournament sets, webpbn puzzlesets, JSON lists, ``.nonpack``
 bundles) gives puzzles whose ``source`` is ``path#k`` (k from 1); ``FILE#k``
 selects puzzle k when loading.
+
+``level`` is a picross game level: ``NAME.level`` is read with the ``NAME.pbm``
+beside it (by suffix only); :func:`satnono.formats.level.save` writes the three files.
 """
 
 from __future__ import annotations
@@ -40,9 +41,11 @@ from typing import Callable, Union
 
 from ..errors import ParseError
 from ..model import Puzzle
-from . import cwd, jsonfmt, level, mk, nin, non, olsak, pbm, textgrid, tournament, webpbn
+from . import cwd, jsonfmt, mk, nin, non, olsak, pbm, textgrid, tournament, webpbn
 from ._text import parse_int
 from .sniff import format_from_suffix, sniff
+
+from . import level  # picross game levels: NAME.level + NAME.pbm + NAME.ppm
 
 __all__ = [
     "FORMATS",
@@ -60,6 +63,7 @@ __all__ = [
 Reader = Callable[..., list[Puzzle]]
 
 _READERS: dict[str, Reader] = {
+    "level": level.read,
     "non": non.read,
     "xml": webpbn.read,
     "nin": nin.read,
@@ -70,7 +74,6 @@ _READERS: dict[str, Reader] = {
     "json": jsonfmt.read,
     "pbm": pbm.read,
     "txt": textgrid.read,
-    "level": level.read,
 }
 #: Readers given the raw bytes (XML declares its own encoding; P4 is binary).
 _BYTES_READERS = frozenset({"xml", "pbm"})

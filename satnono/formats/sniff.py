@@ -34,6 +34,7 @@ from .tournament import looks_headerless
 SUFFIXES = {
     ".non": "non",
     ".nonpack": "non",
+    ".level": "level",
     ".xml": "xml",
     ".pbn": "xml",
     ".nin": "nin",
@@ -43,7 +44,6 @@ SUFFIXES = {
     ".txt": "txt",
     ".json": "json",
     ".pbm": "pbm",
-    ".level": "level",
 }
 
 _PBM = re.compile(r"P[14](?:\s|#)")

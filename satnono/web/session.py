@@ -36,7 +36,6 @@ from ..formats import WRITABLE_FORMATS, dumps, format_from_suffix, load_all, loa
 from ..formats import level as levelfmt
 from ..linesolve import LineSolver
 from ..model import WHITE, Puzzle, clues_of_grid
-from ..report import fix_dict
 from ..solve import Checker, InternalError
 
 #: Largest side the editor accepts (the page offers 1 to 100).
@@ -266,7 +265,7 @@ def analyze(doc: Doc, timeout: float = CHECK_TIMEOUT) -> dict[str, Any]:
 
 
 def propose(doc: Doc, timeout: float = FIX_TIMEOUT, max_edits: int = 5) -> dict[str, Any]:
-    """The proposals of :func:`satnono.fix` for the picture of a document (as ``satnono fix --json``).
+    """The proposals of :func:`satnono.fix` for the picture of a document, as the page shows them.
 
     Only for a picture that satisfies its clues: the edits flip cells of that picture.
     """
@@ -280,7 +279,19 @@ def propose(doc: Doc, timeout: float = FIX_TIMEOUT, max_edits: int = 5) -> dict[
         res = fix(puzzle, timeout=timeout, max_edits=max_edits, checker=Checker(line_solver=_LINES))
     except FixError as e:
         raise DocError(str(e)) from None
-    return fix_dict(puzzle.name or "", res)
+
+    def givens(prop: Any) -> dict[str, Any] | None:
+        if prop is None:
+            return None
+        return {"givens": [{"row": g.row, "col": g.col, "black": g.black} for g in prop.givens],
+                "count": len(prop.givens), "line_solvable": prop.line_solvable}
+
+    return {"status": res.status.value, "line_solvable": res.line_solvable,
+            "givens_unique": givens(res.givens_unique), "givens_line": givens(res.givens_line),
+            "edits": [{"row": e.row, "col": e.col, "black": e.black, "line_solvable": e.line_solvable}
+                      for e in res.edits],
+            "edits_tried": res.edits_tried, "timed_out": res.timed_out, "reason": res.reason,
+            "seconds": round(res.seconds, 6)}
 
 
 # ---------------------------------------------------------------------------
@@ -310,7 +321,7 @@ def export(doc: Doc, fmt: str) -> tuple[str, bytes]:
     except ValueError as e:
         raise DocError(_no_goal(str(e))) from None
     data = content.encode("utf-8") if isinstance(content, str) else content
-    return stem + DOWNLOAD_SUFFIX[fmt], data
+    return stem + DOWNLOAD_SUFFIX.get(fmt, "." + fmt), data
 
 
 def _no_goal(message: str) -> str:
