@@ -40,7 +40,7 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..errors import ParseError, SatnonoError
+from ..errors import ParseError
 from ..solve import InternalError
 from . import session
 from .session import SAVE_FORMATS, DocError, Editor
