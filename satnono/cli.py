@@ -241,6 +241,64 @@ def convert(source: str, target: str, from_fmt: str | None, to_fmt: str | None, 
         sys.exit(EXIT_INPUT)
 
 
+# --- the level editor (issue 11) --------------------------------------------
+
+EDIT_EXIT_HELP = """\b
+Exit codes:
+  0  the editor was stopped (Ctrl+C)
+  1  internal error (a bug: please report it)
+  2  usage error (bad option or argument)
+  6  FILE could not be read, or the address could not be bound"""
+
+
+@cli.command("edit", epilog=EDIT_EXIT_HELP)
+@click.argument("file", required=False)
+@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
+              help="Port to listen on (0: a free one).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on. Anything but the loopback address exposes the editor to the network.")
+@click.option("--no-browser", is_flag=True, help="Do not open the page in the default browser.")
+@click.option("-t", "--timeout", type=click.FloatRange(min=0, min_open=True), default=5.0, show_default=True,
+              metavar="SECONDS", help="Time limit for each verdict (then the page says 'unknown').")
+def edit_cmd(file: str | None, port: int, host: str, no_browser: bool, timeout: float) -> None:
+    """Draw a puzzle in the browser and see live whether it is a good one.
+
+    Serves a local page (its URL is the first line printed) with a grid to
+    paint, the clues as a player sees them, the verdict recomputed on every
+    edit (unique and line-solvable, unique but needs search, multiple with the
+    differing cells marked, none, unknown), the placements left per row and
+    column, and the fix proposals of `satnono fix`. FILE (any format satnono
+    reads, FILE#k, or a picross level NAME.level with NAME.pbm and NAME.ppm
+    beside it) is opened, and Save writes back to it; a FILE that does not
+    exist yet is created on the first Save. Stop with Ctrl+C.
+    """
+    from .web.session import DocError, Editor
+
+    editor = Editor(file, timeout=timeout)
+    try:
+        editor.initial()  # a file that cannot be read is reported here, not in the page
+    except (ParseError, DocError) as e:
+        _err(str(e))
+        sys.exit(EXIT_INPUT)
+    from .web.server import serve
+
+    def ready(url: str) -> None:
+        click.echo(url)
+        sys.stdout.flush()
+        if not no_browser:
+            import webbrowser
+
+            webbrowser.open(url)
+
+    try:
+        serve(editor, host, port, ready)
+    except KeyboardInterrupt:  # Ctrl+C: the server has shut down cleanly
+        sys.exit(0)
+    except OSError as e:
+        _err(f"cannot listen on {host}:{port}: {e.strerror or e}")
+        sys.exit(EXIT_INPUT)
+
+
 # --- generate and fix (issue 4) ---------------------------------------------
 
 GENERATE_EXIT_HELP = """\b

@@ -27,6 +27,9 @@ satisfied are *not* parse errors: the solver reports them.
 A multi-puzzle file (tournament sets, webpbn puzzlesets, JSON lists, ``.nonpack``
 bundles) gives puzzles whose ``source`` is ``path#k`` (k from 1); ``FILE#k``
 selects puzzle k when loading.
+
+``level`` is a picross game level: ``NAME.level`` is read with the ``NAME.pbm``
+beside it (by suffix only); :func:`satnono.formats.level.save` writes the three files.
 """
 
 from __future__ import annotations
@@ -45,6 +48,8 @@ from . import cwd, jsonfmt, mk, nin, non, olsak, pbm, picture, textgrid, tournam
 from ._text import parse_int
 from .sniff import format_from_suffix, sniff
 
+from . import level  # picross game levels: NAME.level + NAME.pbm + NAME.ppm
+
 __all__ = [
     "FORMATS",
     "WRITABLE_FORMATS",
@@ -55,11 +60,13 @@ __all__ = [
     "loads",
     "save",
     "sniff",
+    "write_bytes",
 ]
 
 Reader = Callable[..., list[Puzzle]]
 
 _READERS: dict[str, Reader] = {
+    "level": level.read,
     "non": non.read,
     "xml": webpbn.read,
     "nin": nin.read,
@@ -247,6 +254,16 @@ def save(puzzle: Puzzle, path: str, fmt: str | None = None, overwrite: bool = Fa
         else:
             sys.stdout.write(data.decode("utf-8"))
         return
+    write_bytes(data, path, overwrite)
+
+
+def write_bytes(data: bytes, path: str, overwrite: bool = False) -> None:
+    """Write ``data`` to ``path`` atomically (a temporary file moved into place).
+
+    Raises:
+        FileExistsError: ``path`` exists and ``overwrite`` is false.
+        OSError: the file cannot be written.
+    """
     if not overwrite and os.path.lexists(path):
         raise FileExistsError(errno.EEXIST, "refusing to overwrite an existing file", path)
     directory = os.path.dirname(os.path.abspath(path))

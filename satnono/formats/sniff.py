@@ -35,6 +35,7 @@ from .tournament import looks_headerless
 SUFFIXES = {
     ".non": "non",
     ".nonpack": "non",
+    ".level": "level",
     ".xml": "xml",
     ".pbn": "xml",
     ".nin": "nin",

@@ -1,0 +1,543 @@
+// The editor page: painting, history, live verdicts, fixes, files.
+// Every verdict comes from the server (the same library calls as the CLI).
+
+import { Board } from "./board.js";
+import {
+  BACKGROUND, History, MAX_SIDE, PALETTE, blank, cleared, clone, column, height, inverted,
+  parseClue, resized, setCell, width,
+} from "./doc.js";
+
+const $ = (id) => document.getElementById(id);
+const CLIENT = Math.random().toString(36).slice(2, 12);
+const DEBOUNCE_MS = 60;
+const FIX_DELAY_MS = 400;
+
+const state = {
+  doc: blank(10, 10),
+  version: 0, // edit number: answers for an older one are dropped
+  savedVersion: 0,
+  history: new History(),
+  ink: PALETTE[0].char,
+  stroke: null, // {ch, changed} while the mouse paints
+  timer: null,
+  fixTimer: null,
+  timeout: 5,
+  canSave: false,
+  fixes: null,
+};
+
+const board = new Board($("board"));
+
+// ---------------------------------------------------------------------------
+// server calls
+
+async function post(path, body) {
+  const resp = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (path === "api/export" && resp.ok) return resp;
+  let data;
+  try {
+    data = await resp.json();
+  } catch {
+    throw Object.assign(new Error(`the server answered ${resp.status}`), { status: resp.status });
+  }
+  if (!resp.ok) throw Object.assign(new Error(data.error || `the server answered ${resp.status}`), { status: resp.status, data });
+  return data;
+}
+
+/** The document as the server takes it; checks leave out a level's files (a reward image can be large). */
+function docForServer(withFiles = true) {
+  const d = state.doc;
+  return { grid: d.grid, row_clues: d.row_clues, column_clues: d.column_clues, name: d.name, meta: d.meta,
+    level: withFiles ? d.level : null };
+}
+
+function message(text, kind = "error") {
+  const el = $("message");
+  el.textContent = text || "";
+  el.className = text ? kind : "";
+}
+
+// ---------------------------------------------------------------------------
+// changes
+
+function changed() {
+  state.version += 1;
+  if ($("message").className === "error") message(""); // an edit answers the last error
+  state.fixes = null;
+  $("fixes").classList.add("stale");
+  render();
+  const v = $("verdict");
+  v.dataset.state = "pending";
+  v.dataset.version = String(state.version);
+  clearTimeout(state.timer);
+  state.timer = setTimeout(analyze, DEBOUNCE_MS);
+}
+
+function edit(fn) {
+  state.history.push(state.doc);
+  const out = fn(state.doc);
+  if (out === false) {
+    state.history.drop();
+    return;
+  }
+  if (out) state.doc = out;
+  changed();
+}
+
+function render() {
+  board.draw(state.doc);
+  $("width").value = width(state.doc);
+  $("height").value = height(state.doc);
+  $("undo").disabled = !state.history.past.length;
+  $("redo").disabled = !state.history.future.length;
+  const lvl = state.doc.level;
+  $("completed-box").hidden = !lvl;
+  if (lvl) $("completed").checked = !!lvl.completed;
+  const dirty = state.version !== state.savedVersion;
+  document.title = `${dirty ? "• " : ""}${state.doc.name || "untitled"} — satnono editor`;
+  $("save").disabled = !state.canSave;
+}
+
+function undo() {
+  const d = state.history.undo(state.doc);
+  if (d) { state.doc = d; changed(); }
+}
+
+function redo() {
+  const d = state.history.redo(state.doc);
+  if (d) { state.doc = d; changed(); }
+}
+
+// ---------------------------------------------------------------------------
+// verdicts
+
+async function analyze() {
+  const version = state.version;
+  let data;
+  try {
+    data = await post("api/analyze", { client: CLIENT, version, doc: docForServer(false) });
+  } catch (e) {
+    if (version === state.version) showVerdict({ error: e.message }, version);
+    return;
+  }
+  if (data.stale || data.version !== state.version) return; // a newer edit is on its way
+  showVerdict(data.result, version);
+  const r = data.result;
+  clearTimeout(state.fixTimer);
+  if (r.picture_ok && (r.status === "multiple" || (r.status === "unique" && !r.line_solvable))) {
+    showFixes("pending");
+    // proposals take longer: ask once the pen has rested a moment
+    state.fixTimer = setTimeout(() => { if (version === state.version) requestFixes(version); }, FIX_DELAY_MS);
+  } else showFixes(null, r);
+}
+
+function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
+
+function showVerdict(r, version) {
+  const v = $("verdict");
+  v.dataset.state = "done";
+  v.dataset.version = String(version);
+  const main = document.createElement("strong");
+  const detail = document.createElement("span");
+  detail.className = "detail";
+  let cls;
+  if (r.error) {
+    cls = "unknown";
+    main.textContent = "error";
+    detail.textContent = r.error;
+    board.mark("open", []); board.mark("diff", []); board.counts(null, null); board.conflict([]);
+  } else {
+    if (r.status === "unique" && r.line_solvable) {
+      cls = "good";
+      main.textContent = "✔ unique, line-solvable";
+      detail.textContent = "good: no guessing needed";
+    } else if (r.status === "unique") {
+      cls = "warn";
+      main.textContent = "unique, needs search";
+      detail.textContent = `line logic alone leaves ${plural(r.left, "cell")} open (shaded): the player must guess or look ahead`;
+    } else if (r.status === "multiple") {
+      cls = "bad";
+      main.textContent = "✘ multiple solutions";
+      const n = r.ambiguous.length;
+      detail.textContent = `bad: two solutions differ in ${plural(n, "cell")} (outlined in red)`;
+    } else if (r.status === "none") {
+      cls = "bad";
+      main.textContent = "✘ none: no solution";
+      detail.textContent = r.reason || "";
+    } else {
+      cls = "unknown";
+      main.textContent = `unknown after ${r.timeout} s`;
+      detail.textContent = r.reason ? `time limit reached: ${r.reason}` : "time limit reached";
+    }
+    if (!r.picture_ok) detail.textContent += " — the picture does not match the typed clues";
+    detail.textContent += ` · ${r.seconds.toFixed(2)} s`;
+    board.mark("open", r.undetermined);
+    board.mark("diff", r.ambiguous);
+    board.counts(r.row_counts, r.column_counts);
+    board.conflict(r.conflict);
+  }
+  v.className = cls;
+  v.replaceChildren(main, document.createTextNode(" "), detail);
+}
+
+// ---------------------------------------------------------------------------
+// fixes
+
+async function requestFixes(version) {
+  let data;
+  try {
+    data = await post("api/fix", { client: CLIENT, version, doc: docForServer(false) });
+  } catch (e) {
+    if (version === state.version) showFixes({ error: e.message });
+    return;
+  }
+  if (data.stale || data.version !== state.version) return;
+  showFixes(data.result);
+}
+
+function where(r, c) { return `row ${r + 1}, col ${c + 1}`; }
+
+function showFixes(res, verdict) {
+  const box = $("fixes");
+  box.replaceChildren();
+  box.classList.remove("stale");
+  state.fixes = res;
+  const note = (text) => {
+    const p = document.createElement("p");
+    p.className = "note";
+    p.textContent = text;
+    box.appendChild(p);
+  };
+  if (res === null) {
+    if (verdict && verdict.status === "unique" && verdict.line_solvable) note("Nothing to fix.");
+    else if (verdict && !verdict.picture_ok) note("Fix proposals work on a picture that matches its clues.");
+    else note("Fix proposals appear for a picture with several solutions or one that needs search.");
+    return;
+  }
+  if (res === "pending") { note("Looking for fixes…"); return; }
+  if (res.error) { note(`No proposals: ${res.error}`); return; }
+  const shownFor = state.version;
+  const list = document.createElement("ul");
+  list.className = "fix-list";
+  const item = (text, kind, onPreview, onApply) => {
+    const li = document.createElement("li");
+    li.className = `fix ${kind}`;
+    li.tabIndex = 0;
+    li.textContent = text;
+    li.dataset.testid = "fix";
+    li.setAttribute("data-testid", "fix");
+    li.addEventListener("mouseenter", onPreview);
+    li.addEventListener("focus", onPreview);
+    li.addEventListener("mouseleave", () => board.clearPreview());
+    li.addEventListener("blur", () => board.clearPreview());
+    if (onApply) {
+      li.classList.add("applicable");
+      li.addEventListener("click", onApply);
+      li.addEventListener("keydown", (e) => { if (e.key === "Enter") onApply(); });
+    }
+    list.appendChild(li);
+  };
+  for (const e of res.edits) {
+    const ch = e.black ? state.ink : BACKGROUND;
+    const what = e.line_solvable ? "unique, line-solvable" : "unique, needs search";
+    item(`Make ${where(e.row, e.col)} ${e.black ? "black" : "white"} → ${what}`, "edit",
+      () => board.preview([[e.row, e.col, ch]], []),
+      () => {
+        board.clearPreview();
+        if (shownFor !== state.version) return; // proposed for an older picture (the list is dimmed)
+        edit((d) => {
+          setCell(d, e.row, e.col, ch);
+          d.row_clues[e.row] = null; // the edit recomputes the clues of its row and column
+          d.column_clues[e.col] = null;
+        });
+      });
+  }
+  for (const [key, label] of [["givens_unique", "unique"], ["givens_line", "line-solvable"]]) {
+    const g = res[key];
+    if (!g || !g.count) continue;
+    if (key === "givens_line" && res.givens_unique && res.givens_unique.count === g.count && res.givens_unique.line_solvable) continue;
+    item(`Reveal ${plural(g.count, "cell")} to the player → ${label}`, "givens",
+      () => board.preview([], g.givens.map((x) => [x.row, x.col])), null);
+  }
+  if (!list.children.length) {
+    note(res.timed_out ? "No proposal found in time." : (res.reason || "No single-cell edit makes it unique."));
+    return;
+  }
+  box.appendChild(list);
+  if (res.timed_out) note("The search stopped at its time limit: more fixes may exist.");
+}
+
+// ---------------------------------------------------------------------------
+// painting
+
+function cellAt(x, y) {
+  const el = document.elementFromPoint(x, y);
+  return el && el.classList && el.classList.contains("cell") ? el : null;
+}
+
+/** The cells on the straight line from (r0, c0) to (r1, c1) (Bresenham), both ends included. */
+function lineCells(r0, c0, r1, c1) {
+  const out = [];
+  const dr = Math.abs(r1 - r0), dc = Math.abs(c1 - c0);
+  const sr = r0 < r1 ? 1 : -1, sc = c0 < c1 ? 1 : -1;
+  let err = dc - dr;
+  for (;;) {
+    out.push([r0, c0]);
+    if (r0 === r1 && c0 === c1) return out;
+    const e2 = 2 * err;
+    if (e2 > -dr) { err -= dr; c0 += sc; }
+    if (e2 < dc) { err += dc; r0 += sr; }
+  }
+}
+
+function paint(el) {
+  const stroke = state.stroke;
+  if (!stroke || !el) return;
+  const r = Number(el.dataset.row);
+  const c = Number(el.dataset.col);
+  // pointer events are sparse when the pen moves fast: fill the cells in between
+  const cells = stroke.last ? lineCells(stroke.last[0], stroke.last[1], r, c) : [[r, c]];
+  stroke.last = [r, c];
+  let any = false;
+  for (const [rr, cc] of cells) any = setCell(state.doc, rr, cc, stroke.ch) || any;
+  if (any) {
+    stroke.changed = true;
+    changed();
+  }
+}
+
+function startStroke(e) {
+  const el = e.target.closest && e.target.closest(".cell");
+  if (!el || (e.button !== 0 && e.button !== 2)) return;
+  e.preventDefault();
+  state.history.push(state.doc);
+  const erase = e.button === 2 || e.ctrlKey || e.metaKey; // Ctrl+click: a right click on one-button pads
+  state.stroke = { ch: erase ? BACKGROUND : state.ink, changed: false, last: null };
+  paint(el);
+}
+
+function endStroke() {
+  if (!state.stroke) return;
+  if (!state.stroke.changed) state.history.drop();
+  state.stroke = null;
+  render();
+}
+
+// ---------------------------------------------------------------------------
+// typed clues
+
+function editClue(el) {
+  const isRow = el.classList.contains("row-clue");
+  const i = Number(isRow ? el.dataset.row : el.dataset.col);
+  const d = state.doc;
+  const max = isRow ? width(d) : height(d);
+  const input = document.createElement("input");
+  input.className = "clue-input";
+  input.value = el.dataset.text === "0" ? "0" : el.dataset.text;
+  input.title = "block lengths, e.g. 3 1 2; empty: the picture's own clue";
+  el.replaceChildren(input);
+  el.dataset.text = "";
+  input.focus();
+  input.select();
+  let done = false;
+  const finish = (commit) => {
+    if (done) return;
+    done = true;
+    if (commit) {
+      try {
+        const clue = parseClue(input.value, max);
+        const own = isRow ? d.grid[i] : column(d.grid, i);
+        const derived = JSON.stringify(own.split(BACKGROUND).filter(Boolean).map((s) => s.length));
+        const value = clue === null || JSON.stringify(clue) === derived ? null : clue;
+        const key = isRow ? "row_clues" : "column_clues";
+        if (JSON.stringify(d[key][i]) !== JSON.stringify(value)) {
+          edit((doc) => { doc[key][i] = value; });
+          return;
+        }
+      } catch (err) {
+        message(`${isRow ? "Row" : "Column"} ${i + 1}: ${err.message}`);
+      }
+    }
+    render();
+  };
+  input.addEventListener("keydown", (e) => {
+    if (e.key === "Enter") finish(true);
+    else if (e.key === "Escape") finish(false);
+    e.stopPropagation();
+  });
+  input.addEventListener("blur", () => finish(true));
+}
+
+// ---------------------------------------------------------------------------
+// files
+
+function toBase64(buffer) {
+  const bytes = new Uint8Array(buffer);
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+async function openFiles(fileList) {
+  const files = [];
+  for (const f of fileList) files.push({ name: f.name, data: toBase64(await f.arrayBuffer()) });
+  if (!files.length) return;
+  message("Opening…", "info");
+  try {
+    const data = await post("api/open", { files });
+    // the page cannot know where a picked file lives: Save stays off until Save as names a file,
+    // so the file named on the command line is not overwritten with another puzzle by mistake
+    state.canSave = false;
+    edit(() => data.doc); // opening is undoable: nothing drawn before is lost
+    $("file").textContent = `${files.map((f) => f.name).join(", ")} (opened in the page)`;
+    message(`Opened ${files.map((f) => f.name).join(", ")}. Use Save as or Download to keep it.`, "info");
+  } catch (e) {
+    message(e.message);
+  }
+}
+
+async function save() {
+  message("Saving…", "info");
+  try {
+    const data = await post("api/save", { doc: docForServer() });
+    state.savedVersion = state.version;
+    message(`Saved ${data.path}`, "info");
+    $("file").textContent = data.file || "";
+    render();
+  } catch (e) {
+    message(e.message);
+  }
+}
+
+async function saveAs(overwrite = false) {
+  const name = $("save-name").value.trim();
+  const format = $("save-format").value;
+  if (!name) { message("Type a file name to save as."); $("save-name").focus(); return; }
+  message("Saving…", "info");
+  try {
+    const data = await post("api/save-as", { doc: docForServer(), name, format, overwrite });
+    state.savedVersion = state.version;
+    state.canSave = true;
+    $("file").textContent = data.file || "";
+    message(`Saved ${data.path}`, "info");
+    render();
+  } catch (e) {
+    if (e.status === 409 && !overwrite) {
+      if (window.confirm(`${name} exists. Replace it?`)) saveAs(true);
+      else message(`${name} exists: not saved.`);
+      return;
+    }
+    message(e.message);
+  }
+}
+
+async function download() {
+  try {
+    const resp = await post("api/export", { doc: docForServer(), format: $("save-format").value });
+    const blob = await resp.blob();
+    const cd = resp.headers.get("Content-Disposition") || "";
+    const m = /filename="([^"]+)"/.exec(cd);
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = m ? m[1] : "puzzle";
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  } catch (e) {
+    message(e.message);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// wiring
+
+function wire() {
+  const b = $("board");
+  b.addEventListener("pointerdown", startStroke);
+  b.addEventListener("contextmenu", (e) => e.preventDefault());
+  b.addEventListener("click", (e) => {
+    const clue = e.target.closest && e.target.closest(".clue");
+    if (clue && !clue.querySelector("input")) editClue(clue);
+  });
+  window.addEventListener("pointermove", (e) => { if (state.stroke) paint(cellAt(e.clientX, e.clientY)); });
+  window.addEventListener("pointerup", endStroke);
+  window.addEventListener("pointercancel", endStroke);
+  window.addEventListener("blur", endStroke);
+
+  const size = () => {
+    const w = Number($("width").value);
+    const h = Number($("height").value);
+    if (!Number.isInteger(w) || !Number.isInteger(h) || w < 1 || h < 1 || w > MAX_SIDE || h > MAX_SIDE) {
+      message(`Width and height go from 1 to ${MAX_SIDE}.`);
+      render();
+      return;
+    }
+    if (w !== width(state.doc) || h !== height(state.doc)) edit((d) => resized(d, w, h));
+  };
+  $("width").addEventListener("change", size);
+  $("height").addEventListener("change", size);
+  $("clear").addEventListener("click", () => edit((d) => cleared(d)));
+  $("invert").addEventListener("click", () => edit((d) => inverted(d, state.ink)));
+  $("undo").addEventListener("click", undo);
+  $("redo").addEventListener("click", redo);
+  $("completed").addEventListener("change", (e) => edit((d) => { d.level = { ...d.level, completed: e.target.checked }; }));
+  $("open").addEventListener("click", () => $("picker").click());
+  $("picker").addEventListener("change", async (e) => { await openFiles(e.target.files); e.target.value = ""; });
+  $("save").addEventListener("click", save);
+  $("save-as").addEventListener("click", () => saveAs(false));
+  $("download").addEventListener("click", download);
+  window.addEventListener("keydown", (e) => {
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+    const mod = e.ctrlKey || e.metaKey;
+    const key = e.key.toLowerCase();
+    if (mod && key === "z") { e.preventDefault(); if (e.shiftKey) redo(); else undo(); }
+    else if (mod && key === "y") { e.preventDefault(); redo(); }
+    else if (mod && key === "s") { e.preventDefault(); if (state.canSave) save(); }
+  });
+  window.addEventListener("dragover", (e) => { e.preventDefault(); document.body.classList.add("dropping"); });
+  window.addEventListener("dragleave", () => document.body.classList.remove("dropping"));
+  window.addEventListener("drop", (e) => {
+    e.preventDefault();
+    document.body.classList.remove("dropping");
+    if (e.dataTransfer && e.dataTransfer.files.length) openFiles(e.dataTransfer.files);
+  });
+  window.addEventListener("beforeunload", (e) => {
+    if (state.version !== state.savedVersion) { e.preventDefault(); e.returnValue = ""; }
+  });
+}
+
+async function start() {
+  wire();
+  try {
+    const resp = await fetch("api/state");
+    const data = await resp.json();
+    if (!resp.ok) throw new Error(data.error || `the server answered ${resp.status}`);
+    state.doc = data.doc;
+    state.timeout = data.timeout;
+    state.canSave = data.can_save;
+    $("file").textContent = data.file || "new puzzle";
+    const sel = $("save-format");
+    for (const f of data.formats) {
+      const o = document.createElement("option");
+      o.value = f;
+      o.textContent = f === "level" ? "level (+ .pbm, .ppm)" : f;
+      sel.appendChild(o);
+    }
+    sel.value = data.doc.format && data.formats.includes(data.doc.format) ? data.doc.format : "non";
+    if (data.file) $("save-name").placeholder = data.file.replace(/#\d+$/, "");
+  } catch (e) {
+    message(`Could not load the puzzle: ${e.message}`);
+  }
+  changed();
+  state.savedVersion = state.version;
+  render();
+}
+
+start();
+
+export { state, clone }; // for debugging from the console

@@ -1,0 +1,333 @@
+"""End-to-end tests of ``satnono edit`` in a real headless Chromium (Playwright).
+
+The editor is started as users start it (the ``satnono edit`` command, its URL
+read from the first line of stdout).  Skipped when Playwright or a Chromium
+binary is missing.  ``SATNONO_SCREENSHOTS=DIR`` stores the page's screenshots
+there (the README's picture is one of them).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from satnono.formats import load
+
+sync_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary (apt-get install chromium)")
+
+ROOT = Path(__file__).resolve().parents[1]
+PUZZLE = ROOT / "puzzles" / "jwilk" / "data000.nin"  # 10x10, unique and line-solvable; white 4x4 at the top
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+WAIT = 20_000  # ms: generous for a loaded 2-core machine; verdicts come in milliseconds
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+class Editor:
+    """A ``satnono edit`` process and its URL."""
+
+    def __init__(self, *args: str, cwd: Path) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "satnono", "edit", *args, "--no-browser"],
+                                     cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline().strip()
+        if not line.startswith("http://127.0.0.1:"):
+            self.stop()
+            raise AssertionError(f"no URL on stdout: {line!r} {self.proc.stderr.read()}")
+        self.url = line
+
+    def stop(self) -> None:
+        self.proc.send_signal(signal.SIGINT)  # Ctrl+C: a clean shutdown
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+@pytest.fixture
+def start(tmp_path):
+    editors: list[Editor] = []
+
+    def run(*args: str) -> Editor:
+        e = Editor(*args, cwd=tmp_path)
+        editors.append(e)
+        return e
+
+    yield run
+    for e in editors:
+        e.stop()
+
+
+@pytest.fixture
+def page(browser):
+    ctx = browser.new_context(viewport={"width": 1200, "height": 760})
+    p = ctx.new_page()
+    errors: list[str] = []
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    yield p
+    ctx.close()
+    assert not errors, errors
+
+
+def verdict(page, word: str) -> str:
+    """Wait until the verdict is settled and says ``word``; return its text."""
+    loc = page.locator('[data-testid="verdict"][data-state="done"]')
+    sync_api.expect(loc).to_contain_text(word, timeout=WAIT)
+    return loc.inner_text()
+
+
+def cell(page, r: int, c: int):
+    return page.locator(f'.cell[data-row="{r}"][data-col="{c}"]')
+
+
+def grid_of(page, h: int, w: int) -> list[str]:
+    rows = page.evaluate("""() => { const out = [];
+        document.querySelectorAll('.cell').forEach(el => {
+          const r = +el.dataset.row; out[r] = (out[r] || '') + (el.dataset.v === '.' ? '.' : '#'); });
+        return out; }""")
+    assert len(rows) == h and all(len(r) == w for r in rows)
+    return rows
+
+
+def shot(page, name: str) -> None:
+    folder = os.environ.get("SATNONO_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / name), full_page=True)
+
+
+def test_draw_switch_undo_fix_save_and_reopen(start, page, tmp_path):
+    src = tmp_path / "pic.nin"
+    shutil.copy(PUZZLE, src)
+    ed = start(str(src))
+    page.goto(ed.url)
+    text = verdict(page, "unique")
+    assert "line-solvable" in text
+    solution = grid_of(page, 10, 10)
+    assert load(str(src)).is_solution(solution)
+
+    # draw an elementary switch: a 2x2 diagonal in the white corner
+    cell(page, 0, 5).click()
+    cell(page, 1, 6).click()
+    verdict(page, "multiple")
+    for r, c in ((0, 5), (0, 6), (1, 5), (1, 6)):
+        sync_api.expect(cell(page, r, c)).to_have_class(__import__("re").compile(r"\bdiff\b"))
+    assert page.locator(".cell.diff").count() == 4
+    assert page.get_by_test_id("row-count-0").inner_text() == "2"
+    assert page.get_by_test_id("col-count-6").inner_text() == "2"
+    assert page.get_by_test_id("row-count-5").inner_text() == ""
+    sync_api.expect(page.locator('[data-testid="fix"]').first).to_be_visible(timeout=WAIT)
+
+    # undo (Ctrl+Z) twice: back to the bundled picture
+    page.keyboard.press("Control+z")
+    page.keyboard.press("Control+z")
+    assert "line-solvable" in verdict(page, "unique")
+    assert grid_of(page, 10, 10) == solution
+    page.keyboard.press("Control+Shift+z")
+    page.keyboard.press("Control+Shift+z")
+    verdict(page, "multiple")
+
+    # apply the first fix proposal (hover previews it, click applies it)
+    first = page.locator('[data-testid="fix"].applicable').first
+    sync_api.expect(first).to_be_visible(timeout=WAIT)
+    first.hover()
+    assert page.locator(".cell.preview").count() == 1
+    shot(page, "editor.png")
+    first.click()
+    verdict(page, "unique")
+    fixed = grid_of(page, 10, 10)
+    assert sum(a != b for ra, rb in zip(fixed, solution) for a, b in zip(ra, rb)) == 1
+
+    # right-drag erases; paint it back with a left click
+    cell(page, 9, 1).click(button="right")
+    verdict(page, "")
+    assert grid_of(page, 10, 10)[9][1] == "."
+    page.keyboard.press("Control+z")
+    verdict(page, "unique")
+
+    # save in two formats and reopen each through the file picker
+    for name, fmt in (("fixed.non", "non"), ("fixed.pbm", "pbm")):
+        page.get_by_test_id("save-name").fill(name)
+        page.get_by_test_id("save-format").select_option(fmt)
+        page.get_by_test_id("save-as").click()
+        sync_api.expect(page.get_by_test_id("message")).to_contain_text(f"Saved {tmp_path / name}", timeout=WAIT)
+        assert load(str(tmp_path / name)).goal == tuple(fixed)
+    page.get_by_test_id("save-format").select_option("non")
+    page.get_by_test_id("save-name").fill("fixed.non")
+    page.get_by_test_id("save-as").click()  # exists: the page asks, the dialog is dismissed, nothing is written
+    sync_api.expect(page.get_by_test_id("message")).to_contain_text("exists", timeout=WAIT)
+
+    page.locator("#width").fill("12")
+    page.locator("#width").dispatch_event("change")
+    verdict(page, "")
+    assert grid_of(page, 10, 12)[0].startswith(fixed[0])
+    for name in ("fixed.non", "fixed.pbm"):
+        page.locator("#picker").set_input_files(str(tmp_path / name))
+        sync_api.expect(page.get_by_test_id("message")).to_contain_text(f"Opened {name}", timeout=WAIT)
+        verdict(page, "unique")
+        assert grid_of(page, 10, 10) == fixed
+        page.locator("#width").fill("11")  # change it, so the next open is visible
+        page.locator("#width").dispatch_event("change")
+        verdict(page, "")
+
+
+def _trio(folder: Path) -> dict[str, bytes]:
+    # a P1 PBM laid out unlike satnono's writer, a binary PPM: saving must keep both as they are
+    files = {
+        "cat.level": b"0\n",
+        "cat.pbm": b"P1\n# cat\n5 4\n0 1 1 1 0\n1 1 0 1 1\n1 1 1 1 1\n0 1 0 1 0\n",
+        "cat.ppm": b"P6\n5 4\n255\n" + bytes(range(60)),
+    }
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+    return files
+
+
+def test_level_trio_saved_back_unchanged(start, page, tmp_path):
+    files = _trio(tmp_path)
+    ed = start(str(tmp_path / "cat.level"))
+    page.goto(ed.url)
+    verdict(page, "unique")
+    assert grid_of(page, 4, 5) == [".###.", "##.##", "#####", ".#.#."]
+    sync_api.expect(page.locator("#completed-box")).to_be_visible()
+    page.get_by_test_id("save").click()
+    sync_api.expect(page.get_by_test_id("message")).to_contain_text("Saved", timeout=WAIT)
+    for name, data in files.items():
+        assert (tmp_path / name).read_bytes() == data
+
+    # mark it completed and draw: Save rewrites the flag and the picture, never the reward image
+    page.locator("#completed").check()
+    cell(page, 0, 0).click()
+    verdict(page, "")
+    page.get_by_test_id("save").click()
+    sync_api.expect(page.get_by_test_id("message")).to_contain_text("Saved", timeout=WAIT)
+    assert (tmp_path / "cat.level").read_bytes().strip() == b"1"
+    assert load(str(tmp_path / "cat.level")).goal[0] == "####."
+    assert (tmp_path / "cat.ppm").read_bytes() == files["cat.ppm"]
+
+    # the trio opened through the picker and saved under a new name keeps its reward image
+    other = tmp_path / "in"
+    other.mkdir()
+    files2 = _trio(other)
+    page.locator("#picker").set_input_files([str(other / n) for n in files2])
+    sync_api.expect(page.get_by_test_id("message")).to_contain_text("Opened", timeout=WAIT)
+    verdict(page, "unique")
+    sync_api.expect(page.get_by_test_id("save")).to_be_disabled()  # not over cat.level by mistake
+    page.get_by_test_id("save-name").fill("copy.level")
+    page.get_by_test_id("save-format").select_option("level")
+    page.get_by_test_id("save-as").click()
+    sync_api.expect(page.get_by_test_id("message")).to_contain_text("Saved", timeout=WAIT)
+    for suffix in (".level", ".pbm", ".ppm"):
+        assert (tmp_path / f"copy{suffix}").read_bytes() == files2[f"cat{suffix}"]
+
+
+def test_typed_clues_give_none_and_unknown_file_is_refused(start, page, tmp_path):
+    ed = start()
+    page.goto(ed.url)
+    verdict(page, "unique")  # an empty 10x10 picture: unique
+    page.get_by_test_id("row-clue-0").click()
+    page.locator(".clue-input").fill("11")
+    page.locator(".clue-input").press("Enter")
+    sync_api.expect(page.get_by_test_id("message")).to_contain_text("does not fit")
+    page.get_by_test_id("row-clue-0").click()
+    page.locator(".clue-input").fill("3")
+    page.locator(".clue-input").press("Enter")
+    text = verdict(page, "none")
+    assert "no solution" in text
+    sync_api.expect(page.get_by_test_id("message")).to_have_text("")
+    sync_api.expect(page.get_by_test_id("row-clue-0")).to_have_class(__import__("re").compile(r"\btyped\b"))
+    shot(page, "editor-none.png")
+    with page.expect_download() as dl:  # download in a chosen format: the typed clues, no picture
+        page.get_by_test_id("save-format").select_option("json")
+        page.locator("#download").click()
+    got = tmp_path / dl.value.suggested_filename
+    dl.value.save_as(got)
+    p = load(str(got))
+    assert p.rows[0] == (3,) and p.goal is None and got.name == "puzzle.json"
+    # a file dropped on the page opens like a picked one
+    page.evaluate("""() => { const dt = new DataTransfer();
+        dt.items.add(new File(["width 3\\nheight 1\\nrows\\n1 1\\ncolumns\\n1\\n0\\n1\\n"], "drop.non"));
+        window.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true })); }""")
+    sync_api.expect(page.get_by_test_id("message")).to_contain_text("Opened drop.non", timeout=WAIT)
+    assert "line-solvable" in verdict(page, "unique")
+    assert grid_of(page, 1, 3) == ["#.#"]
+    page.keyboard.press("Control+z")  # opening is undoable: the typed clues come back
+    verdict(page, "none")
+    bad = tmp_path / "bad.non"
+    bad.write_text("width 2\nheight x\n")
+    page.locator("#picker").set_input_files(str(bad))
+    sync_api.expect(page.get_by_test_id("message")).to_contain_text("bad.non:2", timeout=WAIT)
+
+
+def test_search_puzzle_shows_open_cells_and_counts(start, page, tmp_path):
+    ed = start(str(ROOT / "puzzles" / "webpbn" / "webpbn-00065.xml"))  # Wolter's "Mum": 810 cells need search
+    page.goto(ed.url)
+    text = verdict(page, "unique")
+    assert "needs search" in text and "810 cells" in text and "line-solvable" not in text
+    assert page.locator(".cell.open").count() == 810
+    counts = [page.get_by_test_id(f"row-count-{r}").inner_text() for r in range(40)]
+    assert any(c for c in counts) and all(c == "" or c[0].isdigit() for c in counts)
+    sync_api.expect(page.locator("#fixes")).not_to_contain_text("Looking", timeout=WAIT)
+    shot(page, "editor-search.png")
+
+
+def test_time_limit_says_unknown(start, page):
+    ed = start(str(ROOT / "puzzles" / "webpbn" / "webpbn-00065.xml"), "--timeout", "0.001")
+    page.goto(ed.url)
+    assert "unknown after 0.001 s" in verdict(page, "unknown")
+
+
+def test_drag_paints_and_erases_in_one_undo_step_and_resizing_keeps_the_drawing(start, page):
+    ed = start()
+    page.goto(ed.url)
+    verdict(page, "unique")
+
+    def drag(r, c0, c1, button="left"):
+        a = cell(page, r, c0).bounding_box()
+        b = cell(page, r, c1).bounding_box()
+        page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+        page.mouse.down(button=button)
+        page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=2)  # a fast pen: few events
+        page.mouse.up(button=button)
+
+    drag(2, 0, 4)
+    assert "line-solvable" in verdict(page, "unique")
+    assert grid_of(page, 10, 10)[2] == "#####....."
+    assert page.get_by_test_id("row-clue-2").inner_text().split() == ["5"]
+    box = cell(page, 0, 0).bounding_box()
+    drag(2, 1, 3, button="right")  # the clue grows to "1 1" under the pen: the grid must not move
+    verdict(page, "unique")
+    assert grid_of(page, 10, 10)[2] == "#...#....."
+    assert cell(page, 0, 0).bounding_box() == box
+    assert page.get_by_test_id("row-clue-2").inner_text().split() == ["1", "1"]
+    page.get_by_test_id("undo").click()  # the whole erasing stroke at once
+    verdict(page, "unique")
+    assert grid_of(page, 10, 10)[2] == "#####....."
+    page.locator("#invert").click()
+    verdict(page, "")
+    assert grid_of(page, 10, 10)[2] == ".....#####"
+    page.keyboard.press("Control+z")
+    for w, h in ((3, 3), (12, 4)):
+        page.locator("#width").fill(str(w))
+        page.locator("#width").dispatch_event("change")
+        page.locator("#height").fill(str(h))
+        page.locator("#height").dispatch_event("change")
+        verdict(page, "")
+    assert grid_of(page, 4, 12) == ["." * 12, "." * 12, "###" + "." * 9, "." * 12]
+    page.locator("#clear").click()
+    verdict(page, "unique")
+    assert grid_of(page, 4, 12) == ["." * 12] * 4
