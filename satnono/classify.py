@@ -359,7 +359,10 @@ def _run_one(task: Task, opts: Options, lines: LineSolver) -> dict[str, Any]:
 
 def _worker_main(tasks: Any, results: Any, opts: Options) -> None:
     """A pool worker: classify tasks until a None arrives (runs in a child process)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C does
+    # the parent decides what Ctrl-C and SIGTERM do (it kills the workers); a worker that
+    # died of the signal sent to the whole process group would be taken for a crash
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     parent = os.getppid()
     lines = LineSolver()
     while True:

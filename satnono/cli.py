@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
+from contextlib import contextmanager
 from typing import Iterator
 
 import click
@@ -43,6 +45,82 @@ Exit codes:
   6  some input could not be read (the rest of the batch still runs)
 A batch exits with the largest of 3-6 that applies (0 if all are unique);
 1 takes precedence over everything."""
+
+
+EXIT_SIGINT = 130
+EXIT_SIGTERM = 143
+
+
+# --- interruption ------------------------------------------------------------
+# Ctrl-C (SIGINT) raises KeyboardInterrupt, SIGTERM raises Terminated (a KeyboardInterrupt),
+# both in the main thread; inside a SAT call python-sat catches SIGINT and satnono.sat turns
+# it into KeyboardInterrupt too.  Writing a result (a resume-file line, an output file) is a
+# critical section: a signal that arrives during it takes effect right after it, so a record
+# is either written whole and counted, or not written at all.
+
+
+class Terminated(KeyboardInterrupt):
+    """Raised in the main thread when SIGTERM arrives (once the CLI's handlers are installed)."""
+
+
+class _Signals:
+    def __init__(self) -> None:
+        self.deferring = 0
+        self.pending: int | None = None
+
+    def install(self) -> list[tuple[int, object]]:
+        """Handle SIGINT and SIGTERM (unless ignored, e.g. under nohup); returns what to restore."""
+        saved = []
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                old = signal.getsignal(sig)
+                if old == signal.SIG_IGN:
+                    continue
+                signal.signal(sig, self._handle)
+                saved.append((sig, old))
+            except ValueError:  # not the main thread: leave the defaults
+                break
+        return saved
+
+    def _handle(self, signum: int, frame: object) -> None:
+        if self.deferring:
+            if self.pending is None:
+                self.pending = signum
+            return
+        self._raise(signum)
+
+    @staticmethod
+    def _raise(signum: int) -> None:
+        if signum == signal.SIGTERM:
+            raise Terminated()
+        raise KeyboardInterrupt()
+
+    @contextmanager
+    def critical(self) -> Iterator[None]:
+        """Defer SIGINT/SIGTERM until the block is done."""
+        self.deferring += 1
+        try:
+            yield
+        finally:
+            self.deferring -= 1
+            if not self.deferring and self.pending is not None:
+                sig, self.pending = self.pending, None
+                self._raise(sig)
+
+
+_SIGNALS = _Signals()
+
+
+def _stop_code(e: BaseException) -> int:
+    return EXIT_SIGTERM if isinstance(e, Terminated) else EXIT_SIGINT
+
+
+def _stopped(e: BaseException, done: int, total: int | None, what: str = "puzzles", extra: str = "") -> None:
+    """Report an interruption on stderr and exit 130 (SIGINT) or 143 (SIGTERM)."""
+    verb = "terminated" if isinstance(e, Terminated) else "interrupted"
+    of = f" of {total}" if total is not None else ""
+    _err(f"{verb} after {done}{of} {what}{extra}")
+    sys.exit(_stop_code(e))
 
 
 def _batch_code(codes: list[int]) -> int:
@@ -104,24 +182,86 @@ def cli() -> None:
     """
 
 
-def _run_checks(files, fmt, timeout, solver, emit) -> int:
+class _Bar:
+    """A progress bar on stderr (by default only when stderr is a terminal); text for stdout
+    goes through :meth:`echo` so that it does not tear the bar."""
+
+    def __init__(self, label: str, show: bool | None = None) -> None:
+        self.label = label
+        self.show = show if show is not None else sys.stderr.isatty()
+        self.progress = None
+
+    def start(self, total: int, completed: int = 0) -> None:
+        if not self.show or self.progress is not None:
+            return
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        console = Console(stderr=True)
+        self.progress = Progress(TextColumn(self.label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                                 console=console, redirect_stdout=False, redirect_stderr=False,
+                                 transient=console.is_terminal)
+        self.progress.start()
+        self.progress.add_task(self.label, total=total, completed=completed)
+
+    def advance(self) -> None:
+        if self.progress is not None:
+            self.progress.advance(self.progress.task_ids[0])
+
+    def echo(self, text: str, err: bool = False) -> None:
+        if self.progress is not None and (err or sys.stdout.isatty()) and sys.stderr.isatty():
+            if err:
+                self.progress.console.print(text, markup=False, highlight=False, soft_wrap=True)
+            else:
+                from rich.console import Console
+
+                Console(file=sys.stdout).print(text, markup=False, highlight=False, soft_wrap=True)
+        else:
+            click.echo(text, err=err)
+
+    def stop(self) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+            self.progress = None
+
+
+def _run_checks(files, fmt, timeout, solver, emit, bar: _Bar) -> int:
     checker = Checker(solver)
+    items = list(iter_puzzles(files, fmt))
     codes: list[int] = []
-    for file, index, puzzle, error in iter_puzzles(files, fmt):
-        if error is not None:
-            codes.append(EXIT_INPUT)
-            emit(file, index, None, error)
-            continue
-        assert puzzle is not None
-        try:
-            res = checker.check(puzzle, timeout)
-        except InternalError as e:
-            codes.append(EXIT_INTERNAL)
-            emit(file, index, None, f"internal error: {e}")
-            continue
-        codes.append(STATUS_EXIT[res.status])
-        emit(file, index, res, None)
+    bar.start(len(items))
+    try:
+        for file, index, puzzle, error in items:
+            if error is not None:
+                with _SIGNALS.critical():
+                    codes.append(EXIT_INPUT)
+                    emit(file, index, None, error)
+                    bar.advance()
+                continue
+            assert puzzle is not None
+            try:
+                res = checker.check(puzzle, timeout)
+            except InternalError as e:
+                with _SIGNALS.critical():
+                    codes.append(EXIT_INTERNAL)
+                    emit(file, index, None, f"internal error: {e}")
+                    bar.advance()
+                continue
+            with _SIGNALS.critical():
+                codes.append(STATUS_EXIT[res.status])
+                emit(file, index, res, None)
+                bar.advance()
+    except KeyboardInterrupt as e:
+        bar.stop()
+        sys.stdout.flush()
+        _stopped(e, len(codes), len(items))
+    finally:
+        bar.stop()
     return _batch_code(codes)
+
+
+progress_option = click.option("--progress/--no-progress", default=None,
+                               help="Progress bar on stderr. Default: when stderr is a terminal.")
 
 
 @cli.command(epilog=EXIT_HELP)
@@ -130,7 +270,9 @@ def _run_checks(files, fmt, timeout, solver, emit) -> int:
 @timeout_option
 @solver_option
 @json_option
-def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver: str, as_json: bool) -> None:
+@progress_option
+def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver: str, as_json: bool,
+          progress: bool | None) -> None:
     """Print a verdict for every puzzle: unique (line-solvable or not), multiple, none or unknown.
 
     Many files are checked in one process; with --json each puzzle gives one
@@ -138,19 +280,20 @@ def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
     width, height, status, line_solvable, solutions, diff as 0-based [row, col],
     reason, seconds, stats).
     """
+    bar = _Bar("check", progress)
 
     def emit(file: str, index: int | None, res: CheckResult | None, error: str | None) -> None:
         if as_json:
             d = result_dict(res, file, index) if res is not None else error_dict(file, index, error or "")
-            click.echo(json.dumps(d))
+            bar.echo(json.dumps(d))
             if error is not None:
-                _err(error)
+                bar.echo(f"satnono: {error}", err=True)
         elif res is not None:
-            click.echo(f"{label(file, index)}: {verdict_text(res)}")
+            bar.echo(f"{label(file, index)}: {verdict_text(res)}")
         else:
-            _err(error or "")
+            bar.echo(f"satnono: {error or ''}", err=True)
 
-    sys.exit(_run_checks(files, fmt, timeout, solver, emit))
+    sys.exit(_run_checks(files, fmt, timeout, solver, emit, bar))
 
 
 @cli.command(epilog=EXIT_HELP)
@@ -182,7 +325,7 @@ def solve(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
             click.echo(render_grid(res.solutions[1], ascii_, res.diff))
         click.echo("")
 
-    sys.exit(_run_checks(files, fmt, timeout, solver, emit))
+    sys.exit(_run_checks(files, fmt, timeout, solver, emit, _Bar("solve", False)))
 
 
 @cli.command()
@@ -611,6 +754,7 @@ Exit codes:
   5  some puzzle was not settled in time (class 'unknown')
   6  some input could not be read, e.g. a colour puzzle (class 'error')
   130  interrupted (Ctrl-C); the --resume file keeps every finished result
+  143  terminated (SIGTERM); likewise
 A batch exits with the largest of 5-6 that applies; 1 takes precedence."""
 
 
@@ -673,8 +817,7 @@ def _summary_table(summary: dict, console) -> None:
 @click.option("--csv", "as_csv", is_flag=True, help="CSV on stdout (a header, then one row per puzzle).")
 @click.option("--probe", "probing", is_flag=True,
               help="Also rate unique puzzles by single-cell contradiction probing: level line, probe or search.")
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr. Default: when stderr is a terminal.")
+@progress_option
 @solver_option
 def classify_cmd(paths: tuple[str, ...], fmt: str | None, max_solutions: int, timeout: float | None,
                  workers: int, resume: str | None, as_json: bool, as_csv: bool, probing: bool,
@@ -722,31 +865,24 @@ def classify_cmd(paths: tuple[str, ...], fmt: str | None, max_solutions: int, ti
             if rec is not None:
                 results[t.seq] = rec
     todo = [t for t in tasks if t.seq not in results]
-    show_progress = progress if progress is not None else sys.stderr.isatty()
     err_console = Console(stderr=True)
     writer = csv_mod.writer(sys.stdout, lineterminator="\n") if as_csv else None
-    bar = None
-
-    def out(text: str) -> None:
-        if bar is not None and sys.stdout.isatty() and sys.stderr.isatty():
-            bar.console.print(text, markup=False, highlight=False, soft_wrap=True)
-        else:
-            click.echo(text)
+    bar = _Bar("classify", progress)
 
     def emit(rec: dict) -> None:
         if as_json:
-            out(json.dumps(rec))
+            bar.echo(json.dumps(rec))
         elif writer is not None:
             writer.writerow(["" if rec.get(f) is None else rec.get(f) for f in CSV_FIELDS])
         elif rec["class"] != "error":
-            out(_classify_text(rec))
+            bar.echo(_classify_text(rec))
         if rec["class"] == "error":
-            _err(str(rec["reason"]))
+            bar.echo(f"satnono: {rec['reason']}", err=True)
 
     if writer is not None:
         writer.writerow(CSV_FIELDS)
     next_seq = 0
-    interrupted = False
+    stop: KeyboardInterrupt | None = None
 
     def flush_ready() -> None:
         nonlocal next_seq
@@ -754,42 +890,27 @@ def classify_cmd(paths: tuple[str, ...], fmt: str | None, max_solutions: int, ti
             emit(results[next_seq])
             next_seq += 1
 
-    def start_bar() -> None:
-        nonlocal bar
-        if not show_progress:
-            return
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-        bar = Progress(TextColumn("classify"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                       console=err_console, redirect_stdout=False, redirect_stderr=False,
-                       transient=err_console.is_terminal)
-        bar.start()
-        bar.add_task("classify", total=len(tasks), completed=len(tasks) - len(todo))
-
     try:
         flush_ready()
         with closing(run_batch(todo, Options(max_solutions, timeout, probing, solver), workers,
-                               on_start=start_bar)) as stream:
+                               on_start=lambda: bar.start(len(tasks), len(tasks) - len(todo)))) as stream:
             for task, rec in stream:
-                if log is not None:
-                    log.append(rec)
-                results[task.seq] = rec
-                if bar is not None:
-                    bar.advance(bar.task_ids[0])
-                flush_ready()
-    except KeyboardInterrupt:
-        interrupted = True
+                with _SIGNALS.critical():  # the record is written and counted, or neither
+                    if log is not None:
+                        log.append(rec)
+                    results[task.seq] = rec
+                    bar.advance()
+                    flush_ready()
+    except KeyboardInterrupt as e:
+        stop = e
     finally:
-        if bar is not None:
-            bar.stop()
+        bar.stop()
         if log is not None:
             log.close()
         sys.stdout.flush()
-    if interrupted:
-        done = len(results)
+    if stop is not None:
         where = f"; {resume} holds every finished result" if resume else ""
-        _err(f"interrupted after {done} of {len(tasks)} puzzles{where}")
-        sys.exit(130)
+        _stopped(stop, len(results), len(tasks), extra=where)
     records = [results[t.seq] for t in tasks]
     summary = summarize(records)
     if as_json or as_csv:
@@ -891,19 +1012,28 @@ def diagnose_cmd(file: str, fmt: str | None, timeout: float | None, solver: str,
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit code."""
+    saved = _SIGNALS.install()
+    try:
+        return _main(argv)
+    finally:
+        for sig, old in saved:
+            signal.signal(sig, old)  # type: ignore[arg-type]
+
+
+def _main(argv: list[str] | None) -> int:
     try:
         cli.main(args=argv, prog_name="satnono", standalone_mode=False)
     except SystemExit as e:
         return int(e.code or 0) if not isinstance(e.code, str) else EXIT_INTERNAL
     except click.exceptions.Abort:
         _err("aborted")
-        return 130
+        return EXIT_SIGINT
     except click.ClickException as e:
         e.show()
         return e.exit_code
-    except KeyboardInterrupt:
-        _err("interrupted")
-        return 130
+    except KeyboardInterrupt as e:
+        _err("terminated" if isinstance(e, Terminated) else "interrupted")
+        return _stop_code(e)
     return 0
 
 

@@ -13,6 +13,13 @@ adds a wall-clock deadline to every call:
   share of the time left at the rate measured.
 
 A call that runs out of time returns ``None`` ("unknown").
+
+Ctrl-C: python-sat catches SIGINT inside a solve call (main thread only) and
+jumps out of the native solver, leaving it unusable (CaDiCaL aborts the whole
+process on the next call, including its destructor).  :meth:`SatSession.solve`
+turns that into :class:`KeyboardInterrupt` and abandons the native solver
+without touching it again, so an interrupted call can never be mistaken for an
+error of the puzzle and the process can stop cleanly.
 """
 
 from __future__ import annotations
@@ -85,6 +92,7 @@ class SatSession:
         self.calls = 0
         self.conflicts = 0
         self._rate: float | None = None  # conflicts per second, measured on budgeted slices
+        self._abandoned = False  # True once a call was interrupted (the native solver is unusable)
 
     def __enter__(self) -> "SatSession":
         return self
@@ -93,7 +101,7 @@ class SatSession:
         self.close()
 
     def close(self) -> None:
-        if self._solver is not None:
+        if self._solver is not None and not self._abandoned:
             self._solver.delete()
             self._solver = None  # type: ignore[assignment]
 
@@ -130,6 +138,30 @@ class SatSession:
         self.calls += 1
         s = self._solver
         a = list(assumptions)
+        if self._abandoned:
+            raise KeyboardInterrupt("the SAT solver was interrupted earlier")
+        try:
+            return self._solve(s, deadline, a)
+        except KeyboardInterrupt:
+            self._abandon()
+            raise
+        except Exception as e:
+            if _is_sigint(e):
+                self._abandon()
+                raise KeyboardInterrupt(str(e)) from None
+            raise
+
+    def _abandon(self) -> None:
+        """Forget the native solver after an interrupted call: never call it again, not even
+        to free it (its memory is lost; the process is about to stop)."""
+        self._abandoned = True
+        inner = getattr(self._solver, "solver", None)
+        if inner is not None:
+            for key, value in list(vars(inner).items()):
+                if type(value).__name__ == "PyCapsule":  # the native handle: unset, so __del__ skips it
+                    setattr(inner, key, None)
+
+    def _solve(self, s: Solver, deadline: float | None, a: list[int]) -> bool | None:
         if deadline is None:
             r = s.solve(assumptions=a)
             self._update_stats()
@@ -170,3 +202,8 @@ class SatSession:
                 self._rate = done / used
             if r is not None:
                 return r
+
+
+def _is_sigint(e: Exception) -> bool:
+    """Whether ``e`` is python-sat's report of a SIGINT caught inside the native solver."""
+    return type(e).__module__ == "pysolvers" and "keyboard interrupt" in str(e).lower()
