@@ -842,7 +842,7 @@ def classify_cmd(paths: tuple[str, ...], fmt: str | None, max_solutions: int, ti
 
     from rich.console import Console
 
-    from .classify import CSV_FIELDS, Options, ResultLog, load_tasks, run_batch, summarize
+    from .classify import CSV_FIELDS, Options, ResultLog, ResumeFileError, load_tasks, run_batch, summarize
 
     if as_json and as_csv:
         raise click.UsageError("choose one of --json and --csv")
@@ -853,11 +853,15 @@ def classify_cmd(paths: tuple[str, ...], fmt: str | None, max_solutions: int, ti
     if resume:
         try:
             log = ResultLog(resume)
+        except ResumeFileError as e:
+            _err(str(e))
+            sys.exit(EXIT_INPUT)
         except OSError as e:
             _err(f"{resume}: cannot open the resume file: {e.strerror or e}")
             sys.exit(EXIT_INPUT)
         if log.dropped:
-            _err(f"{resume}: dropped {log.dropped} incomplete or invalid line(s)")
+            _err(f"{resume}: dropped {log.dropped} damaged line(s) (incomplete, not JSON or not a "
+                 "classify result); the file was rewritten without them")
     results: dict[int, dict] = {}
     if log is not None:
         for t in tasks:

@@ -52,6 +52,7 @@ __all__ = [
     "loads",
     "save",
     "sniff",
+    "write_atomic",
 ]
 
 Reader = Callable[..., list[Puzzle]]
@@ -223,6 +224,19 @@ def save(puzzle: Puzzle, path: str, fmt: str | None = None, overwrite: bool = Fa
         else:
             sys.stdout.write(data.decode("utf-8"))
         return
+    write_atomic(path, data, overwrite)
+
+
+def write_atomic(path: str, data: bytes, overwrite: bool = False) -> None:
+    """Write ``data`` to the file ``path`` through a temporary file in the same directory.
+
+    A crash or Ctrl-C leaves either the old file or the new one, never a mix; the new file
+    keeps the old one's permissions.
+
+    Raises:
+        FileExistsError: ``path`` exists and ``overwrite`` is false.
+        OSError: the file cannot be written.
+    """
     if not overwrite and os.path.lexists(path):
         raise FileExistsError(errno.EEXIST, "refusing to overwrite an existing file", path)
     directory = os.path.dirname(os.path.abspath(path))
