@@ -38,7 +38,7 @@ from .errors import ParseError, SatnonoError
 from .linesolve import LineSolver
 from .model import Puzzle
 from .propagate import Contradiction, Deadline, GridState, propagate
-from .sat import DEFAULT_SOLVER
+from .sat import DEFAULT_SOLVER, leave_sigint_alone
 
 CLASSES = ("line", "search", "multiple", "none", "unknown", "error")
 LEVELS = ("line", "probe", "search")
@@ -378,6 +378,7 @@ def _worker_main(tasks: Any, results: Any, opts: Options) -> None:
     # died of the signal sent to the whole process group would be taken for a crash
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    leave_sigint_alone()
     parent = os.getppid()
     lines = LineSolver()
     while True:

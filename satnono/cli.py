@@ -479,11 +479,15 @@ def generate(size: tuple[int, int], count: int, seed: int, density: tuple[float,
     written = 0
     try:
         for p in gen:
-            if out_dir is None:
-                click.echo(_puzzle_json_line(p))
-            else:
-                save(p, paths[written], fmt, overwrite=False)
-            written += 1
+            with _SIGNALS.critical():  # a puzzle is written whole and counted, or not at all
+                if out_dir is None:
+                    click.echo(_puzzle_json_line(p))
+                else:
+                    save(p, paths[written], fmt, overwrite=False)
+                written += 1
+    except KeyboardInterrupt as e:
+        sys.stdout.flush()
+        _stopped(e, written, count, extra=f"; {out_dir} holds every finished file" if out_dir else "")
     except FileExistsError:
         _err(f"{paths[written]}: appeared while generating; refusing to overwrite")
         sys.exit(EXIT_INPUT)
@@ -723,26 +727,34 @@ def count_cmd(files: tuple[str, ...], fmt: str | None, max_solutions: int | None
 
     lines = LineSolver()
     codes: list[int] = []
-    for file, index, puzzle, error in iter_puzzles(files, fmt):
-        if error is not None:
-            codes.append(EXIT_INPUT)
-            if as_json:
-                click.echo(json.dumps({"file": file, "count": None, "exact": False, "status": "error",
-                                       "reason": error}))
-            _err(error)
-            continue
-        assert puzzle is not None
-        try:
-            res = count_solutions(puzzle, max_solutions, timeout, exact, solver, line_solver=lines)
-        except Exception as e:  # a bug: report it on one line, keep going
-            codes.append(EXIT_INTERNAL)
-            _err(f"{label(file, index)}: internal error: {type(e).__name__}: {e}")
-            continue
-        codes.append(EXIT_UNIQUE if res.exact or res.capped else EXIT_UNKNOWN)
-        if as_json:
-            click.echo(json.dumps(_count_dict(res, file, index)))
-        else:
-            click.echo(f"{label(file, index)}: {_count_text(res)}")
+    items = list(iter_puzzles(files, fmt))
+    try:
+        for file, index, puzzle, error in items:
+            if error is not None:
+                with _SIGNALS.critical():
+                    codes.append(EXIT_INPUT)
+                    if as_json:
+                        click.echo(json.dumps({"file": file, "count": None, "exact": False, "status": "error",
+                                               "reason": error}))
+                    _err(error)
+                continue
+            assert puzzle is not None
+            try:
+                res = count_solutions(puzzle, max_solutions, timeout, exact, solver, line_solver=lines)
+            except Exception as e:  # a bug: report it on one line, keep going
+                with _SIGNALS.critical():
+                    codes.append(EXIT_INTERNAL)
+                    _err(f"{label(file, index)}: internal error: {type(e).__name__}: {e}")
+                continue
+            with _SIGNALS.critical():
+                codes.append(EXIT_UNIQUE if res.exact or res.capped else EXIT_UNKNOWN)
+                if as_json:
+                    click.echo(json.dumps(_count_dict(res, file, index)))
+                else:
+                    click.echo(f"{label(file, index)}: {_count_text(res)}")
+    except KeyboardInterrupt as e:
+        sys.stdout.flush()
+        _stopped(e, len(codes), len(items))
     sys.exit(_batch_code(codes))
 
 
@@ -1029,9 +1041,10 @@ def _main(argv: list[str] | None) -> int:
         cli.main(args=argv, prog_name="satnono", standalone_mode=False)
     except SystemExit as e:
         return int(e.code or 0) if not isinstance(e.code, str) else EXIT_INTERNAL
-    except click.exceptions.Abort:
-        _err("aborted")
-        return EXIT_SIGINT
+    except click.exceptions.Abort as e:  # click's wrapping of a KeyboardInterrupt
+        stop = e.__cause__ if isinstance(e.__cause__, KeyboardInterrupt) else KeyboardInterrupt()
+        _err("terminated" if isinstance(stop, Terminated) else "interrupted")
+        return _stop_code(stop)
     except click.ClickException as e:
         e.show()
         return e.exit_code

@@ -204,6 +204,18 @@ class SatSession:
                 return r
 
 
+def leave_sigint_alone() -> None:
+    """Keep python-sat from catching SIGINT inside solve calls in this process.
+
+    For worker processes that ignore SIGINT because their parent decides what Ctrl-C
+    does: python-sat would otherwise install its own handler around every call made in
+    the main thread, and the worker would die of a Ctrl-C meant for the parent.
+    """
+    from pysat._utils import MainThread
+
+    MainThread.check = staticmethod(lambda: False)  # type: ignore[method-assign]
+
+
 def _is_sigint(e: Exception) -> bool:
     """Whether ``e`` is python-sat's report of a SIGINT caught inside the native solver."""
     return type(e).__module__ == "pysolvers" and "keyboard interrupt" in str(e).lower()
