@@ -163,7 +163,7 @@ def error_record(file: str, index: int | None, message: str) -> dict[str, Any]:
 # Inputs
 
 #: Formats recognised from content alone, without a telling file suffix.
-_SIGNATURE_FORMATS = frozenset({"pbm", "xml", "json", "tournament"})
+_SIGNATURE_FORMATS = frozenset({"pbm", "xml", "json", "tournament", "picross", "pynogram", "nonogrid"})
 
 
 @dataclass(slots=True)
@@ -193,7 +193,7 @@ def _looks_like_puzzle(path: str) -> bool:
 
     Files with a puzzle suffix are; other files only when their content has
     the unmistakable signature of a format (PBM, XML, JSON, a ``$n`` tournament
-    header).  READMEs, licences and CSV tables are skipped.
+    header, picross-solver's ``GRID`` line, a pynogram/nonogrid ``[clues]`` section).  READMEs, licences and CSV tables are skipped.
     """
     from .formats.sniff import candidates, format_from_suffix
 

@@ -158,7 +158,8 @@ def iter_puzzles(files: tuple[str, ...], fmt: str | None) -> Iterator[tuple[str,
 
 format_option = click.option(
     "-f", "--format", "fmt", default=None, metavar="FMT",
-    help="Input format (non, xml, nin, mk, cwd, tournament, json, pbm, txt); sniffed from content by default.",
+    help="Input format (non, xml, nin, mk, cwd, g, tournament, json, pbm, txt, pynogram, nonogrid, picross); "
+         "told from the content by default (the file suffix only breaks ties).",
 )
 timeout_option = click.option(
     "-t", "--timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",

@@ -12,8 +12,11 @@
 Formats (the ``fmt`` names): ``non`` (Simpson/mikix ``.non``), ``xml`` (webpbn),
 ``nin`` (Wilk), ``mk`` (pbnsolve), ``cwd`` (QNonograms/Copris), ``g`` (Olšák,
 read only), ``tournament`` (TAAI/ICGA ``$n`` files, read only), ``json``,
-``pbm`` (P1 and P4 read, P1 written) and ``txt`` (a ``#``/``.`` picture).
-Without ``fmt`` the format is sniffed from the content, the file suffix only
+``pbm`` (P1 and P4 read, P1 written), ``txt`` (a ``#``/``.`` or 0/1 picture),
+``pynogram`` (pynogram's INI-like text, read only), ``nonogrid`` (nonogrid's
+TOML, read only) and ``picross`` (picross-solver's ``GRID`` text).
+Without ``fmt`` the format is told from the content: the plausible readers
+are tried in turn and the first that reads the file wins, the file suffix only
 breaking ties (see :mod:`satnono.formats.sniff`).
 
 Every malformed input raises :class:`~satnono.errors.ParseError` (or
@@ -36,11 +39,11 @@ import tempfile
 from contextlib import suppress
 from typing import Callable, Union
 
-from ..errors import ParseError
+from ..errors import ParseError, PuzzleTooLarge, UnsupportedPuzzle
 from ..model import Puzzle
-from . import cwd, jsonfmt, mk, nin, non, olsak, pbm, textgrid, tournament, webpbn
+from . import cwd, jsonfmt, mk, nin, non, nonogrid, olsak, pbm, picross, pynogram, textgrid, tournament, webpbn
 from ._text import parse_int
-from .sniff import format_from_suffix, sniff
+from .sniff import format_from_suffix, order, sniff
 
 __all__ = [
     "FORMATS",
@@ -68,6 +71,9 @@ _READERS: dict[str, Reader] = {
     "json": jsonfmt.read,
     "pbm": pbm.read,
     "txt": textgrid.read,
+    "pynogram": pynogram.read,
+    "nonogrid": nonogrid.read,
+    "picross": picross.read,
 }
 #: Readers given the raw bytes (XML declares its own encoding; P4 is binary).
 _BYTES_READERS = frozenset({"xml", "pbm"})
@@ -81,6 +87,7 @@ _WRITERS: dict[str, Callable[[Puzzle], Union[str, bytes]]] = {
     "json": jsonfmt.write,
     "pbm": pbm.write,
     "txt": textgrid.write,
+    "picross": picross.write,
 }
 
 #: Every format name ``load``/``loads`` accept as ``fmt``.
@@ -109,18 +116,55 @@ def loads(text: str | bytes, fmt: str | None = None, source: str | None = None) 
         if not blank:
             raise ParseError("empty file", source)
         hint = format_from_suffix(source) if source and source != STDIN else None
-        fmt = sniff(data, hint)
-        if fmt is None:
-            raise ParseError(f"cannot tell the format of {source or 'the input'}; use --format/fmt", source)
+        tried = order(data, hint)
+        if not tried:
+            raise ParseError(
+                f"cannot tell the format of {_name(source)} (tried: {', '.join(FORMATS)}; none fits); "
+                "name it with -f/--format FMT", source)
+        puzzles = _read_first(data, tried, source)
+    else:
+        puzzles = _read(data, fmt, source)
+    if len(puzzles) == 1:
+        return [puzzles[0].with_source(source)]
+    return [p.with_source(f"{source}#{k}" if source else None) for k, p in enumerate(puzzles, 1)]
+
+
+def _name(source: str | None) -> str:
+    return source if source and source != STDIN else "the input"
+
+
+def _read(data: str | bytes, fmt: str, source: str | None) -> list[Puzzle]:
     if isinstance(data, bytes) and fmt not in _BYTES_READERS:
         try:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError:
             raise ParseError("not UTF-8 text", source) from None
-    puzzles = _READERS[fmt](data, source)
-    if len(puzzles) == 1:
-        return [puzzles[0].with_source(source)]
-    return [p.with_source(f"{source}#{k}" if source else None) for k, p in enumerate(puzzles, 1)]
+    return _READERS[fmt](data, source)
+
+
+def _read_first(data: str | bytes, tried: list[str], source: str | None) -> list[Puzzle]:
+    """The puzzles of the first format in ``tried`` whose reader takes ``data``.
+
+    A colour puzzle (:class:`UnsupportedPuzzle`) ends the search: the format was
+    recognised.  When every reader fails, a single candidate's own error is
+    raised (it is precise), else one error naming each format tried.
+    """
+    errors: list[ParseError] = []
+    for fmt in tried:
+        try:
+            return _read(data, fmt, source)
+        except UnsupportedPuzzle:
+            raise
+        except ParseError as e:
+            errors.append(e)
+    if len(errors) == 1 or all(isinstance(e, PuzzleTooLarge) for e in errors):
+        raise errors[0]
+    why = "; ".join(f"not {fmt} ({_short(e)})" for fmt, e in zip(tried, errors))
+    raise ParseError(f"cannot tell the format of {_name(source)}: {why}; name it with -f/--format FMT", source)
+
+
+def _short(e: ParseError) -> str:
+    return f"line {e.line}: {e.message}" if e.line is not None else e.message
 
 
 def _split_selector(path: str) -> tuple[str, int | None]:
