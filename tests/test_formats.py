@@ -705,3 +705,13 @@ def test_formats_lists() -> None:
     assert {"non", "xml", "nin", "mk", "cwd", "tournament", "json", "pbm", "txt"} <= set(FORMATS)
     with pytest.raises(ValueError, match="cannot write"):
         dumps(Puzzle.from_grid(["#"]), "tournament")
+
+
+@pytest.mark.parametrize("item", ['"1"', "1.0", "true", "null", "[1]"])
+def test_json_numbers_in_a_clue_list_must_be_integers(item: str) -> None:
+    """A string and a float inside a clue list are refused alike (issue 13)."""
+    with pytest.raises(ParseError) as e:
+        loads('{"rows": [[' + item + ']], "columns": [[1]]}', source="a.json")
+    assert e.value.message == f"rows[0][0]: expected a whole number, got {item}"
+    # a whole clue written as one string stays accepted
+    assert loads('{"rows": ["1"], "columns": [[1]]}')[0].rows == ((1,),)

@@ -8,9 +8,9 @@ Schema written by :func:`write` (every key but ``rows``/``columns`` optional)::
 Reading:
 
 * the clues are ``rows`` and ``columns`` (or ``cols``; teall's ``hor``/``ver``
-  are accepted for rows/columns); a clue is a list of integers, a single
-  integer, or a string of numbers separated by spaces or commas; ``[]``,
-  ``[0]`` and ``""`` are empty;
+  are accepted for rows/columns); a clue is a list of JSON integers (``"1"``
+  and ``1.0`` inside a list are refused alike), a single integer, or a string
+  of numbers separated by spaces or commas; ``[]``, ``[0]`` and ``""`` are empty;
 * ``title`` (else ``name``) is the name; ``goal`` is a list of row strings of
   ``#``/``.`` (``X``/``x``/``1`` black, ``-``/``0`` white also accepted);
   missing clues are derived from the goal;
@@ -62,13 +62,17 @@ def _clue(value: Any, where: str, source: str | None) -> Clue:
     elif isinstance(value, str):
         items = [t for t in re.split(r"[\s,]+", value.strip()) if t]
     elif isinstance(value, list):
+        # numbers inside a list must be JSON integers: "1" is refused like 1.0 (a whole clue
+        # may still be one string such as "3 1")
+        bad = next((j for j, x in enumerate(value) if isinstance(x, bool) or not isinstance(x, int)), None)
+        if bad is not None:
+            got = json.dumps(value[bad])
+            raise ParseError(f"{where}[{bad}]: expected a whole number, got {got[:20]}", source)
         items = value
     else:
         raise ParseError(f"{where}: expected a list of block lengths, got {type(value).__name__}", source)
     out = []
     for j, item in enumerate(items):
-        if isinstance(item, bool) or not isinstance(item, (int, str)):
-            raise ParseError(f"{where}[{j}]: expected a whole number, got {str(item)[:20]!r}", source)
         if isinstance(item, int):
             if item < 0:
                 raise ParseError(f"{where}[{j}]: block length must not be negative, got {item}", source)
