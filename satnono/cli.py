@@ -1007,11 +1007,13 @@ def diagnose_cmd(file: str, fmt: str | None, timeout: float | None, solver: str,
     except Exception as e:  # a bug: one line, no traceback
         _err(f"{file}: internal error: {type(e).__name__}: {e}")
         sys.exit(EXIT_INTERNAL)
+    from .formats import write_atomic
+
     for path, kind in outputs:
         data = render_svg(d).encode("utf-8") if kind == "svg" else render_png(d)
         try:
-            with open(path, "wb" if force else "xb") as f:
-                f.write(data)
+            with _SIGNALS.critical():
+                write_atomic(path, data, overwrite=force)
         except FileExistsError:
             _err(f"{path}: exists; not overwritten (use --force)")
             sys.exit(EXIT_INPUT)
