@@ -333,3 +333,21 @@ def test_corpus_colour_files_are_errors_not_crashes(capsys):
     assert code == 6
     assert records[0]["class"] == "error" and "colour" in records[0]["reason"]
     assert records[1]["class"] == "multiple"
+
+
+def test_result_log_rewrite_is_atomic(tmp_path, monkeypatch):
+    """A crash while a damaged resume file is rewritten leaves the old file as it was."""
+    import satnono.formats as formats
+
+    path = tmp_path / "log.jsonl"
+    original = '{"file": "a", "index": 1, "class": "line"}\nnot json\n'
+    path.write_text(original)
+
+    def crash(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(formats.os, "replace", crash)
+    with pytest.raises(OSError):
+        ResultLog(str(path))
+    assert path.read_text() == original
+    assert os.listdir(tmp_path) == ["log.jsonl"]  # no temporary file left

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import random
 import io
 import xml.etree.ElementTree as ET
@@ -364,3 +365,23 @@ def test_corpus_ambiguous_puzzle():
 
     d = diagnose(load(str(CORPUS / "jwilk-nonogram" / "data" / "data001.nin")), timeout=30)
     assert d.status == "multiple" and len(d.ambiguous) == 4 and d.ambiguity_complete
+
+
+def test_cli_diagnose_writes_atomically(tmp_path, capsys, monkeypatch):
+    import satnono.formats as formats
+
+    multi = _write(tmp_path, "m.non", Puzzle.from_grid(["#.", ".#"]))
+    out = tmp_path / "map.svg"
+    out.write_text("precious")
+
+    def crash(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(formats.os, "replace", crash)
+    assert main(["diagnose", multi, "--svg", str(out), "--force"]) == 6
+    assert "No space left" in capsys.readouterr().err
+    assert out.read_text() == "precious"  # the old file survives a failed write
+    assert sorted(os.listdir(tmp_path)) == ["m.non", "map.svg"]
+    monkeypatch.undo()
+    assert main(["diagnose", multi, "--svg", str(out), "--force"]) == 3
+    assert out.read_text().startswith("<svg")
