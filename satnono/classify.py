@@ -162,8 +162,6 @@ def error_record(file: str, index: int | None, message: str) -> dict[str, Any]:
 # --------------------------------------------------------------------------
 # Inputs
 
-#: Formats recognised from content alone, without a telling file suffix.
-_SIGNATURE_FORMATS = frozenset({"pbm", "xml", "json", "tournament", "picross", "pynogram", "nonogrid"})
 
 
 @dataclass(slots=True)
@@ -195,7 +193,7 @@ def _looks_like_puzzle(path: str) -> bool:
     the unmistakable signature of a format (PBM, XML, JSON, a ``$n`` tournament
     header, picross-solver's ``GRID`` line, a pynogram/nonogrid ``[clues]`` section).  READMEs, licences and CSV tables are skipped.
     """
-    from .formats.sniff import candidates, format_from_suffix
+    from .formats.sniff import SIGNATURE_FORMATS, candidates, format_from_suffix
 
     if format_from_suffix(path) is not None:
         return True
@@ -205,7 +203,7 @@ def _looks_like_puzzle(path: str) -> bool:
     except OSError:
         return True  # let the reader report it
     found = candidates(head)
-    return bool(found) and found[0] in _SIGNATURE_FORMATS
+    return bool(found) and found[0] in SIGNATURE_FORMATS
 
 
 def discover(paths: Iterable[str], exclude: Iterable[str] = ()) -> Iterator[str]:

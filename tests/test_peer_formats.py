@@ -221,3 +221,22 @@ def test_format_option_forces_a_reader(tmp_path, capsys):
     assert "unique" in capsys.readouterr().out
     assert load(str(f), "txt").goal == ("#", "#", "#", "#")
     assert load(str(f), "cwd").width == 1
+
+
+def test_errors_for_files_of_unknown_shape():
+    # a prose file with a '.non' keyword at the start of a line: not blamed on .non's syntax alone
+    with pytest.raises(ParseError) as e:
+        loads("Notes\n\nheight and width are given first.\n", source="notes.md")
+    assert e.value.message.startswith("cannot tell the format of notes.md: not non (line 3: ")
+    # no format fits, the suffix's reader is tried: its error says that is why it was chosen
+    with pytest.raises(ParseError) as e:
+        loads("3 3 1\n1 1\n3\n", source="other.txt")
+    assert "because of the file's suffix" in e.value.message and e.value.line == 1
+    # content and suffix agree: the reader's own precise error
+    with pytest.raises(ParseError) as e:
+        loads("##\n#o\n", source="grid.txt")
+    assert e.value.message.startswith("unexpected character 'o'") and e.value.line == 2
+    # a clear signature (GRID): that reader's error, whatever the suffix
+    with pytest.raises(ParseError) as e:
+        loads("GRID a\nROWS\n[ 1 ]\n", source="a.non")
+    assert "no COLUMNS" in e.value.message

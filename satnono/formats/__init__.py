@@ -43,7 +43,7 @@ from ..errors import ParseError, PuzzleTooLarge, UnsupportedPuzzle
 from ..model import Puzzle
 from . import cwd, jsonfmt, mk, nin, non, nonogrid, olsak, pbm, picross, pynogram, textgrid, tournament, webpbn
 from ._text import parse_int
-from .sniff import format_from_suffix, order, sniff
+from .sniff import SIGNATURE_FORMATS, candidates, format_from_suffix, order, sniff
 
 __all__ = [
     "FORMATS",
@@ -121,7 +121,7 @@ def loads(text: str | bytes, fmt: str | None = None, source: str | None = None) 
             raise ParseError(
                 f"cannot tell the format of {_name(source)} (tried: {', '.join(FORMATS)}; none fits); "
                 "name it with -f/--format FMT", source)
-        puzzles = _read_first(data, tried, source)
+        puzzles = _read_first(data, tried, source, hint)
     else:
         puzzles = _read(data, fmt, source)
     if len(puzzles) == 1:
@@ -142,12 +142,14 @@ def _read(data: str | bytes, fmt: str, source: str | None) -> list[Puzzle]:
     return _READERS[fmt](data, source)
 
 
-def _read_first(data: str | bytes, tried: list[str], source: str | None) -> list[Puzzle]:
+def _read_first(data: str | bytes, tried: list[str], source: str | None, hint: str | None) -> list[Puzzle]:
     """The puzzles of the first format in ``tried`` whose reader takes ``data``.
 
     A colour puzzle (:class:`UnsupportedPuzzle`) ends the search: the format was
-    recognised.  When every reader fails, a single candidate's own error is
-    raised (it is precise), else one error naming each format tried.
+    recognised.  When every reader fails, the error is the reader's own (precise,
+    with its line) if the content shows a format's signature or could be in the
+    suffix's format; otherwise one error naming each format tried and why it
+    refused the file.
     """
     errors: list[ParseError] = []
     for fmt in tried:
@@ -157,7 +159,16 @@ def _read_first(data: str | bytes, tried: list[str], source: str | None) -> list
             raise
         except ParseError as e:
             errors.append(e)
-    if len(errors) == 1 or all(isinstance(e, PuzzleTooLarge) for e in errors):
+    if tried[0] in SIGNATURE_FORMATS and tried[0] in candidates(data):  # the content names its format
+        raise errors[0]
+    if hint in tried:
+        first = errors[tried.index(hint)]
+        if hint in candidates(data):  # content and suffix agree: the reader's own error
+            raise first
+        # the content fits no format: say so, with what the suffix's reader found
+        raise ParseError(f"{first.message} (read as {hint} because of the file's suffix: its content "
+                         "fits no format; name one with -f/--format FMT)", first.source, first.line)
+    if all(isinstance(e, PuzzleTooLarge) for e in errors):
         raise errors[0]
     why = "; ".join(f"not {fmt} ({_short(e)})" for fmt, e in zip(tried, errors))
     raise ParseError(f"cannot tell the format of {_name(source)}: {why}; name it with -f/--format FMT", source)

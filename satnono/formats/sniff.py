@@ -66,6 +66,11 @@ _HEADER = re.compile(r"\$\s*\S*")
 _TOML = re.compile(r'"""|\'\'\'|^[ \t]*defs[ \t]*=', re.MULTILINE)
 
 
+#: Formats recognised by an unmistakable signature (the numbered points 1-4 above): when
+#: the content shows one, the file is in it, and its reader's error is the one to report.
+SIGNATURE_FORMATS = frozenset({"pbm", "xml", "json", "tournament", "picross", "pynogram", "nonogrid"})
+
+
 def format_from_suffix(path: str) -> str | None:
     """The format a file name's suffix suggests, or ``None``.
 

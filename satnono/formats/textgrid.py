@@ -46,7 +46,7 @@ def read(text: str, source: str | None) -> list[Puzzle]:
             raise ParseError("blank line inside the grid", source, i + 1)
         bad = next((ch for ch in row if ch not in CELLS), None)
         if bad is not None:
-            raise ParseError(f"unexpected character {bad!r} in the grid (use '#' and '.')", source, i + 1)
+            raise ParseError(f"unexpected character {bad!r} in the grid (use '#' and '.', or 1 and 0)", source, i + 1)
         if len(row) != width:
             raise ParseError(f"this row has {len(row)} cells, the first has {width}", source, i + 1)
         rows.append(row.translate(_TABLE))
