@@ -191,7 +191,8 @@ def _looks_like_puzzle(path: str) -> bool:
 
     Files with a puzzle suffix are; other files only when their content has
     the unmistakable signature of a format (PBM, XML, JSON, a ``$n`` tournament
-    header, picross-solver's ``GRID`` line, a pynogram/nonogrid ``[clues]`` section).  READMEs, licences and CSV tables are skipped.
+    header, picross-solver's ``GRID`` line, a pynogram/nonogrid ``[clues]``
+    section).  READMEs, licences and CSV tables are skipped.
     """
     from .formats.sniff import SIGNATURE_FORMATS, candidates, format_from_suffix
 
@@ -267,7 +268,7 @@ def _valid_record(rec: object) -> bool:
     index = rec.get("index")
     if index is not None and (type(index) is not int or index < 1):
         return False
-    # written by versions before 0.x when Ctrl-C landed inside a SAT call: not a result
+    # written by earlier versions when Ctrl-C landed inside a SAT call: not a result
     return not (rec["class"] == "error" and "caught keyboard interrupt" in str(rec.get("reason")).lower())
 
 
@@ -310,7 +311,7 @@ class ResultLog:
                 rec = None
             if _valid_record(rec):
                 self.records[result_key(rec["file"], rec.get("index"))] = rec
-                keep.append(line if line.endswith(b"\n") else line + b"\n")
+                keep.append(line)
             else:
                 self.dropped += 1
                 rewrite = True

@@ -211,12 +211,8 @@ class _Bar:
 
     def echo(self, text: str, err: bool = False) -> None:
         if self.progress is not None and (err or sys.stdout.isatty()) and sys.stderr.isatty():
-            if err:
-                self.progress.console.print(text, markup=False, highlight=False, soft_wrap=True)
-            else:
-                from rich.console import Console
-
-                Console(file=sys.stdout).print(text, markup=False, highlight=False, soft_wrap=True)
+            # one terminal: print above the live bar (through its console)
+            self.progress.console.print(text, markup=False, highlight=False, soft_wrap=True)
         else:
             click.echo(text, err=err)
 
