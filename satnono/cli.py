@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import sys
-from contextlib import contextmanager
 from typing import Iterator
 
 import click
 
 from . import __version__
 from .errors import ParseError, SatnonoError
+from .interrupt import SIGNALS, Terminated
 from .model import Puzzle
 from .report import diff_legend, error_dict, label, render_grid, result_dict, verdict_text
 from .sat import DEFAULT_SOLVER, SOLVERS
@@ -59,56 +58,7 @@ EXIT_SIGTERM = 143
 # is either written whole and counted, or not written at all.
 
 
-class Terminated(KeyboardInterrupt):
-    """Raised in the main thread when SIGTERM arrives (once the CLI's handlers are installed)."""
-
-
-class _Signals:
-    def __init__(self) -> None:
-        self.deferring = 0
-        self.pending: int | None = None
-
-    def install(self) -> list[tuple[int, object]]:
-        """Handle SIGINT and SIGTERM (unless ignored, e.g. under nohup); returns what to restore."""
-        saved = []
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            try:
-                old = signal.getsignal(sig)
-                if old == signal.SIG_IGN:
-                    continue
-                signal.signal(sig, self._handle)
-                saved.append((sig, old))
-            except ValueError:  # not the main thread: leave the defaults
-                break
-        return saved
-
-    def _handle(self, signum: int, frame: object) -> None:
-        if self.deferring:
-            if self.pending is None:
-                self.pending = signum
-            return
-        self._raise(signum)
-
-    @staticmethod
-    def _raise(signum: int) -> None:
-        if signum == signal.SIGTERM:
-            raise Terminated()
-        raise KeyboardInterrupt()
-
-    @contextmanager
-    def critical(self) -> Iterator[None]:
-        """Defer SIGINT/SIGTERM until the block is done."""
-        self.deferring += 1
-        try:
-            yield
-        finally:
-            self.deferring -= 1
-            if not self.deferring and self.pending is not None:
-                sig, self.pending = self.pending, None
-                self._raise(sig)
-
-
-_SIGNALS = _Signals()
+_SIGNALS = SIGNALS
 
 
 def _stop_code(e: BaseException) -> int:
@@ -1031,8 +981,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _main(argv)
     finally:
-        for sig, old in saved:
-            signal.signal(sig, old)  # type: ignore[arg-type]
+        _SIGNALS.restore(saved)
 
 
 def _main(argv: list[str] | None) -> int:

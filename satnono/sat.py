@@ -34,6 +34,7 @@ from pysat.solvers import Cadical195, Solver
 from pysolvers import cadical195_add_cl
 
 from .errors import UnsupportedOperation
+from .interrupt import critical
 
 #: Back ends that can be chosen with ``--solver`` (all incremental: clauses may be added after a solve).
 SOLVERS: dict[str, str] = {
@@ -102,8 +103,11 @@ class SatSession:
 
     def close(self) -> None:
         if self._solver is not None and not self._abandoned:
-            self._solver.delete()
-            self._solver = None  # type: ignore[assignment]
+            # a KeyboardInterrupt between python-sat's native delete and its forgetting the
+            # handle would have the handle deleted again later (a double free)
+            with critical():
+                self._solver.delete()
+                self._solver = None  # type: ignore[assignment]
 
     def add_clause(self, clause: Sequence[int]) -> None:
         self._solver.add_clause(list(clause))
@@ -154,12 +158,13 @@ class SatSession:
     def _abandon(self) -> None:
         """Forget the native solver after an interrupted call: never call it again, not even
         to free it (its memory is lost; the process is about to stop)."""
-        self._abandoned = True
-        inner = getattr(self._solver, "solver", None)
-        if inner is not None:
-            for key, value in list(vars(inner).items()):
-                if type(value).__name__ == "PyCapsule":  # the native handle: unset, so __del__ skips it
-                    setattr(inner, key, None)
+        with critical():
+            self._abandoned = True
+            inner = getattr(self._solver, "solver", None)
+            if inner is not None:
+                for key, value in list(vars(inner).items()):
+                    if type(value).__name__ == "PyCapsule":  # the native handle: unset, so __del__ skips it
+                        setattr(inner, key, None)
 
     def _solve(self, s: Solver, deadline: float | None, a: list[int]) -> bool | None:
         if deadline is None:
