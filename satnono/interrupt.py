@@ -8,6 +8,11 @@ SIGINT raise :class:`KeyboardInterrupt` and SIGTERM raise :class:`Terminated` (a
 freeing a native SAT solver): a signal that arrives during it takes effect right after
 it.  Without installed handlers (the library used from another program) ``critical`` is
 harmless and Python's default behaviour applies.
+
+A handler may run inside a finaliser (``__del__``, a weakref callback), where Python
+prints and drops any exception.  A signal whose exception may have been dropped so is
+raised again at the next :func:`checkpoint` (each critical section and each SAT call
+starts with one), so a Ctrl-C is never lost.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ class Signals:
         self.installed = False
         self.deferring = 0
         self.pending: int | None = None
+        self.raised: int | None = None  # a signal already raised (its exception may have been dropped)
 
     def install(self) -> list[tuple[int, object]]:
         """Handle SIGINT and SIGTERM (unless ignored, e.g. under nohup); returns what to restore."""
@@ -46,6 +52,7 @@ class Signals:
         for sig, old in saved:
             signal.signal(sig, old)  # type: ignore[arg-type]
         self.installed = False
+        self.raised = self.pending = None
 
     def _handle(self, signum: int, frame: object) -> None:
         if self.deferring:
@@ -54,15 +61,38 @@ class Signals:
             return
         self._raise(signum)
 
-    @staticmethod
-    def _raise(signum: int) -> None:
+    def _raise(self, signum: int) -> None:
+        self.raised = signum
         if signum == signal.SIGTERM:
             raise Terminated()
         raise KeyboardInterrupt()
 
+    def checkpoint(self) -> None:
+        """Raise again a signal that was raised before (the process is stopping).
+
+        Only with the handlers installed: a program using the library may catch a
+        KeyboardInterrupt and go on.
+        """
+        if self.installed and self.raised is not None and not self.deferring:
+            self._raise(self.raised)
+
+    def note(self, signum: int) -> None:
+        """Record a signal that was turned into an exception elsewhere (inside a SAT call)."""
+        if self.installed:
+            self.raised = signum
+
+    def reinstall_sigint(self) -> None:
+        """Put Python's SIGINT handler back at the OS level (python-sat leaves its own
+        installed after it caught a SIGINT inside a call)."""
+        try:
+            signal.signal(signal.SIGINT, signal.getsignal(signal.SIGINT))
+        except (ValueError, TypeError):  # not the main thread, or no Python-level handler
+            pass
+
     @contextmanager
     def critical(self) -> Iterator[None]:
         """Defer SIGINT/SIGTERM until the block is done."""
+        self.checkpoint()
         self.deferring += 1
         try:
             yield
@@ -79,3 +109,8 @@ SIGNALS = Signals()
 def critical():  # type: ignore[no-untyped-def]
     """A block during which SIGINT and SIGTERM wait (see :meth:`Signals.critical`)."""
     return SIGNALS.critical()
+
+
+def checkpoint() -> None:
+    """Raise again a SIGINT/SIGTERM whose exception may have been dropped by a finaliser."""
+    SIGNALS.checkpoint()

@@ -24,6 +24,7 @@ error of the puzzle and the process can stop cleanly.
 
 from __future__ import annotations
 
+import signal
 import threading
 import time
 from collections import deque
@@ -34,7 +35,7 @@ from pysat.solvers import Cadical195, Solver
 from pysolvers import cadical195_add_cl
 
 from .errors import UnsupportedOperation
-from .interrupt import critical
+from .interrupt import SIGNALS, checkpoint, critical
 
 #: Back ends that can be chosen with ``--solver`` (all incremental: clauses may be added after a solve).
 SOLVERS: dict[str, str] = {
@@ -144,6 +145,7 @@ class SatSession:
         a = list(assumptions)
         if self._abandoned:
             raise KeyboardInterrupt("the SAT solver was interrupted earlier")
+        checkpoint()
         try:
             return self._solve(s, deadline, a)
         except KeyboardInterrupt:
@@ -151,6 +153,8 @@ class SatSession:
             raise
         except Exception as e:
             if _is_sigint(e):
+                SIGNALS.reinstall_sigint()  # python-sat leaves its own handler installed
+                SIGNALS.note(signal.SIGINT)
                 self._abandon()
                 raise KeyboardInterrupt(str(e)) from None
             raise
