@@ -210,3 +210,48 @@ def test_generate_out_leaves_only_whole_files(tmp_path, workers, sig):
     for n in names:
         load(str(out / n))  # each file is complete
     assert f"after {len(names)} of 400 puzzles" in err
+
+
+# --------------------------------------------------------------------------
+# The handlers themselves (in process)
+
+
+def test_critical_sections_defer_a_signal_to_their_end():
+    from satnono.interrupt import Signals, Terminated
+
+    s = Signals()
+    s.installed = True
+    done = []
+    with pytest.raises(Terminated):
+        with s.critical():
+            s._handle(signal.SIGTERM, None)  # arrives while a record is written
+            done.append("written")
+    assert done == ["written"]
+    with pytest.raises(KeyboardInterrupt):
+        s._handle(signal.SIGINT, None)  # outside: at once
+
+
+def test_a_signal_dropped_by_a_finaliser_is_raised_again(monkeypatch):
+    import gc
+    import sys as _sys
+
+    from satnono.interrupt import Signals
+
+    s = Signals()
+    s.installed = True
+    monkeypatch.setattr(_sys, "unraisablehook", lambda u: None)  # Python drops it (quietly here)
+
+    class Finalised:
+        def __del__(self):
+            s._handle(signal.SIGINT, None)  # the handler happens to run inside __del__
+
+    Finalised()
+    gc.collect()
+    with pytest.raises(KeyboardInterrupt):
+        s.checkpoint()  # the next SAT call or record: the Ctrl-C is not lost
+    with pytest.raises(KeyboardInterrupt):
+        with s.critical():
+            pass
+    library = Signals()  # handlers not installed: a program using the library may go on
+    library.note(signal.SIGINT)
+    library.checkpoint()
