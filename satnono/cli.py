@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 from typing import Iterator
 
@@ -978,6 +979,11 @@ def diagnose_cmd(file: str, fmt: str | None, timeout: float | None, solver: str,
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit code."""
     saved = _SIGNALS.install()
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        # started with SIGINT ignored (nohup, a background job): python-sat must not catch it either
+        from .sat import leave_sigint_alone
+
+        leave_sigint_alone()
     try:
         return _main(argv)
     finally:

@@ -255,3 +255,20 @@ def test_a_signal_dropped_by_a_finaliser_is_raised_again(monkeypatch):
     library = Signals()  # handlers not installed: a program using the library may go on
     library.note(signal.SIGINT)
     library.checkpoint()
+
+
+def test_sigint_ignored_from_the_start_is_ignored_throughout(tmp_path, batch):
+    """Under nohup or as a background job SIGINT is ignored: also inside SAT calls."""
+    log = tmp_path / "r.jsonl"
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen([sys.executable, "-m", "satnono", "classify", str(batch), "--resume", str(log)],
+                            cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    _wait(proc, lambda: _lines(log) >= 5)
+    for _ in range(5):
+        os.killpg(proc.pid, signal.SIGINT)
+        time.sleep(0.05)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err.decode()
+    assert len(_records(log)) == N
