@@ -18,9 +18,11 @@ satisfy the clues.
 
 from __future__ import annotations
 
+import atexit
 import os
 import random
 import re
+import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -197,6 +199,7 @@ def _sniffed(data: bytes, d: st.DataObject) -> list[Puzzle]:
 
 
 _TMP = tempfile.mkdtemp(prefix="satnono-fuzz-")
+atexit.register(shutil.rmtree, _TMP, True)
 
 
 def _selected(data: bytes, d: st.DataObject) -> list[Puzzle]:
