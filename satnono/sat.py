@@ -4,7 +4,7 @@
 adds a wall-clock deadline to every call:
 
 * solvers with ``interrupt()`` (Glucose, MiniSat family) are interrupted by a
-  timer thread;
+  watcher thread at the deadline, or at once on SIGINT/SIGTERM;
 * CaDiCaL 1.9.5 has no interrupt, so it runs in conflict-budget slices.
   Every new slice re-enters the solver and sends its search elsewhere (on
   hard tournament puzzles anywhere from 3x fewer to 8x more conflicts), so
@@ -24,10 +24,13 @@ error of the puzzle and the process can stop cleanly.
 
 from __future__ import annotations
 
+import os
+import select
 import signal
 import threading
 import time
 from collections import deque
+from contextlib import suppress
 from itertools import repeat
 from typing import Iterable, Sequence
 
@@ -178,14 +181,11 @@ class SatSession:
         if time.monotonic() >= deadline:
             return None
         if self._limit == "interrupt":
-            timer = threading.Timer(max(0.0, deadline - time.monotonic()), s.interrupt)
-            timer.daemon = True
-            timer.start()
             try:
-                r = s.solve_limited(assumptions=a, expect_interrupt=True)
+                with _Watch(s.interrupt, deadline):
+                    r = s.solve_limited(assumptions=a, expect_interrupt=True)
             finally:
-                timer.cancel()
-                s.clear_interrupt()
+                s.clear_interrupt()  # after the watcher has stopped: it cannot set the flag again
             self._update_stats()
             return r
         # Conflict-budget slices.  Every slice re-enters CaDiCaL, which perturbs its search
@@ -211,6 +211,70 @@ class SatSession:
                 self._rate = done / used
             if r is not None:
                 return r
+
+
+class _Watch:
+    """Interrupt an ``interrupt()``-capable solver at ``deadline``, or at once when SIGINT or
+    SIGTERM arrives.
+
+    With ``expect_interrupt`` python-sat releases the GIL and does not catch SIGINT itself,
+    so Python's handler would run only after the call.  A watcher thread waits on a pipe
+    that Python's signal handling writes to (``signal.set_wakeup_fd``, main thread only)
+    until the deadline, and interrupts the solver when either comes; the handler then
+    raises as soon as the call returns.
+    """
+
+    _pipe: tuple[int, int] | None = None
+
+    def __init__(self, interrupt: object, deadline: float) -> None:
+        self.interrupt = interrupt
+        self.deadline = deadline
+        self.old_fd: int | None = None
+        self.thread: threading.Thread | None = None
+        self.done = False
+
+    @classmethod
+    def _fds(cls) -> tuple[int, int]:
+        if cls._pipe is None:
+            r, w = os.pipe()
+            os.set_blocking(r, False)
+            os.set_blocking(w, False)
+            cls._pipe = (r, w)
+        return cls._pipe
+
+    def __enter__(self) -> "_Watch":
+        r, w = self._fds()
+        self._drain(r)
+        if threading.current_thread() is threading.main_thread():
+            try:
+                self.old_fd = signal.set_wakeup_fd(w, warn_on_full_buffer=False)
+            except ValueError:
+                self.old_fd = None
+        self.thread = threading.Thread(target=self._run, args=(r,), daemon=True)
+        self.thread.start()
+        return self
+
+    def _run(self, r: int) -> None:
+        select.select([r], [], [], max(0.0, self.deadline - time.monotonic()))
+        if not self.done:
+            self.interrupt()  # type: ignore[operator]
+
+    def __exit__(self, *exc: object) -> None:
+        self.done = True
+        r, w = self._fds()
+        with suppress(BlockingIOError):
+            os.write(w, b"\0")  # wake the watcher
+        assert self.thread is not None
+        self.thread.join()
+        self._drain(r)
+        if self.old_fd is not None:
+            signal.set_wakeup_fd(self.old_fd)
+
+    @staticmethod
+    def _drain(r: int) -> None:
+        with suppress(BlockingIOError):
+            while os.read(r, 4096):
+                pass
 
 
 def leave_sigint_alone() -> None:

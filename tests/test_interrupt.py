@@ -272,3 +272,18 @@ def test_sigint_ignored_from_the_start_is_ignored_throughout(tmp_path, batch):
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, err.decode()
     assert len(_records(log)) == N
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_glucose_with_a_timeout_stops_at_once(tmp_path, sig):
+    """With --timeout, Glucose runs with python-sat's interrupt (no SIGINT catching of its own):
+    the watcher thread interrupts it when the signal arrives."""
+    if not (TOURNAMENT / "icga2020.txt").is_file():
+        pytest.skip("tournament corpus not available")
+    proc = _start(["check", "--solver", "glucose4", "--timeout", "300", str(TOURNAMENT / HARD)], tmp_path,
+                  subprocess.DEVNULL)
+    time.sleep(2.0)
+    os.killpg(proc.pid, sig)
+    t0 = time.monotonic()
+    _stopped(proc, sig)
+    assert time.monotonic() - t0 < 5
