@@ -22,8 +22,8 @@ A batch (:func:`run_batch`) takes files, directories (walked recursively) and
 multi-puzzle files, runs on a pool of worker processes and yields results as
 they finish, tagged with ``(file, index)``.  :class:`ResultLog` is the resume
 file: one JSON object per line, each appended with a single write and fsynced,
-so an interrupted run leaves every finished result and at worst a truncated
-last line, which the next run drops.
+so an interrupted run leaves every finished result; damaged lines are dropped
+(and the file rewritten atomically) when it is opened again.
 """
 
 from __future__ import annotations
@@ -39,11 +39,11 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
 from .counting import MULTIPLE, NONE, UNIQUE, count
-from .errors import ParseError
+from .errors import ParseError, SatnonoError
 from .linesolve import LineSolver
 from .model import Puzzle
 from .propagate import Contradiction, Deadline, GridState, propagate
-from .sat import DEFAULT_SOLVER
+from .sat import DEFAULT_SOLVER, leave_sigint_alone
 
 CLASSES = ("line", "search", "multiple", "none", "unknown", "error")
 LEVELS = ("line", "probe", "probe2", "search")
@@ -197,8 +197,6 @@ def error_record(file: str, index: int | None, message: str) -> dict[str, Any]:
 # --------------------------------------------------------------------------
 # Inputs
 
-#: Formats recognised from content alone, without a telling file suffix.
-_SIGNATURE_FORMATS = frozenset({"pbm", "xml", "json", "tournament"})
 
 
 @dataclass(slots=True)
@@ -228,9 +226,10 @@ def _looks_like_puzzle(path: str) -> bool:
 
     Files with a puzzle suffix are; other files only when their content has
     the unmistakable signature of a format (PBM, XML, JSON, a ``$n`` tournament
-    header).  READMEs, licences and CSV tables are skipped.
+    header, picross-solver's ``GRID`` line, a pynogram/nonogrid ``[clues]``
+    section).  READMEs, licences and CSV tables are skipped.
     """
-    from .formats.sniff import candidates, format_from_suffix
+    from .formats.sniff import SIGNATURE_FORMATS, candidates, format_from_suffix
 
     if format_from_suffix(path) is not None:
         return True
@@ -240,7 +239,7 @@ def _looks_like_puzzle(path: str) -> bool:
     except OSError:
         return True  # let the reader report it
     found = candidates(head)
-    return bool(found) and found[0] in _SIGNATURE_FORMATS
+    return bool(found) and found[0] in SIGNATURE_FORMATS
 
 
 def discover(paths: Iterable[str], exclude: Iterable[str] = ()) -> Iterator[str]:
@@ -294,11 +293,30 @@ def _index_of(path: str, puzzle: Puzzle, default: int | None) -> int | None:
 # The resume file
 
 
+class ResumeFileError(SatnonoError):
+    """The resume file is not one satnono wrote (it is left untouched)."""
+
+
+def _valid_record(rec: object) -> bool:
+    if not isinstance(rec, dict) or not isinstance(rec.get("file"), str) or rec.get("class") not in CLASSES:
+        return False
+    index = rec.get("index")
+    if index is not None and (type(index) is not int or index < 1):
+        return False
+    # written by earlier versions when Ctrl-C landed inside a SAT call: not a result
+    return not (rec["class"] == "error" and "caught keyboard interrupt" in str(rec.get("reason")).lower())
+
+
 class ResultLog:
     """An append-only JSON-lines file of finished results.
 
-    Opening reads the results already there (a truncated or unparsable last
-    line, left by a crash, is cut off the file); :meth:`append` writes one whole
+    Opening reads the results already there.  Damaged lines (a torn last line
+    left by a crash, lines that are not JSON objects with a ``file`` and a
+    ``class``) are dropped and the file is rewritten atomically without them
+    (:attr:`dropped` says how many), so that it stays valid JSON lines.  A
+    non-empty file without a single valid record is refused with
+    :class:`ResumeFileError` and left as it is: it is not a resume file (a
+    puzzle or a random file given by mistake).  :meth:`append` writes one whole
     line with a single ``write`` and fsyncs it.
     """
 
@@ -306,7 +324,7 @@ class ResultLog:
         self.path = path
         self.records: dict[Key, dict[str, Any]] = {}
         self.dropped = 0
-        """Lines that could not be used (a truncated tail or invalid lines)."""
+        """Damaged lines dropped from the file when it was opened."""
         self._load()
         self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
 
@@ -316,34 +334,30 @@ class ResultLog:
                 data = f.read()
         except FileNotFoundError:
             return
-        good_end = 0
-        pos = 0
-        while pos < len(data):
-            nl = data.find(b"\n", pos)
-            end = len(data) if nl < 0 else nl + 1
-            line = data[pos:end]
-            rec = None
-            if nl >= 0:
-                try:
-                    rec = json.loads(line)
-                except ValueError:
-                    rec = None
-            if isinstance(rec, dict) and isinstance(rec.get("file"), str):
+        keep: list[bytes] = []
+        rewrite = False
+        for line in data.splitlines(keepends=True):
+            if not line.strip():
+                rewrite = True  # blank lines are not JSON lines
+                continue
+            try:
+                rec = json.loads(line) if line.endswith(b"\n") else None  # no newline: a torn write
+            except ValueError:
+                rec = None
+            if _valid_record(rec):
                 self.records[result_key(rec["file"], rec.get("index"))] = rec
-                good_end = end
-            elif nl < 0 or end == len(data):
-                # a torn last line: drop it so that the next append starts a fresh line
-                self.dropped += 1
-                break
+                keep.append(line)
             else:
-                self.dropped += 1  # an invalid line in the middle: keep it, ignore it
-                good_end = end
-            pos = end
-        if good_end < len(data):
-            with open(self.path, "r+b") as f:
-                f.truncate(good_end)
-                f.flush()
-                os.fsync(f.fileno())
+                self.dropped += 1
+                rewrite = True
+        if self.dropped and not keep:
+            raise ResumeFileError(
+                f"{self.path}: not a satnono resume file (no line is a classify result); "
+                "left untouched: give another file to --resume")
+        if rewrite:
+            from .formats import write_atomic
+
+            write_atomic(self.path, b"".join(keep), overwrite=True)
 
     def __contains__(self, key: Key) -> bool:
         return key in self.records
@@ -394,7 +408,11 @@ def _run_one(task: Task, opts: Options, lines: LineSolver) -> dict[str, Any]:
 
 def _worker_main(tasks: Any, results: Any, opts: Options) -> None:
     """A pool worker: classify tasks until a None arrives (runs in a child process)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C does
+    # the parent decides what Ctrl-C and SIGTERM do (it kills the workers); a worker that
+    # died of the signal sent to the whole process group would be taken for a crash
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    leave_sigint_alone()
     parent = os.getppid()
     lines = LineSolver()
     while True:

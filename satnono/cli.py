@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 from typing import Iterator
 
@@ -11,6 +12,7 @@ import click
 
 from . import __version__
 from .errors import ParseError, SatnonoError
+from .interrupt import SIGNALS, Terminated
 from .model import Puzzle
 from .report import diff_legend, error_dict, label, render_grid, result_dict, verdict_text
 from .sat import DEFAULT_SOLVER, SOLVERS
@@ -43,6 +45,33 @@ Exit codes:
   6  some input could not be read (the rest of the batch still runs)
 A batch exits with the largest of 3-6 that applies (0 if all are unique);
 1 takes precedence over everything."""
+
+
+EXIT_SIGINT = 130
+EXIT_SIGTERM = 143
+
+
+# --- interruption ------------------------------------------------------------
+# Ctrl-C (SIGINT) raises KeyboardInterrupt, SIGTERM raises Terminated (a KeyboardInterrupt),
+# both in the main thread; inside a SAT call python-sat catches SIGINT and satnono.sat turns
+# it into KeyboardInterrupt too.  Writing a result (a resume-file line, an output file) is a
+# critical section: a signal that arrives during it takes effect right after it, so a record
+# is either written whole and counted, or not written at all.
+
+
+_SIGNALS = SIGNALS
+
+
+def _stop_code(e: BaseException) -> int:
+    return EXIT_SIGTERM if isinstance(e, Terminated) else EXIT_SIGINT
+
+
+def _stopped(e: BaseException, done: int, total: int | None, what: str = "puzzles", extra: str = "") -> None:
+    """Report an interruption on stderr and exit 130 (SIGINT) or 143 (SIGTERM)."""
+    verb = "terminated" if isinstance(e, Terminated) else "interrupted"
+    of = f" of {total}" if total is not None else ""
+    _err(f"{verb} after {done}{of} {what}{extra}")
+    sys.exit(_stop_code(e))
 
 
 def _batch_code(codes: list[int]) -> int:
@@ -80,7 +109,8 @@ def iter_puzzles(files: tuple[str, ...], fmt: str | None) -> Iterator[tuple[str,
 
 format_option = click.option(
     "-f", "--format", "fmt", default=None, metavar="FMT",
-    help="Input format (non, xml, g, nin, mk, cwd, tournament, json, pbm, txt, ppm, png); sniffed from content by default.",
+    help="Input format (non, xml, nin, mk, cwd, g, tournament, json, pbm, txt, ppm, png, pynogram, nonogrid, "
+         "picross); told from the content by default (the file suffix only breaks ties).",
 )
 timeout_option = click.option(
     "-t", "--timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
@@ -104,24 +134,82 @@ def cli() -> None:
     """
 
 
-def _run_checks(files, fmt, timeout, solver, emit, checker: Checker | None = None) -> int:
+class _Bar:
+    """A progress bar on stderr (by default only when stderr is a terminal); text for stdout
+    goes through :meth:`echo` so that it does not tear the bar."""
+
+    def __init__(self, label: str, show: bool | None = None) -> None:
+        self.label = label
+        self.show = show if show is not None else sys.stderr.isatty()
+        self.progress = None
+
+    def start(self, total: int, completed: int = 0) -> None:
+        if not self.show or self.progress is not None:
+            return
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        console = Console(stderr=True)
+        self.progress = Progress(TextColumn(self.label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                                 console=console, redirect_stdout=False, redirect_stderr=False,
+                                 transient=console.is_terminal)
+        self.progress.start()
+        self.progress.add_task(self.label, total=total, completed=completed)
+
+    def advance(self) -> None:
+        if self.progress is not None:
+            self.progress.advance(self.progress.task_ids[0])
+
+    def echo(self, text: str, err: bool = False) -> None:
+        if self.progress is not None and (err or sys.stdout.isatty()) and sys.stderr.isatty():
+            # one terminal: print above the live bar (through its console)
+            self.progress.console.print(text, markup=False, highlight=False, soft_wrap=True)
+        else:
+            click.echo(text, err=err)
+
+    def stop(self) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+            self.progress = None
+
+
+def _run_checks(files, fmt, timeout, solver, emit, bar: _Bar, checker: Checker | None = None) -> int:
     checker = checker or Checker(solver)
+    items = list(iter_puzzles(files, fmt))
     codes: list[int] = []
-    for file, index, puzzle, error in iter_puzzles(files, fmt):
-        if error is not None:
-            codes.append(EXIT_INPUT)
-            emit(file, index, None, error)
-            continue
-        assert puzzle is not None
-        try:
-            res = checker.check(puzzle, timeout)
-        except InternalError as e:
-            codes.append(EXIT_INTERNAL)
-            emit(file, index, None, f"internal error: {e}")
-            continue
-        codes.append(STATUS_EXIT[res.status])
-        emit(file, index, res, None)
+    bar.start(len(items))
+    try:
+        for file, index, puzzle, error in items:
+            if error is not None:
+                with _SIGNALS.critical():
+                    codes.append(EXIT_INPUT)
+                    emit(file, index, None, error)
+                    bar.advance()
+                continue
+            assert puzzle is not None
+            try:
+                res = checker.check(puzzle, timeout)
+            except InternalError as e:
+                with _SIGNALS.critical():
+                    codes.append(EXIT_INTERNAL)
+                    emit(file, index, None, f"internal error: {e}")
+                    bar.advance()
+                continue
+            with _SIGNALS.critical():
+                codes.append(STATUS_EXIT[res.status])
+                emit(file, index, res, None)
+                bar.advance()
+    except KeyboardInterrupt as e:
+        bar.stop()
+        sys.stdout.flush()
+        _stopped(e, len(codes), len(items))
+    finally:
+        bar.stop()
     return _batch_code(codes)
+
+
+progress_option = click.option("--progress/--no-progress", default=None,
+                               help="Progress bar on stderr. Default: when stderr is a terminal.")
 
 
 @cli.command(epilog=EXIT_HELP)
@@ -130,7 +218,9 @@ def _run_checks(files, fmt, timeout, solver, emit, checker: Checker | None = Non
 @timeout_option
 @solver_option
 @json_option
-def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver: str, as_json: bool) -> None:
+@progress_option
+def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver: str, as_json: bool,
+          progress: bool | None) -> None:
     """Print a verdict for every puzzle: unique (line-solvable or not), multiple, none or unknown.
 
     With --json each object also carries difficulty: the grade of 'satnono
@@ -146,6 +236,7 @@ def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
     seconds, stats).
     """
     checker = Checker(solver)
+    bar = _Bar("check", progress)
 
     def emit(file: str, index: int | None, res: CheckResult | None, error: str | None) -> None:
         if as_json:
@@ -154,15 +245,15 @@ def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
                 from .explain import difficulty
 
                 d["difficulty"] = difficulty(res.puzzle, res, line_solver=checker.lines)  # None for colour
-            click.echo(json.dumps(d))
+            bar.echo(json.dumps(d))
             if error is not None:
-                _err(error)
+                bar.echo(f"satnono: {error}", err=True)
         elif res is not None:
-            click.echo(f"{label(file, index)}: {verdict_text(res)}")
+            bar.echo(f"{label(file, index)}: {verdict_text(res)}")
         else:
-            _err(error or "")
+            bar.echo(f"satnono: {error or ''}", err=True)
 
-    sys.exit(_run_checks(files, fmt, timeout, solver, emit, checker))
+    sys.exit(_run_checks(files, fmt, timeout, solver, emit, bar, checker))
 
 
 @cli.command(epilog=EXIT_HELP)
@@ -203,7 +294,7 @@ def solve(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
             click.echo(render_grid(res.solutions[1], plain, res.diff, palette=pal))
         click.echo("")
 
-    sys.exit(_run_checks(files, fmt, timeout, solver, emit))
+    sys.exit(_run_checks(files, fmt, timeout, solver, emit, _Bar("solve", False)))
 
 
 @cli.command()
@@ -415,11 +506,15 @@ def generate(size: tuple[int, int], count: int, seed: int, density: tuple[float,
     written = 0
     try:
         for p in gen:
-            if out_dir is None:
-                click.echo(_puzzle_json_line(p))
-            else:
-                save(p, paths[written], fmt, overwrite=False)
-            written += 1
+            with _SIGNALS.critical():  # a puzzle is written whole and counted, or not at all
+                if out_dir is None:
+                    click.echo(_puzzle_json_line(p))
+                else:
+                    save(p, paths[written], fmt, overwrite=False)
+                written += 1
+    except KeyboardInterrupt as e:
+        sys.stdout.flush()
+        _stopped(e, written, count, extra=f"; {out_dir} holds every finished file" if out_dir else "")
     except FileExistsError:
         _err(f"{paths[written]}: appeared while generating; refusing to overwrite")
         sys.exit(EXIT_INPUT)
@@ -673,26 +768,34 @@ def count_cmd(files: tuple[str, ...], fmt: str | None, max_solutions: int | None
 
     lines = LineSolver()
     codes: list[int] = []
-    for file, index, puzzle, error in iter_puzzles(files, fmt):
-        if error is not None:
-            codes.append(EXIT_INPUT)
-            if as_json:
-                click.echo(json.dumps({"file": file, "count": None, "exact": False, "status": "error",
-                                       "reason": error}))
-            _err(error)
-            continue
-        assert puzzle is not None
-        try:
-            res = count_solutions(puzzle, max_solutions, timeout, exact, solver, line_solver=lines)
-        except Exception as e:  # a bug: report it on one line, keep going
-            codes.append(EXIT_INTERNAL)
-            _err(f"{label(file, index)}: internal error: {type(e).__name__}: {e}")
-            continue
-        codes.append(EXIT_UNIQUE if res.exact or res.capped else EXIT_UNKNOWN)
-        if as_json:
-            click.echo(json.dumps(_count_dict(res, file, index)))
-        else:
-            click.echo(f"{label(file, index)}: {_count_text(res)}")
+    items = list(iter_puzzles(files, fmt))
+    try:
+        for file, index, puzzle, error in items:
+            if error is not None:
+                with _SIGNALS.critical():
+                    codes.append(EXIT_INPUT)
+                    if as_json:
+                        click.echo(json.dumps({"file": file, "count": None, "exact": False, "status": "error",
+                                               "reason": error}))
+                    _err(error)
+                continue
+            assert puzzle is not None
+            try:
+                res = count_solutions(puzzle, max_solutions, timeout, exact, solver, line_solver=lines)
+            except Exception as e:  # a bug: report it on one line, keep going
+                with _SIGNALS.critical():
+                    codes.append(EXIT_INTERNAL)
+                    _err(f"{label(file, index)}: internal error: {type(e).__name__}: {e}")
+                continue
+            with _SIGNALS.critical():
+                codes.append(EXIT_UNIQUE if res.exact or res.capped else EXIT_UNKNOWN)
+                if as_json:
+                    click.echo(json.dumps(_count_dict(res, file, index)))
+                else:
+                    click.echo(f"{label(file, index)}: {_count_text(res)}")
+    except KeyboardInterrupt as e:
+        sys.stdout.flush()
+        _stopped(e, len(codes), len(items))
     sys.exit(_batch_code(codes))
 
 
@@ -704,6 +807,7 @@ Exit codes:
   5  some puzzle was not settled in time (class 'unknown')
   6  some input could not be read, e.g. a colour puzzle (class 'error')
   130  interrupted (Ctrl-C); the --resume file keeps every finished result
+  143  terminated (SIGTERM); likewise
 A batch exits with the largest of 5-6 that applies; 1 takes precedence."""
 
 
@@ -771,8 +875,7 @@ def _summary_table(summary: dict, console) -> None:
               help="Also grade unique puzzles as 'satnono explain' does: level line, probe (probing depth 1), "
                    "probe2 (depth 2) or search, with steps, probes and the grade in words; the probing budget "
                    "is about a second per puzzle (level_exact: false marks a lower bound).")
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr. Default: when stderr is a terminal.")
+@progress_option
 @solver_option
 def classify_cmd(paths: tuple[str, ...], fmt: str | None, max_solutions: int, timeout: float | None,
                  workers: int, resume: str | None, as_json: bool, as_csv: bool, probing: bool,
@@ -797,7 +900,7 @@ def classify_cmd(paths: tuple[str, ...], fmt: str | None, max_solutions: int, ti
 
     from rich.console import Console
 
-    from .classify import CSV_FIELDS, Options, ResultLog, load_tasks, run_batch, summarize
+    from .classify import CSV_FIELDS, Options, ResultLog, ResumeFileError, load_tasks, run_batch, summarize
 
     if as_json and as_csv:
         raise click.UsageError("choose one of --json and --csv")
@@ -808,11 +911,15 @@ def classify_cmd(paths: tuple[str, ...], fmt: str | None, max_solutions: int, ti
     if resume:
         try:
             log = ResultLog(resume)
+        except ResumeFileError as e:
+            _err(str(e))
+            sys.exit(EXIT_INPUT)
         except OSError as e:
             _err(f"{resume}: cannot open the resume file: {e.strerror or e}")
             sys.exit(EXIT_INPUT)
         if log.dropped:
-            _err(f"{resume}: dropped {log.dropped} incomplete or invalid line(s)")
+            _err(f"{resume}: dropped {log.dropped} damaged line(s) (incomplete, not JSON or not a "
+                 "classify result); the file was rewritten without them")
     results: dict[int, dict] = {}
     if log is not None:
         for t in tasks:
@@ -820,31 +927,24 @@ def classify_cmd(paths: tuple[str, ...], fmt: str | None, max_solutions: int, ti
             if rec is not None:
                 results[t.seq] = rec
     todo = [t for t in tasks if t.seq not in results]
-    show_progress = progress if progress is not None else sys.stderr.isatty()
     err_console = Console(stderr=True)
     writer = csv_mod.writer(sys.stdout, lineterminator="\n") if as_csv else None
-    bar = None
-
-    def out(text: str) -> None:
-        if bar is not None and sys.stdout.isatty() and sys.stderr.isatty():
-            bar.console.print(text, markup=False, highlight=False, soft_wrap=True)
-        else:
-            click.echo(text)
+    bar = _Bar("classify", progress)
 
     def emit(rec: dict) -> None:
         if as_json:
-            out(json.dumps(rec))
+            bar.echo(json.dumps(rec))
         elif writer is not None:
             writer.writerow(["" if rec.get(f) is None else rec.get(f) for f in CSV_FIELDS])
         elif rec["class"] != "error":
-            out(_classify_text(rec))
+            bar.echo(_classify_text(rec))
         if rec["class"] == "error":
-            _err(str(rec["reason"]))
+            bar.echo(f"satnono: {rec['reason']}", err=True)
 
     if writer is not None:
         writer.writerow(CSV_FIELDS)
     next_seq = 0
-    interrupted = False
+    stop: KeyboardInterrupt | None = None
 
     def flush_ready() -> None:
         nonlocal next_seq
@@ -852,42 +952,27 @@ def classify_cmd(paths: tuple[str, ...], fmt: str | None, max_solutions: int, ti
             emit(results[next_seq])
             next_seq += 1
 
-    def start_bar() -> None:
-        nonlocal bar
-        if not show_progress:
-            return
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-        bar = Progress(TextColumn("classify"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                       console=err_console, redirect_stdout=False, redirect_stderr=False,
-                       transient=err_console.is_terminal)
-        bar.start()
-        bar.add_task("classify", total=len(tasks), completed=len(tasks) - len(todo))
-
     try:
         flush_ready()
         with closing(run_batch(todo, Options(max_solutions, timeout, probing, solver), workers,
-                               on_start=start_bar)) as stream:
+                               on_start=lambda: bar.start(len(tasks), len(tasks) - len(todo)))) as stream:
             for task, rec in stream:
-                if log is not None:
-                    log.append(rec)
-                results[task.seq] = rec
-                if bar is not None:
-                    bar.advance(bar.task_ids[0])
-                flush_ready()
-    except KeyboardInterrupt:
-        interrupted = True
+                with _SIGNALS.critical():  # the record is written and counted, or neither
+                    if log is not None:
+                        log.append(rec)
+                    results[task.seq] = rec
+                    bar.advance()
+                    flush_ready()
+    except KeyboardInterrupt as e:
+        stop = e
     finally:
-        if bar is not None:
-            bar.stop()
+        bar.stop()
         if log is not None:
             log.close()
         sys.stdout.flush()
-    if interrupted:
-        done = len(results)
+    if stop is not None:
         where = f"; {resume} holds every finished result" if resume else ""
-        _err(f"interrupted after {done} of {len(tasks)} puzzles{where}")
-        sys.exit(130)
+        _stopped(stop, len(results), len(tasks), extra=where)
     records = [results[t.seq] for t in tasks]
     summary = summarize(records)
     if as_json or as_csv:
@@ -967,11 +1052,13 @@ def diagnose_cmd(file: str, fmt: str | None, timeout: float | None, solver: str,
     except Exception as e:  # a bug: one line, no traceback
         _err(f"{file}: internal error: {type(e).__name__}: {e}")
         sys.exit(EXIT_INTERNAL)
+    from .formats import write_atomic
+
     for path, kind in outputs:
         data = render_svg(d).encode("utf-8") if kind == "svg" else render_png(d)
         try:
-            with open(path, "wb" if force else "xb") as f:
-                f.write(data)
+            with _SIGNALS.critical():
+                write_atomic(path, data, overwrite=force)
         except FileExistsError:
             _err(f"{path}: exists; not overwritten (use --force)")
             sys.exit(EXIT_INPUT)
@@ -1258,19 +1345,33 @@ def hint_cmd(file: str, fmt: str | None, state_file: str, as_json: bool, timeout
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit code."""
+    saved = _SIGNALS.install()
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        # started with SIGINT ignored (nohup, a background job): python-sat must not catch it either
+        from .sat import leave_sigint_alone
+
+        leave_sigint_alone()
+    try:
+        return _main(argv)
+    finally:
+        _SIGNALS.restore(saved)
+
+
+def _main(argv: list[str] | None) -> int:
     try:
         cli.main(args=argv, prog_name="satnono", standalone_mode=False)
     except SystemExit as e:
         return int(e.code or 0) if not isinstance(e.code, str) else EXIT_INTERNAL
-    except click.exceptions.Abort:
-        _err("aborted")
-        return 130
+    except click.exceptions.Abort as e:  # click's wrapping of a KeyboardInterrupt
+        stop = e.__cause__ if isinstance(e.__cause__, KeyboardInterrupt) else KeyboardInterrupt()
+        _err("terminated" if isinstance(stop, Terminated) else "interrupted")
+        return _stop_code(stop)
     except click.ClickException as e:
         e.show()
         return e.exit_code
-    except KeyboardInterrupt:
-        _err("interrupted")
-        return 130
+    except KeyboardInterrupt as e:
+        _err("terminated" if isinstance(e, Terminated) else "interrupted")
+        return _stop_code(e)
     return 0
 
 

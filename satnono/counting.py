@@ -341,6 +341,12 @@ def _complete(clue: Sequence[int], st: tuple[int, int]) -> bool:
 def _ganak_child(conn: Any, nvars: int, clauses: list[list[int]], sampling: list[int], parent: int) -> None:
     """Run Ganak and send ``("ok", count)`` or ``("error", text)`` (runs in the subprocess)."""
     try:
+        import signal
+
+        # Ctrl-C and SIGTERM are for the parent, which kills this process; dying of them here
+        # would look like a Ganak failure and could be reported before the parent stops
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         _die_with_parent(parent)
         # Ganak prints to the C-level stdout on some inputs: keep it off our stdout.
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -274,6 +274,9 @@ def diagnose(puzzle: Puzzle, timeout: float | None = None, solver: str = DEFAULT
     def no_solution(reason: str) -> Diagnosis:
         d.status = "none"
         d.reason = reason
+        # the cells line logic left open (all of them when it did not run): the same cells
+        # in the header, the JSON and the map
+        d.undetermined = [(r, c) for r, row in enumerate(d.after_line) for c, ch in enumerate(row) if ch == "?"]
         limit = deadline if deadline is not None else time.monotonic() + CONFLICT_TIMEOUT
         found = minimal_conflict(puzzle, limit, solver, lines)
         if found is not None:

@@ -1,8 +1,8 @@
 """Drawing a :class:`~satnono.diagnose.Diagnosis`: terminal text, SVG and PNG.
 
 Pure formatting: every function returns a string or bytes; nothing prints or
-writes files.  The PNG encoder is written out here (zlib + struct), so no
-imaging library is needed.
+writes files.  SVG and PNG share one layout (:func:`layout`); the PNG is drawn
+with Pillow.
 
 Cell levels (see :func:`satnono.diagnose.heat`): white and black by line
 logic; undetermined by line logic; ambiguous (differs between solutions);
@@ -12,8 +12,7 @@ solution but found only by search.
 
 from __future__ import annotations
 
-import struct
-import zlib
+from dataclasses import dataclass, field
 from html import escape
 from typing import Sequence
 
@@ -35,11 +34,17 @@ def _clue_text(clue: Sequence[int]) -> str:
     return " ".join(map(str, clue)) or "0"
 
 
-def _ordinal_list(items: Sequence[tuple[int, int]], limit: int = 12) -> str:
-    shown = ", ".join(f"{i + 1} ({n:,})" for i, n in items[:limit])
+def placement_list(axis: str, items: Sequence[tuple[int, int]], limit: int = 12) -> str:
+    """``38 rows: row 9 has 19,683 placements, row 12 has 4 placements, ...`` (1-based lines).
+
+    >>> placement_list("column", [(0, 2)])
+    '1 column: column 1 has 2 placements'
+    """
+    noun = axis if len(items) == 1 else axis + "s"
+    shown = ", ".join(f"{axis} {i + 1} has {n:,} placements" for i, n in items[:limit])
     if len(items) > limit:
         shown += f", ... ({len(items) - limit} more)"
-    return shown
+    return f"{len(items)} {noun}: {shown}"
 
 
 def render_heatmap(d: Diagnosis, ascii: bool = False) -> str:
@@ -66,7 +71,7 @@ def render_heatmap(d: Diagnosis, ascii: bool = False) -> str:
     used = sorted({v for row in levels for v in row})
     out.append("legend: " + ", ".join(f"{glyphs[v].strip() or glyphs[v]} {LEVEL_NAMES[v]}" for v in used))
     if cols:
-        out.append("columns with several placements (placements): " + _ordinal_list(cols))
+        out.append("several placements left after line logic: " + placement_list("column", cols))
     return "\n".join(out)
 
 
@@ -86,9 +91,9 @@ def render_summary(d: Diagnosis) -> str:
     rows = [(o.index, o.placements) for o in d.open_lines if o.axis == ROW]
     cols = [(o.index, o.placements) for o in d.open_lines if o.axis == COLUMN]
     if rows:
-        out.append(f"rows with several placements after line logic: {len(rows)}: " + _ordinal_list(rows))
+        out.append("several placements left after line logic: " + placement_list("row", rows))
     if cols:
-        out.append(f"columns with several placements after line logic: {len(cols)}: " + _ordinal_list(cols))
+        out.append("several placements left after line logic: " + placement_list("column", cols))
     if d.status == "multiple":
         note = "" if d.ambiguity_complete else " (at least: time ran out before every cell was tested)"
         out.append(f"ambiguity region: {len(d.ambiguous)} cells differ between solutions{note}")
@@ -101,67 +106,196 @@ def render_summary(d: Diagnosis) -> str:
 
 
 # --------------------------------------------------------------------------
-# SVG
+# Pictures: one layout, drawn as SVG or PNG
+#
+# The picture shows what an author needs: a title (name and verdict), the clues along the
+# top and the left, the heat map, the number of placements line logic leaves beside each
+# row (right) and column (below) that has more than one, conflicting lines framed in red,
+# and a legend.  The layout is computed once (sizes from a conservative estimate of text
+# widths) and drawn by :func:`render_svg` or :func:`render_png`.
+
+CONFLICT_RGB = (0xD5, 0x00, 0x00)
+TEXT_RGB = (0x22, 0x22, 0x22)
+NOTE_RGB = (0x55, 0x55, 0x55)
+#: Text width per character, in units of the font size (generous for sans-serif).
+_EM = 0.62
+_TITLE_MAX = 120  # characters; a longer title is cut with an ellipsis
 
 
-def render_svg(d: Diagnosis, cell: int = 16) -> str:
-    """An SVG image of the heat map, with clue-independent margins showing the
-    number of placements of open lines and marking conflicting lines."""
+@dataclass(slots=True)
+class _Text:
+    x: float
+    y: float  # baseline
+    text: str
+    size: int
+    anchor: str = "start"  # start, middle or end
+    rotate: bool = False  # turned 90 degrees clockwise, reading downwards from (x, y)
+    bold: bool = False
+    rgb: tuple[int, int, int] = TEXT_RGB
+
+
+@dataclass(slots=True)
+class _Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: tuple[int, int, int] | None
+    stroke: tuple[int, int, int] | None = None
+    width: float = 1.0
+
+
+@dataclass(slots=True)
+class _Line:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    rgb: tuple[int, int, int]
+    width: float
+
+
+@dataclass(slots=True)
+class Layout:
+    """Where everything goes; ``x0``, ``y0`` is the top left corner of the grid."""
+
+    width: int
+    height: int
+    x0: int
+    y0: int
+    cell: int
+    title: str
+    items: list = field(default_factory=list)
+
+
+def _title(d: Diagnosis) -> str:
+    p = d.puzzle
+    verdict = {"unique": "unique", "multiple": "several solutions", "none": "no solution",
+               "unknown": "not settled"}[d.status]
+    if d.status == "unique":
+        verdict += ", line-solvable" if d.line_solvable else ", needs more than line logic"
+    elif d.status == "multiple":
+        verdict += f", {len(d.ambiguous):,} ambiguous cells"
+    elif d.status == "none" and d.conflict:
+        verdict += f", {len(d.conflict)} conflicting line{'s' if len(d.conflict) > 1 else ''}"
+    name = p.name or p.source or "nonogram"
+    text = f"{name}: {verdict} ({p.width}x{p.height})"
+    return text if len(text) <= _TITLE_MAX else text[:_TITLE_MAX - 1] + "\u2026"
+
+
+def layout(d: Diagnosis, cell: int = 16, text: bool = True) -> Layout:
+    """The picture of ``d`` with cells of ``cell`` pixels; ``text=False`` leaves out the clues
+    and placement counts (for grids too large for them to be read)."""
     p = d.puzzle
     levels = heat(d)
     h, w = p.height, p.width
-    margin_r = 8 * cell
-    margin_b = 3 * cell
-    top = 2 * cell
-    width = w * cell + margin_r + cell
-    height = top + h * cell + margin_b + 3 * cell
-    fills = ["#%02x%02x%02x" % c for c in COLOURS]
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="{max(8, cell * 3 // 4)}">',
-        f"<title>{escape(p.name or p.source or 'nonogram')}: {escape(d.status)}</title>",
-        f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
-        f'<text x="{cell // 2}" y="{cell * 4 // 3}">{escape(p.name or p.source or "")} '
-        f'({escape(d.status)})</text>',
-    ]
-    x0, y0 = cell // 2, top
+    fs = max(8, round(cell * 0.75))  # clue and count text
+    ts, ls = 14, 12  # title and legend text
+    pad = 6
+    margin = 8
+    title = _title(d)
+    row_clues = [_clue_text(c) for c in p.rows] if text else []
+    col_clues = [[str(n) for n in c] or ["0"] for c in p.columns] if text else []
+    row_counts = {o.index: f"{o.placements:,}" for o in d.open_lines if o.axis == ROW} if text else {}
+    col_counts = {o.index: f"{o.placements:,}" for o in d.open_lines if o.axis == COLUMN} if text else {}
+    left = int(max((len(t) for t in row_clues), default=0) * _EM * fs) + (pad if text else 0)
+    top = max((len(c) for c in col_clues), default=0) * cell + (pad if text else 0)
+    right = int(max((len(t) for t in row_counts.values()), default=0) * _EM * fs) + pad
+    longest = max((len(t) for t in col_counts.values()), default=0)
+    upright = longest == 1  # one-digit counts stand under their column, longer ones turn
+    bottom = (fs + pad if upright and longest else int(longest * _EM * fs)) + pad
+    used = sorted({v for row in levels for v in row})
+    legend: list[tuple[tuple[int, int, int] | None, str, bool]] = [
+        (COLOURS[v], LEVEL_NAMES[v], False) for v in used]
+    if d.conflict:
+        quality = "a minimal" if d.conflict_minimal else "a"
+        legend.append((None, f"red frame: a line of {quality} set of clues that admit no solution together", True))
+    if row_counts or col_counts:
+        legend.append((None, "numbers right of rows and below columns: placements left after line logic", False))
+    title_h = ts + pad
+    x0 = margin + left
+    y0 = margin + title_h + top
+    legend_y = y0 + h * cell + bottom + pad
+    legend_w = max((cell + 6 + len(t) * _EM * ls for _, t, _ in legend), default=0)
+    width = int(max(x0 + w * cell + right + margin, margin * 2 + len(title) * _EM * ts, margin * 2 + legend_w))
+    height = int(legend_y + len(legend) * (cell + 4) + margin)
+    out = Layout(width, height, x0, y0, cell, title)
+    items = out.items
+    items.append(_Rect(0, 0, width, height, (0xFF, 0xFF, 0xFF)))
+    items.append(_Text(margin, margin + ts, title, ts, bold=True))
     for r, row in enumerate(levels):
         for c, v in enumerate(row):
             if v:
-                parts.append(f'<rect x="{x0 + c * cell}" y="{y0 + r * cell}" width="{cell}" '
-                             f'height="{cell}" fill="{fills[v]}"/>')
-    grid = "#%02x%02x%02x" % GRID_RGB
+                items.append(_Rect(x0 + c * cell, y0 + r * cell, cell, cell, COLOURS[v]))
     for r in range(h + 1):
-        sw = 1.5 if r % 5 == 0 or r == h else 0.5
-        parts.append(f'<line x1="{x0}" y1="{y0 + r * cell}" x2="{x0 + w * cell}" y2="{y0 + r * cell}" '
-                     f'stroke="{grid}" stroke-width="{sw}"/>')
+        items.append(_Line(x0, y0 + r * cell, x0 + w * cell, y0 + r * cell, GRID_RGB,
+                           2 if r % 5 == 0 or r == h else 1))
     for c in range(w + 1):
-        sw = 1.5 if c % 5 == 0 or c == w else 0.5
-        parts.append(f'<line x1="{x0 + c * cell}" y1="{y0}" x2="{x0 + c * cell}" y2="{y0 + h * cell}" '
-                     f'stroke="{grid}" stroke-width="{sw}"/>')
-    for o in d.open_lines:
-        if o.axis == ROW:
-            parts.append(f'<text x="{x0 + w * cell + 4}" y="{y0 + o.index * cell + cell * 3 // 4}">'
-                         f"{o.placements:,}</text>")
+        items.append(_Line(x0 + c * cell, y0, x0 + c * cell, y0 + h * cell, GRID_RGB,
+                           2 if c % 5 == 0 or c == w else 1))
+    base = cell * 3 // 4 + 1  # baseline of text centred in a cell
+    for r, t in enumerate(row_clues):
+        items.append(_Text(x0 - pad, y0 + r * cell + base, t, fs, "end"))
+    for c, nums in enumerate(col_clues):
+        for k, t in enumerate(reversed(nums)):
+            size = fs if len(t) == 1 else fs - 2 if len(t) == 2 else max(7, fs * 2 // 3)  # keep neighbours apart
+            items.append(_Text(x0 + c * cell + cell / 2, y0 - pad - k * cell - (cell - base), t, size, "middle"))
+    for r, t in row_counts.items():
+        items.append(_Text(x0 + w * cell + pad // 2, y0 + r * cell + base, t, fs, rgb=NOTE_RGB))
+    for c, t in col_counts.items():
+        if upright:
+            items.append(_Text(x0 + c * cell + cell / 2, y0 + h * cell + pad // 2 + fs, t, fs, "middle",
+                               rgb=NOTE_RGB))
         else:
-            cx = x0 + o.index * cell + cell // 2
-            cy = y0 + h * cell + 4
-            parts.append(f'<text transform="translate({cx},{cy}) rotate(90)" dy="0.35em">{o.placements:,}</text>')
+            items.append(_Text(x0 + c * cell + cell / 2 - fs * 0.35, y0 + h * cell + pad // 2, t, fs,
+                               rotate=True, rgb=NOTE_RGB))
     for axis, i in d.conflict:
         if axis == ROW:
-            parts.append(f'<rect x="{x0}" y="{y0 + i * cell}" width="{w * cell}" height="{cell}" '
-                         f'fill="none" stroke="#d50000" stroke-width="2"/>')
+            items.append(_Rect(x0, y0 + i * cell, w * cell, cell, None, CONFLICT_RGB, 2))
         else:
-            parts.append(f'<rect x="{x0 + i * cell}" y="{y0}" width="{cell}" height="{h * cell}" '
-                         f'fill="none" stroke="#d50000" stroke-width="2"/>')
-    used = sorted({v for row in levels for v in row})
-    ly = y0 + h * cell + margin_b
-    lx = x0
-    for v in used:
-        parts.append(f'<rect x="{lx}" y="{ly}" width="{cell}" height="{cell}" fill="{fills[v]}" '
-                     f'stroke="{grid}"/>')
-        parts.append(f'<text x="{lx + cell + 4}" y="{ly + cell * 3 // 4}">{escape(LEVEL_NAMES[v])}</text>')
+            items.append(_Rect(x0 + i * cell, y0, cell, h * cell, None, CONFLICT_RGB, 2))
+    ly = legend_y
+    for rgb, t, frame in legend:
+        if rgb is not None:
+            items.append(_Rect(margin, ly, cell, cell, rgb, GRID_RGB, 1))
+        elif frame:
+            items.append(_Rect(margin + 1, ly + 1, cell - 2, cell - 2, None, CONFLICT_RGB, 2))
+        items.append(_Text(margin + cell + 6, ly + base, t, ls))
         ly += cell + 4
+    return out
+
+
+def _hex(rgb: tuple[int, int, int]) -> str:
+    return "#%02x%02x%02x" % rgb
+
+
+def render_svg(d: Diagnosis, cell: int = 16) -> str:
+    """An SVG picture of the diagnosis (see :func:`layout`)."""
+    lay = layout(d, cell)
+    p = d.puzzle
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{lay.width}" height="{lay.height}" '
+        f'viewBox="0 0 {lay.width} {lay.height}" font-family="DejaVu Sans, Verdana, sans-serif">',
+        f"<title>{escape(p.name or p.source or 'nonogram')}: {escape(d.status)}</title>",
+    ]
+    anchors = {"start": "start", "middle": "middle", "end": "end"}
+    for it in lay.items:
+        if isinstance(it, _Rect):
+            fill = _hex(it.fill) if it.fill else "none"
+            stroke = f' stroke="{_hex(it.stroke)}" stroke-width="{it.width:g}"' if it.stroke else ""
+            parts.append(f'<rect x="{it.x:g}" y="{it.y:g}" width="{it.w:g}" height="{it.h:g}" fill="{fill}"{stroke}/>')
+        elif isinstance(it, _Line):
+            parts.append(f'<line x1="{it.x1:g}" y1="{it.y1:g}" x2="{it.x2:g}" y2="{it.y2:g}" '
+                         f'stroke="{_hex(it.rgb)}" stroke-width="{it.width * 0.75:g}"/>')
+        else:
+            weight = ' font-weight="bold"' if it.bold else ""
+            fill = f' fill="{_hex(it.rgb)}"' if it.rgb != TEXT_RGB else ""
+            if it.rotate:
+                parts.append(f'<text transform="translate({it.x:g},{it.y:g}) rotate(90)" dy="0.35em" '
+                             f'font-size="{it.size}"{fill}>{escape(it.text)}</text>')
+            else:
+                parts.append(f'<text x="{it.x:g}" y="{it.y:g}" font-size="{it.size}" '
+                             f'text-anchor="{anchors[it.anchor]}"{weight}{fill}>{escape(it.text)}</text>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
@@ -170,54 +304,54 @@ def render_svg(d: Diagnosis, cell: int = 16) -> str:
 # PNG
 
 
-def _png_chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-
-
-def encode_png(pixels: Sequence[bytes], width: int) -> bytes:
-    """A PNG file from rows of RGB bytes (3 bytes per pixel, 8 bits per channel)."""
-    raw = b"".join(b"\x00" + row for row in pixels)  # filter type 0 on every scanline
-    ihdr = struct.pack(">IIBBBBB", width, len(pixels), 8, 2, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", ihdr)
-            + _png_chunk(b"IDAT", zlib.compress(raw, 9)) + _png_chunk(b"IEND", b""))
+def png_cell(d: Diagnosis) -> int:
+    """The default cell size of :func:`render_png`: 16 pixels, less for large grids."""
+    return max(3, min(16, 1600 // max(d.puzzle.height, d.puzzle.width, 1)))
 
 
 def render_png(d: Diagnosis, cell: int | None = None) -> bytes:
-    """A PNG image of the heat map (cells with 1-pixel grid lines; conflicting
-    lines framed in red)."""
-    levels = heat(d)
-    h, w = d.puzzle.height, d.puzzle.width
-    if cell is None:
-        cell = max(3, min(16, 800 // max(h, w, 1)))
-    step = cell + 1
-    width = w * step + 1
-    height = h * step + 1
-    grid_px = bytes(GRID_RGB)
-    colour_px = [bytes(c) for c in COLOURS]
-    line_row = grid_px * width
-    rows: list[bytes] = []
-    for r in range(h):
-        rows.append(line_row)
-        body = bytearray(grid_px)
-        for v in levels[r]:
-            body += colour_px[v] * cell + grid_px
-        rows.extend([bytes(body)] * cell)
-    rows.append(line_row)
-    if d.conflict:
-        red = bytes((0xD5, 0x00, 0x00))
-        canvas = [bytearray(x) for x in rows]
-        for axis, i in d.conflict:
-            if axis == ROW:
-                for y in (i * step, (i + 1) * step):
-                    canvas[y][:] = red * width
-                for y in range(i * step, (i + 1) * step + 1):
-                    canvas[y][0:3] = red
-                    canvas[y][(width - 1) * 3:width * 3] = red
-            else:
-                for y in range(height):
-                    for x in (i * step, (i + 1) * step):
-                        canvas[y][x * 3:x * 3 + 3] = red
-                for y in (0, height - 1):
-                    canvas[y][i * step * 3:((i + 1) * step + 1) * 3] = red * (step + 1)
-        rows = [bytes(x) for x in canvas]
-    return encode_png(rows, width)
+    """A PNG picture of the diagnosis (see :func:`layout`; drawn with Pillow).
+
+    Clues and placement counts are left out when cells are under 8 pixels
+    (grids over 200 cells a side by default): they could not be read.
+    """
+    import io
+
+    from PIL import Image, ImageDraw, ImageFont
+
+    cell = cell or png_cell(d)
+    lay = layout(d, cell, text=cell >= 8)
+    img = Image.new("RGB", (lay.width, lay.height), (0xFF, 0xFF, 0xFF))
+    draw = ImageDraw.Draw(img)
+    fonts: dict[tuple[int, bool], object] = {}
+
+    def font(size: int, bold: bool):
+        key = (size, bold)
+        if key not in fonts:
+            fonts[key] = ImageFont.load_default(size=size + (1 if bold else 0))
+        return fonts[key]
+
+    anchors = {"start": "ls", "middle": "ms", "end": "rs"}
+    for it in lay.items:
+        if isinstance(it, _Rect):
+            box = [round(it.x), round(it.y), round(it.x + it.w), round(it.y + it.h)]
+            if it.fill:
+                draw.rectangle([box[0], box[1], box[2] - 1, box[3] - 1] if it.stroke is None else box,
+                               fill=it.fill)
+            if it.stroke:
+                draw.rectangle(box, outline=it.stroke, width=max(1, round(it.width)))
+        elif isinstance(it, _Line):
+            draw.line([round(it.x1), round(it.y1), round(it.x2), round(it.y2)], fill=it.rgb,
+                      width=max(1, round(it.width * 0.5)) if it.width < 2 else 2)
+        elif it.rotate:
+            f = font(it.size, it.bold)
+            tw = int(f.getlength(it.text)) + 2
+            tile = Image.new("RGBA", (tw, it.size + 4), (0, 0, 0, 0))
+            ImageDraw.Draw(tile).text((0, 0), it.text, font=f, fill=it.rgb + (255,))
+            turned = tile.rotate(-90, expand=True)
+            img.paste(turned, (round(it.x), round(it.y)), turned)
+        else:
+            draw.text((it.x, it.y), it.text, font=font(it.size, it.bold), fill=it.rgb, anchor=anchors[it.anchor])
+    buf = io.BytesIO()
+    img.save(buf, "PNG", optimize=True)
+    return buf.getvalue()

@@ -4,7 +4,7 @@
 adds a wall-clock deadline to every call:
 
 * solvers with ``interrupt()`` (Glucose, MiniSat family) are interrupted by a
-  timer thread;
+  watcher thread at the deadline, or at once on SIGINT/SIGTERM;
 * CaDiCaL 1.9.5 has no interrupt, so it runs in conflict-budget slices.
   Every new slice re-enters the solver and sends its search elsewhere (on
   hard tournament puzzles anywhere from 3x fewer to 8x more conflicts), so
@@ -13,13 +13,24 @@ adds a wall-clock deadline to every call:
   share of the time left at the rate measured.
 
 A call that runs out of time returns ``None`` ("unknown").
+
+Ctrl-C: python-sat catches SIGINT inside a solve call (main thread only) and
+jumps out of the native solver, leaving it unusable (CaDiCaL aborts the whole
+process on the next call, including its destructor).  :meth:`SatSession.solve`
+turns that into :class:`KeyboardInterrupt` and abandons the native solver
+without touching it again, so an interrupted call can never be mistaken for an
+error of the puzzle and the process can stop cleanly.
 """
 
 from __future__ import annotations
 
+import os
+import select
+import signal
 import threading
 import time
 from collections import deque
+from contextlib import suppress
 from itertools import repeat
 from typing import Iterable, Sequence
 
@@ -27,6 +38,7 @@ from pysat.solvers import Cadical195, Solver
 from pysolvers import cadical195_add_cl
 
 from .errors import UnsupportedOperation
+from .interrupt import SIGNALS, checkpoint, critical
 
 #: Back ends that can be chosen with ``--solver`` (all incremental: clauses may be added after a solve).
 SOLVERS: dict[str, str] = {
@@ -85,6 +97,7 @@ class SatSession:
         self.calls = 0
         self.conflicts = 0
         self._rate: float | None = None  # conflicts per second, measured on budgeted slices
+        self._abandoned = False  # True once a call was interrupted (the native solver is unusable)
 
     def __enter__(self) -> "SatSession":
         return self
@@ -93,9 +106,12 @@ class SatSession:
         self.close()
 
     def close(self) -> None:
-        if self._solver is not None:
-            self._solver.delete()
-            self._solver = None  # type: ignore[assignment]
+        if self._solver is not None and not self._abandoned:
+            # a KeyboardInterrupt between python-sat's native delete and its forgetting the
+            # handle would have the handle deleted again later (a double free)
+            with critical():
+                self._solver.delete()
+                self._solver = None  # type: ignore[assignment]
 
     def add_clause(self, clause: Sequence[int]) -> None:
         self._solver.add_clause(list(clause))
@@ -130,6 +146,34 @@ class SatSession:
         self.calls += 1
         s = self._solver
         a = list(assumptions)
+        if self._abandoned:
+            raise KeyboardInterrupt("the SAT solver was interrupted earlier")
+        checkpoint()
+        try:
+            return self._solve(s, deadline, a)
+        except KeyboardInterrupt:
+            self._abandon()
+            raise
+        except Exception as e:
+            if _is_sigint(e):
+                SIGNALS.reinstall_sigint()  # python-sat leaves its own handler installed
+                SIGNALS.note(signal.SIGINT)
+                self._abandon()
+                raise KeyboardInterrupt(str(e)) from None
+            raise
+
+    def _abandon(self) -> None:
+        """Forget the native solver after an interrupted call: never call it again, not even
+        to free it (its memory is lost; the process is about to stop)."""
+        with critical():
+            self._abandoned = True
+            inner = getattr(self._solver, "solver", None)
+            if inner is not None:
+                for key, value in list(vars(inner).items()):
+                    if type(value).__name__ == "PyCapsule":  # the native handle: unset, so __del__ skips it
+                        setattr(inner, key, None)
+
+    def _solve(self, s: Solver, deadline: float | None, a: list[int]) -> bool | None:
         if deadline is None:
             r = s.solve(assumptions=a)
             self._update_stats()
@@ -137,14 +181,11 @@ class SatSession:
         if time.monotonic() >= deadline:
             return None
         if self._limit == "interrupt":
-            timer = threading.Timer(max(0.0, deadline - time.monotonic()), s.interrupt)
-            timer.daemon = True
-            timer.start()
             try:
-                r = s.solve_limited(assumptions=a, expect_interrupt=True)
+                with _Watch(s.interrupt, deadline):
+                    r = s.solve_limited(assumptions=a, expect_interrupt=True)
             finally:
-                timer.cancel()
-                s.clear_interrupt()
+                s.clear_interrupt()  # after the watcher has stopped: it cannot set the flag again
             self._update_stats()
             return r
         # Conflict-budget slices.  Every slice re-enters CaDiCaL, which perturbs its search
@@ -170,3 +211,84 @@ class SatSession:
                 self._rate = done / used
             if r is not None:
                 return r
+
+
+class _Watch:
+    """Interrupt an ``interrupt()``-capable solver at ``deadline``, or at once when SIGINT or
+    SIGTERM arrives.
+
+    With ``expect_interrupt`` python-sat releases the GIL and does not catch SIGINT itself,
+    so Python's handler would run only after the call.  A watcher thread waits on a pipe
+    that Python's signal handling writes to (``signal.set_wakeup_fd``, main thread only)
+    until the deadline, and interrupts the solver when either comes; the handler then
+    raises as soon as the call returns.
+    """
+
+    _pipe: tuple[int, int] | None = None
+
+    def __init__(self, interrupt: object, deadline: float) -> None:
+        self.interrupt = interrupt
+        self.deadline = deadline
+        self.old_fd: int | None = None
+        self.thread: threading.Thread | None = None
+        self.done = False
+
+    @classmethod
+    def _fds(cls) -> tuple[int, int]:
+        if cls._pipe is None:
+            r, w = os.pipe()
+            os.set_blocking(r, False)
+            os.set_blocking(w, False)
+            cls._pipe = (r, w)
+        return cls._pipe
+
+    def __enter__(self) -> "_Watch":
+        r, w = self._fds()
+        self._drain(r)
+        if threading.current_thread() is threading.main_thread():
+            try:
+                self.old_fd = signal.set_wakeup_fd(w, warn_on_full_buffer=False)
+            except ValueError:
+                self.old_fd = None
+        self.thread = threading.Thread(target=self._run, args=(r,), daemon=True)
+        self.thread.start()
+        return self
+
+    def _run(self, r: int) -> None:
+        select.select([r], [], [], max(0.0, self.deadline - time.monotonic()))
+        if not self.done:
+            self.interrupt()  # type: ignore[operator]
+
+    def __exit__(self, *exc: object) -> None:
+        self.done = True
+        r, w = self._fds()
+        with suppress(BlockingIOError):
+            os.write(w, b"\0")  # wake the watcher
+        assert self.thread is not None
+        self.thread.join()
+        self._drain(r)
+        if self.old_fd is not None:
+            signal.set_wakeup_fd(self.old_fd)
+
+    @staticmethod
+    def _drain(r: int) -> None:
+        with suppress(BlockingIOError):
+            while os.read(r, 4096):
+                pass
+
+
+def leave_sigint_alone() -> None:
+    """Keep python-sat from catching SIGINT inside solve calls in this process.
+
+    For worker processes that ignore SIGINT because their parent decides what Ctrl-C
+    does: python-sat would otherwise install its own handler around every call made in
+    the main thread, and the worker would die of a Ctrl-C meant for the parent.
+    """
+    from pysat._utils import MainThread
+
+    MainThread.check = staticmethod(lambda: False)  # type: ignore[method-assign]
+
+
+def _is_sigint(e: Exception) -> bool:
+    """Whether ``e`` is python-sat's report of a SIGINT caught inside the native solver."""
+    return type(e).__module__ == "pysolvers" and "keyboard interrupt" in str(e).lower()

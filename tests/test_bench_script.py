@@ -38,7 +38,7 @@ def test_bench_dom_limit_3(corpus: Path, tmp_path: Path) -> None:
         assert r["problems"] == ""
         assert float(r["cpu_s"]) >= 0 and float(r["wall_s"]) >= 0
         assert r["ref_status"] == ""
-    assert "== targets (issue 5)" in proc.stdout
+    assert "== targets (issues 5 and 10)" in proc.stdout
     assert "n-Dom 3..12 total CPU" in proc.stdout
 
 

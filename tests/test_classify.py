@@ -18,6 +18,7 @@ import pytest
 from satnono.classify import (
     Options,
     ResultLog,
+    ResumeFileError,
     classify_puzzle,
     discover,
     load_tasks,
@@ -177,14 +178,56 @@ def test_result_log_drops_a_torn_last_line(tmp_path):
     assert [json.loads(line)["index"] for line in lines] == [1, 2, 3]
 
 
-def test_result_log_ignores_an_invalid_middle_line_and_accepts_a_missing_newline(tmp_path):
+def test_result_log_rewrites_a_file_with_a_bad_middle_line(tmp_path):
     path = tmp_path / "log.jsonl"
-    path.write_text('{"file": "a", "index": 1}\nnot json\n{"file": "a", "index": 2}')
+    path.write_text('{"file": "a", "index": 1, "class": "line"}\nnot json\n\n[1, 2]\n'
+                    '{"file": "a", "index": "x", "class": "line"}\n{"file": "a", "index": 2, "class": "none"}')
     log = ResultLog(str(path))
     # the last line parses but has no newline: it may be torn mid-number, so it is redone
-    assert set(log.records) == {(os.path.realpath("a"), 1)} and log.dropped == 2
+    assert set(log.records) == {(os.path.realpath("a"), 1)} and log.dropped == 4
+    log.append({"file": "a", "index": 2, "class": "search"})
     log.close()
-    assert path.read_text() == '{"file": "a", "index": 1}\nnot json\n'
+    lines = path.read_text().splitlines(keepends=True)
+    assert all(line.endswith("\n") for line in lines)
+    assert [json.loads(x)["index"] for x in lines] == [1, 2]  # valid JSON lines again
+
+
+def test_result_log_forgets_records_of_an_old_interrupted_sat_call(tmp_path):
+    path = tmp_path / "log.jsonl"
+    path.write_text('{"file": "a", "index": 1, "class": "line"}\n'
+                    '{"file": "a", "index": 2, "class": "error", "reason": "internal error: error: '
+                    'Caught keyboard interrupt"}\n')
+    log = ResultLog(str(path))
+    log.close()
+    assert set(log.records) == {(os.path.realpath("a"), 1)} and log.dropped == 1
+
+
+@pytest.mark.parametrize("content", [bytes(range(256)) * 3, b"width 2\nheight 1\n", b"\x00\n\n{}\n"])
+def test_result_log_refuses_a_file_that_is_not_a_resume_file(tmp_path, content):
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(content)
+    with pytest.raises(ResumeFileError, match="not a satnono resume file"):
+        ResultLog(str(path))
+    assert path.read_bytes() == content  # untouched
+
+
+def test_cli_resume_with_damaged_files(tmp_path, capsys):
+    f = tmp_path / "a.non"
+    f.write_text("width 1\nheight 1\nrows\n1\ncolumns\n1\n")
+    log = tmp_path / "r.jsonl"
+    log.write_bytes(bytes(range(1, 256)))
+    assert main(["classify", str(f), "--resume", str(log), "--json"]) == 6
+    err = capsys.readouterr().err
+    assert "not a satnono resume file" in err and err.count("\n") == 1
+    assert log.read_bytes() == bytes(range(1, 256))
+    other = tmp_path / "b.non"
+    other.write_text("width 1\nheight 1\nrows\n0\ncolumns\n0\n")
+    log.write_text(json.dumps({"file": str(other), "index": None, "class": "line"}) + "\n\x00garbage\n")
+    assert main(["classify", str(f), "--resume", str(log), "--json"]) == 0
+    err = capsys.readouterr().err
+    assert "dropped 1 damaged line" in err
+    records = [json.loads(x) for x in log.read_text().splitlines()]
+    assert [r["file"] for r in records] == [str(other), str(f)]
 
 
 def _random_set(tmp_path: Path, n: int, size: int = 10) -> Path:
@@ -291,3 +334,21 @@ def test_corpus_colour_files_are_classified(capsys):
     assert code == 0  # colour puzzles are classified like the others: no unreadable input
     assert records[0]["class"] == "line"
     assert records[1]["class"] == "multiple"
+
+
+def test_result_log_rewrite_is_atomic(tmp_path, monkeypatch):
+    """A crash while a damaged resume file is rewritten leaves the old file as it was."""
+    import satnono.formats as formats
+
+    path = tmp_path / "log.jsonl"
+    original = '{"file": "a", "index": 1, "class": "line"}\nnot json\n'
+    path.write_text(original)
+
+    def crash(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(formats.os, "replace", crash)
+    with pytest.raises(OSError):
+        ResultLog(str(path))
+    assert path.read_text() == original
+    assert os.listdir(tmp_path) == ["log.jsonl"]  # no temporary file left

@@ -151,3 +151,20 @@ def test_main_returns_code():
 
     assert main(["check", DANCER]) == 0
     assert main(["check", "--bogus"]) == 2
+
+
+def test_check_progress_goes_to_stderr_only():
+    from satnono.cli import main
+    import contextlib
+    import io
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["check", "--progress", DANCER, EDGE])
+    assert code == 0
+    assert [line.split(":")[0] for line in out.getvalue().splitlines()] == [DANCER, EDGE]
+    assert "check" in err.getvalue() and "2/2" in err.getvalue()
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        assert main(["check", DANCER]) == 0  # not a terminal: no bar by default
+    assert err.getvalue() == ""

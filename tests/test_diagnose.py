@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import random
-import struct
+import io
 import xml.etree.ElementTree as ET
-import zlib
 from pathlib import Path
 
 import pytest
@@ -18,7 +18,7 @@ from satnono.encode import encode
 from satnono.linesolve import LineSolver
 from satnono.model import Puzzle, line_clue
 from satnono.propagate import COLUMN, ROW, GridState
-from satnono.render import COLOURS, render_heatmap, render_png, render_summary, render_svg
+from satnono.render import COLOURS, layout, render_heatmap, render_png, render_summary, render_svg
 from satnono.sat import SatSession
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
@@ -195,43 +195,105 @@ def test_json_form_is_data():
 # Rendering
 
 
-def _png_pixels(data: bytes) -> tuple[int, int, list[bytes]]:
+def _png(data: bytes):
+    from PIL import Image
+
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos = 8
-    chunks = []
-    while pos < len(data):
-        (n,) = struct.unpack(">I", data[pos:pos + 4])
-        kind = data[pos + 4:pos + 8]
-        body = data[pos + 8:pos + 8 + n]
-        (crc,) = struct.unpack(">I", data[pos + 8 + n:pos + 12 + n])
-        assert crc == zlib.crc32(kind + body) & 0xFFFFFFFF
-        chunks.append((kind, body))
-        pos += 12 + n
-    assert [k for k, _ in chunks][0] == b"IHDR" and chunks[-1][0] == b"IEND"
-    w, h, depth, colour, _, _, _ = struct.unpack(">IIBBBBB", chunks[0][1])
-    assert depth == 8 and colour == 2
-    raw = zlib.decompress(b"".join(b for k, b in chunks if k == b"IDAT"))
-    stride = 1 + 3 * w
-    assert len(raw) == h * stride
-    rows = [raw[i * stride:(i + 1) * stride] for i in range(h)]
-    assert all(r[0] == 0 for r in rows)
-    return w, h, [r[1:] for r in rows]
+    img = Image.open(io.BytesIO(data))
+    img.load()
+    return img.convert("RGB")
+
+
+def _inked(img, box) -> int:
+    """Pixels in ``box`` (x0, y0, x1, y1) that are not white."""
+    data = img.crop(box).tobytes()
+    return sum(1 for i in range(0, len(data), 3) if data[i:i + 3] != b"\xff\xff\xff")
 
 
 def test_png_and_svg_show_the_levels():
     p = Puzzle.from_grid(["###.", "#.#.", "##..", "...."])
     d = diagnose(p)
     levels = heat(d)
-    w, h, rows = _png_pixels(render_png(d, cell=4))
-    assert (w, h) == (4 * 5 + 1, 4 * 5 + 1)
-    for r in range(4):
-        for c in range(4):
-            x, y = 1 + c * 5 + 1, 1 + r * 5 + 1  # inside the cell
-            assert rows[y][x * 3:x * 3 + 3] == bytes(COLOURS[levels[r][c]])
+    for cell in (4, 16):
+        img = _png(render_png(d, cell=cell))
+        lay = layout(d, cell, text=cell >= 8)
+        assert img.size == (lay.width, lay.height)
+        for r in range(4):
+            for c in range(4):
+                x, y = lay.x0 + c * cell + cell // 2, lay.y0 + r * cell + cell // 2  # inside the cell
+                assert img.getpixel((x, y)) == COLOURS[levels[r][c]]
     root = ET.fromstring(render_svg(d))
     assert root.tag.endswith("svg")
     fills = {e.get("fill") for e in root.iter() if e.tag.endswith("rect")}
     assert "#%02x%02x%02x" % COLOURS[1] in fills
+
+
+def _svg_texts(svg: str) -> list[tuple[float, float, str, float, str]]:
+    root = ET.fromstring(svg)
+    out = []
+    for e in root.iter():
+        if e.tag.endswith("text") and e.get("x") is not None:
+            out.append((float(e.get("x")), float(e.get("y")), e.text or "", float(e.get("font-size")),
+                        e.get("text-anchor") or "start"))
+    return out
+
+
+def _assert_fits(svg: str) -> None:
+    root = ET.fromstring(svg)
+    width, height = float(root.get("width")), float(root.get("height"))
+    for x, y, text, size, anchor in _svg_texts(svg):
+        extent = len(text) * 0.6 * size
+        left = x - extent if anchor == "end" else x - extent / 2 if anchor == "middle" else x
+        assert left >= 0 and left + extent <= width and 0 < y <= height, (text, x, y, width, height)
+    for e in root.iter():
+        if e.tag.endswith("rect"):
+            assert float(e.get("x")) + float(e.get("width")) <= width
+            assert float(e.get("y")) + float(e.get("height")) <= height
+
+
+def test_pictures_show_clues_counts_legend_and_a_title_that_fits():
+    long_name = "A very long title of a puzzle, as some authors give them " * 3
+    p = Puzzle.from_grid(["#.", ".#"], name=long_name)  # ambiguous: every line has 2 placements
+    d = diagnose(p)
+    svg = render_svg(d)
+    _assert_fits(svg)
+    texts = [t for _, _, t, _, _ in _svg_texts(svg)]
+    assert texts[0].startswith("A very long title") and texts[0].endswith("\u2026")
+    assert texts.count("1") >= 4  # the row clues and the column clues
+    assert "ambiguous (differs between solutions)" in texts
+    assert any("placements left after line logic" in t for t in texts)
+    assert texts.count("2") == 4  # the placements beside each row and under each column
+    lay = layout(d, 16)
+    img = _png(render_png(d, cell=16))
+    assert _inked(img, (0, lay.y0, lay.x0 - 2, lay.y0 + 32)) > 10  # row clues left of the grid
+    assert _inked(img, (lay.x0, lay.y0 - 20, lay.x0 + 32, lay.y0 - 2)) > 10  # column clues above
+    assert _inked(img, (lay.x0 + 34, lay.y0, lay.width, lay.y0 + 32)) > 10  # row counts right
+    assert _inked(img, (0, lay.y0 + 40, lay.width, lay.height)) > 200  # legend and column counts
+
+
+def test_contradictory_pictures_list_every_level_and_agree_with_the_header():
+    # a contradiction found by line logic part-way: some cells settled, some left open
+    p = Puzzle.from_clues([[2], [1], [1, 1], [3]], [[1, 1], [2], [1, 2], [1]])
+    d = diagnose(p)
+    assert d.status == "none"
+    open_cells = sum(row.count("?") for row in d.after_line)
+    assert len(d.undetermined) == open_cells  # header, JSON and map agree
+    assert f"{open_cells} cells undetermined" in render_summary(d)
+    levels = {v for row in heat(d) for v in row}
+    svg = render_svg(d)
+    _assert_fits(svg)
+    texts = [t for _, _, t, _, _ in _svg_texts(svg)]
+    from satnono.render import LEVEL_NAMES
+
+    for v in levels:
+        assert LEVEL_NAMES[v] in texts
+    assert any(t.startswith("red frame") for t in texts)
+
+
+def test_summary_lists_placements_readably():
+    d = diagnose(Puzzle.from_grid(["#.", ".#"]))
+    text = render_summary(d)
+    assert "several placements left after line logic: 2 rows: row 1 has 2 placements, row 2 has 2 placements" in text
 
 
 def test_text_heat_map():
@@ -267,7 +329,7 @@ def test_cli_diagnose_exit_codes_and_outputs(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "ambiguity region: 4 cells" in out and "!!" in out
     ET.fromstring(svg.read_text())
-    _png_pixels(png.read_bytes())
+    _png(png.read_bytes())
     assert main(["diagnose", "--json", multi]) == 3
     j = json.loads(capsys.readouterr().out)
     assert j["file"] == multi and j["status"] == "multiple" and len(j["ambiguous"]) == 4
@@ -303,3 +365,23 @@ def test_corpus_ambiguous_puzzle():
 
     d = diagnose(load(str(CORPUS / "jwilk-nonogram" / "data" / "data001.nin")), timeout=30)
     assert d.status == "multiple" and len(d.ambiguous) == 4 and d.ambiguity_complete
+
+
+def test_cli_diagnose_writes_atomically(tmp_path, capsys, monkeypatch):
+    import satnono.formats as formats
+
+    multi = _write(tmp_path, "m.non", Puzzle.from_grid(["#.", ".#"]))
+    out = tmp_path / "map.svg"
+    out.write_text("precious")
+
+    def crash(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(formats.os, "replace", crash)
+    assert main(["diagnose", multi, "--svg", str(out), "--force"]) == 6
+    assert "No space left" in capsys.readouterr().err
+    assert out.read_text() == "precious"  # the old file survives a failed write
+    assert sorted(os.listdir(tmp_path)) == ["m.non", "map.svg"]
+    monkeypatch.undo()
+    assert main(["diagnose", multi, "--svg", str(out), "--force"]) == 3
+    assert out.read_text().startswith("<svg")

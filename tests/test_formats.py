@@ -480,8 +480,11 @@ def test_error_positions(fmt: str, text: str, line: int | None, fragment: str) -
     message = str(err)
     assert "\n" not in message and message.startswith(source + (f":{line}: " if line else ": "))
     if fmt not in ("tournament", "g"):  # sniffing picks the same reader for these texts
-        with pytest.raises(ParseError):
-            loads(text, source=source)
+        if text == "2 2\n1\n1\n1\n1\n":  # a valid .nin file: content beats the .mk suffix
+            assert loads(text, source=source)[0].rows == ((1,), (1,))
+        else:
+            with pytest.raises(ParseError):
+                loads(text, source=source)
 
 
 def test_unsupported_puzzles() -> None:
@@ -695,3 +698,18 @@ def test_formats_lists() -> None:
     assert {"non", "xml", "nin", "mk", "cwd", "tournament", "json", "pbm", "txt"} <= set(FORMATS)
     with pytest.raises(ValueError, match="cannot write"):
         dumps(Puzzle.from_grid(["#"]), "tournament")
+
+
+@pytest.mark.parametrize("item, why", [('"1"', "expected a whole number"), ("1.0", "expected a whole number"),
+                                       ("true", "expected a whole number"), ("null", "expected a whole number"),
+                                       ("[1]", "a colour block is [length, colour]"),
+                                       ('["1", "a"]', "expected a whole number")])
+def test_json_numbers_in_a_clue_list_must_be_integers(item: str, why: str) -> None:
+    """A string and a float inside a clue list are refused alike (issue 13); a list inside a
+    clue list is a colour block, whose length must be an integer too."""
+    with pytest.raises(ParseError) as e:
+        loads('{"rows": [[' + item + ']], "columns": [[1]]}', source="a.json")
+    got = item if why != "expected a whole number" or not item.startswith("[") else '"1"'
+    assert e.value.message == f"rows[0][0]: {why}, got {got}"
+    # a whole clue written as one string stays accepted
+    assert loads('{"rows": ["1"], "columns": [[1]]}')[0].rows == ((1,),)

@@ -12,11 +12,14 @@
 Formats (the ``fmt`` names): ``non`` (Simpson/mikix ``.non``), ``xml`` (webpbn),
 ``nin`` (Wilk), ``mk`` (pbnsolve), ``cwd`` (QNonograms/Copris), ``g`` (Olšák,
 read only), ``tournament`` (TAAI/ICGA ``$n`` files, read only), ``json``,
-``pbm`` (P1 and P4 read, P1 written), ``txt`` (a ``#``/``.`` picture), and
-the colour pictures ``ppm`` (P3 and P6 read, P6 written) and ``png``.  Colour
-puzzles are read and written in ``non``, ``xml`` and ``json`` (read in ``g``);
-the other clue formats are black and white only.
-Without ``fmt`` the format is sniffed from the content, the file suffix only
+``pbm`` (P1 and P4 read, P1 written), ``txt`` (a ``#``/``.`` or 0/1 picture),
+``pynogram`` (pynogram's INI-like text, read only), ``nonogrid`` (nonogrid's
+TOML, read only), ``picross`` (picross-solver's ``GRID`` text), and the colour
+pictures ``ppm`` (P3 and P6 read, P6 written) and ``png``.  Colour puzzles are
+read and written in ``non``, ``xml`` and ``json`` (read in ``g``, ``pynogram``
+and ``nonogrid``); the other clue formats are black and white only.
+Without ``fmt`` the format is told from the content: the plausible readers
+are tried in turn and the first that reads the file wins, the file suffix only
 breaking ties (see :mod:`satnono.formats.sniff`).
 
 Every malformed input raises :class:`~satnono.errors.ParseError` (or
@@ -42,11 +45,11 @@ import tempfile
 from contextlib import suppress
 from typing import Callable, Union
 
-from ..errors import ParseError
+from ..errors import ParseError, PuzzleTooLarge, UnsupportedPuzzle
 from ..model import Puzzle
-from . import cwd, jsonfmt, mk, nin, non, olsak, pbm, picture, textgrid, tournament, webpbn
+from . import cwd, jsonfmt, mk, nin, non, nonogrid, olsak, pbm, picross, picture, pynogram, textgrid, tournament, webpbn
 from ._text import parse_int
-from .sniff import format_from_suffix, sniff
+from .sniff import SIGNATURE_FORMATS, candidates, format_from_suffix, order, sniff
 
 from . import level  # picross game levels: NAME.level + NAME.pbm + NAME.ppm
 
@@ -60,7 +63,7 @@ __all__ = [
     "loads",
     "save",
     "sniff",
-    "write_bytes",
+    "write_atomic",
 ]
 
 Reader = Callable[..., list[Puzzle]]
@@ -79,6 +82,9 @@ _READERS: dict[str, Reader] = {
     "txt": textgrid.read,
     "ppm": picture.read_ppm,
     "png": picture.read_png,
+    "pynogram": pynogram.read,
+    "nonogrid": nonogrid.read,
+    "picross": picross.read,
 }
 #: Readers given the raw bytes (XML declares its own encoding; P4, P6 and PNG are binary).
 _BYTES_READERS = frozenset({"xml", "pbm", "ppm", "png"})
@@ -96,6 +102,7 @@ _WRITERS: dict[str, Callable[[Puzzle], Union[str, bytes]]] = {
     "txt": textgrid.write,
     "ppm": picture.write_ppm,
     "png": picture.write_png,
+    "picross": picross.write,
 }
 
 #: Every format name ``load``/``loads`` accept as ``fmt``.
@@ -132,21 +139,73 @@ def loads(
         if not blank:
             raise ParseError("empty file", source)
         hint = format_from_suffix(source) if source and source != STDIN else None
-        fmt = sniff(data, hint)
-        if fmt is None:
-            raise ParseError(f"cannot tell the format of {source or 'the input'}; use --format/fmt", source)
+        if hint == "level":  # a level is its suffix: its content, 0 or 1, names no format
+            fmt = hint
+    if fmt is None:
+        tried = order(data, hint)
+        if not tried:
+            raise ParseError(
+                f"cannot tell the format of {_name(source)} "
+                f"(tried: {', '.join(f for f in FORMATS if f != 'level')}; none fits); "
+                "name it with -f/--format FMT", source)
+        puzzles = _read_first(data, tried, source, hint, background)
+    else:
+        puzzles = _read(data, fmt, source, background)
+    if len(puzzles) == 1:
+        return [puzzles[0].with_source(source)]
+    return [p.with_source(f"{source}#{k}" if source else None) for k, p in enumerate(puzzles, 1)]
+
+
+def _name(source: str | None) -> str:
+    return source if source and source != STDIN else "the input"
+
+
+def _read(data: str | bytes, fmt: str, source: str | None, background: str | None = None) -> list[Puzzle]:
     if isinstance(data, bytes) and fmt not in _BYTES_READERS:
         try:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError:
             raise ParseError("not UTF-8 text", source) from None
     if fmt in _PICTURE_READERS:
-        puzzles = _READERS[fmt](data, source, background=background)
-    else:
-        puzzles = _READERS[fmt](data, source)
-    if len(puzzles) == 1:
-        return [puzzles[0].with_source(source)]
-    return [p.with_source(f"{source}#{k}" if source else None) for k, p in enumerate(puzzles, 1)]
+        return _READERS[fmt](data, source, background=background)
+    return _READERS[fmt](data, source)
+
+
+def _read_first(data: str | bytes, tried: list[str], source: str | None, hint: str | None,
+                background: str | None = None) -> list[Puzzle]:
+    """The puzzles of the first format in ``tried`` whose reader takes ``data``.
+
+    A colour puzzle (:class:`UnsupportedPuzzle`) ends the search: the format was
+    recognised.  When every reader fails, the error is the reader's own (precise,
+    with its line) if the content shows a format's signature or could be in the
+    suffix's format; otherwise one error naming each format tried and why it
+    refused the file.
+    """
+    errors: list[ParseError] = []
+    for fmt in tried:
+        try:
+            return _read(data, fmt, source, background)
+        except UnsupportedPuzzle:
+            raise
+        except ParseError as e:
+            errors.append(e)
+    if tried[0] in SIGNATURE_FORMATS and tried[0] in candidates(data):  # the content names its format
+        raise errors[0]
+    if hint in tried:
+        first = errors[tried.index(hint)]
+        if hint in candidates(data):  # content and suffix agree: the reader's own error
+            raise first
+        # the content fits no format: say so, with what the suffix's reader found
+        raise ParseError(f"{first.message} (read as {hint} because of the file's suffix: its content "
+                         "fits no format; name one with -f/--format FMT)", first.source, first.line)
+    if all(isinstance(e, PuzzleTooLarge) for e in errors):
+        raise errors[0]
+    why = "; ".join(f"not {fmt} ({_short(e)})" for fmt, e in zip(tried, errors))
+    raise ParseError(f"cannot tell the format of {_name(source)}: {why}; name it with -f/--format FMT", source)
+
+
+def _short(e: ParseError) -> str:
+    return f"line {e.line}: {e.message}" if e.line is not None else e.message
 
 
 def _split_selector(path: str) -> tuple[str, int | None]:
@@ -254,11 +313,14 @@ def save(puzzle: Puzzle, path: str, fmt: str | None = None, overwrite: bool = Fa
         else:
             sys.stdout.write(data.decode("utf-8"))
         return
-    write_bytes(data, path, overwrite)
+    write_atomic(path, data, overwrite)
 
 
-def write_bytes(data: bytes, path: str, overwrite: bool = False) -> None:
-    """Write ``data`` to ``path`` atomically (a temporary file moved into place).
+def write_atomic(path: str, data: bytes, overwrite: bool = False) -> None:
+    """Write ``data`` to the file ``path`` through a temporary file in the same directory.
+
+    A crash or Ctrl-C leaves either the old file or the new one, never a mix; the new file
+    keeps the old one's permissions.
 
     Raises:
         FileExistsError: ``path`` exists and ``overwrite`` is false.

@@ -21,7 +21,9 @@ Reading:
   are accepted for rows/columns); a clue is a list of blocks, a single
   integer, or a string of blocks separated by spaces or commas; ``[]``,
   ``[0]`` and ``""`` are empty;
-* a block is a length (``3``, ``"3"``), or in colour ``[3, "a"]`` or ``"3a"``
+* inside a list a length is a JSON integer (``"1"`` and ``1.0`` are refused
+  alike); a whole clue may be one string such as ``"3 1"`` or ``"3a 1b"``;
+* a block is a length (``3``), or in colour ``[3, "a"]`` or ``"3a"``
   where the colour is a character of ``colors``, a colour name, or (in a
   pair) a colour number from 1 in ``colors`` order; a bare length has colour
   1 (the first of ``colors``);
@@ -105,6 +107,15 @@ def _clue(value: Any, where: str, source: str | None) -> RawClue:
     elif isinstance(value, str):
         items = [t for t in re.split(r"[\s,]+", value.strip()) if t]
     elif isinstance(value, list):
+        # numbers inside a list must be JSON integers: "1" is refused like 1.0 (a whole clue
+        # may still be one string such as "3 1"); colour blocks are [3, "a"] or "3a"
+        bad = next((j for j, x in enumerate(value)
+                    if isinstance(x, bool) or not (isinstance(x, (int, list))
+                                                   or (isinstance(x, str) and _COLOUR_TOKEN.fullmatch(x.strip())))),
+                   None)
+        if bad is not None:
+            got = json.dumps(value[bad])
+            raise ParseError(f"{where}[{bad}]: expected a whole number, got {got[:20]}", source)
         items = value
     else:
         raise ParseError(f"{where}: expected a list of block lengths, got {type(value).__name__}", source)
@@ -115,6 +126,8 @@ def _clue(value: Any, where: str, source: str | None) -> RawClue:
             if len(item) != 2 or isinstance(item[1], bool) or not isinstance(item[1], (str, int)):
                 raise ParseError(f"{where}[{j}]: a colour block is [length, colour], got {str(item)[:30]}", source)
             item, key = item
+            if isinstance(item, bool) or not isinstance(item, int):
+                raise ParseError(f"{where}[{j}]: expected a whole number, got {json.dumps(item)[:20]}", source)
             if isinstance(key, str) and not key:
                 raise ParseError(f"{where}[{j}]: empty colour", source)
         elif isinstance(item, str):

@@ -151,7 +151,7 @@ def save(puzzle: Puzzle, level_path: str, ppm: bytes | None = None, overwrite: b
         ValueError: the puzzle has no goal picture.
         OSError: a file cannot be written.
     """
-    from . import write_bytes
+    from . import write_atomic
 
     files = paths(level_path)
     if not overwrite:
@@ -161,11 +161,11 @@ def save(puzzle: Puzzle, level_path: str, ppm: bytes | None = None, overwrite: b
     keep_ppm = os.path.exists(files.ppm)
     data = write_files(puzzle, ppm, old_level, old_pbm)
     if not keep_ppm:
-        write_bytes(data[".ppm"], files.ppm, overwrite)
+        write_atomic(files.ppm, data[".ppm"], overwrite)
     for suffix, path in ((".pbm", files.pbm), (SUFFIX, files.level)):
         if old_bytes_equal(path, data[suffix]):
             continue
-        write_bytes(data[suffix], path, overwrite)
+        write_atomic(path, data[suffix], overwrite)
     return files
 
 

@@ -7,6 +7,9 @@
 2. ``xml``: the first non-blank character is ``<`` (exclusive);
 3. ``json``: the first non-blank character is ``{`` or ``[`` (exclusive);
 4. ``tournament``: the first non-blank line is a ``$<n>`` header (exclusive);
+   ``picross``: the first line that is not a ``#`` comment is ``GRID ...`` (exclusive);
+   ``pynogram`` and ``nonogrid``: a ``[clues]`` or ``[colors]`` section header
+   (exclusive; ``nonogrid`` first when TOML's multi-line strings or a ``defs`` key show);
 5. ``non``: some line starts with a ``.non`` keyword (``width``, ``height``,
    ``rows``, ``columns``, ``goal``, ``title``, ``by``, ``copyright``,
    ``catalogue``, ``license``, ``maxrule``, ``color``);
@@ -16,11 +19,15 @@
 8. ``mk``: the first non-blank line is two numbers and a later line is ``#``;
    otherwise ``nin`` then ``mk`` when the first line is two numbers;
 9. ``cwd``: the first two non-blank lines are one number each;
-10. ``txt``: every non-blank line holds only ``#``, ``.``, ``X``, ``x``, ``-``.
+10. ``txt``: every non-blank line holds only picture cells (``#``, ``.``, ``X``,
+    ``x``, ``-``, ``0``, ``1``); before ``cwd`` and ``nin`` when the lines form a
+    rectangle at least 2 wide and 2 high (a 0/1 picture rather than numbers).
 
-:func:`sniff` returns the suffix's format when it is a candidate, else the first
-candidate, else the suffix's format (so that its reader reports the precise
-error), else ``None``.
+:func:`order` puts the suffix's format first when it is a candidate; when there
+is no candidate it gives just the suffix's format (so that its reader reports
+the precise error).  :func:`satnono.formats.loads` tries the readers in that
+order and takes the first that reads the file: the content decides, the suffix
+only breaks ties.  :func:`sniff` is the first of :func:`order`.
 """
 
 from __future__ import annotations
@@ -28,8 +35,9 @@ from __future__ import annotations
 import os
 import re
 
+from . import picross, pynogram
 from ._text import split_lines
-from .textgrid import looks_like_grid
+from .textgrid import looks_like_grid, looks_like_picture
 from .tournament import looks_headerless
 
 SUFFIXES = {
@@ -47,6 +55,7 @@ SUFFIXES = {
     ".pbm": "pbm",
     ".ppm": "ppm",
     ".png": "png",
+    ".toml": "nonogrid",
 }
 
 _PBM = re.compile(r"P[14](?:\s|#)")
@@ -61,6 +70,12 @@ _NON_WORD = re.compile(
 _TWO_INTS = re.compile(r"[0-9]+\s+[0-9]+")
 _ONE_INT = re.compile(r"[0-9]+")
 _HEADER = re.compile(r"\$\s*\S*")
+_TOML = re.compile(r'"""|\'\'\'|^[ \t]*defs[ \t]*=', re.MULTILINE)
+
+
+#: Formats recognised by an unmistakable signature (the numbered points 1-4 above): when
+#: the content shows one, the file is in it, and its reader's error is the one to report.
+SIGNATURE_FORMATS = frozenset({"pbm", "xml", "json", "tournament", "picross", "pynogram", "nonogrid"})
 
 
 def format_from_suffix(path: str) -> str | None:
@@ -96,15 +111,24 @@ def candidates(data: str | bytes) -> list[str]:
         return ["ppm"]
     if start[:1] == "<":
         return ["xml"]
+    lines = split_lines(text)
+    if start[:1] == "[" and pynogram.looks_like(lines):  # a [clues] section, not a JSON list
+        return ["nonogrid", "pynogram"] if _TOML.search(text) else ["pynogram", "nonogrid"]
     if start[:1] in ("{", "["):
         return ["json"]
-    lines = split_lines(text)
     filled = [x.strip() for x in lines if x.strip()]
     if not filled:
         return []
     if _HEADER.fullmatch(filled[0]):
         return ["tournament"]
+    if picross.looks_like(filled):
+        return ["picross"]
+    if pynogram.looks_like(lines):
+        return ["nonogrid", "pynogram"] if _TOML.search(text) else ["pynogram", "nonogrid"]
     out = []
+    picture = looks_like_picture(lines)
+    if picture:
+        out.append("txt")
     if any(_NON_WORD.match(x) for x in filled):
         out.append("non")
     if any(x.startswith(":") for x in filled):
@@ -115,9 +139,20 @@ def candidates(data: str | bytes) -> list[str]:
         out += ["mk"] if "#" in filled else ["nin", "mk"]
     if len(filled) >= 2 and _ONE_INT.fullmatch(filled[0]) and _ONE_INT.fullmatch(filled[1]):
         out.append("cwd")
-    if looks_like_grid(lines):
+    if not picture and looks_like_grid(lines):
         out.append("txt")
     return out
+
+
+def order(data: str | bytes, hint: str | None = None) -> list[str]:
+    """The formats to try on ``data``, in order: the candidates, ``hint`` (the suffix's
+    format) first when it is one of them; just ``[hint]`` when there is no candidate."""
+    found = candidates(data)
+    if hint in found:
+        return [hint] + [f for f in found if f != hint]
+    if found:
+        return found
+    return [hint] if hint else []
 
 
 def sniff(data: str | bytes, hint: str | None = None) -> str | None:
@@ -128,9 +163,5 @@ def sniff(data: str | bytes, hint: str | None = None) -> str | None:
     >>> sniff("3\\n3\\n1\\n", hint="cwd")
     'cwd'
     """
-    found = candidates(data)
-    if hint in found:
-        return hint
-    if found:
-        return found[0]
-    return hint
+    tried = order(data, hint)
+    return tried[0] if tried else None

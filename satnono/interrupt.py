@@ -1,0 +1,116 @@
+"""Ctrl-C (SIGINT) and SIGTERM: what the command line installs, and critical sections.
+
+:meth:`Signals.install` (called by the CLI's entry point, in the main thread) makes
+SIGINT raise :class:`KeyboardInterrupt` and SIGTERM raise :class:`Terminated` (a
+``KeyboardInterrupt``), unless the signal was ignored when the process started.
+
+:func:`critical` marks a block that must not be cut in the middle (writing a result,
+freeing a native SAT solver): a signal that arrives during it takes effect right after
+it.  Without installed handlers (the library used from another program) ``critical`` is
+harmless and Python's default behaviour applies.
+
+A handler may run inside a finaliser (``__del__``, a weakref callback), where Python
+prints and drops any exception.  A signal whose exception may have been dropped so is
+raised again at the next :func:`checkpoint` (each critical section and each SAT call
+starts with one), so a Ctrl-C is never lost.
+"""
+
+from __future__ import annotations
+
+import signal
+from contextlib import contextmanager
+from typing import Iterator
+
+
+class Terminated(KeyboardInterrupt):
+    """Raised in the main thread when SIGTERM arrives (once the handlers are installed)."""
+
+
+class Signals:
+    def __init__(self) -> None:
+        self.installed = False
+        self.deferring = 0
+        self.pending: int | None = None
+        self.raised: int | None = None  # a signal already raised (its exception may have been dropped)
+
+    def install(self) -> list[tuple[int, object]]:
+        """Handle SIGINT and SIGTERM (unless ignored, e.g. under nohup); returns what to restore."""
+        saved = []
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                old = signal.getsignal(sig)
+                if old == signal.SIG_IGN:
+                    continue
+                signal.signal(sig, self._handle)
+                saved.append((sig, old))
+            except ValueError:  # not the main thread: leave the defaults
+                break
+        self.installed = bool(saved)
+        return saved
+
+    def restore(self, saved: list[tuple[int, object]]) -> None:
+        for sig, old in saved:
+            signal.signal(sig, old)  # type: ignore[arg-type]
+        self.installed = False
+        self.raised = self.pending = None
+
+    def _handle(self, signum: int, frame: object) -> None:
+        if self.deferring:
+            if self.pending is None:
+                self.pending = signum
+            return
+        self._raise(signum)
+
+    def _raise(self, signum: int) -> None:
+        self.raised = signum
+        if signum == signal.SIGTERM:
+            raise Terminated()
+        raise KeyboardInterrupt()
+
+    def checkpoint(self) -> None:
+        """Raise again a signal that was raised before (the process is stopping).
+
+        Only with the handlers installed: a program using the library may catch a
+        KeyboardInterrupt and go on.
+        """
+        if self.installed and self.raised is not None and not self.deferring:
+            self._raise(self.raised)
+
+    def note(self, signum: int) -> None:
+        """Record a signal that was turned into an exception elsewhere (inside a SAT call)."""
+        if self.installed:
+            self.raised = signum
+
+    def reinstall_sigint(self) -> None:
+        """Put Python's SIGINT handler back at the OS level (python-sat leaves its own
+        installed after it caught a SIGINT inside a call)."""
+        try:
+            signal.signal(signal.SIGINT, signal.getsignal(signal.SIGINT))
+        except (ValueError, TypeError):  # not the main thread, or no Python-level handler
+            pass
+
+    @contextmanager
+    def critical(self) -> Iterator[None]:
+        """Defer SIGINT/SIGTERM until the block is done."""
+        self.checkpoint()
+        self.deferring += 1
+        try:
+            yield
+        finally:
+            self.deferring -= 1
+            if not self.deferring and self.pending is not None:
+                sig, self.pending = self.pending, None
+                self._raise(sig)
+
+
+SIGNALS = Signals()
+
+
+def critical():  # type: ignore[no-untyped-def]
+    """A block during which SIGINT and SIGTERM wait (see :meth:`Signals.critical`)."""
+    return SIGNALS.critical()
+
+
+def checkpoint() -> None:
+    """Raise again a SIGINT/SIGTERM whose exception may have been dropped by a finaliser."""
+    SIGNALS.checkpoint()
