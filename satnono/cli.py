@@ -256,6 +256,35 @@ def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
     sys.exit(_run_checks(files, fmt, timeout, solver, emit, bar, checker))
 
 
+def _picture_outputs(svg_out: str | None, png_out: str | None, force: bool) -> list[tuple[str, str]]:
+    """The pictures asked for, as ``(path, kind)``; exits 6 when one exists and --force is not given."""
+    outputs = [(o, kind) for o, kind in ((svg_out, "svg"), (png_out, "png")) if o]
+    if svg_out and png_out and os.path.abspath(svg_out) == os.path.abspath(png_out):
+        raise click.UsageError("--svg and --png name the same file")
+    for path, _ in outputs:
+        if os.path.lexists(path) and not force:
+            _err(f"{path}: exists; not overwritten (use --force)")
+            sys.exit(EXIT_INPUT)
+    return outputs
+
+
+def _write_pictures(outputs: list[tuple[str, str]], force: bool, render) -> None:
+    """Write each picture (``render(kind)`` gives its bytes) atomically; exits 6 when one cannot be written."""
+    from .formats import write_atomic
+
+    for path, kind in outputs:
+        data = render(kind)
+        try:
+            with _SIGNALS.critical():
+                write_atomic(path, data, overwrite=force)
+        except FileExistsError:
+            _err(f"{path}: exists; not overwritten (use --force)")
+            sys.exit(EXIT_INPUT)
+        except OSError as e:
+            _err(f"{path}: cannot write: {e.strerror or e}")
+            sys.exit(EXIT_INPUT)
+
+
 @cli.command(epilog=EXIT_HELP)
 @click.argument("files", nargs=-1, required=True)
 @format_option
@@ -263,16 +292,46 @@ def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
 @solver_option
 @json_option
 @ascii_option
-def solve(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver: str, as_json: bool, ascii_: bool) -> None:
+@click.option("--svg", "svg_out", default=None, metavar="OUT", help="Also draw the (first) solution as SVG in OUT.")
+@click.option("--png", "png_out", default=None, metavar="OUT", help="Also draw the (first) solution as PNG in OUT.")
+@click.option("--cell", type=click.IntRange(1, 64), default=16, show_default=True,
+              help="Pixels per cell in --svg/--png pictures.")
+@click.option("--force", is_flag=True, help="Overwrite the --svg/--png files if they exist.")
+def solve(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver: str, as_json: bool, ascii_: bool,
+          svg_out: str | None, png_out: str | None, cell: int, force: bool) -> None:
     """Print the solution of every puzzle; for an ambiguous puzzle also a second
     solution with the cells that differ marked.
 
     Colour puzzles are drawn in 24-bit colour on a terminal, and as the
     palette's characters ('.' background) with --ascii or when stdout is not a
-    terminal.
+    terminal. --svg/--png draw the first solution in the puzzle's colours (one
+    puzzle only: give FILE#k for a multi-puzzle file); nothing is drawn when
+    there is no solution.
     """
+    outputs = _picture_outputs(svg_out, png_out, force)
+    if outputs and len(files) != 1:
+        raise click.UsageError("--svg/--png draw one puzzle: give one FILE")
+    drawn = [0]
+
+    def draw(res: CheckResult) -> None:
+        from .formats.picture import write_png
+        from .render import solution_svg
+
+        drawn[0] += 1
+        if drawn[0] > 1:
+            if drawn[0] == 2:
+                _err(f"{files[0]} holds several puzzles: only the first was drawn (choose one with FILE#k)")
+            return
+        if not res.solutions:
+            _err(f"{files[0]}: no solution to draw")
+            return
+        grid = res.solutions[0]
+        _write_pictures(outputs, force, lambda kind: solution_svg(res.puzzle, grid, cell).encode("utf-8")
+                        if kind == "svg" else write_png(res.puzzle, grid, scale=cell))
 
     def emit(file: str, index: int | None, res: CheckResult | None, error: str | None) -> None:
+        if outputs and res is not None:
+            draw(res)
         if as_json:
             d = result_dict(res, file, index) if res is not None else error_dict(file, index, error or "")
             click.echo(json.dumps(d))
@@ -1035,13 +1094,7 @@ def diagnose_cmd(file: str, fmt: str | None, timeout: float | None, solver: str,
     from .formats import load
     from .render import render_heatmap, render_png, render_summary, render_svg
 
-    outputs = [(o, kind) for o, kind in ((svg_out, "svg"), (png_out, "png")) if o]
-    if svg_out and png_out and os.path.abspath(svg_out) == os.path.abspath(png_out):
-        raise click.UsageError("--svg and --png name the same file")
-    for path, _ in outputs:
-        if os.path.lexists(path) and not force:
-            _err(f"{path}: exists; not overwritten (use --force)")
-            sys.exit(EXIT_INPUT)
+    outputs = _picture_outputs(svg_out, png_out, force)
     try:
         puzzle = load(file, fmt)
     except ParseError as e:
@@ -1052,19 +1105,7 @@ def diagnose_cmd(file: str, fmt: str | None, timeout: float | None, solver: str,
     except Exception as e:  # a bug: one line, no traceback
         _err(f"{file}: internal error: {type(e).__name__}: {e}")
         sys.exit(EXIT_INTERNAL)
-    from .formats import write_atomic
-
-    for path, kind in outputs:
-        data = render_svg(d).encode("utf-8") if kind == "svg" else render_png(d)
-        try:
-            with _SIGNALS.critical():
-                write_atomic(path, data, overwrite=force)
-        except FileExistsError:
-            _err(f"{path}: exists; not overwritten (use --force)")
-            sys.exit(EXIT_INPUT)
-        except OSError as e:
-            _err(f"{path}: cannot write: {e.strerror or e}")
-            sys.exit(EXIT_INPUT)
+    _write_pictures(outputs, force, lambda kind: render_svg(d).encode("utf-8") if kind == "svg" else render_png(d))
     if as_json:
         click.echo(json.dumps({"file": file, **d.as_dict()}))
     else:

@@ -34,6 +34,30 @@ def _clue_text(clue: Sequence[int]) -> str:
     return " ".join(map(str, clue)) or "0"
 
 
+def _settled_chars(d: Diagnosis) -> list[list[str]]:
+    """Per cell, the character of its colour where it is known: settled by line logic, or
+    (for the cells line logic leaves open) the same in every solution; else ``""``."""
+    known = [[ch if ch != "?" else "" for ch in row] for row in d.after_line]
+    if d.solutions and (d.status == "unique" or (d.status == "multiple" and d.ambiguity_complete)):
+        s1 = d.solutions[0]
+        for r, c in d.undetermined:
+            known[r][c] = s1[r][c]
+    return known
+
+
+def _readable(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
+    """``rgb`` darkened, when needed, until it reads as text on white."""
+    r, g, b = rgb
+    while 0.299 * r + 0.587 * g + 0.114 * b > 170:
+        r, g, b = int(r * 0.8), int(g * 0.8), int(b * 0.8)
+    return (r, g, b)
+
+
+def _lighter(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
+    """Half way to white: a colour found by search only."""
+    return tuple((x + 255) // 2 for x in rgb)  # type: ignore[return-value]
+
+
 def placement_list(axis: str, items: Sequence[tuple[int, int]], limit: int = 12) -> str:
     """``38 rows: row 9 has 19,683 placements, row 12 has 4 placements, ...`` (1-based lines).
 
@@ -52,13 +76,26 @@ def render_heatmap(d: Diagnosis, ascii: bool = False) -> str:
     placements on the right, conflicting rows a marker; a legend follows."""
     glyphs = ASCII_GLYPHS if ascii else UNICODE_GLYPHS
     levels = heat(d)
+    p = d.puzzle
+    search_mark = "+" if ascii else "·"
+    if p.is_color:  # two characters a cell: a known cell shows its colour's character
+        chars = _settled_chars(d)
+        glyphs = tuple(g * 2 if len(g) == 1 else g for g in glyphs)
+
+        def glyph(r: int, c: int, v: int) -> str:
+            if v in (1, 6) and chars[r][c]:
+                return chars[r][c] * 2 if v == 1 else chars[r][c] + search_mark
+            return glyphs[v]
+    else:
+        def glyph(r: int, c: int, v: int) -> str:
+            return glyphs[v]
     row_notes: dict[int, str] = {o.index: f"{o.placements:,}" for o in d.open_lines if o.axis == ROW}
     for axis, i in d.conflict:
         if axis == ROW:
             row_notes[i] = "<- conflict"
     out = []
     for r, row in enumerate(levels):
-        line = "".join(glyphs[v] for v in row)
+        line = "".join(glyph(r, c, v) for c, v in enumerate(row))
         note = row_notes.get(r)
         out.append(f"{line}  {note}" if note else line)
     cols = [(o.index, o.placements) for o in d.open_lines if o.axis == COLUMN]
@@ -69,7 +106,12 @@ def render_heatmap(d: Diagnosis, ascii: bool = False) -> str:
             mark[i] = "^" * len(glyphs[0])
         out.append("".join(mark).rstrip() + "  conflict")
     used = sorted({v for row in levels for v in row})
-    out.append("legend: " + ", ".join(f"{glyphs[v].strip() or glyphs[v]} {LEVEL_NAMES[v]}" for v in used))
+    names = [f"{glyphs[v].strip() or glyphs[v]} {LEVEL_NAMES[v]}" for v in used if not (p.is_color and v in (1, 6))]
+    if p.is_color:
+        names = [f"{c.char} {c.name}" for c in p.palette[1:]] + names
+        if 6 in used:
+            names.append(f"x{search_mark} colour x, but only found by search")
+    out.append("legend: " + ", ".join(names))
     if cols:
         out.append("several placements left after line logic: " + placement_list("column", cols))
     return "\n".join(out)
@@ -194,8 +236,12 @@ def layout(d: Diagnosis, cell: int = 16, text: bool = True) -> Layout:
     pad = 6
     margin = 8
     title = _title(d)
+    colour = p.is_color
+    rgb_of = {c.char: c.rgb for c in p.palette}
+    ink = [TEXT_RGB] + [_readable(c.rgb) for c in p.palette[1:]]  # clue text per colour index
     row_clues = [_clue_text(c) for c in p.rows] if text else []
     col_clues = [[str(n) for n in c] or ["0"] for c in p.columns] if text else []
+    col_inks = [[ink[v] for v in cs] or [TEXT_RGB] for cs in p.column_colors] if text else []
     row_counts = {o.index: f"{o.placements:,}" for o in d.open_lines if o.axis == ROW} if text else {}
     col_counts = {o.index: f"{o.placements:,}" for o in d.open_lines if o.axis == COLUMN} if text else {}
     left = int(max((len(t) for t in row_clues), default=0) * _EM * fs) + (pad if text else 0)
@@ -206,7 +252,18 @@ def layout(d: Diagnosis, cell: int = 16, text: bool = True) -> Layout:
     bottom = (fs + pad if upright and longest else int(longest * _EM * fs)) + pad
     used = sorted({v for row in levels for v in row})
     legend: list[tuple[tuple[int, int, int] | None, str, bool]] = [
-        (COLOURS[v], LEVEL_NAMES[v], False) for v in used]
+        (COLOURS[v], LEVEL_NAMES[v], False) for v in used if not (colour and v in (1, 6))]
+    chars = _settled_chars(d) if colour else []
+    if colour:
+        legend[:0] = [(c.rgb, f"{c.name} ({c.char})", False) for c in p.palette[1:]]
+        if 6 in used:
+            legend.append((_lighter((0x80, 0x80, 0x80)), "lighter: that colour, but only found by search", False))
+
+    def fill(r: int, c: int, v: int) -> tuple[int, int, int]:
+        if colour and v in (1, 6) and chars[r][c]:
+            rgb = rgb_of[chars[r][c]]
+            return _lighter(rgb) if v == 6 else rgb
+        return COLOURS[v]
     if d.conflict:
         quality = "a minimal" if d.conflict_minimal else "a"
         legend.append((None, f"red frame: a line of {quality} set of clues that admit no solution together", True))
@@ -226,7 +283,7 @@ def layout(d: Diagnosis, cell: int = 16, text: bool = True) -> Layout:
     for r, row in enumerate(levels):
         for c, v in enumerate(row):
             if v:
-                items.append(_Rect(x0 + c * cell, y0 + r * cell, cell, cell, COLOURS[v]))
+                items.append(_Rect(x0 + c * cell, y0 + r * cell, cell, cell, fill(r, c, v)))
     for r in range(h + 1):
         items.append(_Line(x0, y0 + r * cell, x0 + w * cell, y0 + r * cell, GRID_RGB,
                            2 if r % 5 == 0 or r == h else 1))
@@ -235,11 +292,22 @@ def layout(d: Diagnosis, cell: int = 16, text: bool = True) -> Layout:
                            2 if c % 5 == 0 or c == w else 1))
     base = cell * 3 // 4 + 1  # baseline of text centred in a cell
     for r, t in enumerate(row_clues):
-        items.append(_Text(x0 - pad, y0 + r * cell + base, t, fs, "end"))
+        if not colour:
+            items.append(_Text(x0 - pad, y0 + r * cell + base, t, fs, "end"))
+            continue
+        # each number in its block's colour, laid out from the grid leftwards
+        x = x0 - pad
+        for n, v in reversed(list(zip(p.rows[r], p.row_colors[r]))):  # type: ignore[arg-type]
+            items.append(_Text(x, y0 + r * cell + base, str(n), fs, "end", bold=True, rgb=ink[v]))
+            x -= (len(str(n)) + 1) * _EM * fs
+        if not p.rows[r]:
+            items.append(_Text(x, y0 + r * cell + base, "0", fs, "end"))
     for c, nums in enumerate(col_clues):
-        for k, t in enumerate(reversed(nums)):
+        inks = col_inks[c]
+        for k, (t, rgb) in enumerate(zip(reversed(nums), reversed(inks))):
             size = fs if len(t) == 1 else fs - 2 if len(t) == 2 else max(7, fs * 2 // 3)  # keep neighbours apart
-            items.append(_Text(x0 + c * cell + cell / 2, y0 - pad - k * cell - (cell - base), t, size, "middle"))
+            items.append(_Text(x0 + c * cell + cell / 2, y0 - pad - k * cell - (cell - base), t, size, "middle",
+                               bold=colour, rgb=rgb))
     for r, t in row_counts.items():
         items.append(_Text(x0 + w * cell + pad // 2, y0 + r * cell + base, t, fs, rgb=NOTE_RGB))
     for c, t in col_counts.items():
@@ -355,3 +423,35 @@ def render_png(d: Diagnosis, cell: int | None = None) -> bytes:
     buf = io.BytesIO()
     img.save(buf, "PNG", optimize=True)
     return buf.getvalue()
+
+
+# --------------------------------------------------------------------------
+# A solution as a picture
+
+
+def solution_svg(puzzle, grid: Sequence[str], cell: int = 16) -> str:
+    """An SVG picture of ``grid`` (a solution of ``puzzle``) in the puzzle's colours, with
+    thin grid lines and a thicker one every five cells."""
+    rgb = {c.char: c.rgb for c in puzzle.palette}
+    h, w = len(grid), len(grid[0]) if grid else 0
+    m = 2
+    width, height = w * cell + 2 * m, h * cell + 2 * m
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}">',
+             f"<title>{escape(puzzle.name or puzzle.source or 'nonogram')}</title>",
+             f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>']
+    for r, row in enumerate(grid):
+        for c, ch in enumerate(row):
+            if ch != ".":
+                parts.append(f'<rect x="{m + c * cell}" y="{m + r * cell}" width="{cell}" height="{cell}" '
+                             f'fill="{_hex(rgb.get(ch, (128, 128, 128)))}"/>')
+    for r in range(h + 1):
+        sw = 1.5 if r % 5 == 0 or r == h else 0.5
+        parts.append(f'<line x1="{m}" y1="{m + r * cell}" x2="{m + w * cell}" y2="{m + r * cell}" '
+                     f'stroke="{_hex(GRID_RGB)}" stroke-width="{sw}"/>')
+    for c in range(w + 1):
+        sw = 1.5 if c % 5 == 0 or c == w else 0.5
+        parts.append(f'<line x1="{m + c * cell}" y1="{m}" x2="{m + c * cell}" y2="{m + h * cell}" '
+                     f'stroke="{_hex(GRID_RGB)}" stroke-width="{sw}"/>')
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"

@@ -103,3 +103,48 @@ def test_convert_to_picture_and_back(tmp_path):
     assert r.exit_code == 0, r.output
     r = run("check", "--json", str(png))
     assert json.loads(r.stdout)["solutions"] == [list(UNIQUE)]
+
+
+def test_solve_draws_the_solution_in_its_colours(tmp_path):
+    from PIL import Image
+
+    u = write(tmp_path, UNIQUE, name="u")
+    svg, png = tmp_path / "s.svg", tmp_path / "s.png"
+    r = run("solve", u, "--svg", str(svg), "--png", str(png), "--cell", "4")
+    assert r.exit_code == 0, r.output
+    img = Image.open(png).convert("RGB")
+    assert img.size == (12, 12)
+    pal = {c.char: c.rgb for c in default_palette(2)}
+    for row, cells in enumerate(UNIQUE):
+        for col, ch in enumerate(cells):
+            assert img.getpixel((col * 4 + 1, row * 4 + 1)) == pal[ch]
+    text = svg.read_text()
+    assert text.count("<rect") == 1 + sum(ch != "." for row in UNIQUE for ch in row)
+    assert "#%02x%02x%02x" % pal["b"] in text
+    # never overwritten without --force; nothing drawn for a puzzle without a solution
+    r = run("solve", u, "--svg", str(svg))
+    assert r.exit_code == 6 and "exists" in r.output
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"colors": {"a": "#ff0000", "b": "#0000ff"}, "rows": [["1a"]], "columns": [["1b"]]}')
+    r = run("solve", str(bad), "--png", str(tmp_path / "none.png"))
+    assert r.exit_code == 4 and not (tmp_path / "none.png").exists()
+    r = run("solve", u, u, "--png", str(tmp_path / "two.png"))
+    assert r.exit_code == 2
+
+
+def test_diagnose_pictures_and_map_in_colour(tmp_path):
+    from PIL import Image
+
+    m = write(tmp_path, AMBIGUOUS, name="m")
+    svg, png = tmp_path / "d.svg", tmp_path / "d.png"
+    r = run("diagnose", m, "--svg", str(svg), "--png", str(png))
+    assert r.exit_code == 3, r.output
+    pal = load(m).palette  # (.non names its colours by RGB)
+    text = svg.read_text()
+    for c in pal[1:]:
+        assert c.hex in text and f"{c.name} ({c.char})" in text  # cells and legend in the puzzle's colours
+    assert Image.open(png).size[0] > 50
+    # the text map shows settled cells as their colour's character: row 3 is "bb." in every solution
+    lines = r.output.splitlines()
+    assert any(line.startswith("bbbb··") for line in lines)
+    assert f"legend: a {pal[1].name}, b {pal[2].name}" in r.output
