@@ -323,14 +323,16 @@ def _encode(
 
 
 def _color_line_clauses(first_var: int, lengths: tuple[int, ...], colors: tuple[int, ...], n: int,
-                        starts: tuple[int, ...], lit) -> tuple[list[Clause], int]:
+                        starts: tuple[int, ...], lit, excluded: tuple[int, ...] | None = None) -> tuple[list[Clause], int]:
     """The clauses of one line of a colour puzzle and the next free variable.
 
     The ladders are those of :func:`_line_clauses`; ``lit(i, v)`` is the
     variable "cell i of this line has colour v".  The gap before block j + 1
     is ``c_j + [colour_j == colour_{j+1}]`` cells after block j's start.
     Known cells are not folded here: :func:`_encode_color` fixes them with
-    unit clauses.
+    unit clauses.  With ``excluded`` (per colour, the cells that cannot have
+    it) the support clauses of a cell and a colour it cannot have are left
+    out: the unit clause ``-x_iv`` satisfies them.
 
     * ladder, holes, order as in black and white, with the colour-dependent gap
     * cover       block j covers i -> cell i has colour_j
@@ -382,9 +384,11 @@ def _color_line_clauses(first_var: int, lengths: tuple[int, ...], colors: tuple[
     # (lo_j <= i < hi_{j+1}), with constant literals resolved inline
     for col in sorted(set(colors)):
         xs = [-lit(i, col) for i in range(n)]
+        skip = 0 if excluded is None else excluded[col]  # cells that cannot have this colour
         lo0, hi0, base0 = los[0], his[0], bases[0]
         for i in range(min(hi0, n)):  # y[0,i] is true from hi_0 on
-            app([xs[i], base0 + i] if i >= lo0 else [xs[i]])
+            if not (skip >> i) & 1:
+                app([xs[i], base0 + i] if i >= lo0 else [xs[i]])
         for j, c in enumerate(lengths):
             lo, hi, base = los[j], his[j], bases[j]
             if j + 1 < k:
@@ -393,6 +397,8 @@ def _color_line_clauses(first_var: int, lengths: tuple[int, ...], colors: tuple[
                 lo1, end, base1 = n, n, 0
             same = colors[j] == col
             for i in range(lo, min(end, n)):
+                if (skip >> i) & 1:
+                    continue
                 cl = [xs[i]]
                 if i < hi:
                     cl.append(-(base + i))
@@ -434,14 +440,15 @@ def _encode_color(state: GridState, solver: LineSolver, rows: Iterable[int] | No
                 sel[(axis, i)] = b.next_var
                 b.next_var += 1
             lengths, colors = p.line(axis, i)
-            res = solver.color(lengths, colors, n, state.line_excluded(axis, i))
+            ex = state.line_excluded(axis, i)
+            res = solver.color(lengths, colors, n, ex)
             if res is None:
                 if not selectors:
                     raise ValueError(f"{axis} {i} is inconsistent; propagate first")
                 b.extend([[]])
                 continue
             lit = (lambda j, v, r=i: var(r, j, v)) if axis == ROW else (lambda j, v, c=i: var(j, c, v))
-            cls, b.next_var = _color_line_clauses(b.next_var, lengths, colors, n, res.starts, lit)
+            cls, b.next_var = _color_line_clauses(b.next_var, lengths, colors, n, res.starts, lit, ex)
             # a colour the line's clue does not have is impossible in it
             absent = [v for v in range(1, k + 1) if v not in colors]
             cls += [[-lit(j, v)] for j in range(n) for v in absent]

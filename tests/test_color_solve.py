@@ -90,10 +90,14 @@ def test_unsatisfiable_clue_sets_up_to_3x3():
     assert nones > 100
 
 
-def _cnf_model_count(p: Puzzle) -> int:
-    """Models of the CNF of the empty state, projected on the cell colour variables."""
+def _cnf_model_count(p: Puzzle, propagated: bool = False) -> int:
+    """Models of the CNF of the empty (or propagated) state, projected on the cell colour variables."""
     lines = LineSolver()
     state = GridState(p)
+    if propagated:
+        assert propagate(state, lines) is None
+        if state.unknown_count() == 0:
+            return 1
     enc = encode(state, lines, rows=range(p.height), columns=range(p.width))
     cell_vars = [enc.color_var(r, c, v) for r in range(p.height) for c in range(p.width)
                  for v in range(1, p.ncolors + 1)]
@@ -118,6 +122,7 @@ def test_cnf_model_count_equals_brute_force():
         p = Puzzle.from_grid(grid, palette=palette(k))
         want = len(grid_solutions(p.rows, p.row_colors, p.columns, p.column_colors))
         assert _cnf_model_count(p) == want, grid
+        assert _cnf_model_count(p, propagated=True) == want, grid  # known cells as units, clauses pruned
         multi += want > 1
     assert multi > 8
 
