@@ -46,6 +46,8 @@ def all_clue_sets(h: int, w: int, chars: str = ".ab") -> Counter:
 @pytest.mark.parametrize("h,w", [(1, 1), (1, 2), (2, 1), (1, 3), (2, 2), (2, 3), (3, 2), (3, 3)])
 def test_every_clue_set_up_to_3x3_two_colours(h, w):
     """unique / multiple against exact brute-force counts, for every clue set of every grid."""
+    from satnono.counting import count
+
     checker = Checker()
     seen = Counter()
     for key, n in all_clue_sets(h, w).items():
@@ -57,9 +59,37 @@ def test_every_clue_set_up_to_3x3_two_colours(h, w):
             assert p.is_solution(s)
         if n > 1:
             assert len(r.solutions) == 2 and r.solutions[0] != r.solutions[1]
+        c = count(p, line_solver=checker.lines)
+        assert (c.count, c.exact) == (n, True), (key, n, c.count)
         seen[want] += 1
     if h * w >= 4:
         assert seen["unique"] and seen["multiple"]
+
+
+@pytest.mark.parametrize("h,w", [(1, 1), (1, 2), (2, 1), (2, 2), (1, 3), (3, 1)])
+def test_every_combination_of_line_clues_small(h, w):
+    """Every combination of possible row clues and column clues (satisfiable or not) up to 2x2:
+    the verdict and the exact count against the number of grids with those clues (0: none)."""
+    from satnono.counting import count
+
+    def line_clues(n):
+        return sorted({blocks_of("".join(cells)) for cells in itertools.product(".ab", repeat=n)})
+
+    grids = all_clue_sets(h, w)
+    checker = Checker()
+    nones = 0
+    for rows in itertools.product(line_clues(w), repeat=h):
+        for cols in itertools.product(line_clues(h), repeat=w):
+            key = (rows, cols)
+            n = grids.get(key, 0)
+            p = puzzle_of_key(key, PAL2)
+            r = checker.check(p)
+            want = "none" if n == 0 else "unique" if n == 1 else "multiple"
+            assert r.status.value == want, (key, n, r.reason)
+            c = count(p, line_solver=checker.lines)
+            assert (c.count, c.exact) == (n, True), key
+            nones += n == 0
+    assert nones
 
 
 def test_unsatisfiable_clue_sets_up_to_3x3():
