@@ -115,7 +115,7 @@ def default_palette(k: int) -> Palette:
         raise ValueError(f"the number of colours must be 1..{MAX_COLORS}, got {k}")
     chars = "abcdefghijklmnopqrstuvwxyzABCDEF"
     return (BW_PALETTE[0], *(
-        Color(_DEFAULT_COLORS[i - 1][0] if i <= len(_DEFAULT_COLORS) else f"color{i}", chars[i - 1], default_rgb(i))
+        Color(_default_name(i), chars[i - 1], default_rgb(i))
         for i in range(1, k + 1)))
 
 
@@ -170,9 +170,11 @@ def palette_for_chars(chars: Iterable[str]) -> Palette:
     found = sorted(set(chars) - {BACKGROUND})
     if not found or found == [BLACK]:
         return BW_PALETTE
-    return check_palette(
-        (BW_PALETTE[0], *(Color(f"color{i}" if ch != BLACK else "black", ch, default_rgb(i)) for i, ch in enumerate(found, 1)))
-    )
+    return check_palette((BW_PALETTE[0], *(Color(_default_name(i), ch, default_rgb(i)) for i, ch in enumerate(found, 1))))
+
+
+def _default_name(i: int) -> str:
+    return _DEFAULT_COLORS[i - 1][0] if i <= len(_DEFAULT_COLORS) else f"color{i}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,8 +209,17 @@ class Puzzle:
         # Normalise so that every consumer sees the same clue shape: tuples of
         # positive lengths with a colour each, an empty line as ``()``.
         pal = check_palette(self.palette)
+        lookup = _color_lookup(pal)  # clues may name a colour by the character given
+        goal = None if self.goal is None else tuple(self.goal)
+        if len(pal) == 2 and pal[1].char != BLACK:
+            # one block colour is black and white: its cells are '#' (name and RGB kept)
+            ch = pal[1].char
+            pal = (pal[0], Color(pal[1].name, BLACK, pal[1].rgb))
+            if goal is not None:
+                table = str.maketrans({ch: BLACK, BLACK: ch})
+                goal = tuple(row.translate(table) for row in goal)
         object.__setattr__(self, "palette", pal)
-        lookup = _color_lookup(pal)
+        lookup.update(_color_lookup(pal))
         for lengths_attr, colors_attr in (("rows", "row_colors"), ("columns", "column_colors")):
             lines = tuple(getattr(self, lengths_attr))
             given = getattr(self, colors_attr)
@@ -222,8 +233,7 @@ class Puzzle:
                 colors_out.append(colors)
             object.__setattr__(self, lengths_attr, tuple(lengths_out))
             object.__setattr__(self, colors_attr, tuple(colors_out))
-        if self.goal is not None:
-            object.__setattr__(self, "goal", tuple(self.goal))
+        object.__setattr__(self, "goal", goal)
         object.__setattr__(self, "meta", tuple((str(k), str(v)) for k, v in self.meta))
 
     @property
@@ -302,7 +312,7 @@ class Puzzle:
         g = tuple(grid)
         pal = palette_for_chars("".join(g)) if palette is None else check_palette(palette)
         g = check_grid(g, pal)
-        if len(pal) == 2 and pal[1].char == BLACK:
+        if len(pal) == 2:  # black and white (a lone colour's cells become '#')
             rows, cols = clues_of_grid(g)
             kwargs.setdefault("goal", g)
             return cls(rows=rows, columns=cols, palette=pal, **kwargs)  # type: ignore[arg-type]

@@ -245,3 +245,14 @@ def test_components_multiply_in_colour():
     p = Puzzle.from_grid(grid, palette=PAL2)
     r = count(p)
     assert r.count == 4 and r.exact and len(r.components) == 2
+
+
+def test_a_lone_colour_is_black_and_white():
+    """A picture with one block colour is the black-and-white puzzle, its cells '#'."""
+    p = Puzzle.from_grid(["a.", "aa"])
+    assert not p.is_color and p.chars == ".#" and p.goal == ("#.", "##")
+    r = check(p)
+    assert r.status.value == "unique" and r.solutions == (("#.", "##"),)
+    q = Puzzle.from_clues(rows=[[1], [2]], columns=[[2], [1]],
+                          palette=(BW_PALETTE[0], Color("red", "r", (255, 0, 0))))
+    assert q.palette[1] == Color("red", "#", (255, 0, 0)) and check(q).solutions == (("#.", "##"),)
