@@ -982,8 +982,9 @@ def _step_lines(st, number: str, indent: str = "") -> list[str]:
     return out
 
 
-def _read_state(path: str) -> list[str]:
-    """Rows of '#', '.', '?' from a file ('-' is stdin); blank lines and '%'/';' comments are skipped."""
+def _read_state(path: str) -> list[tuple[int, str]]:
+    """The rows of a state file ('-' is stdin) with their line numbers; blank lines and
+    '%'/';' comments are skipped.  :func:`_state_rows` checks their characters."""
     try:
         if path == "-":
             text = sys.stdin.read()
@@ -999,11 +1000,22 @@ def _read_state(path: str) -> list[str]:
         t = line.strip()
         if not t or t[0] in "%;":
             continue
-        bad = set(t) - set("#.?")
-        if bad:
-            raise SatnonoError(f"{path}:{n}: a state row holds only '#', '.' and '?', not {''.join(sorted(bad))!r}")
-        rows.append(t)
+        rows.append((n, t))
     return rows
+
+
+def _state_rows(path: str, numbered: list[tuple[int, str]], puzzle) -> list[str]:
+    """The state's rows, each checked to hold only the puzzle's characters and '?'
+    ('#', '.', '?' in black and white; the palette's characters and '?' in colour)."""
+    chars = puzzle.chars
+    for n, t in numbered:
+        bad = set(t) - set(chars + "?")
+        if bad:
+            if not puzzle.is_color:
+                raise SatnonoError(f"{path}:{n}: a state row holds only '#', '.' and '?', not {''.join(sorted(bad))!r}")
+            raise SatnonoError(f"{path}:{n}: a state row holds only the palette's characters {chars!r} and '?', "
+                               f"not {''.join(sorted(bad))!r}")
+    return [t for _, t in numbered]
 
 
 @cli.command("explain", epilog=GRADE_HELP + "\n\n" + EXPLAIN_EXIT_HELP)
@@ -1061,10 +1073,10 @@ def explain_cmd(file: str, fmt: str | None, as_json: bool, svg_out: str | None, 
     if svg_out is not None and os.path.lexists(svg_out) and not force:
         _err(f"{svg_out}: exists; not overwritten (use --force)")
         sys.exit(EXIT_INPUT)
-    known = None
+    numbered = None
     if state_file is not None:
         try:
-            known = _read_state(state_file)
+            numbered = _read_state(state_file)
         except SatnonoError as e:
             _err(str(e))
             sys.exit(EXIT_INPUT)
@@ -1081,13 +1093,17 @@ def explain_cmd(file: str, fmt: str | None, as_json: bool, svg_out: str | None, 
             _err(error)
             continue
         assert puzzle is not None
+        known = None
+        if numbered is not None:
+            try:
+                known = _state_rows(state_file, numbered, puzzle)  # type: ignore[arg-type]
+            except SatnonoError as e:
+                _err(str(e))
+                codes.append(EXIT_INPUT)
+                continue
         try:
             ex = explain(puzzle, known, max_steps, depth,
                          DEFAULT_PROBE_BUDGET if budget is None else budget, verdict_timeout=timeout)
-        except SatnonoError as e:  # a colour puzzle
-            _err(str(e))
-            codes.append(EXIT_INPUT)
-            continue
         except ValueError as e:  # a state of the wrong size
             _err(f"{state_file}: {e}")
             codes.append(EXIT_INPUT)
@@ -1124,15 +1140,16 @@ def explain_cmd(file: str, fmt: str | None, as_json: bool, svg_out: str | None, 
             _err(f"{label(fname, index)}: step {only_step} does not exist (the explanation has {len(ex.steps)})")
             codes.append(EXIT_USAGE)
             continue
+        pal = puzzle.palette if puzzle.is_color else None
         if grids or only_step is not None:
-            click.echo(legend(ascii_))
+            click.echo(legend(ascii_, pal))
         for k, (before, st) in enumerate(replay(puzzle, ex.steps, known), 1):
             if only_step is not None and k != only_step:
                 continue
             for text in _step_lines(st, f"{k}."):
                 click.echo(text)
             if grids or only_step is not None:
-                click.echo(render_step(before, st, ascii_))
+                click.echo(render_step(before, st, ascii_, pal))
                 click.echo("")
         click.echo(ex.note)
         if svg_out is not None:
@@ -1165,15 +1182,12 @@ def hint_cmd(file: str, fmt: str | None, state_file: str, as_json: bool, timeout
 
     try:
         puzzle = load(file, fmt)
-        known = _read_state(state_file)
+        known = _state_rows(state_file, _read_state(state_file), puzzle)
     except SatnonoError as e:
         _err(str(e))
         sys.exit(EXIT_INPUT)
     try:
         h = next_hint(puzzle, known, timeout)
-    except SatnonoError as e:  # a colour puzzle
-        _err(str(e))
-        sys.exit(EXIT_INPUT)
     except ValueError as e:
         _err(f"{state_file}: {e}")
         sys.exit(EXIT_INPUT)
@@ -1184,16 +1198,18 @@ def hint_cmd(file: str, fmt: str | None, state_file: str, as_json: bool, timeout
         click.echo(json.dumps({"file": file, **h.as_dict()}))
     else:
         click.echo(f"{h.kind}: {h.text}")
+        pal = puzzle.palette if puzzle.is_color else None
         if h.step is not None:
-            click.echo(legend(ascii_))
-            click.echo(render_step(known, h.step, ascii_))
+            click.echo(legend(ascii_, pal))
+            click.echo(render_step(known, h.step, ascii_, pal))
         elif h.wrong:
             from .report import render_grid
 
             marks = [(r, c) for r, c in h.wrong]
             shown = [row.replace("?", ".") for row in known]
-            click.echo("(filled cells that differ from the solution are marked; unknown cells are drawn white)")
-            click.echo(render_grid(shown, ascii_, marks))
+            click.echo("(filled cells that differ from the solution are marked; unknown cells are drawn "
+                       + ("as background)" if pal else "white)"))
+            click.echo(render_grid(shown, ascii_, marks, pal))
     code = {"step": EXIT_UNIQUE, "solved": EXIT_UNIQUE, "stuck": EXIT_MULTIPLE}.get(h.kind, EXIT_NONE)
     sys.exit(code)
 

@@ -390,7 +390,9 @@ def color_word(puzzle: Puzzle, v: int) -> str:
     if v == 0:
         return "background"
     col = puzzle.palette[v]
-    return col.char if col.name == col.char else f"{col.name} ({col.char})"
+    if col.name == col.char or col.name.startswith("#"):  # no name of its own: the character
+        return f"colour {col.char}"
+    return f"{col.name} ({col.char})"
 
 
 def color_line_move(puzzle: Puzzle, lengths: tuple[int, ...], colors: tuple[int, ...], n: int,
