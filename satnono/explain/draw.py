@@ -125,7 +125,7 @@ def _label_fills(puzzle: Puzzle, axis: str, i: int) -> list[str]:
     lengths, colors = puzzle.line(axis, i)
     if not puzzle.is_color or not lengths:
         return [""] * max(1, len(lengths))
-    return [f' fill="{puzzle.palette[v].hex()}"' for v in reversed(colors)]
+    return [f' fill="{puzzle.palette[v].hex}"' for v in reversed(colors)]
 
 
 def render_svg(puzzle: Puzzle, before: Sequence[str], step: Step, number: int, total: int) -> str:
@@ -156,7 +156,7 @@ def render_svg(puzzle: Puzzle, before: Sequence[str], step: Step, number: int, t
         x = left + c * _CELL + _CELL / 2
         for k, t in enumerate(reversed(labels)):
             out.append(f'<text x="{x:.1f}" y="{top - 4 - k * (_FONT + 2)}" text-anchor="middle"{fills[k]}>{t}</text>')
-    colour = {col.char: col.hex() for col in puzzle.palette} if puzzle.is_color else None
+    colour = {col.char: col.hex for col in puzzle.palette} if puzzle.is_color else None
     for r, row in enumerate(after):
         for c, ch in enumerate(row):
             x, y = left + c * _CELL, top + r * _CELL
