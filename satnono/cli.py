@@ -137,7 +137,7 @@ def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
     explain' (level line, probe, probe2 or search; multiple, none or unknown
     outside the scale; steps, probes, exact, text), with probing bounded so
     that it adds at most about half a second ('exact': false marks a lower
-    bound, "at least"); null for colour puzzles, which are not graded yet.
+    bound, "at least"), for black-and-white and colour puzzles alike.
 
     Many files are checked in one process; with --json each puzzle gives one
     JSON object per line (fields: file, index for multi-puzzle files, name,
@@ -153,7 +153,7 @@ def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
             if res is not None:
                 from .explain import difficulty
 
-                d["difficulty"] = difficulty(res.puzzle, res, line_solver=checker.lines)  # None for colour
+                d["difficulty"] = difficulty(res.puzzle, res, line_solver=checker.lines)
             click.echo(json.dumps(d))
             if error is not None:
                 _err(error)
@@ -937,7 +937,7 @@ Difficulty (the grade):
           line    line logic alone settles every cell
           probe   also probing depth 1: assume one cell, line logic
                   reaches a line with no placement, so the cell has
-                  the other value
+                  the other value (in colour: not the assumed colour)
           probe2  also probing depth 2 (depth-1 probes inside the
                   assumption)
           search  unique, but line logic and probing to depth 2 stop
@@ -1034,7 +1034,8 @@ def _state_rows(path: str, numbered: list[tuple[int, str]], puzzle) -> list[str]
               help="Probing effort per puzzle in line-solver calls (default 120000, up to about a second); when it "
                    "runs out the grade is a lower bound.")
 @click.option("--state", "state_file", default=None, metavar="PARTIAL",
-              help="Start from this partly solved grid (rows of '#', '.', '?') instead of the empty grid.")
+              help="Start from this partly solved grid (rows of '#', '.', '?'; in colour the palette's "
+                   "characters and '?') instead of the empty grid.")
 @click.option("-t", "--timeout", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True,
               metavar="SECONDS", help="Time for the uniqueness check (SAT) that words how an explanation ends "
                                       "when logic stops.")
@@ -1059,12 +1060,21 @@ def explain_cmd(file: str, fmt: str | None, as_json: bool, svg_out: str | None, 
     with no placement (its refutation chain follows, indented). When neither
     settles the rest, the explanation says so and why.
 
+    Colour puzzles are explained too: a step may settle cells (their colour)
+    or only rule colours out of cells; techniques as above (but gap), plus absent (the
+    clue has no block of some colour), with complete per colour, fill ruling
+    out the background, and reach per colour. A probe assumes one colour and
+    rules it out. Grids and SVG are drawn in the puzzle's colours.
+
     --json prints one object per puzzle: file, index (multi-puzzle files),
     name, width, height, steps (kind 'line' or 'probe', line 'row' or
     'column', index from 0, clue, cells as [row, col, value] with value '#'
-    or '.', technique, text; probe steps add probe [row, col, assumed value],
-    depth and chain), solved, status, remaining (0-based [row, col] left
-    open), grid ('?' for open cells), difficulty, note, seconds.
+    or '.' -- in colour the palette character; colour steps add colors (each
+    block's character) and excluded as [row, col, characters ruled out] for
+    cells not settled; technique, text; probe steps add probe [row, col,
+    assumed value], depth and chain), solved, status, remaining (0-based
+    [row, col] left open), grid ('?' for open cells), difficulty, note,
+    seconds.
     """
     from .explain import DEFAULT_PROBE_BUDGET, explain
     from .explain.draw import legend, render_step, replay, svg_files
@@ -1161,8 +1171,8 @@ def explain_cmd(file: str, fmt: str | None, as_json: bool, svg_out: str | None, 
 @click.argument("file")
 @format_option
 @click.option("--state", "state_file", required=True, metavar="PARTIAL",
-              help="The partly solved grid: one row per line of '#' (black), '.' (white), '?' (unknown); "
-                   "'-' reads standard input.")
+              help="The partly solved grid: one row per line of '#' (black), '.' (white), '?' (unknown) -- "
+                   "in colour the palette's characters ('.' the background) and '?'; '-' reads standard input.")
 @json_option
 @click.option("-t", "--timeout", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
               metavar="SECONDS", help="Time for checking the puzzle's solution (SAT).")
