@@ -26,6 +26,29 @@ placements  5     the general case: every placement of the clue that fits the
                   known cells puts this value here
 ==========  ====  ==============================================================
 
+Colour puzzles (more than one block colour) keep, per cell, the set of colours
+it may still have (:class:`~satnono.propagate.GridState`'s exclusion masks).  A
+colour step lists the cells it settles in ``cells`` (value: the palette
+character) and, in ``excluded``, the cells it only rules colours out of, with
+the characters ruled out; nothing is applied silently, so replaying ``cells``
+and ``excluded`` reaches exactly the state the engine (and propagation) reaches.
+The colour techniques (:func:`color_line_move`), with the same ranks:
+
+==========  ====  ==============================================================
+empty       0     the clue is 0: every cell is background
+absent      0     the clue has no block of some colour: no cell has that colour
+complete    1     all of a colour's cells are known: no other cell has it
+fill        1     only as many cells can be coloured as the clue needs: none is background
+edge/fixed  2     a block has one position: its cells have its colour, the cells
+                  beside it do not
+overlap     3     a block's leftmost and rightmost positions overlap: its colour there
+reach       4     cells no block of some colour can reach: not that colour
+placements  5     the general case (counted by :func:`~satnono.diagnose.count_color_placements`)
+==========  ====  ==============================================================
+
+A colour probe assumes one colour of a cell and, refuted, rules that colour
+out (the cell is settled when one colour is left).
+
 At each point the engine takes, among all lines that can make progress, the
 easiest technique, then the line with the most new cells, then rows before
 columns and the lowest index.  Only lines whose cells changed are looked at
