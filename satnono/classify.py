@@ -41,7 +41,7 @@ from .counting import MULTIPLE, NONE, UNIQUE, count
 from .errors import ParseError
 from .linesolve import LineSolver
 from .model import Puzzle
-from .propagate import Contradiction, Deadline, GridState, propagate
+from .propagate import Contradiction, GridState, propagate
 from .sat import DEFAULT_SOLVER
 
 CLASSES = ("line", "search", "multiple", "none", "unknown", "error")
@@ -65,7 +65,7 @@ def probe(state: GridState, lines: LineSolver, deadline: float | None = None) ->
     white; in colour each colour, then the background) and propagated from
     its row and column; a value that contradicts is excluded from the cell
     (which is propagated at once).  Returns a :class:`Contradiction` if the
-    puzzle turns out to have no solution.  Raises :class:`Deadline`.
+    puzzle turns out to have no solution.  Raises :class:`~satnono.propagate.Deadline`.
     """
     h, w = state.height, state.width
     changed = True

@@ -109,11 +109,6 @@ STRICT_MAX_CELLS = 100 * 100
 DEFAULT_PROBE_BUDGET = 120_000
 
 
-def is_color(puzzle: Puzzle) -> bool:
-    """True for a colour puzzle (``Puzzle.is_color`` where the model has colours)."""
-    return bool(getattr(puzzle, "is_color", False))
-
-
 class BudgetExhausted(Exception):
     """The probing budget ran out."""
 
