@@ -1007,7 +1007,7 @@ def _read_state(path: str) -> list[tuple[int, str]]:
 def _state_rows(path: str, numbered: list[tuple[int, str]], puzzle) -> list[str]:
     """The state's rows, each checked to hold only the puzzle's characters and '?'
     ('#', '.', '?' in black and white; the palette's characters and '?' in colour)."""
-    chars = puzzle.chars
+    chars = puzzle.chars if puzzle.is_color else "#." + puzzle.chars
     for n, t in numbered:
         bad = set(t) - set(chars + "?")
         if bad:

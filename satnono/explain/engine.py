@@ -1071,11 +1071,12 @@ def state_from_known(puzzle: Puzzle, known: Sequence[str]) -> GridState:
                     raise ValueError(f"state row {r + 1} column {c + 1}: {ch!r} is not one of the palette's "
                                      f"characters {puzzle.chars!r} or '?'")
         return state
+    black = puzzle.chars[1]  # '#', or a one-colour palette's own character (steps still say '#')
     for r, row in enumerate(known):
         if len(row) != puzzle.width:
             raise ValueError(f"state row {r + 1} has {len(row)} cells, the puzzle is {puzzle.width} wide")
         for c, ch in enumerate(row):
-            if ch == BLACK:
+            if ch == BLACK or ch == black:
                 state.set_cell(r, c, True)
             elif ch == WHITE:
                 state.set_cell(r, c, False)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from ..linesolve import LineSolver
-from ..model import BLACK, Puzzle
+from ..model import WHITE, Puzzle
 from ..solve import CheckResult, Checker, Status
 from .engine import (DEFAULT_PROBE_BUDGET, BudgetExhausted, Explainer, Explanation, Step, _Contradiction,
                      color_word, grade, state_from_known)
@@ -34,7 +34,7 @@ def _givens(puzzle: Puzzle, known: Sequence[str] | None) -> dict[tuple[int, int]
     if puzzle.is_color:
         index = {ch: v for v, ch in enumerate(puzzle.chars)}
         return {(r, c): index[ch] for r, row in enumerate(known) for c, ch in enumerate(row) if ch != "?"}
-    return {(r, c): ch == BLACK for r, row in enumerate(known) for c, ch in enumerate(row) if ch != "?"}
+    return {(r, c): ch != WHITE for r, row in enumerate(known) for c, ch in enumerate(row) if ch != "?"}
 
 
 def explain(puzzle: Puzzle, known: Sequence[str] | None = None, max_steps: int | None = None,
@@ -137,15 +137,18 @@ def next_hint(puzzle: Puzzle, known: Sequence[str], timeout: float | None = 10.0
         return Hint("contradiction", f"the puzzle itself has no solution: {res.reason}", status=status)
     if res.status is Status.UNIQUE:
         sol = res.solutions[0]
-        wrong = [(r, c) for r, row in enumerate(known) for c, ch in enumerate(row)
-                 if ch != "?" and ch != sol[r][c]]
+        if puzzle.is_color:
+            wrong = [(r, c) for r, row in enumerate(known) for c, ch in enumerate(row) if ch != "?" and ch != sol[r][c]]
+        else:  # black may be written '#' or as a one-colour palette's own character
+            wrong = [(r, c) for r, row in enumerate(known) for c, ch in enumerate(row)
+                     if ch != "?" and (ch == WHITE) != (sol[r][c] == WHITE)]
         if wrong:
             r, c = wrong[0]
             more = f" (and {len(wrong) - 1} more filled cell{'s' if len(wrong) > 2 else ''})" if len(wrong) > 1 else ""
             if puzzle.is_color:
                 word = color_word(puzzle, puzzle.chars.index(known[r][c]))
             else:
-                word = "black" if known[r][c] == BLACK else "white"
+                word = "white" if known[r][c] == WHITE else "black"
             return Hint("wrong", f"cell (row {r + 1}, column {c + 1}) is {word}, but the solution differs there{more}",
                         wrong=wrong, status=status)
     elif any(ch != "?" for row in known for ch in row):
