@@ -33,7 +33,7 @@ from satnono.propagate import GridState, propagate
 
 from conftest import PUZZLES  # noqa: E402
 
-BRUTE_MAX = 10  # lines up to this length are checked by enumerating their placements
+BRUTE_MAX = 12  # lines up to this length are checked by enumerating their placements
 GOLDEN = PUZZLES.parent / "tests" / "golden_explain"
 
 
@@ -445,3 +445,19 @@ def test_colour_drawings():
     assert len(files) == len(ex.steps)
     last = files[max(files)].decode()
     assert "#dc2828" in last and "#289628" in last  # the puzzle's own colours
+
+
+def test_colour_depth_two_probes_replay():
+    """5-Dom needs probing depth 2; recoloured as a 2-colour puzzle (its black cells colour a and
+    an extra row holding one colour-b cell) it still does: every step, nested probes included,
+    replays soundly (by brute force on its 11- and 12-cell lines' placements) to the solution."""
+    p0 = load(str(PUZZLES / "dom" / "5-dom.xml"))
+    sol = check(p0).solutions[0]
+    p = Puzzle.from_grid([row.replace("#", "a") for row in sol] + ["b" + "." * (p0.width - 1)])
+    ex = explain(p, probe_budget=400_000)
+    assert ex.solved and ex.difficulty["level"] == "probe2" and ex.difficulty["exact"]
+    deep = [s for s in ex.steps if s.kind == "probe" and s.depth == 2]
+    assert deep and any(x.kind == "probe" for s in deep for x in s.chain)
+    assert "placements" in {s.technique for s in ex.steps}
+    rp = check_steps(p, ex.steps)
+    assert rp.grid() == ex.grid == check(p).solutions[0]

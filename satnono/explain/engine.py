@@ -149,7 +149,8 @@ class _Limited:
 
 @dataclass(slots=True)
 class Step:
-    """One deduction.  Cells are 0-based ``(row, col, value)`` with value ``#`` or ``.``."""
+    """One deduction.  Cells are 0-based ``(row, col, value)`` with value ``#`` or ``.``
+    (in colour: the palette character of the colour the cell is settled to)."""
 
     kind: str
     """``line`` or ``probe``."""
@@ -1014,7 +1015,8 @@ class Explanation:
     puzzle: Puzzle
     steps: list[Step]
     grid: tuple[str, ...]
-    """The grid reached: ``#``, ``.`` and ``?`` for cells logic could not settle."""
+    """The grid reached: ``#`` and ``.`` (in colour the palette's characters), ``?`` for cells
+    logic could not settle."""
     solved: bool
     status: str
     """``solved`` (logic settled every cell), ``stuck`` (logic stops), ``none`` (a line has no placement),
@@ -1046,7 +1048,7 @@ class Explanation:
 
 
 def state_grid(state: GridState) -> tuple[str, ...]:
-    """The known cells as rows over ``#``, ``.`` and ``?``."""
+    """The known cells as rows over ``#``, ``.`` and ``?`` (in colour the palette's characters and ``?``)."""
     return _after_line_grid(state)
 
 
