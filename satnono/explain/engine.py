@@ -269,6 +269,23 @@ def _span(v: Mask) -> tuple[int, int]:
     return (v & -v).bit_length() - 1, v.bit_length() - 1
 
 
+def _pinned(clue: Sequence[int], starts: Sequence[Mask], n: int) -> list[tuple[int, int, int, Mask, Mask]]:
+    """``(j, length, start, cells, flank)`` for each block j with a single possible start:
+    its cells and the cells just beside it (inside the line)."""
+    out = []
+    for j, (c, v) in enumerate(zip(clue, starts)):
+        if v & (v - 1):
+            continue
+        s = v.bit_length() - 1
+        flank = 0
+        if s > 0:
+            flank |= 1 << (s - 1)
+        if s + c < n:
+            flank |= 1 << (s + c)
+        out.append((j, c, s, ((1 << c) - 1) << s, flank))
+    return out
+
+
 def line_move(clue: tuple[int, ...], n: int, black: Mask, white: Mask, res: LineResult,
               axis: str) -> LineMove | None:
     """The easiest honest move on one line, or None if the complete solver finds nothing new.
@@ -303,16 +320,7 @@ def line_move(clue: tuple[int, ...], n: int, black: Mask, white: Mask, res: Line
     pb = pw = 0
     edge = True
     pinned: list[tuple[int, int, int, list[str]]] = []
-    for j, (c, v) in enumerate(zip(clue, res.starts)):
-        if v & (v - 1):
-            continue
-        s = v.bit_length() - 1
-        cells = ((1 << c) - 1) << s
-        flank = 0
-        if s > 0:
-            flank |= 1 << (s - 1)
-        if s + c < n:
-            flank |= 1 << (s + c)
+    for j, c, s, cells, flank in _pinned(clue, res.starts, n):
         b, w = cells & unknown, flank & unknown
         if not (b | w):
             continue
@@ -479,16 +487,8 @@ def color_line_move(puzzle: Puzzle, lengths: tuple[int, ...], colors: tuple[int,
     ex = [0] * nv
     edge = True
     pinned: list[tuple[int, int, int, int, list[str]]] = []
-    for j, (c, col, v) in enumerate(zip(lengths, colors, res.starts)):
-        if v & (v - 1):
-            continue
-        s = v.bit_length() - 1
-        cells = ((1 << c) - 1) << s
-        flank = 0
-        if s > 0:
-            flank |= 1 << (s - 1)
-        if s + c < n:
-            flank |= 1 << (s + c)
+    for j, c, s, cells, flank in _pinned(lengths, res.starts, n):
+        col = colors[j]
         got = False
         for w in range(nv):
             if w != col and may[w] & cells:
@@ -600,6 +600,14 @@ def color_cells(puzzle: Puzzle, axis: str, i: int, n: int, cur: tuple[Mask, ...]
 # The engine
 
 
+def _line_text(name: str, placements: int | None, verb: str, settles: str, reason: Callable[[], str]) -> str:
+    """A line step's sentence: the technique's reason, or for ``placements`` their number."""
+    if placements is not None:
+        return (f"{name}: every one of the {placements:,} placements of the clue that fit the known cells "
+                f"{verb} {settles}")
+    return f"{name}: {reason()}: {settles}"
+
+
 class _Contradiction(Exception):
     def __init__(self, axis: str, index: int) -> None:
         super().__init__(axis, index)
@@ -696,14 +704,9 @@ class Engine:
             v = BLACK if (mv.black >> pos) & 1 else WHITE
             cells.append((i, pos, v) if axis == ROW else (pos, i, v))
         cells.sort()
-        name = f"{axis} {i + 1} (clue {clue_text(clue)})"
-        placements = None
-        if mv.technique == "placements":
-            placements = count_placements(clue, n, b, w)
-            text = (f"{name}: every one of the {placements:,} placements of the clue that fit the known cells "
-                    f"puts {_settles(axis, mv.black, mv.white)}")
-        else:
-            text = f"{name}: {mv.reason()}: {_settles(axis, mv.black, mv.white)}"
+        placements = count_placements(clue, n, b, w) if mv.technique == "placements" else None
+        text = _line_text(f"{axis} {i + 1} (clue {clue_text(clue)})", placements, "puts",
+                          _settles(axis, mv.black, mv.white), mv.reason)
         return Step("line", axis, i, clue, cells, mv.technique, text, placements)
 
     def _make_color_step(self, lid: int, mv: ColorMove) -> Step:
@@ -711,14 +714,8 @@ class Engine:
         p = self.state.puzzle
         lengths, colors = self.clues[lid], self.colors[lid]
         cells, excluded, settles = color_cells(p, axis, i, n, cur, mv.ex)
-        name = f"{axis} {i + 1} (clue {p.clue_text(axis, i)})"
-        placements = None
-        if mv.technique == "placements":
-            placements = count_color_placements(lengths, colors, n, cur)
-            text = (f"{name}: every one of the {placements:,} placements of the clue that fit the known cells "
-                    f"makes {settles}")
-        else:
-            text = f"{name}: {mv.reason()}: {settles}"
+        placements = count_color_placements(lengths, colors, n, cur) if mv.technique == "placements" else None
+        text = _line_text(f"{axis} {i + 1} (clue {p.clue_text(axis, i)})", placements, "makes", settles, mv.reason)
         return Step("line", axis, i, lengths, cells, mv.technique, text, placements, excluded=excluded,
                     colors="".join(p.chars[v] for v in colors))
 
