@@ -414,14 +414,11 @@ def test_colour_hint_step_wrong_and_solved():
     p = load(str(PUZZLES / "satnono" / "colour-search-10x10.non"))
     sol = check(p).solutions[0]
     blank = ["?" * p.width] * p.height
-    h = next_hint(p, blank)
-    assert h.kind == "step" and h.step is not None
-    check_steps(p, [h.step])
-    # half filled in correctly: the hint is sound from there
-    half = [row[:5] + "?" * 5 for row in sol]
-    h = next_hint(p, half)
-    assert h.kind == "step"
-    check_steps(p, [h.step], Replay(p, half))
+    for known in (blank, [row[:5] + "?" * 5 for row in sol]):  # empty, and half filled in correctly
+        h = next_hint(p, known)
+        assert h.kind == "step" and h.step is not None and h.step.technique != "absent"
+        # the hint is sound once the absent steps (read off the clues) are taken, which are checked too
+        check_steps(p, _absent_steps(p, known) + [h.step], Replay(p, known))
     # a wrong cell is named with its colour
     r, c = 6, 0
     wrong = [list(row) for row in blank]
@@ -431,6 +428,19 @@ def test_colour_hint_step_wrong_and_solved():
     assert next_hint(p, list(sol)).kind == "solved"
     with pytest.raises(ValueError, match="palette"):
         next_hint(p, ["#" * p.width] * p.height)
+
+
+def _absent_steps(p: Puzzle, known) -> list:
+    from satnono.explain import state_from_known
+
+    eng = Engine(state_from_known(p, known), LineSolver())
+    out = []
+    got = eng.next_move()
+    while got is not None and got[1].technique == "absent":
+        out.append(eng.make_step(*got))
+        eng.apply_step(out[-1])
+        got = eng.next_move()
+    return out
 
 
 def test_colour_drawings():

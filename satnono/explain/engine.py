@@ -1225,18 +1225,34 @@ class Explainer:
                 return st
         return None
 
-    def next_step(self, state: GridState, with_probes: bool = True) -> Step | None:
+    def next_step(self, state: GridState, with_probes: bool = True, past_absent: bool = False) -> Step | None:
         """The easiest next step from ``state`` (not applied), or None.
+
+        With ``past_absent`` (colour hints: a partial grid cannot show ruled-out colours, and
+        that a line has no cell of a colour its clue lacks is read off the clue), the
+        ``absent`` exclusions are taken as known first, on a copy of ``state``; an ``absent``
+        step is returned only when nothing else follows.
 
         Raises the internal contradiction when a line of ``state`` has no placement.
         """
-        eng = Engine(state, self.lines)
-        got = eng.next_move()
+        first_absent = None
+        if past_absent and state.nvals > 2:
+            state = state.copy()
+            eng = Engine(state, self.lines)
+            got = eng.next_move()
+            while got is not None and got[1].technique == "absent":
+                st = eng.make_step(*got)
+                first_absent = first_absent or st
+                eng.apply_step(st)
+                got = eng.next_move()
+        else:
+            eng = Engine(state, self.lines)
+            got = eng.next_move()
         if got is not None:
             return eng.make_step(*got)
         if not with_probes or state.unknown_count() == 0:
-            return None
-        return self._probe(state, Prober(self.lines, self.probe_budget, None))
+            return first_absent
+        return self._probe(state, Prober(self.lines, self.probe_budget, None)) or first_absent
 
 
 def _note(puzzle: Puzzle, status: str, bad: tuple[str, int] | None, verdict: str | None, unknown: int,

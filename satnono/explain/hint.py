@@ -120,6 +120,11 @@ def next_hint(puzzle: Puzzle, known: Sequence[str], timeout: float | None = 10.0
     cells can only be judged together: if they fit no solution the hint says
     so (kind ``contradiction``) without naming a cell.
 
+    In colour, that a line has no cell of a colour its clue lacks (the
+    ``absent`` technique) is taken as known, since a partial grid cannot show
+    ruled-out colours: the hint is the easiest step after those (an ``absent``
+    step only when nothing else follows).
+
     Raises ValueError when ``known`` does not match the puzzle's size or has
     other characters.
 
@@ -161,7 +166,7 @@ def next_hint(puzzle: Puzzle, known: Sequence[str], timeout: float | None = 10.0
         return Hint("solved", "every cell is filled: solved", status=status)
     ex = Explainer(lines, 2, probe_budget)
     try:
-        step = ex.next_step(state)
+        step = ex.next_step(state, past_absent=True)
     except BudgetExhausted:
         return Hint("stuck", "no cell follows by line logic, and the probing budget ran out before a probe "
                     "was found", status=status)
