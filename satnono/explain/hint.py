@@ -60,7 +60,7 @@ def explain(puzzle: Puzzle, known: Sequence[str] | None = None, max_steps: int |
 
 def difficulty(puzzle: Puzzle, result: CheckResult | None = None, probe_budget: int = CHECK_PROBE_BUDGET,
                timeout: float | None = CHECK_SECONDS, line_solver: LineSolver | None = None
-               ) -> dict[str, Any] | None:
+               ) -> dict[str, Any]:
     """The difficulty grade of ``puzzle`` (a dict; see :func:`satnono.explain.engine.grade`),
     black and white or colour.
 
