@@ -1129,10 +1129,7 @@ class Explainer:
         assumed = BLACK if black else WHITE
         value = WHITE if black else BLACK
         clue = p.rows[index] if axis == ROW else p.columns[index]
-        nested = sum(1 for s in chain if s.kind == "probe")
-        how = f"{len(chain) - nested} line step{'s' if len(chain) - nested != 1 else ''}"
-        if nested:
-            how += f" and {nested} nested probe{'s' if nested != 1 else ''}"
+        how = _chain_size(chain)
         text = (f"if cell (row {r + 1}, column {c + 1}) were {'black' if black else 'white'}, "
                 f"{axis} {index + 1} (clue {clue_text(clue)}) would have no placement after {how}, "
                 f"so it is {'white' if black else 'black'}")
@@ -1153,10 +1150,7 @@ class Explainer:
         else:
             excluded.append((r, c, chars[value]))
             then = f"so it is not {word}"
-        nested = sum(1 for s in chain if s.kind == "probe")
-        how = f"{len(chain) - nested} line step{'s' if len(chain) - nested != 1 else ''}"
-        if nested:
-            how += f" and {nested} nested probe{'s' if nested != 1 else ''}"
+        how = _chain_size(chain)
         text = (f"if cell (row {r + 1}, column {c + 1}) were {word}, "
                 f"{axis} {index + 1} (clue {p.clue_text(axis, index)}) would have no placement after {how}, "
                 f"{then}")
@@ -1253,6 +1247,15 @@ class Explainer:
         if not with_probes or state.unknown_count() == 0:
             return first_absent
         return self._probe(state, Prober(self.lines, self.probe_budget, None)) or first_absent
+
+
+def _chain_size(chain: Sequence[Step]) -> str:
+    """``5 line steps`` or ``3 line steps and 1 nested probe``."""
+    nested = sum(1 for s in chain if s.kind == "probe")
+    how = f"{len(chain) - nested} line step{'s' if len(chain) - nested != 1 else ''}"
+    if nested:
+        how += f" and {nested} nested probe{'s' if nested != 1 else ''}"
+    return how
 
 
 def _note(puzzle: Puzzle, status: str, bad: tuple[str, int] | None, verdict: str | None, unknown: int,
