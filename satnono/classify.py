@@ -12,8 +12,7 @@ Per puzzle (:func:`classify_puzzle`) the class is
 With probing, a unique puzzle also gets a finer *level*, the difficulty grade
 of :mod:`satnono.explain`: ``line``, ``probe`` (line logic plus single-cell
 contradiction probing settles it), ``probe2`` (probing depth 2) or ``search``
-(colour puzzles, not explained yet, get ``line``, ``probe`` or ``search`` from
-single-cell probing to a fixpoint);
+(black and white and colour alike);
 ``level_exact`` is false when the probing budget or the time ran out (the level
 is then a lower bound), and ``steps``, ``probes`` and ``grade`` (the grade in
 words) come with it.  The solution count is capped by ``max_solutions``.
@@ -42,7 +41,7 @@ from .counting import MULTIPLE, NONE, UNIQUE, count
 from .errors import ParseError, SatnonoError
 from .linesolve import LineSolver
 from .model import Puzzle
-from .propagate import Contradiction, Deadline, GridState, propagate
+from .propagate import Contradiction, GridState, propagate
 from .sat import DEFAULT_SOLVER, leave_sigint_alone
 
 CLASSES = ("line", "search", "multiple", "none", "unknown", "error")
@@ -66,7 +65,7 @@ def probe(state: GridState, lines: LineSolver, deadline: float | None = None) ->
     white; in colour each colour, then the background) and propagated from
     its row and column; a value that contradicts is excluded from the cell
     (which is propagated at once).  Returns a :class:`Contradiction` if the
-    puzzle turns out to have no solution.  Raises :class:`Deadline`.
+    puzzle turns out to have no solution.  Raises :class:`~satnono.propagate.Deadline`.
     """
     h, w = state.height, state.width
     changed = True
@@ -132,10 +131,7 @@ def classify_puzzle(
     after_probe: int | None = None
     grade: dict[str, Any] = {}
     reason = res.reason
-    if probing and cls in ("line", "search") and getattr(puzzle, "is_color", False):
-        # colour puzzles are not explained yet: the level from single-cell probing alone
-        level, after_probe, reason = _probe_level(puzzle, cls, lines, t0, timeout, reason)
-    elif probing and cls in ("line", "search"):
+    if probing and cls in ("line", "search"):
         from .explain import DEFAULT_PROBE_BUDGET, Explainer
 
         left = None if timeout is None else max(0.0, timeout - (time.monotonic() - t0))
@@ -166,23 +162,6 @@ def classify_puzzle(
         "probes": grade.get("probes"),
         "grade": grade.get("text"),
     }
-
-
-def _probe_level(puzzle: Puzzle, cls: str, lines: LineSolver, t0: float, timeout: float | None,
-                 reason: str | None) -> tuple[str | None, int | None, str | None]:
-    """``(level, unknown_after_probe, reason)`` from single-cell probing to a fixpoint:
-    ``line``, ``probe`` or ``search`` (used where explanations do not reach yet)."""
-    if cls == "line":
-        return "line", 0, reason
-    state = GridState(puzzle)
-    deadline = None if timeout is None else t0 + timeout
-    try:
-        propagate(state, lines, deadline=deadline)
-        probe(state, lines, deadline)
-        after = state.unknown_count()
-        return ("probe" if after == 0 else "search"), after, reason
-    except Deadline:
-        return None, None, "timed out while probing (level not settled)"
 
 
 def error_record(file: str, index: int | None, message: str) -> dict[str, Any]:

@@ -227,7 +227,7 @@ def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
     explain' (level line, probe, probe2 or search; multiple, none or unknown
     outside the scale; steps, probes, exact, text), with probing bounded so
     that it adds at most about half a second ('exact': false marks a lower
-    bound, "at least"); null for colour puzzles, which are not graded yet.
+    bound, "at least"), for black-and-white and colour puzzles alike.
 
     Many files are checked in one process; with --json each puzzle gives one
     JSON object per line (fields: file, index for multi-puzzle files, name,
@@ -244,7 +244,7 @@ def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
             if res is not None:
                 from .explain import difficulty
 
-                d["difficulty"] = difficulty(res.puzzle, res, line_solver=checker.lines)  # None for colour
+                d["difficulty"] = difficulty(res.puzzle, res, line_solver=checker.lines)
             bar.echo(json.dumps(d))
             if error is not None:
                 bar.echo(f"satnono: {error}", err=True)
@@ -1123,7 +1123,7 @@ Difficulty (the grade):
           line    line logic alone settles every cell
           probe   also probing depth 1: assume one cell, line logic
                   reaches a line with no placement, so the cell has
-                  the other value
+                  the other value (in colour: not the assumed colour)
           probe2  also probing depth 2 (depth-1 probes inside the
                   assumption)
           search  unique, but line logic and probing to depth 2 stop
@@ -1168,8 +1168,9 @@ def _step_lines(st, number: str, indent: str = "") -> list[str]:
     return out
 
 
-def _read_state(path: str) -> list[str]:
-    """Rows of '#', '.', '?' from a file ('-' is stdin); blank lines and '%'/';' comments are skipped."""
+def _read_state(path: str) -> list[tuple[int, str]]:
+    """The rows of a state file ('-' is stdin) with their line numbers; blank lines and
+    '%'/';' comments are skipped.  :func:`_state_rows` checks their characters."""
     try:
         if path == "-":
             text = sys.stdin.read()
@@ -1185,11 +1186,22 @@ def _read_state(path: str) -> list[str]:
         t = line.strip()
         if not t or t[0] in "%;":
             continue
-        bad = set(t) - set("#.?")
-        if bad:
-            raise SatnonoError(f"{path}:{n}: a state row holds only '#', '.' and '?', not {''.join(sorted(bad))!r}")
-        rows.append(t)
+        rows.append((n, t))
     return rows
+
+
+def _state_rows(path: str, numbered: list[tuple[int, str]], puzzle) -> list[str]:
+    """The state's rows, each checked to hold only the puzzle's characters and '?'
+    ('#', '.', '?' in black and white; the palette's characters and '?' in colour)."""
+    chars = puzzle.chars if puzzle.is_color else "#." + puzzle.chars
+    for n, t in numbered:
+        bad = set(t) - set(chars + "?")
+        if bad:
+            if not puzzle.is_color:
+                raise SatnonoError(f"{path}:{n}: a state row holds only '#', '.' and '?', not {''.join(sorted(bad))!r}")
+            raise SatnonoError(f"{path}:{n}: a state row holds only the palette's characters {chars!r} and '?', "
+                               f"not {''.join(sorted(bad))!r}")
+    return [t for _, t in numbered]
 
 
 @cli.command("explain", epilog=GRADE_HELP + "\n\n" + EXPLAIN_EXIT_HELP)
@@ -1208,7 +1220,8 @@ def _read_state(path: str) -> list[str]:
               help="Probing effort per puzzle in line-solver calls (default 120000, up to about a second); when it "
                    "runs out the grade is a lower bound.")
 @click.option("--state", "state_file", default=None, metavar="PARTIAL",
-              help="Start from this partly solved grid (rows of '#', '.', '?') instead of the empty grid.")
+              help="Start from this partly solved grid (rows of '#', '.', '?'; in colour the palette's "
+                   "characters and '?') instead of the empty grid.")
 @click.option("-t", "--timeout", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True,
               metavar="SECONDS", help="Time for the uniqueness check (SAT) that words how an explanation ends "
                                       "when logic stops.")
@@ -1233,12 +1246,21 @@ def explain_cmd(file: str, fmt: str | None, as_json: bool, svg_out: str | None, 
     with no placement (its refutation chain follows, indented). When neither
     settles the rest, the explanation says so and why.
 
+    Colour puzzles are explained too: a step may settle cells (their colour)
+    or only rule colours out of cells; techniques as above (but gap), plus absent (the
+    clue has no block of some colour), with complete per colour, fill ruling
+    out the background, and reach per colour. A probe assumes one colour and
+    rules it out. Grids and SVG are drawn in the puzzle's colours.
+
     --json prints one object per puzzle: file, index (multi-puzzle files),
     name, width, height, steps (kind 'line' or 'probe', line 'row' or
     'column', index from 0, clue, cells as [row, col, value] with value '#'
-    or '.', technique, text; probe steps add probe [row, col, assumed value],
-    depth and chain), solved, status, remaining (0-based [row, col] left
-    open), grid ('?' for open cells), difficulty, note, seconds.
+    or '.' -- in colour the palette character; colour steps add colors (each
+    block's character) and excluded as [row, col, characters ruled out] for
+    cells not settled; technique, text; probe steps add probe [row, col,
+    assumed value], depth and chain), solved, status, remaining (0-based
+    [row, col] left open), grid ('?' for open cells), difficulty, note,
+    seconds.
     """
     from .explain import DEFAULT_PROBE_BUDGET, explain
     from .explain.draw import legend, render_step, replay, svg_files
@@ -1247,10 +1269,10 @@ def explain_cmd(file: str, fmt: str | None, as_json: bool, svg_out: str | None, 
     if svg_out is not None and os.path.lexists(svg_out) and not force:
         _err(f"{svg_out}: exists; not overwritten (use --force)")
         sys.exit(EXIT_INPUT)
-    known = None
+    numbered = None
     if state_file is not None:
         try:
-            known = _read_state(state_file)
+            numbered = _read_state(state_file)
         except SatnonoError as e:
             _err(str(e))
             sys.exit(EXIT_INPUT)
@@ -1267,13 +1289,17 @@ def explain_cmd(file: str, fmt: str | None, as_json: bool, svg_out: str | None, 
             _err(error)
             continue
         assert puzzle is not None
+        known = None
+        if numbered is not None:
+            try:
+                known = _state_rows(state_file, numbered, puzzle)  # type: ignore[arg-type]
+            except SatnonoError as e:
+                _err(str(e))
+                codes.append(EXIT_INPUT)
+                continue
         try:
             ex = explain(puzzle, known, max_steps, depth,
                          DEFAULT_PROBE_BUDGET if budget is None else budget, verdict_timeout=timeout)
-        except SatnonoError as e:  # a colour puzzle
-            _err(str(e))
-            codes.append(EXIT_INPUT)
-            continue
         except ValueError as e:  # a state of the wrong size
             _err(f"{state_file}: {e}")
             codes.append(EXIT_INPUT)
@@ -1310,15 +1336,16 @@ def explain_cmd(file: str, fmt: str | None, as_json: bool, svg_out: str | None, 
             _err(f"{label(fname, index)}: step {only_step} does not exist (the explanation has {len(ex.steps)})")
             codes.append(EXIT_USAGE)
             continue
+        pal = puzzle.palette if puzzle.is_color else None
         if grids or only_step is not None:
-            click.echo(legend(ascii_))
+            click.echo(legend(ascii_, pal))
         for k, (before, st) in enumerate(replay(puzzle, ex.steps, known), 1):
             if only_step is not None and k != only_step:
                 continue
             for text in _step_lines(st, f"{k}."):
                 click.echo(text)
             if grids or only_step is not None:
-                click.echo(render_step(before, st, ascii_))
+                click.echo(render_step(before, st, ascii_, pal))
                 click.echo("")
         click.echo(ex.note)
         if svg_out is not None:
@@ -1330,8 +1357,8 @@ def explain_cmd(file: str, fmt: str | None, as_json: bool, svg_out: str | None, 
 @click.argument("file")
 @format_option
 @click.option("--state", "state_file", required=True, metavar="PARTIAL",
-              help="The partly solved grid: one row per line of '#' (black), '.' (white), '?' (unknown); "
-                   "'-' reads standard input.")
+              help="The partly solved grid: one row per line of '#' (black), '.' (white), '?' (unknown) -- "
+                   "in colour the palette's characters ('.' the background) and '?'; '-' reads standard input.")
 @json_option
 @click.option("-t", "--timeout", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
               metavar="SECONDS", help="Time for checking the puzzle's solution (SAT).")
@@ -1351,15 +1378,12 @@ def hint_cmd(file: str, fmt: str | None, state_file: str, as_json: bool, timeout
 
     try:
         puzzle = load(file, fmt)
-        known = _read_state(state_file)
+        known = _state_rows(state_file, _read_state(state_file), puzzle)
     except SatnonoError as e:
         _err(str(e))
         sys.exit(EXIT_INPUT)
     try:
         h = next_hint(puzzle, known, timeout)
-    except SatnonoError as e:  # a colour puzzle
-        _err(str(e))
-        sys.exit(EXIT_INPUT)
     except ValueError as e:
         _err(f"{state_file}: {e}")
         sys.exit(EXIT_INPUT)
@@ -1370,16 +1394,18 @@ def hint_cmd(file: str, fmt: str | None, state_file: str, as_json: bool, timeout
         click.echo(json.dumps({"file": file, **h.as_dict()}))
     else:
         click.echo(f"{h.kind}: {h.text}")
+        pal = puzzle.palette if puzzle.is_color else None
         if h.step is not None:
-            click.echo(legend(ascii_))
-            click.echo(render_step(known, h.step, ascii_))
+            click.echo(legend(ascii_, pal))
+            click.echo(render_step(known, h.step, ascii_, pal))
         elif h.wrong:
             from .report import render_grid
 
             marks = [(r, c) for r, c in h.wrong]
             shown = [row.replace("?", ".") for row in known]
-            click.echo("(filled cells that differ from the solution are marked; unknown cells are drawn white)")
-            click.echo(render_grid(shown, ascii_, marks))
+            click.echo("(filled cells that differ from the solution are marked; unknown cells are drawn "
+                       + ("as background)" if pal else "white)"))
+            click.echo(render_grid(shown, ascii_, marks, pal))
     code = {"step": EXIT_UNIQUE, "solved": EXIT_UNIQUE, "stuck": EXIT_MULTIPLE}.get(h.kind, EXIT_NONE)
     sys.exit(code)
 

@@ -6,11 +6,19 @@
    webpbn-00016; the figure is the slowest.
 2. The webpbn survey set explained in one process in under 10 s: every
    black-and-white puzzle of ``webpbn-survey`` (the survey puzzles, Knotty,
-   Faase and the ten Dom puzzles; the two colour files cannot be read yet),
+   Faase and the ten Dom puzzles; its two colour files are in figure 3),
    with the command's defaults (probing depth 2, budget of
    :data:`satnono.explain.DEFAULT_PROBE_BUDGET` line-solver calls, a 1 s
    uniqueness check when logic stops), one :class:`LineSolver` shared, as
    ``satnono explain`` shares it within a run.
+
+3. Colour puzzles (no target of their own; the same 1 s per puzzle is shown):
+   random 20x20 and 30x30 colour puzzles (2 to 5 colours, fixed seed, as
+   ``scripts/bench.py``'s colour set draws them: most have several
+   solutions, so probing runs until its budget), generated 30x30
+   line-solvable colour puzzles (2, 3 and 4 colours, seed 0), the bundled
+   ``webpbn-color-00047`` (31x18) and ``webpbn-color-00220`` (40x40) and the
+   generated 3-colour 10x10 search puzzle, with the command's defaults.
 
 Both wall-clock and CPU time are printed (the machine is shared).  Usage::
 
@@ -75,6 +83,8 @@ def target_survey(corpus: str) -> bool:
             skipped.append(f"{os.path.relpath(f, root)} ({str(e).split(': ', 1)[-1]})")
             continue
         for p in puzzles:
+            if p.is_color:  # figure 3
+                continue
             ex, wall, cpu = _timed(lambda: explain(p, line_solver=lines, verdict_timeout=1.0))
             total_wall += wall
             total_cpu += cpu
@@ -91,6 +101,45 @@ def target_survey(corpus: str) -> bool:
     return ok
 
 
+COLOUR_SEED = 20261123
+
+
+def colour_figures() -> bool:
+    print("== 3. colour puzzles (figures; 1 s per puzzle shown for comparison) ==")
+    import random
+
+    from satnono.model import Puzzle, default_palette
+
+    rng = random.Random(COLOUR_SEED)
+    puzzles = []
+    for h, w in ((20, 20), (30, 30)):
+        for k in (2, 3, 5):
+            pal = default_palette(k)
+            chars = "".join(c.char for c in pal)
+            for d in (0.5, 0.7):
+                grid = tuple("".join(rng.choice(chars[1:]) if rng.random() < d else "." for _ in range(w))
+                             for _ in range(h))
+                puzzles.append((f"random {h}x{w} k{k} d{d}", Puzzle.from_grid(grid, palette=pal)))
+    for k in (2, 3, 4):
+        for i, p in enumerate(generate(30, 30, 2, seed=0, colors=k, require="line", density=(0.6, 0.8),
+                                       max_candidates=3000)):
+            puzzles.append((f"generated 30x30 k{k} line #{i + 1}", p))
+    for name in ("webpbn/webpbn-color-00047.xml", "webpbn/webpbn-color-00220.xml", "satnono/colour-search-10x10.non"):
+        puzzles.append((os.path.basename(name), load_all(os.path.join(HERE, "..", "puzzles", name))[0]))
+    lines = LineSolver()
+    worst = total_wall = total_cpu = 0.0
+    for name, p in puzzles:
+        ex, wall, cpu = _timed(lambda: explain(p, line_solver=lines, verdict_timeout=1.0))
+        worst = max(worst, wall)
+        total_wall += wall
+        total_cpu += cpu
+        print(f"  {name:30s} {p.width:3d}x{p.height:<3d} {ex.difficulty['text'][:52]:52s} "
+              f"open {len(ex.remaining):4d}  wall {wall:6.3f} s  cpu {cpu:6.3f} s")
+    print(f"  slowest: {worst:.3f} s; total: wall {total_wall:.2f} s, cpu {total_cpu:.2f} s  "
+          f"(under 1 s each: {'yes' if worst < 1.0 else 'no'})")
+    return True
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", default=os.environ.get("SATNONO_CORPUS",
@@ -100,6 +149,7 @@ def main() -> int:
     b = target_survey(args.corpus) if os.path.isdir(os.path.join(args.corpus, "webpbn-survey")) else None
     if b is None:
         print("survey set not found: pass --corpus")
+    colour_figures()
     return 0 if a and b is not False else 1
 
 

@@ -86,7 +86,7 @@ def test_classify_with_probing_in_colour():
         n = len(grid_solutions(p.rows, p.row_colors, p.columns, p.column_colors, limit=1001))
         assert rec["count"] == n and rec["count_exact"]
         if rec["class"] in ("line", "search"):
-            assert rec["level"] in ("line", "probe", "search")
+            assert rec["level"] in ("line", "probe", "probe2", "search")
             seen.add(rec["level"])
         else:
             assert rec["class"] == "multiple"

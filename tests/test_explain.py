@@ -465,29 +465,3 @@ def test_depth_two_probes_replay():
     assert deep and any(x.kind == "probe" for s in deep for x in s.chain)
     end = check_steps(p, ex.steps)
     assert end == check(p).solutions[0]
-
-
-def test_colour_puzzles_are_refused_cleanly():
-    """Explanations are black and white for now: a colour puzzle is refused, not explained wrongly."""
-    from dataclasses import dataclass
-
-    from satnono.errors import UnsupportedPuzzle
-    from satnono.explain import difficulty
-
-    base = Puzzle.from_grid(["#.", ".#"])
-
-    @dataclass(frozen=True)
-    class Colourful:
-        is_color: bool = True
-        rows: tuple = base.rows
-        columns: tuple = base.columns
-        source: str = "c.xml"
-        height: int = 2
-        width: int = 2
-
-    p = Colourful()
-    with pytest.raises(UnsupportedPuzzle):
-        explain(p)
-    with pytest.raises(UnsupportedPuzzle):
-        next_hint(p, ["??", "??"])
-    assert difficulty(p) is None

@@ -163,3 +163,68 @@ def test_explain_from_a_state(tmp_path):
     wrong = ["#" * p.width] + ["?" * p.width] * (p.height - 1)
     r = run("explain", DANCER, "--state", _state(tmp_path, wrong))
     assert r.exit_code == 4 and "the given cells fit no solution" in r.output
+
+
+# --------------------------------------------------------------------------
+# Colour puzzles
+
+COLOUR = str(PUZZLES / "satnono" / "colour-search-10x10.non")
+MAP = str(PUZZLES / "webpbn" / "webpbn-color-00047.xml")
+
+
+def test_explain_colour_json_replays_to_the_solution():
+    r = run("explain", "--json", COLOUR)
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    p = load(COLOUR)
+    assert d["solved"] and d["difficulty"]["level"] == "probe"
+    index = {ch: v for v, ch in enumerate(p.chars)}
+    poss = [[set(range(len(p.chars))) for _ in range(d["width"])] for _ in range(d["height"])]
+    for s in d["steps"]:
+        assert "excluded" in s and "colors" in s
+        for r_, c_, v in s["cells"]:
+            assert v in p.chars
+            poss[r_][c_] = {index[v]}
+        for r_, c_, gone in s["excluded"]:
+            poss[r_][c_] -= {index[ch] for ch in gone}
+        if s["kind"] == "probe":
+            assert s["probe"][2] in p.chars and "so it is not" in s["text"]
+    grid = tuple("".join(p.chars[next(iter(x))] for x in row) for row in poss)
+    assert all(len(x) == 1 for row in poss for x in row)
+    assert grid == check(p).solutions[0] == tuple(d["grid"])
+
+
+def test_explain_colour_text_grids_and_svg(tmp_path):
+    r = run("explain", MAP, "--step", "3", "--ascii")
+    assert r.exit_code == 0, r.output
+    assert "line logic only" in r.output.splitlines()[0] and "palette's characters" in r.output
+    r = run("explain", COLOUR, "--svg", str(tmp_path / "out"))
+    assert r.exit_code == 0, r.output
+    files = sorted(os.listdir(tmp_path / "out"))
+    assert files[0] == "step-0001.svg"
+    assert "#dc2828" in (tmp_path / "out" / files[-1]).read_text()
+
+
+def test_hint_colour_state(tmp_path):
+    p = load(COLOUR)
+    sol = check(p).solutions[0]
+    half = [row[:4] + "?" * (p.width - 4) for row in sol]
+    r = run("hint", COLOUR, "--state", _state(tmp_path, half), "--json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["kind"] == "step" and d["step"]["cells"] + d["step"]["excluded"]
+    wrong = [list(row) for row in half]
+    wrong[6][0] = "c" if sol[6][0] != "c" else "a"
+    r = run("hint", COLOUR, "--state", _state(tmp_path, ["".join(x) for x in wrong]))
+    assert r.exit_code == 4 and "row 7, column 1" in r.output
+    r = run("hint", COLOUR, "--state", _state(tmp_path, ["#" * p.width] * p.height))
+    assert r.exit_code == 6 and ":1:" in r.output and "palette" in r.output and "Traceback" not in r.output
+
+
+def test_check_json_difficulty_and_classify_grade_for_colour():
+    r = run("check", "--json", COLOUR, MAP)
+    rows = [json.loads(line) for line in r.stdout.splitlines()]
+    assert [d["difficulty"]["level"] for d in rows] == ["probe", "line"]
+    r = run("classify", "--json", "--probe", COLOUR)
+    d = json.loads(r.stdout.splitlines()[0])
+    assert d["level"] == "probe" and d["grade"].startswith("needs probing (depth 1)")

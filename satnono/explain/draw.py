@@ -5,7 +5,7 @@ from __future__ import annotations
 from html import escape
 from typing import Iterator, Sequence
 
-from ..model import BLACK, WHITE, Puzzle
+from ..model import BLACK, WHITE, Color, Puzzle
 from ..propagate import ROW
 from .engine import Step
 
@@ -31,9 +31,48 @@ def apply(grid: Sequence[str], step: Step) -> tuple[str, ...]:
     return tuple("".join(r) for r in rows)
 
 
-def render_step(before: Sequence[str], step: Step, ascii: bool = False) -> str:
+def _fg(rgb: tuple[int, int, int]) -> str:
+    """Black or white text, whichever reads on a cell of colour ``rgb``."""
+    red, green, blue = rgb
+    return "0;0;0" if red * 299 + green * 587 + blue * 114 > 128000 else "255;255;255"
+
+
+def _render_color_step(after: Sequence[str], step: Step, ascii: bool, palette: Sequence[Color]) -> str:
+    """:func:`render_step` for a colour puzzle: cells in 24-bit terminal colour (background
+    cells dotted, open cells blank, the step's cells and the cells it rules colours out of
+    marked), or with ``ascii`` the palette's characters, ``?`` open, marked cells followed by ``*``."""
+    marked = {(r, c) for r, c, _ in step.touched()}
+    rgb = {col.char: col.rgb for col in palette}
+    bg = palette[0].char
+    lines = []
+    for r, row in enumerate(after):
+        if ascii:
+            text = "".join(ch + ("*" if (r, c) in marked else " ") for c, ch in enumerate(row)).rstrip()
+        else:
+            out = []
+            for c, ch in enumerate(row):
+                if ch == "?":
+                    out.append("\x1b[0m" + ("▒▒" if (r, c) in marked else "  "))
+                    continue
+                red, green, blue = rgb.get(ch, (128, 128, 128))
+                glyph = "◆◆" if (r, c) in marked else "··" if ch == bg else "  "
+                out.append(f"\x1b[48;2;{red};{green};{blue}m\x1b[38;2;{_fg((red, green, blue))}m{glyph}")
+            text = "".join(out) + "\x1b[0m"
+        if step.axis == ROW and r == step.index:
+            text += "  <" if ascii else "  ◀"
+        lines.append(text)
+    if step.axis != ROW:
+        lines.append(" " * (2 * step.index) + ("^" if ascii else "▲"))
+    return "\n".join(lines)
+
+
+def render_step(before: Sequence[str], step: Step, ascii: bool = False,
+                palette: Sequence[Color] | None = None) -> str:
     """The grid after ``step`` with its new cells highlighted and its line marked
-    (an arrow at the end of a row, a caret under a column)."""
+    (an arrow at the end of a row, a caret under a column).  With a colour ``palette``
+    the cells are drawn in the puzzle's colours."""
+    if palette is not None and len(palette) > 2:
+        return _render_color_step(apply(before, step), step, ascii, palette)
     g = ASCII if ascii else UNICODE
     new = {(r, c): v for r, c, v in step.cells}
     after = apply(before, step)
@@ -56,7 +95,13 @@ def render_step(before: Sequence[str], step: Step, ascii: bool = False) -> str:
     return "\n".join(lines)
 
 
-def legend(ascii: bool = False) -> str:
+def legend(ascii: bool = False, palette: Sequence[Color] | None = None) -> str:
+    if palette is not None and len(palette) > 2:
+        if ascii:
+            return ("(cells as the palette's characters, '?' open; '*' marks the cells the step settles or rules "
+                    "colours out of; the marked line is the step's line)")
+        return ("(cells in the puzzle's colours, ·· background, blank open; ◆◆ marks the cells the step settles, "
+                "▒▒ open cells it rules colours out of; the marked line is the step's line)")
     g = ASCII if ascii else UNICODE
     unknown = "'?'" if ascii else "blank"
     return (f"({g[3]} new black, {g[4]} new white, {g[0]} black, {g[1]} white, {unknown} unknown; "
@@ -74,12 +119,21 @@ def _clue_labels(clue: Sequence[int]) -> list[str]:
     return [str(x) for x in clue] or ["0"]
 
 
+def _label_fills(puzzle: Puzzle, axis: str, i: int) -> list[str]:
+    """A ``fill`` attribute per clue number, last block first: the block's colour in a colour
+    puzzle (nothing in black and white)."""
+    lengths, colors = puzzle.line(axis, i)
+    if not puzzle.is_color or not lengths:
+        return [""] * max(1, len(lengths))
+    return [f' fill="{puzzle.palette[v].hex}"' for v in reversed(colors)]
+
+
 def render_svg(puzzle: Puzzle, before: Sequence[str], step: Step, number: int, total: int) -> str:
     """One step as a standalone SVG: clues, the grid after the step, the step's line
     shaded, its new cells outlined in red, and the step's sentence as the title."""
     h, w = puzzle.height, puzzle.width
     after = apply(before, step)
-    new = {(r, c) for r, c, _ in step.cells}
+    new = {(r, c) for r, c, _ in step.touched()}
     left = max(len(_clue_labels(c)) for c in puzzle.rows) * _FONT + 8
     top = max(len(_clue_labels(c)) for c in puzzle.columns) * (_FONT + 2) + 30
     width = left + w * _CELL + 10
@@ -92,18 +146,24 @@ def render_svg(puzzle: Puzzle, before: Sequence[str], step: Step, number: int, t
            f'<text x="4" y="14" font-size="12">{escape(f"Step {number} of {total} ({step.technique})")}</text>']
     for r, clue in enumerate(puzzle.rows):
         labels = _clue_labels(clue)
+        fills = _label_fills(puzzle, "row", r)
         y = top + r * _CELL + _CELL * 0.7
         for k, t in enumerate(reversed(labels)):
-            out.append(f'<text x="{left - 6 - k * _FONT}" y="{y:.1f}" text-anchor="end">{t}</text>')
+            out.append(f'<text x="{left - 6 - k * _FONT}" y="{y:.1f}" text-anchor="end"{fills[k]}>{t}</text>')
     for c, clue in enumerate(puzzle.columns):
         labels = _clue_labels(clue)
+        fills = _label_fills(puzzle, "column", c)
         x = left + c * _CELL + _CELL / 2
         for k, t in enumerate(reversed(labels)):
-            out.append(f'<text x="{x:.1f}" y="{top - 4 - k * (_FONT + 2)}" text-anchor="middle">{t}</text>')
+            out.append(f'<text x="{x:.1f}" y="{top - 4 - k * (_FONT + 2)}" text-anchor="middle"{fills[k]}>{t}</text>')
+    colour = {col.char: col.hex for col in puzzle.palette} if puzzle.is_color else None
     for r, row in enumerate(after):
         for c, ch in enumerate(row):
             x, y = left + c * _CELL, top + r * _CELL
-            fill = "#222222" if ch == BLACK else "#ffffff" if ch == WHITE else "#e8e8e8"
+            if colour is not None:
+                fill = "#e8e8e8" if ch == "?" else colour.get(ch, "#e8e8e8")
+            else:
+                fill = "#222222" if ch == BLACK else "#ffffff" if ch == WHITE else "#e8e8e8"
             out.append(f'<rect x="{x}" y="{y}" width="{_CELL}" height="{_CELL}" fill="{fill}" stroke="#bbbbbb"/>')
             if ch == WHITE:
                 out.append(f'<circle cx="{x + _CELL / 2}" cy="{y + _CELL / 2}" r="1.5" fill="#888888"/>')

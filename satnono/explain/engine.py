@@ -26,6 +26,29 @@ placements  5     the general case: every placement of the clue that fits the
                   known cells puts this value here
 ==========  ====  ==============================================================
 
+Colour puzzles (more than one block colour) keep, per cell, the set of colours
+it may still have (:class:`~satnono.propagate.GridState`'s exclusion masks).  A
+colour step lists the cells it settles in ``cells`` (value: the palette
+character) and, in ``excluded``, the cells it only rules colours out of, with
+the characters ruled out; nothing is applied silently, so replaying ``cells``
+and ``excluded`` reaches exactly the state the engine (and propagation) reaches.
+The colour techniques (:func:`color_line_move`), with the same ranks:
+
+==========  ====  ==============================================================
+empty       0     the clue is 0: every cell is background
+absent      0     the clue has no block of some colour: no cell has that colour
+complete    1     all of a colour's cells are known: no other cell has it
+fill        1     only as many cells can be coloured as the clue needs: none is background
+edge/fixed  2     a block has one position: its cells have its colour, the cells
+                  beside it do not
+overlap     3     a block's leftmost and rightmost positions overlap: its colour there
+reach       4     cells no block of some colour can reach: not that colour
+placements  5     the general case (counted by :func:`~satnono.diagnose.count_color_placements`)
+==========  ====  ==============================================================
+
+A colour probe assumes one colour of a cell and, refuted, rules that colour
+out (the cell is settled when one colour is left).
+
 At each point the engine takes, among all lines that can make progress, the
 easiest technique, then the line with the most new cells, then rows before
 columns and the lowest index.  Only lines whose cells changed are looked at
@@ -49,15 +72,15 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ..components import _bits
-from ..diagnose import _after_line_grid, count_placements
-from ..errors import UnsupportedPuzzle
-from ..linesolve import LineResult, LineSolver, Mask
+from ..diagnose import _after_line_grid, count_color_placements, count_placements
+from ..linesolve import ColorLineResult, LineResult, LineSolver, Mask
 from ..model import BLACK, WHITE, Puzzle
-from ..propagate import COLUMN, ROW, Contradiction, Deadline, GridState, propagate
+from ..propagate import COLUMN, ROW, Contradiction, Deadline, GridState, _known, propagate
 
 #: Technique name -> rank (lower is easier).
 TECHNIQUES: dict[str, int] = {
     "empty": 0,
+    "absent": 0,
     "complete": 1,
     "fill": 1,
     "edge": 2,
@@ -86,17 +109,6 @@ STRICT_MAX_CELLS = 100 * 100
 DEFAULT_PROBE_BUDGET = 120_000
 
 
-def is_color(puzzle: Puzzle) -> bool:
-    """True for a colour puzzle (``Puzzle.is_color`` where the model has colours)."""
-    return bool(getattr(puzzle, "is_color", False))
-
-
-def require_bw(puzzle: Puzzle) -> None:
-    """Refuse colour puzzles: the techniques and texts here are black and white."""
-    if is_color(puzzle):
-        raise UnsupportedPuzzle("colour puzzles cannot be explained yet", puzzle.source or "the puzzle")
-
-
 class BudgetExhausted(Exception):
     """The probing budget ran out."""
 
@@ -120,6 +132,16 @@ class _Limited:
             raise _TooCostly
         return self.solver(clue, n, black, white)
 
+    def color(self, lengths, colors, n, excluded):
+        self.left -= 1
+        if self.left < 0:
+            raise _TooCostly
+        return self.solver.color(lengths, colors, n, excluded)
+
+    @property
+    def calls(self) -> int:
+        return self.solver.calls
+
 
 # --------------------------------------------------------------------------
 # Steps
@@ -127,7 +149,8 @@ class _Limited:
 
 @dataclass(slots=True)
 class Step:
-    """One deduction.  Cells are 0-based ``(row, col, value)`` with value ``#`` or ``.``."""
+    """One deduction.  Cells are 0-based ``(row, col, value)`` with value ``#`` or ``.``
+    (in colour: the palette character of the colour the cell is settled to)."""
 
     kind: str
     """``line`` or ``probe``."""
@@ -146,6 +169,15 @@ class Step:
     chain: list["Step"] = field(default_factory=list)
     depth: int = 0
     """Probing depth (0 for a line step)."""
+    excluded: list[tuple[int, int, str]] | None = None
+    """Colour puzzles only: ``(row, col, chars)`` for the cells this step does not settle but
+    rules colours out of (``chars``: the palette characters ruled out); None in black and white."""
+    colors: str | None = None
+    """Colour puzzles only: the palette character of each block of ``clue``."""
+
+    def touched(self) -> list[tuple[int, int, str]]:
+        """The cells the step settles or rules colours out of."""
+        return self.cells + self.excluded if self.excluded else self.cells
 
     def as_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -157,6 +189,10 @@ class Step:
             "technique": self.technique,
             "text": self.text,
         }
+        if self.colors is not None:
+            d["colors"] = list(self.colors)
+        if self.excluded is not None:
+            d["excluded"] = [[r, c, v] for r, c, v in self.excluded]
         if self.placements is not None:
             d["placements"] = self.placements
         if self.kind == "probe":
@@ -233,6 +269,23 @@ def _span(v: Mask) -> tuple[int, int]:
     return (v & -v).bit_length() - 1, v.bit_length() - 1
 
 
+def _pinned(clue: Sequence[int], starts: Sequence[Mask], n: int) -> list[tuple[int, int, int, Mask, Mask]]:
+    """``(j, length, start, cells, flank)`` for each block j with a single possible start:
+    its cells and the cells just beside it (inside the line)."""
+    out = []
+    for j, (c, v) in enumerate(zip(clue, starts)):
+        if v & (v - 1):
+            continue
+        s = v.bit_length() - 1
+        flank = 0
+        if s > 0:
+            flank |= 1 << (s - 1)
+        if s + c < n:
+            flank |= 1 << (s + c)
+        out.append((j, c, s, ((1 << c) - 1) << s, flank))
+    return out
+
+
 def line_move(clue: tuple[int, ...], n: int, black: Mask, white: Mask, res: LineResult,
               axis: str) -> LineMove | None:
     """The easiest honest move on one line, or None if the complete solver finds nothing new.
@@ -267,16 +320,7 @@ def line_move(clue: tuple[int, ...], n: int, black: Mask, white: Mask, res: Line
     pb = pw = 0
     edge = True
     pinned: list[tuple[int, int, int, list[str]]] = []
-    for j, (c, v) in enumerate(zip(clue, res.starts)):
-        if v & (v - 1):
-            continue
-        s = v.bit_length() - 1
-        cells = ((1 << c) - 1) << s
-        flank = 0
-        if s > 0:
-            flank |= 1 << (s - 1)
-        if s + c < n:
-            flank |= 1 << (s + c)
+    for j, c, s, cells, flank in _pinned(clue, res.starts, n):
         b, w = cells & unknown, flank & unknown
         if not (b | w):
             continue
@@ -347,7 +391,221 @@ def line_move(clue: tuple[int, ...], n: int, black: Mask, white: Mask, res: Line
 
 
 # --------------------------------------------------------------------------
+# Colour lines: the same idea over per-colour exclusion masks
+
+
+@dataclass(slots=True)
+class ColorMove:
+    """What the easiest technique rules out in one line of a colour puzzle."""
+
+    rank: int
+    technique: str
+    ex: tuple[Mask, ...]
+    """Per colour index, the cells of the line newly ruled out for that colour."""
+    reason: Callable[[], str]
+
+    @property
+    def size(self) -> int:
+        m = 0
+        for x in self.ex:
+            m |= x
+        return m.bit_count()
+
+
+def color_word(puzzle: Puzzle, v: int) -> str:
+    """How a step names colour index ``v``: ``background``, or the palette name with its character."""
+    if v == 0:
+        return "background"
+    col = puzzle.palette[v]
+    if col.name == col.char or col.name.startswith("#"):  # no name of its own: the character
+        return f"colour {col.char}"
+    return f"{col.name} ({col.char})"
+
+
+def color_line_move(puzzle: Puzzle, lengths: tuple[int, ...], colors: tuple[int, ...], n: int,
+                    cur: tuple[Mask, ...], res: ColorLineResult, axis: str) -> ColorMove | None:
+    """:func:`line_move` for a line of a colour puzzle.
+
+    ``cur[v]`` are the cells known not to have colour v and ``res`` is
+    :func:`~satnono.linesolve.solve_color_line` of the same line.  A technique
+    is used only when every exclusion its rule yields is new and also found by
+    the complete solver; the fallback ``placements`` takes all of the solver's
+    new exclusions.
+    """
+    full = (1 << n) - 1
+    nv = len(cur)
+    new = [res.excluded[v] & ~cur[v] for v in range(nv)]
+    if not any(new):
+        return None
+    may = [full & ~e for e in cur]
+    word = lambda v: color_word(puzzle, v)  # noqa: E731
+
+    def ok(ex: list[Mask]) -> bool:
+        return any(ex) and all(not (x & ~nw) for x, nw in zip(ex, new))
+
+    def make(rank: int, name: str, ex: list[Mask], reason: Callable[[], str]) -> ColorMove:
+        return ColorMove(rank, name, tuple(ex), reason)
+
+    present = sorted(set(colors))
+    if not lengths:
+        ex = [0] + [may[v] for v in range(1, nv)]
+        if ok(ex):
+            return make(0, "empty", ex, lambda: "the clue is 0, so every cell is background")
+    absent = [v for v in range(1, nv) if v not in present]
+    ex = [0] * nv
+    for v in absent:
+        ex[v] = may[v]
+    if lengths and ok(ex):
+        gone = [v for v in absent if ex[v]]
+        return make(0, "absent", ex, lambda: f"the clue has no {_or(list(map(word, gone)))} block, "
+                    f"so no cell is {_or(list(map(word, gone)))}")
+    known = _known(cur, full)
+    total = {v: sum(c for c, col in zip(lengths, colors) if col == v) for v in present}
+    ex = [0] * nv
+    done = []
+    for v in present:
+        settled = may[v] & known
+        if settled.bit_count() == total[v]:
+            ex[v] = may[v] & ~settled
+            if ex[v]:
+                done.append(v)
+    if ok(ex):
+        return make(1, "complete", ex, lambda: "; ".join(
+            f"all {total[v]} {word(v)} cells of the clue are already known, so no other cell is {word(v)}"
+            if total[v] != 1 else f"the clue's only {word(v)} cell is already known, so no other cell is {word(v)}"
+            for v in done))
+    coloured = 0
+    for v in present:
+        coloured |= may[v]
+    need = sum(lengths)
+    if coloured.bit_count() == need:
+        ex = [may[0] & coloured] + [0] * (nv - 1)
+        if ok(ex):
+            return make(1, "fill", ex, lambda: f"the clue needs {need} coloured cells and only {need} "
+                        f"cell{'s' if need != 1 else ''} can be coloured, so none of them is background")
+    # blocks with a single possible position
+    ex = [0] * nv
+    edge = True
+    pinned: list[tuple[int, int, int, int, list[str]]] = []
+    for j, c, s, cells, flank in _pinned(lengths, res.starts, n):
+        col = colors[j]
+        got = False
+        for w in range(nv):
+            if w != col and may[w] & cells:
+                ex[w] |= may[w] & cells
+                got = True
+        if may[col] & flank:
+            ex[col] |= may[col] & flank
+            got = True
+        if not got:
+            continue
+        against = []
+        if s == 0 or s + c == n:
+            against.append("the edge")
+        if (s > 0 and (cur[col] >> (s - 1)) & 1) or (s + c < n and (cur[col] >> (s + c)) & 1):
+            against.append(f"a cell that is not {word(col)}")
+        if not against:
+            edge = False
+        pinned.append((j, c, col, s, against))
+    if ok(ex):
+        def pinned_text() -> str:
+            said = [f"{_block(j, len(lengths))} ({c}{puzzle.chars[col]}) fits only at "
+                    f"{_where(axis, list(range(s, s + c)))}" + (f", against {' and '.join(against)}" if against else "")
+                    for j, c, col, s, against in pinned]
+            tail = "; its cells are {0} and the cells beside it are not {0}" if len(pinned) == 1 else \
+                "; their cells have their colours and the cells beside each are not of its colour"
+            return "; ".join(said) + tail.format(word(pinned[0][2]))
+
+        return make(2, "edge" if edge else "fixed", ex, pinned_text)
+    # overlap of each block's leftmost and rightmost positions
+    ex = [0] * nv
+    spans: list[tuple[int, int, int, int, int]] = []
+    for j, (c, col, v) in enumerate(zip(lengths, colors, res.starts)):
+        lo, hi = _span(v)
+        if hi < lo + c:
+            cells = ((1 << (lo + c - hi)) - 1) << hi
+            got = False
+            for w in range(nv):
+                if w != col and may[w] & cells:
+                    ex[w] |= may[w] & cells
+                    got = True
+            if got:
+                spans.append((j, c, col, lo, hi))
+    if ok(ex):
+        return make(3, "overlap", ex, lambda: "; ".join(
+            f"{_block(j, len(lengths))} ({c}{puzzle.chars[col]}) lies within "
+            f"{_where(axis, list(range(lo, hi + c)))} wherever it goes, so it always covers "
+            f"{_where(axis, list(range(hi, lo + c)))}, which are {word(col)}" for j, c, col, lo, hi in spans))
+    # cells that no block of some colour can reach
+    ex = [0] * nv
+    for v in present:
+        cover = 0
+        for c, col, st in zip(lengths, colors, res.starts):
+            if col == v:
+                lo, hi = _span(st)
+                cover |= ((1 << (hi + c - lo)) - 1) << lo
+        ex[v] = may[v] & ~cover & full
+    if ok(ex):
+        far = [v for v in present if ex[v]]
+        return make(4, "reach", ex, lambda: "no " + _or(list(map(word, far))) +
+                    " block can reach these cells in any of its possible positions")
+    return make(5, "placements", new, lambda: "")
+
+
+def _or(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _not(words: list[str]) -> str:
+    if len(words) == 1:
+        return f"not {words[0]}"
+    if len(words) == 2:
+        return f"neither {words[0]} nor {words[1]}"
+    return "none of " + ", ".join(words)
+
+
+def color_cells(puzzle: Puzzle, axis: str, i: int, n: int, cur: tuple[Mask, ...], ex: Sequence[Mask]
+                ) -> tuple[list[tuple[int, int, str]], list[tuple[int, int, str]], str]:
+    """The cells a colour move settles, the cells it only rules colours out of, and both in words."""
+    full = (1 << n) - 1
+    chars = puzzle.chars
+    after = [c | e for c, e in zip(cur, ex)]
+    settled = _known(tuple(after), full) & ~_known(cur, full)
+    touched = 0
+    for e in ex:
+        touched |= e
+    cells: list[tuple[int, int, str]] = []
+    excluded: list[tuple[int, int, str]] = []
+    by_value: dict[int, list[int]] = {}
+    by_gone: dict[tuple[int, ...], list[int]] = {}
+    for pos in _bits(touched):
+        if (settled >> pos) & 1:
+            v = next(v for v, a in enumerate(after) if not (a >> pos) & 1)
+            by_value.setdefault(v, []).append(pos)
+            cells.append((i, pos, chars[v]) if axis == ROW else (pos, i, chars[v]))
+        else:
+            gone = tuple(v for v, e in enumerate(ex) if (e >> pos) & 1)
+            by_gone.setdefault(gone, []).append(pos)
+            ch = "".join(chars[v] for v in gone)
+            excluded.append((i, pos, ch) if axis == ROW else (pos, i, ch))
+    cells.sort()
+    excluded.sort()
+    parts = [f"{_where(axis, ps)} {color_word(puzzle, v)}" for v, ps in sorted(by_value.items())]
+    parts += [f"{_where(axis, ps)} {_not([color_word(puzzle, v) for v in gone])}"
+              for gone, ps in sorted(by_gone.items())]
+    return cells, excluded, " and ".join(parts)
+
+
+# --------------------------------------------------------------------------
 # The engine
+
+
+def _line_text(name: str, placements: int | None, verb: str, settles: str, reason: Callable[[], str]) -> str:
+    """A line step's sentence: the technique's reason, or for ``placements`` their number."""
+    if placements is not None:
+        return (f"{name}: every one of the {placements:,} placements of the clue that fit the known cells "
+                f"{verb} {settles}")
+    return f"{name}: {reason()}: {settles}"
 
 
 class _Contradiction(Exception):
@@ -380,6 +638,9 @@ class Engine:
         self.h, self.w = state.height, state.width
         self.strict = strict if strict is not None else self.h * self.w <= STRICT_MAX_CELLS
         self.clues = list(p.rows) + list(p.columns)
+        self.color = state.nvals > 2
+        if self.color:
+            self.colors = list(p.row_colors or ()) + list(p.column_colors or ())
         self.version = [0] * (self.h + self.w)
         self.heap: list[tuple[int, int, int, int, LineMove]] = []
         self.dirty: set[int] = set()
@@ -393,7 +654,21 @@ class Engine:
         j = lid - self.h
         return COLUMN, j, self.h, s.col_black[j], s.col_white[j]
 
+    def _color_line(self, lid: int) -> tuple[str, int, int, tuple[Mask, ...]]:
+        if lid < self.h:
+            return ROW, lid, self.w, self.state.line_excluded(ROW, lid)
+        return COLUMN, lid - self.h, self.h, self.state.line_excluded(COLUMN, lid - self.h)
+
     def _look(self, lid: int) -> None:
+        if self.color:
+            axis, i, n, cur = self._color_line(lid)
+            res = self.solver.color(self.clues[lid], self.colors[lid], n, cur)
+            if res is None:
+                raise _Contradiction(axis, i)
+            cm = color_line_move(self.state.puzzle, self.clues[lid], self.colors[lid], n, cur, res, axis)
+            if cm is not None:
+                heapq.heappush(self.heap, (cm.rank, -cm.size, lid, self.version[lid], cm))  # type: ignore[arg-type]
+            return
         axis, i, n, b, w = self._line(lid)
         res = self.solver(self.clues[lid], n, b, w)
         if res is None:
@@ -420,6 +695,8 @@ class Engine:
                 self._look(lid)
 
     def make_step(self, lid: int, mv: LineMove) -> Step:
+        if self.color:
+            return self._make_color_step(lid, mv)  # type: ignore[arg-type]
         axis, i, n, b, w = self._line(lid)
         clue = self.clues[lid]
         cells: list[tuple[int, int, str]] = []
@@ -427,15 +704,35 @@ class Engine:
             v = BLACK if (mv.black >> pos) & 1 else WHITE
             cells.append((i, pos, v) if axis == ROW else (pos, i, v))
         cells.sort()
-        name = f"{axis} {i + 1} (clue {clue_text(clue)})"
-        placements = None
-        if mv.technique == "placements":
-            placements = count_placements(clue, n, b, w)
-            text = (f"{name}: every one of the {placements:,} placements of the clue that fit the known cells "
-                    f"puts {_settles(axis, mv.black, mv.white)}")
-        else:
-            text = f"{name}: {mv.reason()}: {_settles(axis, mv.black, mv.white)}"
+        placements = count_placements(clue, n, b, w) if mv.technique == "placements" else None
+        text = _line_text(f"{axis} {i + 1} (clue {clue_text(clue)})", placements, "puts",
+                          _settles(axis, mv.black, mv.white), mv.reason)
         return Step("line", axis, i, clue, cells, mv.technique, text, placements)
+
+    def _make_color_step(self, lid: int, mv: ColorMove) -> Step:
+        axis, i, n, cur = self._color_line(lid)
+        p = self.state.puzzle
+        lengths, colors = self.clues[lid], self.colors[lid]
+        cells, excluded, settles = color_cells(p, axis, i, n, cur, mv.ex)
+        placements = count_color_placements(lengths, colors, n, cur) if mv.technique == "placements" else None
+        text = _line_text(f"{axis} {i + 1} (clue {p.clue_text(axis, i)})", placements, "makes", settles, mv.reason)
+        return Step("line", axis, i, lengths, cells, mv.technique, text, placements, excluded=excluded,
+                    colors="".join(p.chars[v] for v in colors))
+
+    def apply_step(self, st: Step) -> None:
+        """Apply what a step claims (its cells, and in colour its exclusions) and look again
+        at every line it touches."""
+        if st.excluded is None:
+            self.apply_cells(st.cells)
+            return
+        s = self.state
+        index = {ch: v for v, ch in enumerate(s.puzzle.chars)}
+        for r, c, v in st.cells:
+            s.set_cell(r, c, index[v])
+        for r, c, gone in st.excluded:
+            for ch in gone:
+                s.exclude(r, c, index[ch])
+        self._touch({lid for r, c, _ in st.touched() for lid in (r, self.h + c)})
 
     def apply_cells(self, cells: Sequence[tuple[int, int, str]]) -> None:
         """Set cells (as a step claims them) and look again at every line they touch."""
@@ -445,6 +742,9 @@ class Engine:
             s.set_cell(r, c, v == BLACK)
             touched.add(r)
             touched.add(self.h + c)
+        self._touch(touched)
+
+    def _touch(self, touched: set[int]) -> None:
         for lid in sorted(touched):
             self.version[lid] += 1
         if not self.strict:
@@ -466,7 +766,7 @@ class Engine:
         st = self.make_step(lid, mv)
         if record is not None:
             record.append(st)
-        self.apply_cells(st.cells)
+        self.apply_step(st)
         return st
 
 
@@ -539,23 +839,26 @@ class Prober:
         changed = True
         while changed:
             changed = False
-            safe = _Safe(state.height)
+            safe = _new_safe(state)
             for r, c in state.unknown_cells():
                 if state.cell(r, c) is not None:
                     continue
-                for black in (True, False):
+                for black in _values(state, r, c):
                     if safe.has(r, c, black):
                         continue
                     trial, bad = self._trial(state, r, c, black, 1)
                     if bad is None:
                         safe.add(trial)
                         continue
-                    state.set_cell(r, c, not black)
+                    if state.nvals > 2:
+                        state.exclude(r, c, black)
+                    else:
+                        state.set_cell(r, c, not black)
                     bad = self._propagate_from(state, r, c)
                     if bad is not None:
                         return bad
                     changed = True
-                    safe = _Safe(state.height)  # the state grew: what was safe may not be now
+                    safe = _new_safe(state)  # the state grew: what was safe may not be now
                     break
         return None
 
@@ -564,14 +867,14 @@ class Prober:
         at depth 1 (fewest line-solver calls); None when there is none."""
         best: tuple[int, int, int, bool] | None = None
         window = None
-        safe = _Safe(state.height)
+        safe = _new_safe(state)
         order = _probe_order(state)
         for r, c in order:
             if window is not None:
                 window -= 1
                 if window < 0:  # a refutation is in hand and no cheaper one showed up nearby
                     break
-            for black in (True, False):
+            for black in _values(state, r, c):
                 if safe.has(r, c, black):
                     continue
                 calls0 = self.solver.calls
@@ -622,6 +925,43 @@ class _Safe:
             self.white[r] |= w
 
 
+class _SafeColor:
+    """:class:`_Safe` for colour puzzles: per colour index, the cells that some consistent
+    trial settled to that colour."""
+
+    __slots__ = ("settled",)
+
+    def __init__(self, state: GridState) -> None:
+        self.settled = [[0] * state.height for _ in range(state.nvals)]
+
+    def has(self, r: int, c: int, value: int) -> bool:
+        return bool((self.settled[value][r] >> c) & 1)
+
+    def add(self, trial: GridState) -> None:
+        full = (1 << trial.width) - 1
+        for r in range(trial.height):
+            exs = [ex[r] for ex in trial.row_ex]
+            known = _known(tuple(exs), full)
+            for v, e in enumerate(exs):
+                self.settled[v][r] |= known & ~e
+
+
+def _new_safe(state: GridState) -> "_Safe | _SafeColor":
+    return _SafeColor(state) if state.nvals > 2 else _Safe(state.height)
+
+
+_BW_VALUES = (True, False)
+
+
+def _values(state: GridState, r: int, c: int) -> Sequence[int]:
+    """The values a probe may assume for an open cell: black then white, or in colour
+    each block colour the cell may have, then the background."""
+    if state.nvals == 2:
+        return _BW_VALUES
+    left = state.possible(r, c)
+    return left[1:] + left[:1] if left[0] == 0 else left
+
+
 def _probe_order(state: GridState) -> list[tuple[int, int]]:
     """Unknown cells, those with most known neighbours first (where a person looks), then row-major."""
     cells = state.unknown_cells()
@@ -650,7 +990,7 @@ def _prune(chain: list[Step], end: tuple[str, int]) -> list[Step]:
     keep = [False] * len(chain)
     for k in range(len(chain) - 1, -1, -1):
         st = chain[k]
-        if not any((ROW, r) in needed_lines or (COLUMN, c) in needed_lines for r, c, _ in st.cells):
+        if not any((ROW, r) in needed_lines or (COLUMN, c) in needed_lines for r, c, _ in st.touched()):
             continue
         if st.kind == "probe":
             for q in range(k + 1):
@@ -672,7 +1012,8 @@ class Explanation:
     puzzle: Puzzle
     steps: list[Step]
     grid: tuple[str, ...]
-    """The grid reached: ``#``, ``.`` and ``?`` for cells logic could not settle."""
+    """The grid reached: ``#`` and ``.`` (in colour the palette's characters), ``?`` for cells
+    logic could not settle."""
     solved: bool
     status: str
     """``solved`` (logic settled every cell), ``stuck`` (logic stops), ``none`` (a line has no placement),
@@ -704,23 +1045,37 @@ class Explanation:
 
 
 def state_grid(state: GridState) -> tuple[str, ...]:
-    """The known cells as rows over ``#``, ``.`` and ``?``."""
+    """The known cells as rows over ``#``, ``.`` and ``?`` (in colour the palette's characters and ``?``)."""
     return _after_line_grid(state)
 
 
 def state_from_known(puzzle: Puzzle, known: Sequence[str]) -> GridState:
-    """A :class:`GridState` with the cells of ``known`` (rows over ``#``, ``.``, ``?``) set.
+    """A :class:`GridState` with the cells of ``known`` set: rows over ``#``, ``.``, ``?`` in
+    black and white, over the palette's characters (``.`` the background) and ``?`` in colour.
 
     Raises ValueError naming the first bad row.
     """
     if len(known) != puzzle.height:
         raise ValueError(f"the state has {len(known)} rows, the puzzle {puzzle.height}")
     state = GridState(puzzle)
+    if state.nvals > 2:
+        index = {ch: v for v, ch in enumerate(puzzle.chars)}
+        for r, row in enumerate(known):
+            if len(row) != puzzle.width:
+                raise ValueError(f"state row {r + 1} has {len(row)} cells, the puzzle is {puzzle.width} wide")
+            for c, ch in enumerate(row):
+                if ch in index:
+                    state.set_cell(r, c, index[ch])
+                elif ch != "?":
+                    raise ValueError(f"state row {r + 1} column {c + 1}: {ch!r} is not one of the palette's "
+                                     f"characters {puzzle.chars!r} or '?'")
+        return state
+    black = puzzle.chars[1]  # '#', or a one-colour palette's own character (steps still say '#')
     for r, row in enumerate(known):
         if len(row) != puzzle.width:
             raise ValueError(f"state row {r + 1} has {len(row)} cells, the puzzle is {puzzle.width} wide")
         for c, ch in enumerate(row):
-            if ch == BLACK:
+            if ch == BLACK or ch == black:
                 state.set_cell(r, c, True)
             elif ch == WHITE:
                 state.set_cell(r, c, False)
@@ -758,7 +1113,7 @@ class Explainer:
                     if pr is None:
                         return None
                     chain.append(pr)
-                    eng.apply_cells(pr.cells)
+                    eng.apply_step(pr)
         except _Contradiction as e:
             return _prune(chain, (e.axis, e.index)), (e.axis, e.index)
 
@@ -768,19 +1123,41 @@ class Explainer:
         if got is None:
             return None
         chain, (axis, index) = got
+        p = state.puzzle
+        if state.nvals > 2:
+            return self._color_probe_step(state, r, c, int(black), depth, chain, axis, index)
         assumed = BLACK if black else WHITE
         value = WHITE if black else BLACK
-        p = state.puzzle
         clue = p.rows[index] if axis == ROW else p.columns[index]
-        nested = sum(1 for s in chain if s.kind == "probe")
-        how = f"{len(chain) - nested} line step{'s' if len(chain) - nested != 1 else ''}"
-        if nested:
-            how += f" and {nested} nested probe{'s' if nested != 1 else ''}"
+        how = _chain_size(chain)
         text = (f"if cell (row {r + 1}, column {c + 1}) were {'black' if black else 'white'}, "
                 f"{axis} {index + 1} (clue {clue_text(clue)}) would have no placement after {how}, "
                 f"so it is {'white' if black else 'black'}")
         return Step("probe", axis, index, clue, [(r, c, value)], "probe" if depth == 1 else "probe2", text,
                     probe=(r, c, assumed), chain=chain, depth=depth)
+
+    def _color_probe_step(self, state: GridState, r: int, c: int, value: int, depth: int, chain: list[Step],
+                          axis: str, index: int) -> Step:
+        p = state.puzzle
+        chars = p.chars
+        left = [v for v in state.possible(r, c) if v != value]
+        cells: list[tuple[int, int, str]] = []
+        excluded: list[tuple[int, int, str]] = []
+        word = color_word(p, value)
+        if len(left) == 1:
+            cells.append((r, c, chars[left[0]]))
+            then = f"so it is not {word}: it is {color_word(p, left[0])}"
+        else:
+            excluded.append((r, c, chars[value]))
+            then = f"so it is not {word}"
+        how = _chain_size(chain)
+        text = (f"if cell (row {r + 1}, column {c + 1}) were {word}, "
+                f"{axis} {index + 1} (clue {p.clue_text(axis, index)}) would have no placement after {how}, "
+                f"{then}")
+        lengths, colors = p.line(axis, index)
+        return Step("probe", axis, index, lengths, cells, "probe" if depth == 1 else "probe2", text,
+                    probe=(r, c, chars[value]), chain=chain, depth=depth, excluded=excluded,
+                    colors="".join(chars[v] for v in colors))
 
     def explain(self, puzzle: Puzzle, known: Sequence[str] | None = None, max_steps: int | None = None,
                 deadline: float | None = None, verdict=None) -> Explanation:
@@ -790,7 +1167,6 @@ class Explainer:
         ``multiple``, ``none``, ``unknown``) used to word what happens when
         logic stops; None leaves the verdict unsettled.
         """
-        require_bw(puzzle)
         t0 = time.monotonic()
         state = GridState(puzzle) if known is None else state_from_known(puzzle, known)
         prober = Prober(self.lines, self.probe_budget, deadline)
@@ -816,7 +1192,7 @@ class Explainer:
                     if pr is None:
                         break
                     steps.append(pr)
-                    eng.apply_cells(pr.cells)
+                    eng.apply_step(pr)
         except _Contradiction as e:
             status, bad = "none", (e.axis, e.index)
         except BudgetExhausted:
@@ -843,18 +1219,43 @@ class Explainer:
                 return st
         return None
 
-    def next_step(self, state: GridState, with_probes: bool = True) -> Step | None:
+    def next_step(self, state: GridState, with_probes: bool = True, past_absent: bool = False) -> Step | None:
         """The easiest next step from ``state`` (not applied), or None.
+
+        With ``past_absent`` (colour hints: a partial grid cannot show ruled-out colours, and
+        that a line has no cell of a colour its clue lacks is read off the clue), the
+        ``absent`` exclusions are taken as known first, on a copy of ``state``; an ``absent``
+        step is returned only when nothing else follows.
 
         Raises the internal contradiction when a line of ``state`` has no placement.
         """
-        eng = Engine(state, self.lines)
-        got = eng.next_move()
+        first_absent = None
+        if past_absent and state.nvals > 2:
+            state = state.copy()
+            eng = Engine(state, self.lines)
+            got = eng.next_move()
+            while got is not None and got[1].technique == "absent":
+                st = eng.make_step(*got)
+                first_absent = first_absent or st
+                eng.apply_step(st)
+                got = eng.next_move()
+        else:
+            eng = Engine(state, self.lines)
+            got = eng.next_move()
         if got is not None:
             return eng.make_step(*got)
         if not with_probes or state.unknown_count() == 0:
-            return None
-        return self._probe(state, Prober(self.lines, self.probe_budget, None))
+            return first_absent
+        return self._probe(state, Prober(self.lines, self.probe_budget, None)) or first_absent
+
+
+def _chain_size(chain: Sequence[Step]) -> str:
+    """``5 line steps`` or ``3 line steps and 1 nested probe``."""
+    nested = sum(1 for s in chain if s.kind == "probe")
+    how = f"{len(chain) - nested} line step{'s' if len(chain) - nested != 1 else ''}"
+    if nested:
+        how += f" and {nested} nested probe{'s' if nested != 1 else ''}"
+    return how
 
 
 def _note(puzzle: Puzzle, status: str, bad: tuple[str, int] | None, verdict: str | None, unknown: int,
@@ -864,9 +1265,8 @@ def _note(puzzle: Puzzle, status: str, bad: tuple[str, int] | None, verdict: str
     if status == "none":
         assert bad is not None
         axis, i = bad
-        clue = puzzle.rows[i] if axis == ROW else puzzle.columns[i]
         head = "the given cells fit no solution" if from_state else "no solution"
-        return f"{head}: {axis} {i + 1} (clue {clue_text(clue)}) has no placement that fits the known cells"
+        return f"{head}: {axis} {i + 1} (clue {puzzle.clue_text(axis, i)}) has no placement that fits the known cells"
     if status == "truncated":
         why = "the time limit ran out" if out_of_time else "stopped after the requested number of steps"
         return f"{why}; {unknown} cells are still open"

@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from ..linesolve import LineSolver
-from ..model import BLACK, Puzzle
+from ..model import WHITE, Puzzle
 from ..solve import CheckResult, Checker, Status
 from .engine import (DEFAULT_PROBE_BUDGET, BudgetExhausted, Explainer, Explanation, Step, _Contradiction,
-                     clue_text, grade, is_color, require_bw, state_from_known)
+                     color_word, grade, state_from_known)
 
 #: Probing budget (line-solver calls) of the difficulty that ``check --json`` reports: small, so
 #: that the grade never makes a check noticeably slower; the grade says "at least" when it runs out.
@@ -28,10 +28,13 @@ def _verdict_of(checker: Checker, puzzle: Puzzle, timeout: float | None, givens=
     return verdict
 
 
-def _givens(known: Sequence[str] | None) -> dict[tuple[int, int], bool] | None:
+def _givens(puzzle: Puzzle, known: Sequence[str] | None) -> dict[tuple[int, int], bool | int] | None:
     if known is None:
         return None
-    return {(r, c): ch == BLACK for r, row in enumerate(known) for c, ch in enumerate(row) if ch != "?"}
+    if puzzle.is_color:
+        index = {ch: v for v, ch in enumerate(puzzle.chars)}
+        return {(r, c): index[ch] for r, row in enumerate(known) for c, ch in enumerate(row) if ch != "?"}
+    return {(r, c): ch != WHITE for r, row in enumerate(known) for c, ch in enumerate(row) if ch != "?"}
 
 
 def explain(puzzle: Puzzle, known: Sequence[str] | None = None, max_steps: int | None = None,
@@ -52,14 +55,14 @@ def explain(puzzle: Puzzle, known: Sequence[str] | None = None, max_steps: int |
     checker = Checker(line_solver=lines)
     ex = Explainer(lines, max_depth, probe_budget)
     return ex.explain(puzzle, known, max_steps, deadline,
-                      verdict=_verdict_of(checker, puzzle, verdict_timeout, _givens(known)))
+                      verdict=_verdict_of(checker, puzzle, verdict_timeout, _givens(puzzle, known)))
 
 
 def difficulty(puzzle: Puzzle, result: CheckResult | None = None, probe_budget: int = CHECK_PROBE_BUDGET,
                timeout: float | None = CHECK_SECONDS, line_solver: LineSolver | None = None
-               ) -> dict[str, Any] | None:
-    """The difficulty grade of ``puzzle`` (a dict; see :func:`satnono.explain.engine.grade`);
-    None for a colour puzzle (not explained yet).
+               ) -> dict[str, Any]:
+    """The difficulty grade of ``puzzle`` (a dict; see :func:`satnono.explain.engine.grade`),
+    black and white or colour.
 
     With ``result`` (the puzzle's :class:`CheckResult`) no SAT call is made:
     puzzles with several solutions or none are graded from it at once, and a
@@ -67,8 +70,6 @@ def difficulty(puzzle: Puzzle, result: CheckResult | None = None, probe_budget: 
     whole explanation by ``timeout`` seconds.  ``steps_exact`` is false when
     the steps were cut short (then ``steps`` is a lower bound).
     """
-    if is_color(puzzle):
-        return None
     lines = line_solver or LineSolver()
     if result is None:
         result = Checker(line_solver=lines).check(puzzle, timeout)
@@ -112,11 +113,17 @@ def next_hint(puzzle: Puzzle, known: Sequence[str], timeout: float | None = 10.0
     """The easiest next deduction from the partly solved grid ``known``.
 
     ``known`` is a list of row strings over ``#`` (black), ``.`` (white) and
-    ``?`` (unknown).  The puzzle is checked first (``timeout`` seconds): when
+    ``?`` (unknown); in a colour puzzle over the palette's characters (``.`` the
+    background) and ``?``.  The puzzle is checked first (``timeout`` seconds): when
     it is unique, filled cells that differ from its solution are reported
     instead of a hint (kind ``wrong``).  When it has several solutions, filled
     cells can only be judged together: if they fit no solution the hint says
     so (kind ``contradiction``) without naming a cell.
+
+    In colour, that a line has no cell of a colour its clue lacks (the
+    ``absent`` technique) is taken as known, since a partial grid cannot show
+    ruled-out colours: the hint is the easiest step after those (an ``absent``
+    step only when nothing else follows).
 
     Raises ValueError when ``known`` does not match the puzzle's size or has
     other characters.
@@ -126,7 +133,6 @@ def next_hint(puzzle: Puzzle, known: Sequence[str], timeout: float | None = 10.0
     >>> next_hint(p, ["??", "??"]).step.technique
     'fill'
     """
-    require_bw(puzzle)
     lines = line_solver or LineSolver()
     state = state_from_known(puzzle, known)
     checker = Checker(line_solver=lines)
@@ -136,16 +142,22 @@ def next_hint(puzzle: Puzzle, known: Sequence[str], timeout: float | None = 10.0
         return Hint("contradiction", f"the puzzle itself has no solution: {res.reason}", status=status)
     if res.status is Status.UNIQUE:
         sol = res.solutions[0]
-        wrong = [(r, c) for r, row in enumerate(known) for c, ch in enumerate(row)
-                 if ch != "?" and ch != sol[r][c]]
+        if puzzle.is_color:
+            wrong = [(r, c) for r, row in enumerate(known) for c, ch in enumerate(row) if ch != "?" and ch != sol[r][c]]
+        else:  # black may be written '#' or as a one-colour palette's own character
+            wrong = [(r, c) for r, row in enumerate(known) for c, ch in enumerate(row)
+                     if ch != "?" and (ch == WHITE) != (sol[r][c] == WHITE)]
         if wrong:
             r, c = wrong[0]
             more = f" (and {len(wrong) - 1} more filled cell{'s' if len(wrong) > 2 else ''})" if len(wrong) > 1 else ""
-            word = "black" if known[r][c] == BLACK else "white"
+            if puzzle.is_color:
+                word = color_word(puzzle, puzzle.chars.index(known[r][c]))
+            else:
+                word = "white" if known[r][c] == WHITE else "black"
             return Hint("wrong", f"cell (row {r + 1}, column {c + 1}) is {word}, but the solution differs there{more}",
                         wrong=wrong, status=status)
     elif any(ch != "?" for row in known for ch in row):
-        if checker.check(puzzle, timeout, _givens(known)).status is Status.NONE:
+        if checker.check(puzzle, timeout, _givens(puzzle, known)).status is Status.NONE:
             return Hint("contradiction",
                         "the filled cells fit no solution; the puzzle has several solutions "
                         "(or was not settled in time), so no single wrong cell can be named",
@@ -154,13 +166,12 @@ def next_hint(puzzle: Puzzle, known: Sequence[str], timeout: float | None = 10.0
         return Hint("solved", "every cell is filled: solved", status=status)
     ex = Explainer(lines, 2, probe_budget)
     try:
-        step = ex.next_step(state)
+        step = ex.next_step(state, past_absent=True)
     except BudgetExhausted:
         return Hint("stuck", "no cell follows by line logic, and the probing budget ran out before a probe "
                     "was found", status=status)
     except _Contradiction as e:
-        clue = puzzle.rows[e.index] if e.axis == "row" else puzzle.columns[e.index]
-        return Hint("contradiction", f"{e.axis} {e.index + 1} (clue {clue_text(clue)}) has no placement "
+        return Hint("contradiction", f"{e.axis} {e.index + 1} (clue {puzzle.clue_text(e.axis, e.index)}) has no placement "
                     "that fits the filled cells", status=status)
     if step is None:
         why = {"unique": "the rest needs search (the puzzle is unique only globally)",
