@@ -123,6 +123,48 @@ class _Builder:
         self.clauses.extend(clauses)
 
 
+def _ladders(first_var: int, starts: tuple[int, ...]) -> tuple[list[int], list[int], list[int], int]:
+    """Ladder variables for blocks with valid start masks ``starts``, from ``first_var``.
+
+    Returns ``(los, his, bases, next_var)``: block j's ladder y[j,p] ("starts at
+    or before p") is the variable ``bases[j] + p`` for ``los[j] <= p < his[j]``
+    (lowest and highest valid start), the constant false below, true from ``his[j]``.
+    """
+    los: list[int] = []
+    his: list[int] = []
+    bases: list[int] = []
+    nv = first_var
+    for v in starts:
+        lo = (v & -v).bit_length() - 1
+        hi = v.bit_length() - 1
+        los.append(lo)
+        his.append(hi)
+        bases.append(nv - lo)
+        nv += hi - lo
+    return los, his, bases, nv
+
+
+def _order_clauses(out: list[Clause], j: int, gap: int, starts: tuple[int, ...],
+                   los: list[int], his: list[int], bases: list[int]) -> None:
+    """Append block j's ladder, hole and order clauses.
+
+    * ladder  y[j,p] -> y[j,p+1]
+    * holes   s_j != p for p between the lowest and highest valid start
+    * order   y[j+1,p] -> y[j,p-gap]: block j+1 starts at least ``gap`` cells
+              after block j (its length, plus one when a background cell must
+              separate them); dropped, being true, from p - gap >= hi_j
+    """
+    lo, hi, v, base = los[j], his[j], starts[j], bases[j]
+    out += [[-(base + p), base + p + 1] for p in range(lo, hi - 1)]
+    out += [[-(base + p), base + p - 1] for p in range(lo + 1, hi) if not (v >> p) & 1]
+    if j + 1 < len(starts):
+        lo1, hi1, base1 = los[j + 1], his[j + 1], bases[j + 1]
+        app = out.append
+        for p in range(lo1, min(hi1, hi + gap)):
+            q = p - gap
+            app([-(base1 + p), base + q] if q >= lo else [-(base1 + p)])
+
+
 def _line_clauses(
     first_var: int,
     clue: tuple[int, ...],
@@ -143,30 +185,12 @@ def _line_clauses(
     line solver (a forced cell still unknown) are still folded correctly.
     """
     k = len(clue)
-    los: list[int] = []
-    his: list[int] = []
-    bases: list[int] = []
-    nv = first_var
-    for v in starts:
-        lo = (v & -v).bit_length() - 1
-        hi = v.bit_length() - 1
-        los.append(lo)
-        his.append(hi)
-        bases.append(nv - lo)
-        nv += hi - lo
+    los, his, bases, nv = _ladders(first_var, starts)
     out: list[Clause] = []
     app = out.append
     for j, c in enumerate(clue):
+        _order_clauses(out, j, c + 1, starts, los, his, bases)
         lo, hi, v, base = los[j], his[j], starts[j], bases[j]
-        # ladder y[j,p] -> y[j,p+1] and holes s_j != p
-        out += [[-(base + p), base + p + 1] for p in range(lo, hi - 1)]
-        out += [[-(base + p), base + p - 1] for p in range(lo + 1, hi) if not (v >> p) & 1]
-        # order: y[j+1,p] -> y[j,p-c-1] (true, hence dropped, from p - c - 1 >= hi)
-        if j + 1 < k:
-            lo1, hi1, base1 = los[j + 1], his[j + 1], bases[j + 1]
-            for p in range(lo1, min(hi1, hi + c + 1)):
-                q = p - c - 1
-                app([-(base1 + p), base + q] if q >= lo else [-(base1 + p)])
         # white side: block j covering an unknown cell i makes it black:
         # x_i v -y[j,i] v y[j,i-c]; -y[j,i] is false from i >= hi, y[j,i-c] false below lo
         cover = 0
@@ -341,32 +365,12 @@ def _color_line_clauses(first_var: int, lengths: tuple[int, ...], colors: tuple[
                   (-x_iv v -y[j,i] v y[j+1,i] [v -y[j,i-c_j] when colour_j = v])
     """
     k = len(lengths)
-    los: list[int] = []
-    his: list[int] = []
-    bases: list[int] = []
-    nv = first_var
-    for v in starts:
-        lo = (v & -v).bit_length() - 1
-        hi = v.bit_length() - 1
-        los.append(lo)
-        his.append(hi)
-        bases.append(nv - lo)
-        nv += hi - lo
-
+    los, his, bases, nv = _ladders(first_var, starts)
     out: list[Clause] = []
     app = out.append
     for j, c in enumerate(lengths):
+        _order_clauses(out, j, c + (j + 1 < k and colors[j] == colors[j + 1]), starts, los, his, bases)
         lo, hi, v, base = los[j], his[j], starts[j], bases[j]
-        # ladder y[j,p] -> y[j,p+1] and holes s_j != p
-        out += [[-(base + p), base + p + 1] for p in range(lo, hi - 1)]
-        out += [[-(base + p), base + p - 1] for p in range(lo + 1, hi) if not (v >> p) & 1]
-        # order: y[j+1,p] -> y[j,p-gap] (true, hence dropped, from p - gap >= hi)
-        if j + 1 < k:
-            gap = c + (colors[j] == colors[j + 1])
-            lo1, hi1, base1 = los[j + 1], his[j + 1], bases[j + 1]
-            for p in range(lo1, min(hi1, hi + gap)):
-                q = p - gap
-                app([-(base1 + p), base + q] if q >= lo else [-(base1 + p)])
         # cover: x_{i,colour_j} v -y[j,i] v y[j,i-c]; -y[j,i] is false from i >= hi, y[j,i-c] below lo
         col = colors[j]
         cover = spread(v, c)

@@ -105,6 +105,18 @@ def check(rows: Sequence[Clue], columns: Sequence[Clue], time_limit: float | Non
             a = cache[clue] = line_automaton(clue)
         return a
 
+    _add_lines(m, x, rows, columns, automaton)
+    return _settle(m, time_limit, workers, t0,
+                   read=lambda solver: tuple("".join("#" if solver.boolean_value(x[r][c]) else "." for c in range(w))
+                                             for r in range(h)),
+                   clues_ok=lambda g: _clues_of(g) == (tuple(rows), tuple(columns)),
+                   differs=lambda s1: [x[r][c].Not() if s1[r][c] == "#" else x[r][c]
+                                       for r in range(h) for c in range(w)])
+
+
+def _add_lines(m, x, rows, columns, automaton) -> None:
+    """One ``add_automaton`` per row and per column of the cell variables ``x``."""
+    h, w = len(rows), len(columns)
     for r in range(h):
         trans, finals = automaton(rows[r])
         m.add_automaton(x[r], 0, finals, trans)
@@ -112,6 +124,11 @@ def check(rows: Sequence[Clue], columns: Sequence[Clue], time_limit: float | Non
         trans, finals = automaton(columns[c])
         m.add_automaton([x[r][c] for r in range(h)], 0, finals, trans)
 
+
+def _settle(m, time_limit: float | None, workers: int, t0: float, read, clues_ok, differs) -> RefResult:
+    """Solve ``m`` for a first solution, exclude it (``differs(s1)``: Booleans one of which
+    must hold in another solution) and solve again; every grid ``read`` is checked with
+    ``clues_ok``.  The time limit covers both solves."""
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
     solves = 0
@@ -126,12 +143,8 @@ def check(rows: Sequence[Clue], columns: Sequence[Clue], time_limit: float | Non
         solves += 1
         return solver.solve(m)
 
-    def grid() -> Grid:
-        return tuple("".join("#" if solver.boolean_value(x[r][c]) else "." for c in range(w))
-                     for r in range(h))
-
     def verified(g: Grid) -> Grid:
-        if _clues_of(g) != (tuple(rows), tuple(columns)):
+        if not clues_ok(g):
             raise AssertionError("CP-SAT reference produced a grid that does not satisfy the clues")
         return g
 
@@ -140,15 +153,14 @@ def check(rows: Sequence[Clue], columns: Sequence[Clue], time_limit: float | Non
         return RefResult("none", solves=solves)
     if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return RefResult("unknown", reason="time limit before a first solution", solves=solves)
-    s1 = verified(grid())
-    # Exclude the first solution: at least one cell differs.
-    m.add(sum((1 - x[r][c]) if s1[r][c] == "#" else x[r][c] for r in range(h) for c in range(w)) >= 1)
+    s1 = verified(read(solver))
+    m.add_bool_or(differs(s1))  # at least one cell differs from the first solution
     st = run()
     if st == cp_model.INFEASIBLE:
         return RefResult("unique", (s1,), solves=solves)
     if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return RefResult("unknown", (s1,), reason="time limit before uniqueness was proved", solves=solves)
-    s2 = verified(grid())
+    s2 = verified(read(solver))
     if s2 == s1:
         raise AssertionError("CP-SAT reference returned the excluded solution again")
     return RefResult("multiple", (s1, s2), solves=solves)
@@ -232,56 +244,21 @@ def check_color(rows: Sequence[Sequence[tuple[int, int]]], columns: Sequence[Seq
             a = cache[blocks] = color_line_automaton([b[0] for b in blocks], [b[1] for b in blocks])
         return a
 
-    for r in range(h):
-        trans, finals = automaton(rows[r])
-        m.add_automaton(x[r], 0, finals, trans)
-    for c in range(w):
-        trans, finals = automaton(columns[c])
-        m.add_automaton([x[r][c] for r in range(h)], 0, finals, trans)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = workers
-    solves = 0
+    _add_lines(m, x, rows, columns, automaton)
 
-    def run() -> int | None:
-        nonlocal solves
-        if time_limit is not None:
-            left = time_limit - (time.monotonic() - t0)
-            if left <= 0:
-                return None
-            solver.parameters.max_time_in_seconds = left
-        solves += 1
-        return solver.solve(m)
+    def differs(s1: Grid) -> list:
+        out = []
+        for r in range(h):
+            for c in range(w):
+                b = m.new_bool_var("")
+                v = chars.index(s1[r][c])
+                m.add(x[r][c] != v).only_enforce_if(b)
+                m.add(x[r][c] == v).only_enforce_if(~b)
+                out.append(b)
+        return out
 
-    def grid() -> Grid:
-        return tuple("".join(chars[solver.value(x[r][c])] for c in range(w)) for r in range(h))
-
-    def verified(g: Grid) -> Grid:
-        if _color_clues_of(g, chars) != (tuple(rows), tuple(columns)):
-            raise AssertionError("CP-SAT reference produced a grid that does not satisfy the clues")
-        return g
-
-    st = run()
-    if st == cp_model.INFEASIBLE:
-        return RefResult("none", solves=solves)
-    if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return RefResult("unknown", reason="time limit before a first solution", solves=solves)
-    s1 = verified(grid())
-    # Exclude the first solution: at least one cell differs.
-    diffs = []
-    for r in range(h):
-        for c in range(w):
-            b = m.new_bool_var("")
-            v = chars.index(s1[r][c])
-            m.add(x[r][c] != v).only_enforce_if(b)
-            m.add(x[r][c] == v).only_enforce_if(~b)
-            diffs.append(b)
-    m.add_bool_or(diffs)
-    st = run()
-    if st == cp_model.INFEASIBLE:
-        return RefResult("unique", (s1,), solves=solves)
-    if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return RefResult("unknown", (s1,), reason="time limit before uniqueness was proved", solves=solves)
-    s2 = verified(grid())
-    if s2 == s1:
-        raise AssertionError("CP-SAT reference returned the excluded solution again")
-    return RefResult("multiple", (s1, s2), solves=solves)
+    return _settle(m, time_limit, workers, t0,
+                   read=lambda solver: tuple("".join(chars[solver.value(x[r][c])] for c in range(w))
+                                             for r in range(h)),
+                   clues_ok=lambda g: _color_clues_of(g, chars) == (tuple(rows), tuple(columns)),
+                   differs=differs)
