@@ -165,12 +165,11 @@ def save(puzzle: Puzzle, level_path: str, ppm: bytes | None = None, overwrite: b
 
     Raises:
         FileExistsError: a file exists and ``overwrite`` is false.
-        ValueError: the puzzle has colours or no goal picture.
+        ValueError: the puzzle has no goal picture.
         OSError: a file cannot be written.
     """
     from . import write_bytes
 
-    require_bw_level(puzzle)
     files = paths(level_path)
     if not overwrite:
         for p in (files.level, files.pbm, files.ppm):

@@ -563,6 +563,7 @@ class Editor:
         puzzle = puzzle_of(doc)
         try:
             if fmt == "level":
+                levelfmt.require_bw_level(puzzle)  # before "exists?": a colour picture cannot go there at all
                 ppm, old_level, old_pbm = _level_parts(doc)
                 levelfmt.save(puzzle, path, ppm, overwrite, old_level, old_pbm)
             else:
