@@ -1,7 +1,7 @@
 // The editor page: painting, history, live verdicts, fixes, files.
 // Every verdict comes from the server (the same library calls as the CLI).
 
-import { Board, textOn } from "./board.js";
+import { Board } from "./board.js";
 import {
   BACKGROUND, History, MAX_COLORS, MAX_SIDE, addColor, blank, cleared, clone, colorUsed, column, editColor,
   height, inverted, isColor, lineClue, palette, parseClue, removeColor, resized, sameClue, setCell, typedBlocks, width,
