@@ -440,3 +440,35 @@ def test_colour_palette_paint_undo_fix_and_save_json(start, page, tmp_path):
 
 def grid_diff_count(a, b) -> int:
     return sum(x != y for ra, rb in zip(a, b) for x, y in zip(ra, rb))
+
+
+def test_black_and_white_becomes_colour_and_back(start, page, tmp_path):
+    ed = start()
+    page.goto(ed.url)
+    verdict(page, "unique")
+    sync_api.expect(page.get_by_test_id("color-2")).to_have_count(0)  # black and white: one colour
+    cell(page, 0, 0).click()
+    verdict(page, "")
+    assert page.get_by_test_id("row-clue-0").locator(".chip").count() == 0
+    page.get_by_test_id("color-add").click()  # the next default colour: red, drawing with 'a'
+    sync_api.expect(page.get_by_test_id("color-2")).to_contain_text("red")
+    cell(page, 0, 1).click()
+    verdict(page, "")
+    assert chars_of(page)[0] == "#a" + "." * 8
+    chips = page.get_by_test_id("row-clue-0").locator(".chip")
+    assert [chips.nth(j).get_attribute("data-char") for j in range(chips.count())] == ["#", "a"]
+    page.get_by_test_id("save-name").fill("duo.pbm")
+    page.get_by_test_id("save-format").select_option("pbm")
+    page.get_by_test_id("save-as").click()
+    sync_api.expect(page.get_by_test_id("message")).to_contain_text("black-and-white puzzles only", timeout=WAIT)
+    assert not (tmp_path / "duo.pbm").exists()
+    # erase the red cell: red is unused and can go; the picture is black and white again
+    cell(page, 0, 1).click(button="right")
+    verdict(page, "")
+    sync_api.expect(page.get_by_test_id("color-remove")).to_be_enabled()
+    page.get_by_test_id("color-remove").click()
+    sync_api.expect(page.get_by_test_id("color-2")).to_have_count(0)
+    assert page.get_by_test_id("row-clue-0").locator(".chip").count() == 0
+    page.get_by_test_id("save-as").click()
+    sync_api.expect(page.get_by_test_id("message")).to_contain_text("Saved", timeout=WAIT)
+    assert load(str(tmp_path / "duo.pbm")).goal[0] == "#" + "." * 9
