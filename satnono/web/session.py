@@ -6,7 +6,7 @@ The page and the server exchange a *document*, a dict:
     The picture, a list of row strings over ``.`` (background) and the
     palette's characters (``#`` for black and white puzzles).
 ``palette``
-    ``None`` (black and white), or the background then each block colour as
+    ``None`` or absent (black and white), or the background then each block colour as
     ``{"name", "char", "rgb": "#rrggbb"}``; the background's char is ``.``, a
     palette of one block colour draws with ``#``, at most
     :data:`~satnono.model.MAX_COLORS` block colours.  Characters are ones a
@@ -21,6 +21,7 @@ The page and the server exchange a *document*, a dict:
     ``None``, or for a picross game level ``{"completed": bool, "ppm": b64,
     "pbm": b64, "level": b64}`` (the original files' bytes, base64, each may be
     ``None``), so that saving keeps the reward image and unchanged files as they were.
+    A level is black and white: a colour picture is refused as one (its picture is a PBM).
 
 :func:`analyze` (the live verdict) and :func:`propose` (fix proposals) are
 pure functions of a document, run by the server in worker processes.
@@ -222,7 +223,8 @@ def doc_of(puzzle: Puzzle, fmt: str | None = None, level: dict[str, Any] | None 
 
     The picture is the file's goal when it satisfies the clues; otherwise the
     first solution found; when there is none (or none in time), an empty
-    picture with every clue typed.
+    picture with every clue typed.  The palette is the file's, with the
+    characters the page cannot use replaced (:func:`editable`).
 
     Raises:
         DocError: the puzzle is larger than :data:`MAX_SIDE` a side.
@@ -475,7 +477,7 @@ class Editor:
                 name = os.path.splitext(os.path.basename(self.path))[0]
             fmt = format_from_suffix(self.path) if self.path else None
             level = {"completed": False, "ppm": None, "pbm": None, "level": None} if fmt == "level" else None
-            return {"grid": [WHITE * width] * height, "row_clues": [None] * height,
+            return {"grid": [WHITE * width] * height, "palette": None, "row_clues": [None] * height,
                     "column_clues": [None] * width, "name": name, "meta": [], "level": level, "format": fmt}
         fmt = format_from_suffix(self.path)
         if fmt == "level":
