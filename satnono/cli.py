@@ -414,12 +414,14 @@ def edit_cmd(file: str | None, port: int, host: str, no_browser: bool, timeout: 
     """Draw a puzzle in the browser and see live whether it is a good one.
 
     Serves a local page (its URL is the first line printed) with a grid to
-    paint, the clues as a player sees them, the verdict recomputed on every
+    paint in black and white or with a palette of colours (up to 32), the
+    clues as a player sees them, the verdict recomputed on every
     edit (unique and line-solvable, unique but needs search, multiple with the
     differing cells marked, none, unknown), the placements left per row and
     column, and the fix proposals of `satnono fix`. FILE (any format satnono
-    reads, FILE#k, or a picross level NAME.level with NAME.pbm and NAME.ppm
-    beside it) is opened, and Save writes back to it; a FILE that does not
+    reads, colour ones included, FILE#k, or a black-and-white picross level
+    NAME.level with NAME.pbm and NAME.ppm beside it) is opened, and Save
+    writes back to it; a FILE that does not
     exist yet is created on the first Save. Stop with Ctrl+C.
     """
     from .web.session import DocError, Editor

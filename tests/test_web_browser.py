@@ -9,6 +9,7 @@ there (the README's picture is one of them).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -331,3 +332,143 @@ def test_drag_paints_and_erases_in_one_undo_step_and_resizing_keeps_the_drawing(
     page.locator("#clear").click()
     verdict(page, "unique")
     assert grid_of(page, 4, 12) == ["." * 12] * 4
+
+
+COLOUR = ROOT / "puzzles" / "satnono" / "colour-search-10x10.non"  # 3 colours, unique, 16 cells need search
+
+
+def chars_of(page) -> list[str]:
+    """The picture as the page holds it: each cell's palette character."""
+    return page.evaluate("""() => { const out = [];
+        document.querySelectorAll('.cell').forEach(el => {
+          const r = +el.dataset.row; out[r] = (out[r] || '') + el.dataset.v; });
+        return out; }""")
+
+
+def test_colour_palette_paint_undo_fix_and_save_json(start, page, tmp_path):
+    src = tmp_path / "colour.non"
+    shutil.copy(COLOUR, src)
+    puzzle = load(str(src))
+    ed = start(str(src))
+    page.goto(ed.url)
+    assert "needs search" in verdict(page, "unique")
+    assert chars_of(page) == list(puzzle.goal)
+    assert page.locator(".cell.open").count() == 16
+    # the palette bar: eraser, then the file's three colours; clues are chips in their colour
+    for i, c in enumerate(puzzle.palette):
+        sync_api.expect(page.get_by_test_id(f"color-{i}")).to_be_visible()
+    chips = page.get_by_test_id("row-clue-0").locator(".chip")
+    assert chips.count() == 3 and [chips.nth(j).get_attribute("data-char") for j in range(3)] == ["c", "a", "a"]
+    red = page.evaluate("() => getComputedStyle(document.querySelector('[data-testid=row-clue-5] .chip:nth-child(2)')).backgroundColor")
+    assert red == "rgb(220, 40, 40)"  # row 6 is 2a 1b 2c: its middle chip is the file's red
+
+    # key 2 picks the second colour; painting draws it and the verdict follows
+    page.keyboard.press("2")
+    sync_api.expect(page.get_by_test_id("color-2")).to_have_class(re.compile(r"\bcurrent\b"))
+    cell(page, 9, 9).click()
+    verdict(page, "")
+    assert chars_of(page)[9] == "..c......b"
+    assert page.get_by_test_id("row-clue-9").locator(".chip").count() == 2
+    page.keyboard.press("Control+z")
+    assert "needs search" in verdict(page, "unique")
+    assert chars_of(page) == list(puzzle.goal)
+
+    # a fix proposal: hovering shows the cell in its new colour, clicking applies it
+    first = page.locator('[data-testid="fix"].applicable').first
+    sync_api.expect(first).to_be_visible(timeout=WAIT)
+    m = re.search(r"row (\d+), col (\d+) .*\((\w)\)", first.inner_text())
+    assert m, first.inner_text()
+    r, c, ch = int(m[1]) - 1, int(m[2]) - 1, m[3]
+    first.hover()
+    assert page.locator(".cell.preview").count() == 1
+    shot(page, "editor-colour.png")
+    first.click()
+    assert "line-solvable" in verdict(page, "unique")
+    fixed = chars_of(page)
+    assert fixed[r][c] == ch and grid_diff_count(fixed, puzzle.goal) == 1
+
+    # add a colour, name and recolour it, paint with it; a used colour cannot be removed
+    page.get_by_test_id("color-add").click()
+    sync_api.expect(page.get_by_test_id("color-4")).to_have_class(re.compile(r"\bcurrent\b"))
+    page.get_by_test_id("color-name").fill("gold")
+    page.get_by_test_id("color-name").press("Enter")
+    page.get_by_test_id("color-rgb").fill("#ffd700")
+    sync_api.expect(page.get_by_test_id("color-4")).to_contain_text("gold")
+    cell(page, 9, 9).click()
+    verdict(page, "")
+    new = page.get_by_test_id("color-4").get_attribute("data-char")
+    assert chars_of(page)[9][9] == new
+    sync_api.expect(page.get_by_test_id("color-remove")).to_be_disabled()
+    # a typed colour clue names a palette character; an unknown one is refused with a message
+    page.get_by_test_id("row-clue-9").click()
+    page.locator(".clue-input").fill("1c 1z")
+    page.locator(".clue-input").press("Enter")
+    sync_api.expect(page.get_by_test_id("message")).to_contain_text('no colour uses the character "z"')
+    page.get_by_test_id("row-clue-9").click()
+    page.locator(".clue-input").fill(f"1c 2{new}")
+    page.locator(".clue-input").press("Enter")
+    assert "no solution" in verdict(page, "none")
+    page.keyboard.press("Control+z")
+    verdict(page, "")
+    page.get_by_test_id("save-name").fill("gold.json")
+    page.get_by_test_id("save-format").select_option("json")
+    page.get_by_test_id("save-as").click()
+    sync_api.expect(page.get_by_test_id("message")).to_contain_text("Saved", timeout=WAIT)
+    saved = load(str(tmp_path / "gold.json"))
+    assert saved.goal == tuple(chars_of(page))
+    assert ("gold", (255, 215, 0)) in [(col.name, col.rgb) for col in saved.palette]
+    # a level is black and white: refused with a message, nothing written
+    page.get_by_test_id("save-name").fill("lvl.level")
+    page.get_by_test_id("save-format").select_option("level")
+    page.get_by_test_id("save-as").click()
+    sync_api.expect(page.get_by_test_id("message")).to_contain_text("black-and-white PBM", timeout=WAIT)
+    assert not list(tmp_path.glob("lvl*"))
+
+    # undo the gold cell: gold is unused and can go; then reopen the JSON: the palette comes back
+    page.keyboard.press("Control+z")
+    verdict(page, "")
+    page.get_by_test_id("color-4").click()
+    page.get_by_test_id("color-remove").click()
+    sync_api.expect(page.get_by_test_id("color-4")).to_have_count(0)
+    page.locator("#picker").set_input_files(str(tmp_path / "gold.json"))
+    sync_api.expect(page.get_by_test_id("message")).to_contain_text("Opened gold.json", timeout=WAIT)
+    verdict(page, "")
+    assert chars_of(page) == list(saved.goal)
+    sync_api.expect(page.get_by_test_id("color-4")).to_contain_text("gold")
+    assert page.get_by_test_id("color-4").get_attribute("data-char") == new
+
+
+def grid_diff_count(a, b) -> int:
+    return sum(x != y for ra, rb in zip(a, b) for x, y in zip(ra, rb))
+
+
+def test_black_and_white_becomes_colour_and_back(start, page, tmp_path):
+    ed = start()
+    page.goto(ed.url)
+    verdict(page, "unique")
+    sync_api.expect(page.get_by_test_id("color-2")).to_have_count(0)  # black and white: one colour
+    cell(page, 0, 0).click()
+    verdict(page, "")
+    assert page.get_by_test_id("row-clue-0").locator(".chip").count() == 0
+    page.get_by_test_id("color-add").click()  # the next default colour: red, drawing with 'a'
+    sync_api.expect(page.get_by_test_id("color-2")).to_contain_text("red")
+    cell(page, 0, 1).click()
+    verdict(page, "")
+    assert chars_of(page)[0] == "#a" + "." * 8
+    chips = page.get_by_test_id("row-clue-0").locator(".chip")
+    assert [chips.nth(j).get_attribute("data-char") for j in range(chips.count())] == ["#", "a"]
+    page.get_by_test_id("save-name").fill("duo.pbm")
+    page.get_by_test_id("save-format").select_option("pbm")
+    page.get_by_test_id("save-as").click()
+    sync_api.expect(page.get_by_test_id("message")).to_contain_text("black-and-white puzzles only", timeout=WAIT)
+    assert not (tmp_path / "duo.pbm").exists()
+    # erase the red cell: red is unused and can go; the picture is black and white again
+    cell(page, 0, 1).click(button="right")
+    verdict(page, "")
+    sync_api.expect(page.get_by_test_id("color-remove")).to_be_enabled()
+    page.get_by_test_id("color-remove").click()
+    sync_api.expect(page.get_by_test_id("color-2")).to_have_count(0)
+    assert page.get_by_test_id("row-clue-0").locator(".chip").count() == 0
+    page.get_by_test_id("save-as").click()
+    sync_api.expect(page.get_by_test_id("message")).to_contain_text("Saved", timeout=WAIT)
+    assert load(str(tmp_path / "duo.pbm")).goal[0] == "#" + "." * 9

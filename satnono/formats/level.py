@@ -12,6 +12,11 @@ Reading gives the PBM's puzzle with ``("completed", "0"|"1")`` in its ``meta``.
 bytes of a file whose content did not change (a P4 PBM stays P4), so saving an
 unchanged level rewrites nothing.  :func:`save` writes them, each atomically,
 the ``.level`` file last.
+
+A level is black and white: the game reads its picture from a PBM, and
+``NAME.ppm`` is already the reward image, so there is no place for a colour
+picture.  Writing a colour puzzle as a level raises :class:`ValueError` with
+the formats that hold colour (nothing is written).
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ import os
 from dataclasses import dataclass
 
 from ..errors import ParseError
-from ..model import BLACK, Puzzle
+from ..model import WHITE, Puzzle
 from . import pbm
 
 SUFFIX = ".level"
@@ -97,7 +102,7 @@ def ppm_of(puzzle: Puzzle) -> bytes:
     px = bytearray()
     for row in puzzle.goal:
         for ch in row:
-            px += b"\x00\x00\x00" if ch == BLACK else b"\xff\xff\xff"
+            px += b"\xff\xff\xff" if ch == WHITE else b"\x00\x00\x00"
     return f"P6\n{puzzle.width} {puzzle.height}\n255\n".encode("ascii") + bytes(px)
 
 
@@ -110,8 +115,9 @@ def write_files(puzzle: Puzzle, ppm: bytes | None = None, old_level: bytes | Non
     reward image to keep; without one, :func:`ppm_of` draws the picture.
 
     Raises:
-        ValueError: the puzzle has no goal picture.
+        ValueError: the puzzle has colours or no goal picture.
     """
+    require_bw_level(puzzle)
     if puzzle.goal is None:
         raise ValueError("a level stores a picture, and this puzzle has no goal to write")
     flag = completed(puzzle)
@@ -122,6 +128,17 @@ def write_files(puzzle: Puzzle, ppm: bytes | None = None, old_level: bytes | Non
     if picture is None or not _same_picture(picture, puzzle):
         picture = pbm.write(puzzle).encode("ascii")
     return {SUFFIX: level, ".pbm": picture, ".ppm": ppm if ppm is not None else ppm_of(puzzle)}
+
+
+def require_bw_level(puzzle: Puzzle) -> None:
+    """Refuse a colour puzzle: a level's picture is a black-and-white PBM.
+
+    Raises:
+        ValueError: the puzzle has more than one block colour.
+    """
+    if puzzle.is_color:
+        raise ValueError(f"a level's picture is a black-and-white PBM and this picture has {puzzle.ncolors} colours: "
+                         "save it as xml, json, non, ppm or png")
 
 
 def _same_flag(data: bytes, flag: bool) -> bool:

@@ -5,15 +5,23 @@ The page and the server exchange a *document*, a dict:
 ``grid``
     The picture, a list of row strings over ``.`` (background) and the
     palette's characters (``#`` for black and white puzzles).
+``palette``
+    ``None`` or absent (black and white), or the background then each block colour as
+    ``{"name", "char", "rgb": "#rrggbb"}``; the background's char is ``.``, a
+    palette of one block colour draws with ``#``, at most
+    :data:`~satnono.model.MAX_COLORS` block colours.  Characters are ones a
+    typed clue can name: no digits, no ``,``, one UTF-16 unit.
 ``row_clues``, ``column_clues``
     One entry per line: ``None`` when the clue is the picture's own (derived),
-    or a list of block lengths the author typed (the picture need not match).
+    or the blocks the author typed (the picture need not match): each a length
+    (colour 1) or ``[length, char]``.
 ``name``, ``meta``
     Title and other properties (``[[key, value], ...]``), kept from the file.
 ``level``
     ``None``, or for a picross game level ``{"completed": bool, "ppm": b64,
     "pbm": b64, "level": b64}`` (the original files' bytes, base64, each may be
     ``None``), so that saving keeps the reward image and unchanged files as they were.
+    A level is black and white: a colour picture is refused as one (its picture is a PBM).
 
 :func:`analyze` (the live verdict) and :func:`propose` (fix proposals) are
 pure functions of a document, run by the server in worker processes.
@@ -25,6 +33,7 @@ under a new name in that folder, downloading in any writable format.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import io
 import os
 import zipfile
@@ -35,7 +44,9 @@ from ..errors import ParseError, SatnonoError
 from ..formats import WRITABLE_FORMATS, dumps, format_from_suffix, load_all, loads, save
 from ..formats import level as levelfmt
 from ..linesolve import LineSolver
-from ..model import WHITE, Puzzle, clues_of_grid
+from ..model import (BLACK, BW_PALETTE, MAX_COLORS, WHITE, Color, Palette, Puzzle, check_palette,
+                     color_clues_of_grid, parse_rgb)
+from ..formats._palette import SPARE_CHARS
 from ..solve import Checker, InternalError
 
 #: Largest side the editor accepts (the page offers 1 to 100).
@@ -63,25 +74,88 @@ class DocError(SatnonoError):
 # documents
 
 
-def _clue_list(value: Any, n: int, what: str) -> list[tuple[int, ...] | None]:
+def _clue_list(value: Any, n: int, what: str, palette: Palette) -> list[tuple[tuple[int, ...], tuple[int, ...]] | None]:
+    """Typed clues as ``(lengths, colours)``, ``None`` where the picture's own clue stands."""
     if value is None:
         return [None] * n
     if not isinstance(value, list) or len(value) != n:
         raise DocError(f"{what} must be a list of {n} entries")
-    out: list[tuple[int, ...] | None] = []
+    index = {c.char: i for i, c in enumerate(palette) if i}
+    out: list[tuple[tuple[int, ...], tuple[int, ...]] | None] = []
     for i, clue in enumerate(value):
         if clue is None:
             out.append(None)
             continue
-        if (not isinstance(clue, list) or len(clue) > MAX_SIDE
-                or not all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= MAX_SIDE for x in clue)):
-            raise DocError(f"{what} {i + 1}: a clue is a list of block lengths from 0 to {MAX_SIDE}")
-        out.append(tuple(x for x in clue if x))
+        if not isinstance(clue, list) or len(clue) > MAX_SIDE:
+            raise DocError(f"{what} {i + 1}: a clue is a list of at most {MAX_SIDE} blocks")
+        lengths: list[int] = []
+        colors: list[int] = []
+        for block in clue:
+            n_: Any = block
+            col: int | None = 1
+            if isinstance(block, list):
+                n_, col = (block[0], index.get(block[1])) if len(block) == 2 and isinstance(block[1], str) else (None, 1)
+            if not isinstance(n_, int) or isinstance(n_, bool) or not 0 <= n_ <= MAX_SIDE:
+                raise DocError(f"{what} {i + 1}: a clue is a list of block lengths from 0 to {MAX_SIDE}"
+                               " (or [length, colour character] pairs)")
+            if col is None:
+                raise DocError(f"{what} {i + 1}: block {block!r} names a colour the palette does not have")
+            if n_:
+                lengths.append(n_)
+                colors.append(col)
+        out.append((tuple(lengths), tuple(colors)))
     return out
 
 
-def check_grid(grid: Any) -> list[str]:
-    """The picture of a document, validated (rectangular, 1 to :data:`MAX_SIDE` a side)."""
+#: Longest colour name the editor takes.
+MAX_NAME = 40
+#: Characters a colour may not use in the editor: a typed clue ``3a 1b`` could not name them.
+_UNTYPABLE = set("0123456789,")
+
+
+def editable_char(ch: str) -> bool:
+    """True when a block colour's character can be typed in a clue and indexed by the page."""
+    return len(ch) == 1 and ch not in _UNTYPABLE and ord(ch) <= 0xFFFF
+
+
+def check_palette_doc(value: Any) -> Palette:
+    """The palette of a document, validated (:data:`BW_PALETTE` when absent)."""
+    if value is None:
+        return BW_PALETTE
+    if not isinstance(value, list) or not 2 <= len(value) <= MAX_COLORS + 1:
+        raise DocError(f"the palette must list the background and 1 to {MAX_COLORS} colours")
+    out = []
+    for i, e in enumerate(value):
+        if not (isinstance(e, dict) and all(isinstance(e.get(k), str) for k in ("name", "char", "rgb"))):
+            raise DocError(f"palette entry {i}: give its name, char and rgb (#rrggbb) as strings")
+        name = e["name"].strip()
+        if not name or len(name) > MAX_NAME or not name.isprintable():
+            raise DocError(f"palette entry {i}: a colour's name is 1 to {MAX_NAME} printable characters")
+        if len(e["rgb"]) > 7:
+            raise DocError(f"colour {name!r}: malformed RGB colour (expected #rrggbb)")
+        try:
+            rgb = parse_rgb(e["rgb"])
+        except ValueError as x:
+            raise DocError(f"colour {name!r}: {x}") from None
+        if i and len(e["char"]) == 1 and not editable_char(e["char"]):
+            raise DocError(f"colour {name!r}: character {e['char']!r} cannot be typed in a clue (no digits, no ',')")
+        out.append(Color(name, e["char"], rgb))
+    try:
+        pal = check_palette(out)
+    except ValueError as x:
+        raise DocError(f"palette: {x}") from None
+    if len(pal) == 2 and pal[1].char != BLACK:
+        raise DocError(f"a palette of one colour draws with '#', not {pal[1].char!r}")
+    return pal
+
+
+def palette_doc(palette: Palette) -> list[dict[str, str]]:
+    """A palette as the page holds it."""
+    return [{"name": c.name, "char": c.char, "rgb": c.hex} for c in palette]
+
+
+def check_grid(grid: Any, chars: str = WHITE + BLACK) -> list[str]:
+    """The picture of a document, validated (rectangular, 1 to :data:`MAX_SIDE` a side, over ``chars``)."""
     if not isinstance(grid, list) or not grid or not all(isinstance(r, str) for r in grid):
         raise DocError("the picture must be a non-empty list of row strings")
     h, w = len(grid), len(grid[0])
@@ -90,8 +164,9 @@ def check_grid(grid: Any) -> list[str]:
     for r, row in enumerate(grid):
         if len(row) != w:
             raise DocError(f"picture row {r + 1} has {len(row)} cells, expected {w}")
-        if row.strip("#" + WHITE):
-            raise DocError(f"picture row {r + 1} has characters other than '#' and '.'")
+        if row.strip(chars):
+            allowed = " and ".join(repr(ch) for ch in chars) if len(chars) == 2 else f"the palette's {chars!r}"
+            raise DocError(f"picture row {r + 1} has characters other than {allowed}")
     return grid
 
 
@@ -99,13 +174,14 @@ def puzzle_of(doc: Any) -> Puzzle:
     """The puzzle a document describes; its goal is the picture when the picture satisfies the clues."""
     if not isinstance(doc, dict):
         raise DocError("the document must be a JSON object")
-    grid = check_grid(doc.get("grid"))
+    palette = check_palette_doc(doc.get("palette"))
+    grid = check_grid(doc.get("grid"), "".join(c.char for c in palette))
     h, w = len(grid), len(grid[0])
-    rows_typed = _clue_list(doc.get("row_clues"), h, "row")
-    cols_typed = _clue_list(doc.get("column_clues"), w, "column")
-    rows, cols = clues_of_grid(tuple(grid))
-    rows = tuple(t if t is not None else d for t, d in zip(rows_typed, rows))
-    cols = tuple(t if t is not None else d for t, d in zip(cols_typed, cols))
+    rows_typed = _clue_list(doc.get("row_clues"), h, "row", palette)
+    cols_typed = _clue_list(doc.get("column_clues"), w, "column", palette)
+    rl, rc, cl, cc = color_clues_of_grid(tuple(grid), palette)
+    rows = [t if t is not None else d for t, d in zip(rows_typed, zip(rl, rc))]
+    cols = [t if t is not None else d for t, d in zip(cols_typed, zip(cl, cc))]
     name = doc.get("name")
     if name is not None and not isinstance(name, str):
         raise DocError("name must be a string")
@@ -118,9 +194,11 @@ def puzzle_of(doc: Any) -> Puzzle:
         if not isinstance(lvl, dict):
             raise DocError("level must be an object")
         meta = [m for m in meta if m[0] != levelfmt.COMPLETED] + [[levelfmt.COMPLETED, "1" if lvl.get("completed") else "0"]]
-    p = Puzzle(rows, cols, name or None, None, tuple((k, v) for k, v in meta))
+    p = Puzzle(tuple(r[0] for r in rows), tuple(c[0] for c in cols), name or None, None,
+               tuple((k, v) for k, v in meta), palette=palette,
+               row_colors=tuple(r[1] for r in rows), column_colors=tuple(c[1] for c in cols))
     if p.is_solution(grid):
-        p = Puzzle(rows, cols, p.name, tuple(grid), p.meta)
+        p = dataclasses.replace(p, goal=tuple(grid))
     return p
 
 
@@ -145,7 +223,8 @@ def doc_of(puzzle: Puzzle, fmt: str | None = None, level: dict[str, Any] | None 
 
     The picture is the file's goal when it satisfies the clues; otherwise the
     first solution found; when there is none (or none in time), an empty
-    picture with every clue typed.
+    picture with every clue typed.  The palette is the file's, with the
+    characters the page cannot use replaced (:func:`editable`).
 
     Raises:
         DocError: the puzzle is larger than :data:`MAX_SIDE` a side.
@@ -153,8 +232,7 @@ def doc_of(puzzle: Puzzle, fmt: str | None = None, level: dict[str, Any] | None 
     h, w = puzzle.height, puzzle.width
     if not (1 <= h <= MAX_SIDE and 1 <= w <= MAX_SIDE):
         raise DocError(f"the editor handles 1 to {MAX_SIDE} rows and columns; this puzzle is {w}x{h}")
-    if getattr(puzzle, "is_color", False):
-        raise DocError("the editor paints black and white puzzles only, for now; this one has colours")
+    puzzle = editable(puzzle)
     grid: tuple[str, ...] | None = puzzle.goal if puzzle.goal is not None and puzzle.is_solution(puzzle.goal) else None
     if grid is None:
         res = Checker(line_solver=_LINES).check(puzzle, timeout=timeout)
@@ -164,11 +242,35 @@ def doc_of(puzzle: Puzzle, fmt: str | None = None, level: dict[str, Any] | None 
     typed_cols: list[Any] = [None] * w
     if grid is None:
         grid = tuple(WHITE * w for _ in range(h))
-        typed_rows = [list(c) for c in puzzle.rows]
-        typed_cols = [list(c) for c in puzzle.columns]
+        chars = puzzle.chars
+
+        def typed(axis: str, i: int) -> list[Any]:
+            lengths, colors = puzzle.line(axis, i)
+            return [[n, chars[c]] for n, c in zip(lengths, colors)] if puzzle.is_color else list(lengths)
+
+        typed_rows = [typed("row", i) for i in range(h)]
+        typed_cols = [typed("column", i) for i in range(w)]
     meta = [[k, v] for k, v in puzzle.meta if not (level is not None and k == levelfmt.COMPLETED)]
-    return {"grid": list(grid), "row_clues": typed_rows, "column_clues": typed_cols, "name": puzzle.name,
-            "meta": meta, "level": level, "format": fmt}
+    return {"grid": list(grid), "palette": palette_doc(puzzle.palette), "row_clues": typed_rows,
+            "column_clues": typed_cols, "name": puzzle.name, "meta": meta, "level": level, "format": fmt}
+
+
+def editable(puzzle: Puzzle) -> Puzzle:
+    """``puzzle`` with palette characters the page can type and index: a colour whose character
+    is a digit, ``,`` or outside the BMP gets a spare one (its goal is redrawn to match); a
+    palette of one colour draws with ``#``.  Names and RGB values stay."""
+    pal = puzzle.palette
+    if len(pal) == 2:
+        new = [pal[0], Color(pal[1].name, BLACK, pal[1].rgb)]
+    else:
+        taken = {c.char for c in pal}
+        spare = (ch for ch in SPARE_CHARS if ch not in taken and editable_char(ch))
+        new = [c if i == 0 or editable_char(c.char) else Color(c.name, next(spare), c.rgb) for i, c in enumerate(pal)]
+    if [c.char for c in new] == [c.char for c in pal]:
+        return puzzle
+    table = str.maketrans(puzzle.chars, "".join(c.char for c in new))
+    goal = None if puzzle.goal is None else tuple(r.translate(table) for r in puzzle.goal)
+    return dataclasses.replace(puzzle, palette=tuple(new), goal=goal)
 
 
 def open_bytes(files: list[tuple[str, bytes]], timeout: float = CHECK_TIMEOUT) -> Doc:
@@ -267,7 +369,8 @@ def analyze(doc: Doc, timeout: float = CHECK_TIMEOUT) -> dict[str, Any]:
 def propose(doc: Doc, timeout: float = FIX_TIMEOUT, max_edits: int = 5) -> dict[str, Any]:
     """The proposals of :func:`satnono.fix` for the picture of a document, as the page shows them.
 
-    Only for a picture that satisfies its clues: the edits flip cells of that picture.
+    Only for a picture that satisfies its clues: each edit sets one cell of that picture to
+    ``char`` (another colour or the background; ``black`` is true for any colour).
     """
     from ..fixer import FixError, fix
 
@@ -283,12 +386,12 @@ def propose(doc: Doc, timeout: float = FIX_TIMEOUT, max_edits: int = 5) -> dict[
     def givens(prop: Any) -> dict[str, Any] | None:
         if prop is None:
             return None
-        return {"givens": [{"row": g.row, "col": g.col, "black": g.black} for g in prop.givens],
+        return {"givens": [{"row": g.row, "col": g.col, "black": g.black, "char": g.char} for g in prop.givens],
                 "count": len(prop.givens), "line_solvable": prop.line_solvable}
 
     return {"status": res.status.value, "line_solvable": res.line_solvable,
             "givens_unique": givens(res.givens_unique), "givens_line": givens(res.givens_line),
-            "edits": [{"row": e.row, "col": e.col, "black": e.black, "line_solvable": e.line_solvable}
+            "edits": [{"row": e.row, "col": e.col, "black": e.black, "char": e.char, "line_solvable": e.line_solvable}
                       for e in res.edits],
             "edits_tried": res.edits_tried, "timed_out": res.timed_out, "reason": res.reason,
             "seconds": round(res.seconds, 6)}
@@ -374,7 +477,7 @@ class Editor:
                 name = os.path.splitext(os.path.basename(self.path))[0]
             fmt = format_from_suffix(self.path) if self.path else None
             level = {"completed": False, "ppm": None, "pbm": None, "level": None} if fmt == "level" else None
-            return {"grid": [WHITE * width] * height, "row_clues": [None] * height,
+            return {"grid": [WHITE * width] * height, "palette": None, "row_clues": [None] * height,
                     "column_clues": [None] * width, "name": name, "meta": [], "level": level, "format": fmt}
         fmt = format_from_suffix(self.path)
         if fmt == "level":
@@ -462,6 +565,7 @@ class Editor:
         puzzle = puzzle_of(doc)
         try:
             if fmt == "level":
+                levelfmt.require_bw_level(puzzle)  # before "exists?": a colour picture cannot go there at all
                 ppm, old_level, old_pbm = _level_parts(doc)
                 levelfmt.save(puzzle, path, ppm, overwrite, old_level, old_pbm)
             else:

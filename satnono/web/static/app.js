@@ -3,8 +3,8 @@
 
 import { Board } from "./board.js";
 import {
-  BACKGROUND, History, MAX_SIDE, PALETTE, blank, cleared, clone, column, height, inverted,
-  parseClue, resized, setCell, width,
+  BACKGROUND, History, MAX_COLORS, MAX_SIDE, addColor, blank, cleared, clone, colorUsed, column, editColor,
+  height, inverted, isColor, lineClue, palette, parseClue, removeColor, resized, sameClue, setCell, typedBlocks, width,
 } from "./doc.js";
 
 const $ = (id) => document.getElementById(id);
@@ -17,7 +17,7 @@ const state = {
   version: 0, // edit number: answers for an older one are dropped
   savedVersion: 0,
   history: new History(),
-  ink: PALETTE[0].char,
+  ink: "#", // the character the left button paints (BACKGROUND: the eraser)
   stroke: null, // {ch, changed} while the mouse paints
   timer: null,
   fixTimer: null,
@@ -51,8 +51,8 @@ async function post(path, body) {
 /** The document as the server takes it; checks leave out a level's files (a reward image can be large). */
 function docForServer(withFiles = true) {
   const d = state.doc;
-  return { grid: d.grid, row_clues: d.row_clues, column_clues: d.column_clues, name: d.name, meta: d.meta,
-    level: withFiles ? d.level : null };
+  return { grid: d.grid, palette: d.palette, row_clues: d.row_clues, column_clues: d.column_clues, name: d.name,
+    meta: d.meta, level: withFiles ? d.level : null };
 }
 
 function message(text, kind = "error") {
@@ -89,7 +89,10 @@ function edit(fn) {
 }
 
 function render() {
+  const pal = palette(state.doc);
+  if (!pal.some((p) => p.char === state.ink)) state.ink = pal[1].char; // its colour was undone or removed
   board.draw(state.doc);
+  renderPalette();
   $("width").value = width(state.doc);
   $("height").value = height(state.doc);
   $("undo").disabled = !state.history.past.length;
@@ -100,6 +103,101 @@ function render() {
   const dirty = state.version !== state.savedVersion;
   document.title = `${dirty ? "• " : ""}${state.doc.name || "untitled"} — satnono editor`;
   $("save").disabled = !state.canSave;
+}
+
+// ---------------------------------------------------------------------------
+// the palette bar
+
+const BW_ONLY = new Set(["nin", "mk", "cwd", "pbm", "txt", "level"]);
+
+function renderPalette() {
+  const doc = state.doc;
+  const pal = palette(doc);
+  const color = isColor(doc);
+  const box = $("swatches");
+  const key = JSON.stringify([pal, state.ink]);
+  if (box.dataset.key !== key) {
+    box.dataset.key = key;
+    box.replaceChildren(...pal.map((p, i) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "swatch" + (p.char === state.ink ? " current" : "") + (i === 0 ? " eraser" : "");
+      b.setAttribute("data-testid", `color-${i}`);
+      b.dataset.char = p.char;
+      b.setAttribute("aria-pressed", String(p.char === state.ink));
+      const chip = document.createElement("i");
+      chip.style.backgroundColor = i === 0 ? "#ffffff" : (color || p.rgb !== "#000000" ? p.rgb : "#1d1d22");
+      const label = document.createElement("span");
+      label.textContent = i === 0 ? "eraser" : (color ? `${p.name} ${p.char}` : p.name);
+      const k = document.createElement("kbd");
+      k.textContent = i <= 9 ? String(i) : "";
+      b.append(chip, label, k);
+      b.title = i === 0 ? "background: the left button erases (key 0)"
+        : `paint ${p.name} (grid character ${p.char}${i <= 9 ? `, key ${i}` : ""})`;
+      b.addEventListener("click", () => pick(p.char));
+      return b;
+    }));
+  }
+  const i = pal.findIndex((p) => p.char === state.ink);
+  const cur = pal[i];
+  const name = $("color-name");
+  const rgb = $("color-rgb");
+  const editing = i > 0;
+  name.disabled = rgb.disabled = !editing;
+  if (document.activeElement !== name) name.value = editing ? cur.name : "";
+  if (editing && rgb.value !== cur.rgb) rgb.value = cur.rgb;
+  $("color-remove").disabled = !editing || pal.length <= 2 || colorUsed(doc, i);
+  $("color-remove").title = !editing ? "pick a colour to remove" : pal.length <= 2 ? "a picture needs one colour"
+    : colorUsed(doc, i) ? `${cur.name} is used: erase its cells (and typed clues) first` : `remove ${cur.name}`;
+  $("color-add").disabled = pal.length - 1 >= MAX_COLORS;
+  for (const o of $("save-format").options) {
+    o.textContent = (o.value === "level" ? "level (+ .pbm, .ppm)" : o.value) + (color && BW_ONLY.has(o.value) ? " (b/w only)" : "");
+  }
+}
+
+function pick(ch) {
+  state.ink = ch;
+  render();
+}
+
+function paletteEdit(fn) {
+  try {
+    edit(fn);
+  } catch (e) {
+    state.history.drop();
+    message(e.message);
+    render();
+  }
+}
+
+function wirePalette() {
+  $("color-add").addEventListener("click", () => {
+    let added = null;
+    paletteEdit((d) => { const out = addColor(d); added = out.char; return out.doc; });
+    if (added) { state.ink = added; render(); $("color-name").focus(); $("color-name").select(); }
+  });
+  const change = () => {
+    const pal = palette(state.doc);
+    const i = pal.findIndex((p) => p.char === state.ink);
+    if (i <= 0) return;
+    const name = $("color-name").value;
+    const rgb = $("color-rgb").value;
+    if (name.trim() === pal[i].name && rgb.toLowerCase() === pal[i].rgb) return;
+    paletteEdit((d) => editColor(d, i, name, rgb));
+  };
+  $("color-name").addEventListener("change", change);
+  $("color-name").addEventListener("keydown", (e) => { if (e.key === "Enter") e.target.blur(); });
+  $("color-rgb").addEventListener("change", change);
+  $("color-rgb").addEventListener("input", (e) => { // live: the cells follow the picker without an edit per step
+    const pal = palette(state.doc);
+    const i = pal.findIndex((p) => p.char === state.ink);
+    if (i > 0) board.recolor(pal[i].char, e.target.value);
+  });
+  $("color-remove").addEventListener("click", () => {
+    const pal = palette(state.doc);
+    const i = pal.findIndex((p) => p.char === state.ink);
+    if (i > 0) paletteEdit((d) => removeColor(d, i));
+  });
 }
 
 function undo() {
@@ -241,10 +339,16 @@ function showFixes(res, verdict) {
     }
     list.appendChild(li);
   };
+  const pal = palette(state.doc);
+  const colorName = (ch) => {
+    const p = pal.find((x) => x.char === ch);
+    if (ch === BACKGROUND) return isColor(state.doc) ? "background" : "white";
+    return p ? (isColor(state.doc) ? `${p.name} (${ch})` : p.name) : ch;
+  };
   for (const e of res.edits) {
-    const ch = e.black ? state.ink : BACKGROUND;
+    const ch = e.char;
     const what = e.line_solvable ? "unique, line-solvable" : "unique, needs search";
-    item(`Make ${where(e.row, e.col)} ${e.black ? "black" : "white"} → ${what}`, "edit",
+    item(`Make ${where(e.row, e.col)} ${colorName(ch)} → ${what}`, "edit",
       () => board.preview([[e.row, e.col, ch]], []),
       () => {
         board.clearPreview();
@@ -337,8 +441,9 @@ function editClue(el) {
   const max = isRow ? width(d) : height(d);
   const input = document.createElement("input");
   input.className = "clue-input";
-  input.value = el.dataset.text === "0" ? "0" : el.dataset.text;
-  input.title = "block lengths, e.g. 3 1 2; empty: the picture's own clue";
+  input.value = el.dataset.text;
+  input.title = isColor(d) ? "blocks: length then colour character, e.g. 3a 1b (a bare length is the first colour); 0: an empty line; empty: the picture's own clue"
+    : "block lengths, e.g. 3 1 2; 0: an empty line; empty: the picture's own clue";
   el.replaceChildren(input);
   el.dataset.text = "";
   input.focus();
@@ -349,12 +454,12 @@ function editClue(el) {
     done = true;
     if (commit) {
       try {
-        const clue = parseClue(input.value, max);
-        const own = isRow ? d.grid[i] : column(d.grid, i);
-        const derived = JSON.stringify(own.split(BACKGROUND).filter(Boolean).map((s) => s.length));
-        const value = clue === null || JSON.stringify(clue) === derived ? null : clue;
+        const clue = parseClue(input.value, max, d);
+        const own = lineClue(isRow ? d.grid[i] : column(d.grid, i));
+        const value = clue === null || sameClue(clue, own) ? null : clue;
         const key = isRow ? "row_clues" : "column_clues";
-        if (JSON.stringify(d[key][i]) !== JSON.stringify(value)) {
+        const before = d[key][i] == null ? null : typedBlocks(d, d[key][i]);
+        if (!sameClue(before, value)) {
           edit((doc) => { doc[key][i] = value; });
           return;
         }
@@ -393,6 +498,7 @@ async function openFiles(fileList) {
     // so the file named on the command line is not overwritten with another puzzle by mistake
     state.canSave = false;
     edit(() => data.doc); // opening is undoable: nothing drawn before is lost
+    pick(palette(data.doc)[1].char);
     $("file").textContent = `${files.map((f) => f.name).join(", ")} (opened in the page)`;
     message(`Opened ${files.map((f) => f.name).join(", ")}. Use Save as or Download to keep it.`, "info");
   } catch (e) {
@@ -482,7 +588,8 @@ function wire() {
   $("width").addEventListener("change", size);
   $("height").addEventListener("change", size);
   $("clear").addEventListener("click", () => edit((d) => cleared(d)));
-  $("invert").addEventListener("click", () => edit((d) => inverted(d, state.ink)));
+  $("invert").addEventListener("click", () => edit((d) => inverted(d, state.ink === BACKGROUND ? palette(d)[1].char : state.ink)));
+  wirePalette();
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
   $("completed").addEventListener("change", (e) => edit((d) => { d.level = { ...d.level, completed: e.target.checked }; }));
@@ -498,6 +605,10 @@ function wire() {
     if (mod && key === "z") { e.preventDefault(); if (e.shiftKey) redo(); else undo(); }
     else if (mod && key === "y") { e.preventDefault(); redo(); }
     else if (mod && key === "s") { e.preventDefault(); if (state.canSave) save(); }
+    else if (!mod && !e.altKey && /^[0-9]$/.test(e.key)) { // number keys pick a colour, 0 the eraser
+      const p = palette(state.doc)[Number(e.key)];
+      if (p) { e.preventDefault(); pick(p.char); }
+    }
   });
   window.addEventListener("dragover", (e) => { e.preventDefault(); document.body.classList.add("dropping"); });
   window.addEventListener("dragleave", () => document.body.classList.remove("dropping"));
@@ -518,6 +629,7 @@ async function start() {
     const data = await resp.json();
     if (!resp.ok) throw new Error(data.error || `the server answered ${resp.status}`);
     state.doc = data.doc;
+    state.ink = palette(data.doc)[1].char;
     state.timeout = data.timeout;
     state.canSave = data.can_save;
     $("file").textContent = data.file || "new puzzle";

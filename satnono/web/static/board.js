@@ -1,9 +1,17 @@
 // The board: clues above and left of the grid, placement counts right and below,
 // all in one CSS grid so that every clue lines up with its row or column.
 
-import { BACKGROUND, PALETTE, clues, height, width } from "./doc.js";
+import { BACKGROUND, clueText, clues, height, isColor, palette, width } from "./doc.js";
 
-const COLORS = Object.fromEntries(PALETTE.map((p) => [p.char, p.color]));
+const INK = "#1d1d22"; // black in black and white: the page's ink, a little softer than #000
+
+/** Black or white text, whichever reads better on ``rgb`` (#rrggbb). */
+export function textOn(rgb) {
+  const v = [1, 3, 5].map((i) => parseInt(rgb.slice(i, i + 2), 16) / 255)
+    .map((x) => (x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4));
+  const lum = 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
+  return lum > 0.23 ? "#111111" : "#ffffff";
+}
 
 /** A big count in a few characters (the exact value is in the tooltip). */
 export function shortCount(text) {
@@ -22,7 +30,11 @@ export class Board {
     this.rowCounts = [];
     this.colCounts = [];
     this.marks = new Map(); // "r,c" -> Set of overlay classes
+    this.colors = {}; // char -> CSS colour of the current palette
+    this.paletteKey = "";
   }
+
+  fill(ch) { return ch === BACKGROUND ? "" : this.colors[ch] || "#888"; }
 
   build(w, h) {
     this.w = w;
@@ -81,6 +93,16 @@ export class Board {
     const w = width(doc);
     const h = height(doc);
     if (w !== this.w || h !== this.h) this.build(w, h);
+    const pal = palette(doc);
+    const color = isColor(doc);
+    const key = JSON.stringify(pal);
+    if (key !== this.paletteKey) { // a colour changed: repaint every cell and clue
+      this.paletteKey = key;
+      this.colors = Object.fromEntries(pal.slice(1).map((p) => [p.char, color || p.rgb !== "#000000" ? p.rgb : INK]));
+      this.names = Object.fromEntries(pal.map((p) => [p.char, p.name]));
+      for (const row of this.cells) for (const el of row) delete el.dataset.v;
+      for (const el of [...this.rowClues, ...this.colClues]) delete el.dataset.text;
+    }
     for (let r = 0; r < h; r++) {
       const row = doc.grid[r];
       for (let c = 0; c < w; c++) {
@@ -88,31 +110,50 @@ export class Board {
         const ch = row[c];
         if (el.dataset.v !== ch) {
           el.dataset.v = ch;
-          el.style.backgroundColor = ch === BACKGROUND ? "" : COLORS[ch] || "#888";
+          el.style.backgroundColor = this.fill(ch);
           el.classList.toggle("ink", ch !== BACKGROUND);
         }
       }
     }
     const { rows, cols } = clues(doc);
-    rows.forEach((clue, r) => this._clue(this.rowClues[r], clue, doc.row_clues[r] != null));
-    cols.forEach((clue, c) => this._clue(this.colClues[c], clue, doc.column_clues[c] != null));
+    rows.forEach((clue, r) => this._clue(this.rowClues[r], clue, doc.row_clues[r] != null, doc, color));
+    cols.forEach((clue, c) => this._clue(this.colClues[c], clue, doc.column_clues[c] != null, doc, color));
     const box = this.corner.getBoundingClientRect(); // the clue areas' current size: keep at least that
     this.root.style.setProperty("--row-clues", `${box.width}px`);
     this.root.style.setProperty("--col-clues", `${box.height}px`);
   }
 
-  _clue(el, clue, typed) {
-    const text = (clue.length ? clue : [0]).join(" ");
+  /** One clue: plain numbers in black and white; in colour each block is a chip of its colour. */
+  _clue(el, blocks, typed, doc, color) {
+    const text = clueText(doc, blocks);
     if (el.dataset.text !== text) {
       el.dataset.text = text;
-      el.replaceChildren(...(clue.length ? clue : [0]).map((n) => {
+      el.classList.toggle("chips", color);
+      el.replaceChildren(...(blocks.length ? blocks : [[0, null]]).map(([n, ch]) => {
         const s = document.createElement("span");
         s.textContent = String(n);
         if (n >= 10) s.className = "wide";
+        if (color && ch) {
+          const rgb = this.colors[ch] || "#888888";
+          s.classList.add("chip");
+          s.style.backgroundColor = rgb;
+          s.style.color = textOn(rgb);
+          s.dataset.char = ch;
+          s.title = `${n} ${this.names[ch] || ch} (${ch})`;
+        }
         return s;
       }));
     }
     el.classList.toggle("typed", typed);
+  }
+
+  /** Show colour ``ch`` as ``rgb`` for now (while the colour picker moves; the next draw settles it). */
+  recolor(ch, rgb) {
+    for (const row of this.cells) for (const el of row) if (el.dataset.v === ch) el.style.backgroundColor = rgb;
+    for (const s of this.root.querySelectorAll(`.chip[data-char="${CSS.escape(ch)}"]`)) {
+      s.style.backgroundColor = rgb;
+      s.style.color = textOn(rgb);
+    }
   }
 
   /** Set one overlay class on exactly the given cells (``[[r, c], ...]``). */
@@ -154,7 +195,7 @@ export class Board {
       const el = this.cells[r]?.[c];
       if (!el) continue;
       el.classList.add("preview");
-      el.style.backgroundColor = ch === BACKGROUND ? "#ffffff" : COLORS[ch] || "#888";
+      el.style.backgroundColor = ch === BACKGROUND ? "#ffffff" : this.fill(ch);
     }
     for (const [r, c] of reveals) this.cells[r]?.[c]?.classList.add("reveal");
   }
@@ -165,7 +206,7 @@ export class Board {
         if (el.classList.contains("preview")) {
           el.classList.remove("preview");
           const ch = el.dataset.v;
-          el.style.backgroundColor = ch === BACKGROUND ? "" : COLORS[ch] || "#888";
+          el.style.backgroundColor = this.fill(ch);
         }
         el.classList.remove("reveal");
       }

@@ -1,28 +1,57 @@
 // The editor's document model: a picture as row strings (one character per cell,
-// '.' background, palette characters for ink), typed clues, and an undo history.
+// '.' background, the palette's characters for colours), the palette, typed clues,
+// and an undo history.
 // Pure functions and one small class; no DOM here.
 
 export const BACKGROUND = ".";
 export const MAX_SIDE = 100;
 
-// The palette: a list, so that colour puzzles add entries instead of code.
-export const PALETTE = [{ char: "#", name: "black", color: "#1d1d22" }];
+export const MAX_COLORS = 32;
+/** The black-and-white palette: the background, then black drawing with '#'. */
+export const BW_PALETTE = [
+  { name: "white", char: BACKGROUND, rgb: "#ffffff" },
+  { name: "black", char: "#", rgb: "#000000" },
+];
+// what a new colour is called and drawn with, in order (the library's default colours)
+const DEFAULT_COLORS = [
+  ["black", "#000000"], ["red", "#dc2828"], ["green", "#289628"], ["blue", "#2850dc"], ["yellow", "#f0be14"],
+  ["purple", "#963cb4"], ["cyan", "#14aabe"], ["orange", "#f07814"], ["brown", "#785028"], ["pink", "#f06eaa"],
+  ["gray", "#6e6e6e"], ["lime", "#96c83c"],
+];
+// characters for new colours: ones a typed clue can name (no digits, no ',')
+const SPARE_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ*%@&+=$~^!<>/:;_-";
 
-/** The clue of one line (a string of cell characters): its block lengths. */
+/** The palette of a document: the background first, then the block colours. */
+export function palette(doc) { return doc.palette || BW_PALETTE; }
+
+/** True for a document with more than one block colour. */
+export function isColor(doc) { return palette(doc).length > 2; }
+
+/** The clue of one line (a string of cell characters): its blocks, [length, char] each. */
 export function lineClue(cells) {
   const out = [];
-  let run = 0;
   let prev = BACKGROUND;
   for (const ch of cells) {
-    if (ch !== BACKGROUND && ch === prev) run += 1;
-    else {
-      if (run) out.push(run);
-      run = ch === BACKGROUND ? 0 : 1;
+    if (ch !== BACKGROUND) {
+      if (ch === prev) out[out.length - 1][0] += 1;
+      else out.push([1, ch]);
     }
     prev = ch;
   }
-  if (run) out.push(run);
   return out;
+}
+
+/** A typed clue as [length, char] blocks (a plain length is a block of the first colour). */
+export function typedBlocks(doc, clue) {
+  const first = palette(doc)[1].char;
+  return clue.map((b) => (Array.isArray(b) ? b : [b, first]));
+}
+
+/** A clue as a person types it: "3 1" in black and white, "3a 1b" in colour, "0" when empty. */
+export function clueText(doc, blocks) {
+  if (!blocks.length) return "0";
+  const color = isColor(doc);
+  return blocks.map(([n, ch]) => (color ? `${n}${ch}` : String(n))).join(" ");
 }
 
 export function column(grid, c) {
@@ -31,11 +60,12 @@ export function column(grid, c) {
   return s;
 }
 
-/** Row and column clues a player sees: the typed clue where there is one, else the picture's. */
+/** Row and column clues a player sees, as [length, char] blocks: the typed clue where there is one, else the picture's. */
 export function clues(doc) {
-  const rows = doc.grid.map((row, r) => doc.row_clues[r] ?? lineClue(row));
+  const typed = (t, cells) => (t == null ? lineClue(cells) : typedBlocks(doc, t));
+  const rows = doc.grid.map((row, r) => typed(doc.row_clues[r], row));
   const cols = [];
-  for (let c = 0; c < doc.grid[0].length; c++) cols.push(doc.column_clues[c] ?? lineClue(column(doc.grid, c)));
+  for (let c = 0; c < doc.grid[0].length; c++) cols.push(typed(doc.column_clues[c], column(doc.grid, c)));
   return { rows, cols };
 }
 
@@ -46,7 +76,7 @@ export function blank(w, h) {
   return {
     grid: Array.from({ length: h }, () => BACKGROUND.repeat(w)),
     row_clues: Array(h).fill(null), column_clues: Array(w).fill(null),
-    name: null, meta: [], level: null, format: null,
+    palette: null, name: null, meta: [], level: null, format: null,
   };
 }
 
@@ -81,7 +111,7 @@ export function setCell(doc, r, c, ch) {
   return true;
 }
 
-export function inverted(doc, ink = PALETTE[0].char) {
+export function inverted(doc, ink = "#") {
   const d = clone(doc);
   d.grid = doc.grid.map((row) => Array.from(row, (ch) => (ch === BACKGROUND ? ink : BACKGROUND)).join(""));
   return d;
@@ -95,19 +125,100 @@ export function cleared(doc) {
   return d;
 }
 
-/** Parse a typed clue ("3 1 2", "3,1,2", "0" or ""); null for empty (use the picture's). */
-export function parseClue(text, max) {
+/**
+ * Parse a typed clue for a document: "3 1 2" (or "3,1,2"), in colour "3a 1b" with the
+ * palette's characters (a bare length is the first colour); "0" is an empty line;
+ * null for empty text (use the picture's own clue).  Blocks come back as [length, char].
+ */
+export function parseClue(text, max, doc = null) {
   const t = text.trim();
   if (!t) return null;
-  const parts = t.split(/[\s,]+/);
+  const pal = doc ? palette(doc) : BW_PALETTE;
+  const chars = new Set(pal.slice(1).map((p) => p.char));
   const out = [];
-  for (const p of parts) {
-    if (!/^\d+$/.test(p)) throw new Error(`"${p}" is not a block length`);
-    const n = Number(p);
+  for (const p of t.split(/[\s,]+/)) {
+    const m = /^(\d+)(.?)$/u.exec(p);
+    if (!m) throw new Error(`"${p}" is not a block (a length, then a colour character in colour: 3a)`);
+    const n = Number(m[1]);
+    const ch = m[2] || pal[1].char;
+    if (!chars.has(ch)) throw new Error(`"${p}": no colour uses the character "${ch}" (the palette has ${[...chars].join(" ")})`);
     if (n > max) throw new Error(`a block of ${n} does not fit in ${max} cells`);
-    if (n) out.push(n);
+    if (n) out.push([n, ch]);
   }
   return out;
+}
+
+/** True when a clue (blocks) is the same as another. */
+export function sameClue(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
+
+// ---------------------------------------------------------------------------
+// palette edits (each returns a new document, or throws with a message for the page)
+
+/** True when colour ``i`` (1..K) is painted somewhere or named by a typed clue. */
+export function colorUsed(doc, i) {
+  const ch = palette(doc)[i].char;
+  if (doc.grid.some((row) => row.includes(ch))) return true;
+  const first = i === 1;
+  const inClue = (clue) => clue != null && clue.some((b) => (Array.isArray(b) ? b[1] === ch : first));
+  return doc.row_clues.some(inClue) || doc.column_clues.some(inClue);
+}
+
+/** A copy with one more colour (the next default, or ``name``/``rgb``); the new char comes back too. */
+export function addColor(doc, name = "", rgb = "") {
+  const pal = palette(doc);
+  if (pal.length - 1 >= MAX_COLORS) throw new Error(`at most ${MAX_COLORS} colours`);
+  const names = new Set(pal.map((p) => p.name));
+  const rgbs = new Set(pal.map((p) => p.rgb.toLowerCase()));
+  const fresh = DEFAULT_COLORS.find(([nm, hex]) => !names.has(nm) && !rgbs.has(hex));
+  let nm = name.trim() || (fresh ? fresh[0] : `color${pal.length}`);
+  for (let k = 2; names.has(nm); k++) nm = `${name.trim() || (fresh ? fresh[0] : "color")}-${k}`;
+  const hex = checkRgb(rgb || (fresh ? fresh[1] : "#808080"));
+  const taken = new Set(pal.map((p) => p.char));
+  const ch = [...SPARE_CHARS].find((c) => !taken.has(c));
+  const d = clone(doc);
+  d.palette = [...pal.map((p) => ({ ...p })), { name: nm, char: ch, rgb: hex }];
+  return { doc: d, char: ch };
+}
+
+function checkRgb(rgb) {
+  if (!/^#[0-9a-fA-F]{6}$/.test(rgb)) throw new Error(`"${rgb}" is not a colour like #ff8000`);
+  return rgb.toLowerCase();
+}
+
+/** A copy with colour ``i``'s name and RGB changed. */
+export function editColor(doc, i, name, rgb) {
+  const pal = palette(doc);
+  const nm = name.trim();
+  if (!nm) throw new Error("a colour needs a name");
+  if (nm.length > 40) throw new Error("a colour's name is at most 40 characters");
+  if (pal.some((p, j) => j !== i && p.name === nm)) throw new Error(`another colour is named "${nm}"`);
+  const d = clone(doc);
+  d.palette = pal.map((p, j) => (j === i ? { ...p, name: nm, rgb: checkRgb(rgb) } : { ...p }));
+  return d;
+}
+
+/** A copy without colour ``i`` (unused); when one colour is left it draws with '#' (black and white). */
+export function removeColor(doc, i) {
+  const pal = palette(doc);
+  if (pal.length <= 2) throw new Error("a picture needs at least one colour");
+  if (colorUsed(doc, i)) throw new Error(`${pal[i].name} is used: erase its cells (and typed clues) first`);
+  const d = clone(doc);
+  const first = pal[1].char;
+  // a plain length in a typed clue means the first colour: name it before the first colour changes
+  const named = (clue) => (clue == null ? null : clue.map((b) => (Array.isArray(b) ? b : [b, first])));
+  d.row_clues = d.row_clues.map(named);
+  d.column_clues = d.column_clues.map(named);
+  let rest = pal.filter((_, j) => j !== i).map((p) => ({ ...p }));
+  if (rest.length === 2 && rest[1].char !== "#") {
+    const old = rest[1].char;
+    rest[1].char = "#";
+    d.grid = d.grid.map((row) => row.split(old).join("#"));
+    const swap = (clue) => (clue == null ? null : clue.map(([n, ch]) => [n, ch === old ? "#" : ch]));
+    d.row_clues = d.row_clues.map(swap);
+    d.column_clues = d.column_clues.map(swap);
+  }
+  d.palette = rest;
+  return d;
 }
 
 /** Undo/redo of whole documents (small: at most 100 x 100 characters each). */
