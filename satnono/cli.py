@@ -124,8 +124,25 @@ json_option = click.option("--json", "as_json", is_flag=True, help="One JSON obj
 ascii_option = click.option("--ascii", "ascii_", is_flag=True, help="Draw grids with ASCII characters instead of Unicode blocks.")
 
 
+def _background_option(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    from .formats import DEFAULT_BACKGROUND
+
+    if value is not None:
+        from .formats.picture import background_rgb
+
+        try:
+            background_rgb(value)
+        except ValueError as e:
+            raise click.BadParameter(str(e)) from None
+    DEFAULT_BACKGROUND.set(value)  # also without the option: nothing of an earlier call stays
+    return value
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="satnono")
+@click.option("--background", metavar="COLOUR", default=None, callback=_background_option, expose_value=False,
+              help="The background colour of PPM/PNG pictures read by any command (a colour name or "
+                   "#rrggbb; white by default), e.g. satnono --background '#00ff00' check level.png")
 def cli() -> None:
     """satnono: solve nonograms and prove their solutions unique, with line logic and SAT.
 

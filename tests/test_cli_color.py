@@ -148,3 +148,23 @@ def test_diagnose_pictures_and_map_in_colour(tmp_path):
     lines = r.output.splitlines()
     assert any(line.startswith("bbbb··") for line in lines)
     assert f"legend: a {pal[1].name}, b {pal[2].name}" in r.output
+
+
+def test_background_colour_of_pictures(tmp_path):
+    """A level image on green: --background names the colour that is not a block."""
+    from PIL import Image
+
+    img = Image.new("RGB", (3, 2), (0, 255, 0))
+    img.putpixel((0, 0), (255, 0, 0))
+    img.putpixel((2, 1), (0, 0, 255))
+    img.putpixel((1, 1), (0, 0, 255))
+    path = tmp_path / "level.png"
+    img.save(path)
+    r = run("--background", "#00ff00", "check", "--json", str(path))
+    d = json.loads(r.stdout)
+    assert r.exit_code == 0 and d["colors"] == 2
+    assert d["solutions"] == [["a..", ".bb"]]
+    r = run("check", "--json", str(path))  # white background: green is a block colour too
+    assert json.loads(r.stdout)["colors"] == 3
+    r = run("--background", "nosuchcolour", "check", str(path))
+    assert r.exit_code == 2 and "--background" in r.output

@@ -43,11 +43,12 @@ import re
 import sys
 import tempfile
 from contextlib import suppress
+from contextvars import ContextVar
 from typing import Callable, Union
 
 from ..errors import ParseError, PuzzleTooLarge, UnsupportedPuzzle
 from ..model import Puzzle
-from . import cwd, jsonfmt, mk, nin, non, nonogrid, olsak, pbm, picross, picture, pynogram, textgrid, tournament, webpbn
+from . import cwd, jsonfmt, mk, nin, non, nonogrid, olsak, pbm, picross, pynogram, textgrid, tournament, webpbn
 from ._text import parse_int
 from .sniff import SIGNATURE_FORMATS, candidates, format_from_suffix, order, sniff
 
@@ -68,6 +69,18 @@ __all__ = [
 
 Reader = Callable[..., list[Puzzle]]
 
+
+def _picture(name: str) -> Callable:
+    """A function of :mod:`satnono.formats.picture`, imported when first called (it loads numpy,
+    which a command reading no picture need not pay for at start-up)."""
+    def call(*args, **kwargs):
+        from . import picture
+
+        return getattr(picture, name)(*args, **kwargs)
+
+    call.__name__ = name
+    return call
+
 _READERS: dict[str, Reader] = {
     "level": level.read,
     "non": non.read,
@@ -80,8 +93,8 @@ _READERS: dict[str, Reader] = {
     "json": jsonfmt.read,
     "pbm": pbm.read,
     "txt": textgrid.read,
-    "ppm": picture.read_ppm,
-    "png": picture.read_png,
+    "ppm": _picture("read_ppm"),
+    "png": _picture("read_png"),
     "pynogram": pynogram.read,
     "nonogrid": nonogrid.read,
     "picross": picross.read,
@@ -100,8 +113,8 @@ _WRITERS: dict[str, Callable[[Puzzle], Union[str, bytes]]] = {
     "json": jsonfmt.write,
     "pbm": pbm.write,
     "txt": textgrid.write,
-    "ppm": picture.write_ppm,
-    "png": picture.write_png,
+    "ppm": _picture("write_ppm"),
+    "png": _picture("write_png"),
     "picross": picross.write,
 }
 
@@ -112,6 +125,9 @@ WRITABLE_FORMATS: tuple[str, ...] = tuple(_WRITERS)
 
 STDIN = "-"
 
+#: The background colour of pictures when a reader call gives none (the command line's ``--background``).
+DEFAULT_BACKGROUND: ContextVar[str | None] = ContextVar("satnono_picture_background", default=None)
+
 
 def loads(
     text: str | bytes, fmt: str | None = None, source: str | None = None, background: str | None = None
@@ -119,7 +135,8 @@ def loads(
     """Every puzzle in ``text``; ``source`` (a file name) is used in errors and as a format hint.
 
     ``background`` (a colour name or ``#rrggbb``) is the background colour of a
-    picture (``ppm``, ``png``; white by default); other formats ignore it.
+    picture (``ppm``, ``png``; by default :data:`DEFAULT_BACKGROUND`'s value, else
+    white); other formats ignore it.
 
     Raises:
         ParseError: the input is malformed, not UTF-8, of unknown format, or ``fmt`` is unknown.
@@ -127,8 +144,10 @@ def loads(
         PuzzleTooLarge: a side above ``model.MAX_SIDE`` or more than ``model.MAX_CELLS`` cells.
         ValueError: ``background`` is not a colour.
     """
+    if background is None:
+        background = DEFAULT_BACKGROUND.get()
     if background is not None:
-        picture.background_rgb(background)  # a bad option is the caller's error, whatever the file
+        _picture("background_rgb")(background)  # a bad option is the caller's error, whatever the file
     if fmt is not None and fmt not in _READERS:
         raise ParseError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})", source)
     data: str | bytes = bytes(text) if isinstance(text, (bytearray, memoryview)) else text
