@@ -32,7 +32,7 @@ from .components import Component, component_state, split
 from .encode import cell_vars, encode, solution_grid
 from .linesolve import LineSolver
 from .model import Grid, Puzzle
-from .propagate import COLUMN, ROW, Deadline, GridState, propagate
+from .propagate import COLUMN, ROW, Deadline, GridState, initial_state, propagate
 from .sat import DEFAULT_SOLVER, SatSession
 from .solve import sum_mismatch_reason
 
@@ -489,7 +489,7 @@ def count(
 
     if puzzle.sum_mismatch():
         return done(0, True, reason=sum_mismatch_reason(puzzle))
-    state = GridState(puzzle)
+    state = initial_state(puzzle)
     try:
         bad = propagate(state, lines, deadline=deadline)
     except Deadline:

@@ -26,7 +26,7 @@ from typing import Any, Sequence
 from .encode import encode, solution_grid
 from .linesolve import LineSolver, Mask
 from .model import Grid, Puzzle, grid_diff
-from .propagate import COLUMN, ROW, Contradiction, Deadline, GridState, propagate
+from .propagate import COLUMN, ROW, Contradiction, Deadline, GridState, initial_state, propagate
 from .sat import DEFAULT_SOLVER, SatSession
 from .solve import sum_mismatch_reason
 
@@ -225,7 +225,7 @@ def minimal_conflict(puzzle: Puzzle, deadline: float | None = None, solver: str 
     line at all is a conflict of one line.
     """
     lines = line_solver or LineSolver()
-    state = GridState(puzzle)
+    state = initial_state(puzzle)
     enc = encode(state, lines, rows=range(puzzle.height), columns=range(puzzle.width), selectors=True)
     by_lit = {lit: key for key, lit in enc.selectors.items()}
     with SatSession(enc.clauses, solver) as sat:
@@ -287,7 +287,7 @@ def diagnose(puzzle: Puzzle, timeout: float | None = None, solver: str = DEFAULT
             d.conflict_minimal = False
         return finish()
 
-    state = GridState(puzzle)
+    state = initial_state(puzzle)
     for axis, n_lines, n in ((ROW, puzzle.height, puzzle.width), (COLUMN, puzzle.width, puzzle.height)):
         for i in range(n_lines):
             clue, colors = puzzle.line(axis, i)

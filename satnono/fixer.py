@@ -279,6 +279,12 @@ def _givens_unique(puzzle, g, goal, res, first, checker, left, out_of_time, best
     return GivenProposal("unique", _as_givens(givens, puzzle), chk)
 
 
+def _givens_after_edit(puzzle: Puzzle, r: int, c: int, value: int) -> tuple[tuple[int, int, int], ...]:
+    """The puzzle's givens once cell (r, c) of the picture becomes colour ``value``
+    (a given on that cell follows the picture)."""
+    return tuple((gr, gc, value if (gr, gc) == (r, c) else v) for gr, gc, v in puzzle.givens)
+
+
 def _given_value(puzzle: Puzzle, goal: Grid, cell: tuple[int, int]) -> bool | int:
     """The value a given takes: black or white in black and white, the colour index in colour."""
     ch = goal[cell[0]][cell[1]]
@@ -377,12 +383,14 @@ def _edits(puzzle, g, res: FixResult, checker: Checker, max_edits: int, left, ou
                 if find_switch(_masks(goals[b]), _masks(np.ascontiguousarray(goals[b].T)), _masks(open_),
                                _masks(np.ascontiguousarray(open_.T))) is not None:
                     continue
-                edited = Puzzle.from_grid(grid_of(goals[b]), name=puzzle.name, meta=puzzle.meta)
+                edited = Puzzle.from_grid(grid_of(goals[b]), name=puzzle.name, meta=puzzle.meta,
+                                          givens=_givens_after_edit(puzzle, r, c, int(goals[b, r, c])))
                 other = other_solution(goals[b], kb[b], kw[b], left(), puzzle=edited)
                 if other is not False:  # ambiguous, or out of time
                     continue
             else:
-                edited = Puzzle.from_grid(grid_of(goals[b]), name=puzzle.name, meta=puzzle.meta)
+                edited = Puzzle.from_grid(grid_of(goals[b]), name=puzzle.name, meta=puzzle.meta,
+                                          givens=_givens_after_edit(puzzle, r, c, int(goals[b, r, c])))
             chk = checker.check(edited, timeout=left())
             if chk.status != Status.UNIQUE or chk.line_solvable != line:
                 continue  # unverified (out of time): not proposed
@@ -447,7 +455,8 @@ def _fix_color(puzzle: Puzzle, goal: Grid, res: FixResult, first: CheckResult, c
                 continue
             row = goal[r]
             edited_goal = goal[:r] + (row[:c] + ch + row[c + 1:],) + goal[r + 1:]
-            edited = Puzzle.from_grid(edited_goal, palette=puzzle.palette, name=puzzle.name, meta=puzzle.meta)
+            edited = Puzzle.from_grid(edited_goal, palette=puzzle.palette, name=puzzle.name, meta=puzzle.meta,
+                                      givens=_givens_after_edit(puzzle, r, c, chars.index(ch)))
             chk = checker.check(edited, timeout=left())
             if chk.status != Status.UNIQUE:
                 continue

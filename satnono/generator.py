@@ -744,10 +744,10 @@ def other_solution(goal: np.ndarray, kb: np.ndarray, kw: np.ndarray, timeout: fl
     if puzzle is None:
         puzzle = Puzzle.from_grid(grid_of(goal))
     st = GridState(puzzle)
-    st.row_black = _masks(kb)
-    st.row_white = _masks(kw)
-    st.col_black = _masks(np.ascontiguousarray(kb.T))
-    st.col_white = _masks(np.ascontiguousarray(kw.T))
+    st.row_black[:] = _masks(kb)  # in place: row_black is row_ex[0]
+    st.row_white[:] = _masks(kw)
+    st.col_black[:] = _masks(np.ascontiguousarray(kb.T))
+    st.col_white[:] = _masks(np.ascontiguousarray(kw.T))
     deadline = None if timeout is None else time.monotonic() + timeout
     enc = encode(st, _line_solver())
     if enc.unsat:  # the goal itself satisfies every clause: cannot happen

@@ -204,6 +204,9 @@ class Puzzle:
     """The colour of each block of each row (all 1 when omitted)."""
     column_colors: tuple[Colors, ...] | None = None
     """The colour of each block of each column (all 1 when omitted)."""
+    givens: tuple[tuple[int, int, int], ...] = ()
+    """Cells revealed to the player: ``(row, col, colour index)`` (0-based; index 0 is the
+    background, 1 black in black and white), sorted.  Every solution must agree with them."""
 
     def __post_init__(self) -> None:
         # Normalise so that every consumer sees the same clue shape: tuples of
@@ -234,6 +237,8 @@ class Puzzle:
             object.__setattr__(self, lengths_attr, tuple(lengths_out))
             object.__setattr__(self, colors_attr, tuple(colors_out))
         object.__setattr__(self, "goal", goal)
+        if self.givens:
+            object.__setattr__(self, "givens", _normalise_givens(self.givens, len(self.rows), len(self.columns), len(pal) - 1))
         object.__setattr__(self, "meta", tuple((str(k), str(v)) for k, v in self.meta))
 
     @property
@@ -324,11 +329,13 @@ class Puzzle:
         return dataclasses.replace(self, source=source)
 
     def is_solution(self, grid: Sequence[str]) -> bool:
-        """True when ``grid`` has this puzzle's size and satisfies every clue."""
+        """True when ``grid`` has this puzzle's size, satisfies every clue and agrees with the givens."""
         if len(grid) != self.height or any(len(r) != self.width for r in grid):
             return False
         chars = self.chars
         if any(r.strip(chars) for r in grid):  # a character outside the palette
+            return False
+        if any(grid[r][c] != chars[v] for r, c, v in self.givens):
             return False
         if not self.is_color and chars == WHITE + BLACK:
             rows, cols = clues_of_grid(tuple(grid))
@@ -350,6 +357,22 @@ class Puzzle:
             for n, col in zip(ls, cs):
                 tot[col] += n
         return tot
+
+
+def _normalise_givens(givens: Iterable[Sequence[int]], h: int, w: int, k: int) -> tuple[tuple[int, int, int], ...]:
+    """Givens as sorted ``(row, col, colour)`` triples (a bool colour: black/white)."""
+    out: dict[tuple[int, int], int] = {}
+    for g in givens:
+        if len(g) != 3:
+            raise ValueError(f"a given cell is (row, col, colour), got {g!r}")
+        r, c, v = (int(x) for x in g)
+        if not (0 <= r < h and 0 <= c < w):
+            raise ValueError(f"given cell ({r}, {c}) is outside the {w}x{h} grid")
+        if not 0 <= v <= k:
+            raise ValueError(f"given cell ({r}, {c}) has colour {v}, not 0..{k}")
+        if out.setdefault((r, c), v) != v:
+            raise ValueError(f"given cell ({r}, {c}) is given twice with different colours")
+    return tuple(sorted((r, c, v) for (r, c), v in out.items()))
 
 
 def _color_lookup(palette: Palette) -> dict[object, int]:

@@ -166,6 +166,18 @@ class GridState:
         return tuple(ex[index] for ex in exs)
 
 
+def initial_state(puzzle: Puzzle, givens=None) -> GridState:
+    """A fresh state with the puzzle's given cells set, and ``givens`` (a mapping
+    ``(row, col) -> colour index``, True/False for black/white) too: a cell given two
+    different values is left with none (propagation then reports the contradiction)."""
+    state = GridState(puzzle)
+    for r, c, v in puzzle.givens:
+        state.set_cell(r, c, v)
+    for (r, c), v in (givens or {}).items():
+        state.set_cell(r, c, v)
+    return state
+
+
 def _known(excluded: tuple[Mask, ...], full: Mask) -> Mask:
     """Cells where at most one value is left (every value but one excluded)."""
     one = two = 0

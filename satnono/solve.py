@@ -16,7 +16,7 @@ from typing import Mapping
 from .encode import encode, solution_grid
 from .linesolve import LineSolver
 from .model import Grid, Puzzle, grid_diff
-from .propagate import Deadline, GridState, propagate
+from .propagate import Deadline, initial_state, propagate
 from .sat import DEFAULT_SOLVER, SatSession
 
 
@@ -112,10 +112,9 @@ class Checker:
 
     def propagate(self, puzzle: Puzzle, deadline: float | None = None,
                   givens: Mapping[tuple[int, int], bool] | None = None):
-        """Propagate a fresh state (with ``givens`` set first); returns ``(state, contradiction)``."""
-        state = GridState(puzzle)
-        for (r, c), black in (givens or {}).items():
-            state.set_cell(r, c, black)
+        """Propagate a fresh state (with the puzzle's givens and ``givens`` set first);
+        returns ``(state, contradiction)``."""
+        state = initial_state(puzzle, givens)
         return state, propagate(state, self.lines, deadline=deadline)
 
     def check(self, puzzle: Puzzle, timeout: float | None = None,
@@ -124,7 +123,8 @@ class Checker:
 
         ``givens`` maps 0-based ``(row, col)`` cells to True (black) or False
         (white), or in colour to a colour index (0 background): cells revealed
-        to the player, which every solution must respect.
+        to the player, which every solution must respect, on top of the
+        puzzle's own ``givens``.
         """
         t0 = time.monotonic()
         deadline = None if timeout is None else t0 + timeout
@@ -143,7 +143,7 @@ class Checker:
             return done(Status.UNKNOWN, reason="timed out during line propagation")
         if bad is not None:
             why = bad.describe(puzzle)
-            if givens:
+            if givens or puzzle.givens:
                 why += " (with the given cells)"
             return done(Status.NONE, reason=why)
         stats.unknown_after_propagation = state.unknown_count()

@@ -75,7 +75,7 @@ from ..components import _bits
 from ..diagnose import _after_line_grid, count_color_placements, count_placements
 from ..linesolve import ColorLineResult, LineResult, LineSolver, Mask
 from ..model import BLACK, WHITE, Puzzle
-from ..propagate import COLUMN, ROW, Contradiction, Deadline, GridState, _known, propagate
+from ..propagate import COLUMN, ROW, Contradiction, Deadline, GridState, _known, initial_state, propagate
 
 #: Technique name -> rank (lower is easier).
 TECHNIQUES: dict[str, int] = {
@@ -1057,7 +1057,7 @@ def state_from_known(puzzle: Puzzle, known: Sequence[str]) -> GridState:
     """
     if len(known) != puzzle.height:
         raise ValueError(f"the state has {len(known)} rows, the puzzle {puzzle.height}")
-    state = GridState(puzzle)
+    state = initial_state(puzzle)  # the puzzle's given cells, then the state's
     if state.nvals > 2:
         index = {ch: v for v, ch in enumerate(puzzle.chars)}
         for r, row in enumerate(known):
@@ -1168,7 +1168,7 @@ class Explainer:
         logic stops; None leaves the verdict unsettled.
         """
         t0 = time.monotonic()
-        state = GridState(puzzle) if known is None else state_from_known(puzzle, known)
+        state = initial_state(puzzle) if known is None else state_from_known(puzzle, known)
         prober = Prober(self.lines, self.probe_budget, deadline)
         steps: list[Step] = []
         status = "stuck"

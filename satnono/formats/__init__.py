@@ -118,6 +118,8 @@ _WRITERS: dict[str, Callable[[Puzzle], Union[str, bytes]]] = {
     "picross": picross.write,
 }
 
+#: The formats that store given (revealed) cells.
+GIVENS_FORMATS: tuple[str, ...] = ("json",)
 #: Every format name ``load``/``loads`` accept as ``fmt``.
 FORMATS: tuple[str, ...] = tuple(_READERS)
 #: The format names ``dumps``/``save`` accept.
@@ -299,11 +301,15 @@ def dumps(puzzle: Puzzle, fmt: str) -> str | bytes:
     Raises:
         ValueError: ``fmt`` cannot be written, or it stores a picture (``pbm``, ``txt``,
             ``ppm``, ``png``) and the puzzle has no goal, or it is black and white only
-            and the puzzle has colours.
+            and the puzzle has colours, or the puzzle has given cells and ``fmt`` is not
+            in :data:`GIVENS_FORMATS`.
     """
     writer = _WRITERS.get(fmt)
     if writer is None:
         raise ValueError(f"cannot write format {fmt!r} (writable: {', '.join(WRITABLE_FORMATS)})")
+    if puzzle.givens and fmt not in GIVENS_FORMATS:
+        raise ValueError(f"the {fmt} format cannot store given (revealed) cells; write the puzzle as "
+                         f"{' or '.join(GIVENS_FORMATS)}")
     return writer(puzzle)
 
 

@@ -46,6 +46,7 @@ the offending key and index instead of a line (syntax errors have a line).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from typing import Any
@@ -57,7 +58,7 @@ from ._text import check_size, parse_block
 
 _ROWS = ("rows", "hor")
 _COLUMNS = ("columns", "cols", "ver")
-_RESERVED = frozenset(_ROWS + _COLUMNS + ("title", "name", "goal", "colors", "colours", "background"))
+_RESERVED = frozenset(_ROWS + _COLUMNS + ("title", "name", "goal", "colors", "colours", "background", "givens"))
 _GOAL_CELLS = {"#": BLACK, "X": BLACK, "x": BLACK, "1": BLACK, ".": WHITE, "-": WHITE, "0": WHITE}
 _COLOUR_TOKEN = re.compile(r"([0-9]+)([^0-9\s,])")
 
@@ -284,6 +285,13 @@ def _colour_puzzle(doc: dict[str, Any], prefix: str, source: str | None, rows: t
 
 
 def _puzzle(doc: Any, where: str, source: str | None) -> Puzzle:
+    p = _puzzle_clues(doc, where, source)
+    if isinstance(doc, dict) and doc.get("givens") is not None:
+        p = dataclasses.replace(p, givens=_givens(doc["givens"], p, f"{where}." if where else "", source))
+    return p
+
+
+def _puzzle_clues(doc: Any, where: str, source: str | None) -> Puzzle:
     if not isinstance(doc, dict):
         raise ParseError(f"{where or 'document'}: expected a JSON object describing a puzzle", source)
     prefix = f"{where}." if where else ""
@@ -370,7 +378,39 @@ def write(puzzle: Puzzle) -> str:
     if puzzle.goal is not None:
         body = ",\n".join(f"    {json.dumps(r, ensure_ascii=False)}" for r in puzzle.goal)
         parts.append(f'  "goal": [\n{body}\n  ]')
+    if puzzle.givens:
+        chars = puzzle.chars
+        body = ",\n".join(f"    {json.dumps([r, c, chars[v]], ensure_ascii=False)}" for r, c, v in puzzle.givens)
+        parts.append(f'  "givens": [\n{body}\n  ]')
     return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+def _givens(value: Any, puzzle: Puzzle, where: str, source: str | None) -> tuple[tuple[int, int, int], ...]:
+    """``"givens": [[row, col, value], ...]``: 0-based cells revealed to the player; a value is a
+    grid character of the puzzle (``#``/``.`` in black and white), or a colour index."""
+    if not isinstance(value, list):
+        raise ParseError(f"{where}givens: expected a list of [row, col, value]", source)
+    chars = puzzle.chars
+    out = []
+    for i, g in enumerate(value):
+        ok = isinstance(g, list) and len(g) == 3 and all(type(x) is int for x in g[:2])
+        v = g[2] if ok else None
+        if isinstance(v, str) and len(v) == 1 and v in chars:
+            v = chars.index(v)
+        elif isinstance(v, str) and not puzzle.is_color and v in _GOAL_CELLS:
+            v = 1 if _GOAL_CELLS[v] == "#" else 0
+        if not ok or type(v) is not int or not 0 <= v < len(chars):
+            raise ParseError(f"{where}givens[{i}]: expected [row, col, value] with value one of "
+                             f"{', '.join(repr(ch) for ch in chars)}, got {json.dumps(g)[:40]}", source)
+        r, c = g[0], g[1]
+        if not (0 <= r < puzzle.height and 0 <= c < puzzle.width):
+            raise ParseError(f"{where}givens[{i}]: cell ({r}, {c}) is outside the "
+                             f"{puzzle.width}x{puzzle.height} grid", source)
+        out.append((r, c, v))
+    try:
+        return dataclasses.replace(puzzle, givens=tuple(out)).givens  # checked and sorted by the model
+    except ValueError as e:
+        raise ParseError(f"{where}givens: {e}", source) from None
 
 
 def _colour_json(c: Color) -> str:
