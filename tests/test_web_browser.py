@@ -472,3 +472,57 @@ def test_black_and_white_becomes_colour_and_back(start, page, tmp_path):
     page.get_by_test_id("save-as").click()
     sync_api.expect(page.get_by_test_id("message")).to_contain_text("Saved", timeout=WAIT)
     assert load(str(tmp_path / "duo.pbm")).goal[0] == "#" + "." * 9
+
+
+def test_reveal_proposal_is_applied_kept_saved_in_json_and_removable(start, page, tmp_path):
+    """A "Reveal N cells" fix: applying it makes the puzzle unique with the picture unchanged;
+    the revealed cells are shown, undoable, saved in JSON (refused by formats that cannot hold
+    them) and reopened."""
+    src = tmp_path / "pic.nin"
+    shutil.copy(PUZZLE, src)
+    ed = start(str(src))
+    page.goto(ed.url)
+    verdict(page, "unique")
+    cell(page, 0, 5).click()
+    cell(page, 1, 6).click()  # a 2x2 switch: two solutions
+    verdict(page, "multiple")
+    picture = grid_of(page, 10, 10)
+    reveal = page.locator('[data-testid="fix"].givens').first
+    sync_api.expect(reveal).to_be_visible(timeout=WAIT)
+    assert "Reveal" in reveal.inner_text()
+    reveal.hover()
+    assert page.locator(".cell.reveal").count() >= 1
+    reveal.click()
+    verdict(page, "unique")
+    assert grid_of(page, 10, 10) == picture  # revealing changes no cell
+    given = page.locator(".cell.given")
+    assert given.count() >= 1
+    r, c = int(given.first.get_attribute("data-row")), int(given.first.get_attribute("data-col"))
+    assert (r, c) in {(0, 5), (0, 6), (1, 5), (1, 6)}
+    sync_api.expect(page.get_by_test_id("revealed")).to_contain_text("revealed to the player", timeout=WAIT)
+    shot(page, "editor-revealed.png")
+    page.keyboard.press("Control+z")
+    verdict(page, "multiple")
+    assert page.locator(".cell.given").count() == 0
+    page.keyboard.press("Control+Shift+z")
+    verdict(page, "unique")
+
+    # a format that cannot hold revealed cells refuses; JSON keeps them
+    page.get_by_test_id("save-name").fill("revealed.non")
+    page.get_by_test_id("save-format").select_option("non")
+    page.get_by_test_id("save-as").click()
+    sync_api.expect(page.get_by_test_id("message")).to_contain_text("revealed", timeout=WAIT)
+    assert not (tmp_path / "revealed.non").exists()
+    page.get_by_test_id("save-name").fill("revealed.json")
+    page.get_by_test_id("save-format").select_option("json")
+    page.get_by_test_id("save-as").click()
+    sync_api.expect(page.get_by_test_id("message")).to_contain_text("Saved", timeout=WAIT)
+    saved = load(str(tmp_path / "revealed.json"))
+    assert saved.givens and all(saved.goal[gr][gc] == saved.chars[v] for gr, gc, v in saved.givens)
+
+    page.get_by_test_id("remove-revealed").click()
+    verdict(page, "multiple")
+    page.locator("#picker").set_input_files(str(tmp_path / "revealed.json"))
+    sync_api.expect(page.get_by_test_id("message")).to_contain_text("Opened revealed.json", timeout=WAIT)
+    verdict(page, "unique")
+    assert page.locator(".cell.given").count() == len(saved.givens)

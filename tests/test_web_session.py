@@ -271,3 +271,30 @@ def test_editor_new_level_is_created_with_a_reward_image(tmp_path):
     p = load(str(tmp_path / "new.level"))
     assert p.goal[0] == "#" * 10 and levelfmt.completed(p)
     assert (tmp_path / "new.ppm").read_bytes().startswith(b"P6\n10 10\n255\n")
+
+
+def test_revealed_cells_count_in_the_verdict_and_travel_in_json(tmp_path):
+    """Revealed cells ("givens" in a document: cells whose value the player sees) take part in the
+    verdict, are saved in JSON only and come back when the file is opened."""
+    doc = {"grid": ["#..", "..#", ".#."]}  # a permutation matrix: six solutions
+    p = session.puzzle_of(doc)
+    sols = brute_force_solutions(p)
+    assert len(sols) > 1 and session.analyze(doc)["status"] == "multiple"
+    # reveal every cell where the solutions differ: the verdict becomes unique
+    cells = sorted({(r, c) for s in sols for r in range(3) for c in range(3) if s[r][c] != doc["grid"][r][c]})
+    doc["givens"] = [[r, c] for r, c in cells]
+    q = session.puzzle_of(doc)
+    assert q.givens == tuple((r, c, 1 if doc["grid"][r][c] == "#" else 0) for r, c in cells)
+    assert session.analyze(doc)["status"] == "unique"
+    name, data = session.export(doc, "json")
+    back = loads(data.decode(), source=name)[0]
+    assert back.givens == q.givens
+    reopened = session.doc_of(back)
+    assert sorted(map(tuple, reopened["givens"])) == cells
+    with pytest.raises(DocError, match="revealed"):
+        session.export(doc, "non")
+    with pytest.raises(DocError, match="revealed"):
+        Editor(str(tmp_path / "x.level")).save_as(doc, "x.level", "level")
+    for bad in ([[0, 9]], [[0]], "x", [[0, True]]):
+        with pytest.raises(DocError, match="givens"):
+            session.puzzle_of({"grid": ["#..", "..#", ".#."], "givens": bad})

@@ -131,14 +131,16 @@ def write_files(puzzle: Puzzle, ppm: bytes | None = None, old_level: bytes | Non
 
 
 def require_bw_level(puzzle: Puzzle) -> None:
-    """Refuse a colour puzzle: a level's picture is a black-and-white PBM.
+    """Refuse what a level cannot hold: colours (its picture is a black-and-white PBM) and revealed cells.
 
     Raises:
-        ValueError: the puzzle has more than one block colour.
+        ValueError: the puzzle has more than one block colour, or given cells.
     """
     if puzzle.is_color:
         raise ValueError(f"a level's picture is a black-and-white PBM and this picture has {puzzle.ncolors} colours: "
                          "save it as xml, json, non, ppm or png")
+    if puzzle.givens:
+        raise ValueError("a level stores no revealed cells: save the puzzle as json, or remove them")
 
 
 def _same_flag(data: bytes, flag: bool) -> bool:

@@ -35,6 +35,7 @@ from __future__ import annotations
 import base64
 import dataclasses
 import io
+import json
 import os
 import zipfile
 from typing import Any
@@ -194,12 +195,29 @@ def puzzle_of(doc: Any) -> Puzzle:
         if not isinstance(lvl, dict):
             raise DocError("level must be an object")
         meta = [m for m in meta if m[0] != levelfmt.COMPLETED] + [[levelfmt.COMPLETED, "1" if lvl.get("completed") else "0"]]
+    chars = "".join(c.char for c in palette)
+    givens = tuple((r, c, chars.index(grid[r][c])) for r, c in _given_cells(doc.get("givens"), h, w))
     p = Puzzle(tuple(r[0] for r in rows), tuple(c[0] for c in cols), name or None, None,
                tuple((k, v) for k, v in meta), palette=palette,
-               row_colors=tuple(r[1] for r in rows), column_colors=tuple(c[1] for c in cols))
+               row_colors=tuple(r[1] for r in rows), column_colors=tuple(c[1] for c in cols), givens=givens)
     if p.is_solution(grid):
         p = dataclasses.replace(p, goal=tuple(grid))
     return p
+
+
+def _given_cells(value: Any, h: int, w: int) -> list[tuple[int, int]]:
+    """The document's revealed cells: ``[[row, col], ...]`` (0-based); each shows the picture's value there."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or len(value) > h * w:
+        raise DocError("givens must be a list of [row, col] cells")
+    out = set()
+    for g in value:
+        if not (isinstance(g, list) and len(g) == 2 and all(type(x) is int for x in g)
+                and 0 <= g[0] < h and 0 <= g[1] < w):
+            raise DocError(f"givens: {json.dumps(g)[:30]} is not a [row, col] cell of the {w}x{h} picture")
+        out.add((g[0], g[1]))
+    return sorted(out)
 
 
 def _b64(data: bytes | None) -> str | None:
@@ -251,8 +269,11 @@ def doc_of(puzzle: Puzzle, fmt: str | None = None, level: dict[str, Any] | None 
         typed_rows = [typed("row", i) for i in range(h)]
         typed_cols = [typed("column", i) for i in range(w)]
     meta = [[k, v] for k, v in puzzle.meta if not (level is not None and k == levelfmt.COMPLETED)]
+    # revealed cells show the picture's value: kept when the picture is a solution (which agrees with them)
+    givens = [[r, c] for r, c, _ in puzzle.givens] if puzzle.is_solution(grid) else []
     return {"grid": list(grid), "palette": palette_doc(puzzle.palette), "row_clues": typed_rows,
-            "column_clues": typed_cols, "name": puzzle.name, "meta": meta, "level": level, "format": fmt}
+            "column_clues": typed_cols, "name": puzzle.name, "meta": meta, "level": level, "format": fmt,
+            "givens": givens}
 
 
 def editable(puzzle: Puzzle) -> Puzzle:

@@ -4,7 +4,7 @@
 import { Board } from "./board.js";
 import {
   BACKGROUND, History, MAX_COLORS, MAX_SIDE, addColor, blank, cleared, clone, colorUsed, column, editColor,
-  height, inverted, isColor, lineClue, palette, parseClue, removeColor, resized, sameClue, setCell, typedBlocks, width,
+  height, inverted, isColor, lineClue, palette, parseClue, removeColor, resized, sameClue, setCell, typedBlocks, width, reveal,
 } from "./doc.js";
 
 const $ = (id) => document.getElementById(id);
@@ -52,7 +52,7 @@ async function post(path, body) {
 function docForServer(withFiles = true) {
   const d = state.doc;
   return { grid: d.grid, palette: d.palette, row_clues: d.row_clues, column_clues: d.column_clues, name: d.name,
-    meta: d.meta, level: withFiles ? d.level : null };
+    meta: d.meta, givens: d.givens || [], level: withFiles ? d.level : null };
 }
 
 function message(text, kind = "error") {
@@ -299,6 +299,22 @@ async function requestFixes(version) {
 
 function where(r, c) { return `row ${r + 1}, col ${c + 1}`; }
 
+/** "N cells revealed to the player" with a button that removes them (when there are any). */
+function revealedNote(box) {
+  const n = (state.doc.givens || []).length;
+  if (!n) return;
+  const p = document.createElement("p");
+  p.className = "note revealed";
+  p.setAttribute("data-testid", "revealed");
+  p.textContent = `${plural(n, "cell")} revealed to the player (the verdict counts them as given). `;
+  const b = document.createElement("button");
+  b.textContent = "Remove";
+  b.setAttribute("data-testid", "remove-revealed");
+  b.addEventListener("click", () => edit((d) => { d.givens = []; }));
+  p.appendChild(b);
+  box.appendChild(p);
+}
+
 function showFixes(res, verdict) {
   const box = $("fixes");
   box.replaceChildren();
@@ -311,6 +327,7 @@ function showFixes(res, verdict) {
     box.appendChild(p);
   };
   if (res === null) {
+    revealedNote(box);
     if (verdict && verdict.status === "unique" && verdict.line_solvable) note("Nothing to fix.");
     else if (verdict && !verdict.picture_ok) note("Fix proposals work on a picture that matches its clues.");
     else note("Fix proposals appear for a picture with several solutions or one that needs search.");
@@ -364,9 +381,16 @@ function showFixes(res, verdict) {
     const g = res[key];
     if (!g || !g.count) continue;
     if (key === "givens_line" && res.givens_unique && res.givens_unique.count === g.count && res.givens_unique.line_solvable) continue;
+    const cells = g.givens.map((x) => [x.row, x.col]);
     item(`Reveal ${plural(g.count, "cell")} to the player → ${label}`, "givens",
-      () => board.preview([], g.givens.map((x) => [x.row, x.col])), null);
+      () => board.preview([], cells),
+      () => {
+        board.clearPreview();
+        if (shownFor !== state.version) return; // proposed for an older picture (the list is dimmed)
+        edit((d) => reveal(d, cells) ? undefined : false);
+      });
   }
+  revealedNote(box);
   if (!list.children.length) {
     note(res.timed_out ? "No proposal found in time." : (res.reason || "No single-cell edit makes it unique."));
     return;

@@ -115,6 +115,7 @@ export class Board {
         }
       }
     }
+    this.mark("given", doc.givens || []); // cells revealed to the player
     const { rows, cols } = clues(doc);
     rows.forEach((clue, r) => this._clue(this.rowClues[r], clue, doc.row_clues[r] != null, doc, color));
     cols.forEach((clue, c) => this._clue(this.colClues[c], clue, doc.column_clues[c] != null, doc, color));

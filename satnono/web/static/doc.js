@@ -76,8 +76,17 @@ export function blank(w, h) {
   return {
     grid: Array.from({ length: h }, () => BACKGROUND.repeat(w)),
     row_clues: Array(h).fill(null), column_clues: Array(w).fill(null),
-    palette: null, name: null, meta: [], level: null, format: null,
+    palette: null, name: null, meta: [], level: null, format: null, givens: [],
   };
+}
+
+/** Add cells (``[[r, c], ...]``) to the cells revealed to the player; true when any is new. */
+export function reveal(doc, cells) {
+  const have = new Set((doc.givens || []).map(([r, c]) => `${r},${c}`));
+  const add = cells.filter(([r, c]) => !have.has(`${r},${c}`));
+  if (!add.length) return false;
+  doc.givens = [...(doc.givens || []), ...add.map(([r, c]) => [r, c])].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  return true;
 }
 
 /** A deep copy, except a level's file contents (long immutable strings), which copies share. */
@@ -99,6 +108,7 @@ export function resized(doc, w, h) {
     grid.push((old + BACKGROUND.repeat(w)).slice(0, w));
   }
   d.grid = grid;
+  d.givens = (doc.givens || []).filter(([r, c]) => r < h && c < w); // revealed cells still in the picture
   d.row_clues = Array.from({ length: h }, (_, r) => (r < doc.row_clues.length ? doc.row_clues[r] : null));
   d.column_clues = Array.from({ length: w }, (_, c) => (c < doc.column_clues.length ? doc.column_clues[c] : null));
   return d;
