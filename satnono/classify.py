@@ -31,7 +31,6 @@ import json
 import multiprocessing
 import os
 import queue
-import signal
 import threading
 import time
 from dataclasses import dataclass
@@ -42,6 +41,7 @@ from .errors import ParseError, SatnonoError
 from .linesolve import LineSolver
 from .model import Puzzle
 from .propagate import Contradiction, GridState, propagate
+from .interrupt import children_starting, ignore_in_child
 from .sat import DEFAULT_SOLVER, leave_sigint_alone
 
 CLASSES = ("line", "search", "multiple", "none", "unknown", "error")
@@ -389,8 +389,7 @@ def _worker_main(tasks: Any, results: Any, opts: Options) -> None:
     """A pool worker: classify tasks until a None arrives (runs in a child process)."""
     # the parent decides what Ctrl-C and SIGTERM do (it kills the workers); a worker that
     # died of the signal sent to the whole process group would be taken for a crash
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    ignore_in_child()
     leave_sigint_alone()
     parent = os.getppid()
     lines = LineSolver()
@@ -430,7 +429,8 @@ class _Pool:
 
     def _spawn(self) -> None:
         p = self.ctx.Process(target=_worker_main, args=(self.tasks, self.results, self.opts), daemon=True)
-        p.start()
+        with children_starting():
+            p.start()
         self.procs.append(p)
 
     def put(self, task: Task) -> None:

@@ -30,6 +30,7 @@ from typing import Any, Sequence
 
 from .components import Component, component_state, split
 from .encode import cell_vars, encode, solution_grid
+from .interrupt import children_starting
 from .linesolve import LineSolver
 from .model import Grid, Puzzle
 from .propagate import COLUMN, ROW, Deadline, GridState, initial_state, propagate
@@ -341,12 +342,11 @@ def _complete(clue: Sequence[int], st: tuple[int, int]) -> bool:
 def _ganak_child(conn: Any, nvars: int, clauses: list[list[int]], sampling: list[int], parent: int) -> None:
     """Run Ganak and send ``("ok", count)`` or ``("error", text)`` (runs in the subprocess)."""
     try:
-        import signal
+        from .interrupt import ignore_in_child
 
         # Ctrl-C and SIGTERM are for the parent, which kills this process; dying of them here
         # would look like a Ganak failure and could be reported before the parent stops
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        ignore_in_child()
         _die_with_parent(parent)
         # Ganak prints to the C-level stdout on some inputs: keep it off our stdout.
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -415,7 +415,8 @@ def ganak_count(clauses: Sequence[Sequence[int]], sampling: Sequence[int],
     ctx = _mp_context()
     recv, send = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_ganak_child, args=(send, len(ids), out, proj, os.getpid()), daemon=True)
-    proc.start()
+    with children_starting():
+        proc.start()
     send.close()
     try:
         if not recv.poll(timeout):
@@ -504,7 +505,6 @@ def count(
     if enc.unsat:
         return done(0, True, unknown_after_propagation=left,
                     reason="no solution: the remaining constraints are contradictory")
-    w = state.width
     with SatSession(enc.clauses, solver) as sat:
         r = sat.solve(deadline)
         if r is None:

@@ -205,16 +205,19 @@ class Generation:
         import concurrent.futures as cf
         import multiprocessing as mp
 
+        from .interrupt import children_starting, ignore_in_child
+
         ctx = mp.get_context("spawn")
         chunks = self._chunks()
-        with cf.ProcessPoolExecutor(self.workers, mp_context=ctx) as pool:
+        with cf.ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=ignore_in_child) as pool:
             pending: list[cf.Future] = []
             try:
-                for _ in range(2 * self.workers):
-                    nxt = next(chunks, None)
-                    if nxt is None:
-                        break
-                    pending.append(pool.submit(_evaluate, self.spec, *nxt))
+                with children_starting():  # the first submissions start every worker
+                    for _ in range(2 * self.workers):
+                        nxt = next(chunks, None)
+                        if nxt is None:
+                            break
+                        pending.append(pool.submit(_evaluate, self.spec, *nxt))
                 while pending:
                     results = pending.pop(0).result()
                     nxt = next(chunks, None)

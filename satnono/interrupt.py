@@ -114,3 +114,34 @@ def critical():  # type: ignore[no-untyped-def]
 def checkpoint() -> None:
     """Raise again a SIGINT/SIGTERM whose exception may have been dropped by a finaliser."""
     SIGNALS.checkpoint()
+
+
+_CHILD_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM})
+
+
+@contextmanager
+def children_starting() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM back in this thread while child processes start.
+
+    A signal sent to the whole process group (a terminal's Ctrl-C) would otherwise reach a
+    child before it could ignore it, and kill it with a traceback.  Children inherit the
+    held-back signals and call :func:`ignore_in_child` first thing; what arrives here
+    meanwhile is delivered as soon as the block ends.
+    """
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not on POSIX
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _CHILD_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def ignore_in_child() -> None:
+    """In a child process: ignore SIGINT and SIGTERM (the parent decides, and stops its
+    children), then let them through again (a held-back one is dropped)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _CHILD_SIGNALS)
