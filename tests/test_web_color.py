@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from satnono.formats import dumps, load, loads
 from satnono.model import Color, Puzzle, default_palette, grid_diff
-from satnono.solve import Checker
 from satnono.web import session
 from satnono.web.session import DocError, Editor
 
