@@ -9,17 +9,14 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from ..errors import ParseError, PuzzleTooLarge, UnsupportedPuzzle
+from ..errors import ParseError, PuzzleTooLarge
 from ..model import MAX_CELLS, MAX_SIDE, Clue
 
 _DIGITS = re.compile(r"[0-9]+")
 _NEGATIVE = re.compile(r"-[0-9]+")
-_COLOURED = re.compile(r"[0-9]+[A-Za-z]")
 #: More digits than this cannot be a block length (checked before ``int()``,
 #: which refuses strings of thousands of digits with a bare ``ValueError``).
 _MAX_DIGITS = 9
-
-COLOUR_MESSAGE = "colour puzzles are not supported yet"
 
 
 def split_lines(text: str) -> list[str]:
@@ -57,15 +54,12 @@ def parse_int(token: str, what: str, source: str | None, line: int | None) -> in
     raise ParseError(f"{what} should be a whole number, got {token[:20]!r}", source, line)
 
 
-def parse_block(token: str, source: str | None, line: int | None, colour_ok: bool = False) -> int:
-    """One block length of a clue; ``colour_ok`` means ``3b`` is recognised as a colour block.
+def parse_block(token: str, source: str | None, line: int | None) -> int:
+    """One block length of a clue.
 
     Raises:
-        UnsupportedPuzzle: for a colour block when ``colour_ok``.
         ParseError: for anything that is not a length in ``0..MAX_SIDE``.
     """
-    if colour_ok and _COLOURED.fullmatch(token):
-        raise UnsupportedPuzzle(COLOUR_MESSAGE, source, line)
     n = parse_int(token, "block length", source, line)
     if n > MAX_SIDE:
         raise ParseError(
@@ -74,9 +68,7 @@ def parse_block(token: str, source: str | None, line: int | None, colour_ok: boo
     return n
 
 
-def parse_clue(
-    text: str, source: str | None, line: int | None, sep: str = r"\s+", colour_ok: bool = False
-) -> Clue:
+def parse_clue(text: str, source: str | None, line: int | None, sep: str = r"\s+") -> Clue:
     """A clue line: block lengths separated by ``sep`` (a regex); blank or ``0`` means empty.
 
     >>> parse_clue("1,0,3", None, 1, sep=r"\\s*,\\s*")
@@ -86,7 +78,7 @@ def parse_clue(
     if not body:
         return ()
     tokens = re.split(sep, body)
-    return tuple(n for n in (parse_block(t, source, line, colour_ok) for t in tokens) if n)
+    return tuple(n for n in (parse_block(t, source, line) for t in tokens) if n)
 
 
 def check_size(width: int, height: int, source: str | None, line: int | None) -> None:
