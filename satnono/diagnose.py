@@ -290,9 +290,7 @@ def diagnose(puzzle: Puzzle, timeout: float | None = None, solver: str = DEFAULT
     state = initial_state(puzzle)
     for axis, n_lines, n in ((ROW, puzzle.height, puzzle.width), (COLUMN, puzzle.width, puzzle.height)):
         for i in range(n_lines):
-            clue, colors = puzzle.line(axis, i)
-            need = sum(clue) + sum(1 for a, b in zip(colors, colors[1:]) if a == b)
-            if need > n:  # the most specific reason: a clue that cannot fit
+            if puzzle.min_length(axis, i) > n:  # the most specific reason: a clue that cannot fit
                 d.after_line = tuple("?" * puzzle.width for _ in range(puzzle.height))
                 return no_solution(Contradiction(axis, i, False).describe(puzzle))
     if puzzle.sum_mismatch():

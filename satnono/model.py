@@ -282,6 +282,12 @@ class Puzzle:
             return self.rows[i], self.row_colors[i]  # type: ignore[index]
         return self.columns[i], self.column_colors[i]  # type: ignore[index]
 
+    def min_length(self, axis: str, i: int) -> int:
+        """The fewest cells the clue of row or column ``i`` fits in: its blocks, plus one
+        background cell between consecutive blocks of the same colour."""
+        lengths, colors = self.line(axis, i)
+        return sum(lengths) + sum(1 for a, b in zip(colors, colors[1:]) if a == b)
+
     def clue_text(self, axis: str, i: int) -> str:
         """One line's clue as a person reads it: ``3 1`` in black and white, ``3a 1b`` in colour
         (the palette's characters), ``0`` for an empty line."""
@@ -422,17 +428,6 @@ def _normalise_blocks(clue: Iterable[object], colors: Iterable[int] | None,
             lengths.append(n)
             cols.append(int(c))  # type: ignore[arg-type]
     return tuple(lengths), tuple(cols)
-
-
-def normalise_clue(clue: Iterable[int]) -> Clue:
-    """``[0]`` and ``[]`` both mean an empty line; zeros elsewhere are dropped.
-
-    Negative lengths are a caller error (parsers reject them with a line number).
-    """
-    out = tuple(int(x) for x in clue)
-    if any(x < 0 for x in out):
-        raise ValueError(f"negative block length in clue {list(out)}")
-    return tuple(x for x in out if x != 0)
 
 
 def line_clue(cells: str) -> Clue:

@@ -35,12 +35,10 @@ class Contradiction:
     """False when the clue cannot fit in the line at all (even with nothing known)."""
 
     def describe(self, puzzle: Puzzle) -> str:
-        clue = (puzzle.rows if self.axis == ROW else puzzle.columns)[self.index]
         n = puzzle.width if self.axis == ROW else puzzle.height
         text = puzzle.clue_text(self.axis, self.index)
         if not self.fits:
-            colors = puzzle.line(self.axis, self.index)[1]
-            need = sum(clue) + sum(1 for a, b in zip(colors, colors[1:]) if a == b)
+            need = puzzle.min_length(self.axis, self.index)
             return f"{self.axis} {self.index + 1}: clue {text} needs {need} cells but the line has {n}"
         return f"{self.axis} {self.index + 1}: clue {text} contradicts the cells forced by the crossing lines"
 
