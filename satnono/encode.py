@@ -104,13 +104,21 @@ class Encoding:
 
 
 class _Builder:
-    __slots__ = ("clauses", "next_var", "unsat", "guard")
+    __slots__ = ("clauses", "next_var", "unsat", "guard", "selectors")
 
-    def __init__(self, first_free: int) -> None:
+    def __init__(self, first_free: int, selectors: bool) -> None:
         self.clauses: list[Clause] = []
         self.next_var = first_free
         self.unsat = False
         self.guard: int | None = None
+        self.selectors: dict[tuple[str, int], int] | None = {} if selectors else None
+
+    def start_line(self, axis: str, index: int) -> None:
+        """With selectors, give the next line's clauses a fresh selector literal."""
+        if self.selectors is not None:
+            self.guard = self.next_var
+            self.selectors[(axis, index)] = self.next_var
+            self.next_var += 1
 
     def extend(self, clauses: list[Clause]) -> None:
         """Add one line's clauses (constants already folded), under the current guard."""
@@ -282,6 +290,18 @@ def encode(
         return _encode(state, solver, rows, columns, selectors)
 
 
+def _open_lines(state: GridState, rows: Iterable[int] | None,
+                columns: Iterable[int] | None) -> tuple[list[int], list[int]]:
+    """The rows and columns to encode: those given, by default every line with an unknown cell."""
+    full_w = (1 << state.width) - 1
+    full_h = (1 << state.height) - 1
+    if rows is None:
+        rows = [r for r in range(state.height) if state.known_row(r) != full_w]
+    if columns is None:
+        columns = [c for c in range(state.width) if state.known_column(c) != full_h]
+    return list(rows), list(columns)
+
+
 def _encode(
     state: GridState,
     solver: LineSolver,
@@ -293,30 +313,14 @@ def _encode(
     if state.nvals > 2:
         return _encode_color(state, solver, rows, columns, selectors)
     h, w = state.height, state.width
-    full_w = (1 << w) - 1
-    full_h = (1 << h) - 1
-    if rows is None:
-        rows = [r for r in range(h) if state.row_black[r] | state.row_white[r] != full_w]
-    if columns is None:
-        columns = [c for c in range(w) if state.col_black[c] | state.col_white[c] != full_h]
-    rows = list(rows)
-    columns = list(columns)
-    b = _Builder(h * w + 1)
-    sel: dict[tuple[str, int], int] = {}
-
-    def guard(axis: str, index: int) -> None:
-        """With selectors, give the line's clauses a fresh selector literal."""
-        if selectors:
-            b.guard = b.next_var
-            sel[(axis, index)] = b.next_var
-            b.next_var += 1
-
+    rows, columns = _open_lines(state, rows, columns)
+    b = _Builder(h * w + 1, selectors)
     for axis, indices, clues, n, blacks, whites in (
         (ROW, rows, p.rows, w, state.row_black, state.row_white),
         (COLUMN, columns, p.columns, h, state.col_black, state.col_white),
     ):
         for i in indices:
-            guard(axis, i)
+            b.start_line(axis, i)
             res = solver(clues[i], n, blacks[i], whites[i])
             if res is None:
                 if not selectors:
@@ -340,8 +344,8 @@ def _encode(
         unknown_vars=unknown,
         unsat=b.unsat,
         lines=len(rows) + len(columns),
-        block_vars=b.next_var - 1 - h * w - len(sel),
-        selectors=sel,
+        block_vars=b.next_var - 1 - h * w - len(b.selectors or ()),
+        selectors=b.selectors or {},
         unknown_cells=cells,
     )
 
@@ -423,26 +427,15 @@ def _encode_color(state: GridState, solver: LineSolver, rows: Iterable[int] | No
     """:func:`encode` for a puzzle with more than one block colour."""
     p = state.puzzle
     h, w, k = state.height, state.width, p.ncolors
-    full_w = (1 << w) - 1
-    full_h = (1 << h) - 1
-    if rows is None:
-        rows = [r for r in range(h) if state.known_row(r) != full_w]
-    if columns is None:
-        columns = [c for c in range(w) if state.known_column(c) != full_h]
-    rows = list(rows)
-    columns = list(columns)
-    b = _Builder(h * w * k + 1)
-    sel: dict[tuple[str, int], int] = {}
+    rows, columns = _open_lines(state, rows, columns)
+    b = _Builder(h * w * k + 1, selectors)
 
     def var(r: int, c: int, v: int) -> int:
         return (r * w + c) * k + v
 
     for axis, indices, n in ((ROW, rows, w), (COLUMN, columns, h)):
         for i in indices:
-            if selectors:
-                b.guard = b.next_var
-                sel[(axis, i)] = b.next_var
-                b.next_var += 1
+            b.start_line(axis, i)
             lengths, colors = p.line(axis, i)
             ex = state.line_excluded(axis, i)
             res = solver.color(lengths, colors, n, ex)
@@ -482,8 +475,8 @@ def _encode_color(state: GridState, solver: LineSolver, rows: Iterable[int] | No
         unknown_vars=[var(r, c, v) for r, c in cells for v in range(1, k + 1)],
         unsat=b.unsat,
         lines=len(rows) + len(columns),
-        block_vars=b.next_var - 1 - h * w * k - len(sel),
-        selectors=sel,
+        block_vars=b.next_var - 1 - h * w * k - len(b.selectors or ()),
+        selectors=b.selectors or {},
         ncolors=k,
         unknown_cells=cells,
         allowed={(r, c): tuple(state.possible(r, c)) for r, c in cells},
