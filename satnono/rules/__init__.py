@@ -1,0 +1,1 @@
+"""Rules: what else must hold besides the clues (placeholder until the Rule protocol lands)."""

@@ -1,0 +1,94 @@
+"""``count``: exactly, at least or at most N cells are filled (or have one colour)."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Callable, Iterable, Sequence
+
+from .cardinality import at_least, at_most, exactly
+from .common import (BuiltinRule, Cell, Clause, Lit, Literals, RuleConflict, RuleError, bits, forbid, force, grid_values,
+                     has, known_masks, may_masks, resolve_value)
+
+OPS = {"=": "exactly", ">=": "at least", "<=": "at most"}
+
+
+@dataclass(frozen=True)
+class Count(BuiltinRule):
+    """``op`` (``=``, ``>=``, ``<=``) ``n`` cells are filled, or have colour ``color``
+    (a palette character or name) when it is given."""
+
+    op: str
+    n: int
+    color: str | None = None
+    name = "count"
+    value: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.op not in OPS:
+            raise RuleError(f"rule count: operator {self.op!r} is not one of =, >=, <=")
+        if isinstance(self.n, bool) or not isinstance(self.n, int) or self.n < 0:
+            raise RuleError(f"rule count: n must be a whole number >= 0, not {self.n!r}")
+
+    def bind(self, puzzle) -> "Count":
+        b = dataclasses.replace(self, value=resolve_value(puzzle, self.color, self.name))
+        b._bound_to(puzzle)
+        return b
+
+    def _what(self) -> str:
+        return "filled cells" if self.value is None else f"cells of colour {self.chars[self.value]!r}"
+
+    def narrow(self, state, touched=None) -> RuleConflict | None:
+        known = known_masks(state, self.value)
+        may = may_masks(state, self.value)
+        k = sum(m.bit_count() for m in known)
+        m = sum(x.bit_count() for x in may)
+        n, op = self.n, self.op
+        if op != ">=":
+            if k > n:
+                return RuleConflict(self.name, f"{k} {self._what()} are already known, at most {n} allowed")
+            if k == n and m > k:  # the rest cannot have it
+                for r in range(state.height):
+                    for c in bits(may[r] & ~known[r]):
+                        forbid(state, r, c, self.value)
+        if op != "<=":
+            if m < n:
+                return RuleConflict(self.name, f"only {m} cells can still be among the {self._what()}, "
+                                               f"at least {n} needed")
+            if m == n and m > k:  # every cell that may have it has it
+                for r in range(state.height):
+                    for c in bits(may[r] & ~known[r]):
+                        force(state, r, c, self.value)
+        return None
+
+    def clauses(self, lit: Lit, new_var: Callable[[], int], state=None) -> list[Clause]:
+        lits = Literals(lit, new_var, state, self.value, self.nvals)
+        xs: list[int] = []
+        fixed = 0
+        for r in range(self.height):
+            for c in range(self.width):
+                x = lits.of(r, c)
+                if x is True:
+                    fixed += 1
+                elif x is not False:
+                    xs.append(x)
+        need = self.n - fixed
+        card = {"=": exactly, ">=": at_least, "<=": at_most}[self.op](xs, need, new_var)
+        return lits.extra + card
+
+    def accepts(self, grid: Sequence[str]) -> bool:
+        vals = grid_values(grid, self.chars)
+        k = sum(has(v, self.value) for row in vals for v in row)
+        return {"=": k == self.n, ">=": k >= self.n, "<=": k <= self.n}[self.op]
+
+    def scope(self) -> Iterable[frozenset[Cell]]:
+        return [frozenset((r, c) for r in range(self.height) for c in range(self.width))]
+
+    def as_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"rule": self.name, "op": self.op, "n": self.n}
+        if self.color is not None:
+            out["color"] = self.color
+        return out
+
+    def text(self) -> str:
+        return f"count:{self.op}{self.n}" + (f":{self.color}" if self.color is not None else "")
