@@ -84,7 +84,7 @@ def specs_for(h: int, w: int, colour: bool) -> list[dict]:
     colours = [None, "r"] if colour else [None]
     for col in colours:
         extra = {} if col is None else {"color": col}
-        for op, n in (("=", 3), (">=", 4), ("<=", 2), ("=", 0)):
+        for op, n in (("=", 3), (">=", h * w - 3), ("<=", 2), ("=", 0)):
             out.append({"rule": "count", "op": op, "n": n, **extra})
         out.append({"rule": "no-square", **extra})
         out.append({"rule": "connected", **extra})
