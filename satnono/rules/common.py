@@ -213,6 +213,12 @@ class BuiltinRule:
         """Clauses that exclude ``grid`` (which this rule rejects) and no grid it accepts."""
         return None
 
+    def keep(self, values: list[list[int]], rng) -> list[list[int]]:
+        """Change a drawn picture (colour indices, 0 background) so that it keeps this
+        rule, for the generator; ``rng`` is a ``random.Random``.  The result is checked
+        with :meth:`accepts` afterwards, so a best effort is allowed."""
+        return values
+
     def accepts(self, grid: Sequence[str]) -> bool:
         raise NotImplementedError
 

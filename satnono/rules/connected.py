@@ -117,6 +117,17 @@ class Connected(BuiltinRule):
                 out.append(cl)
         return out
 
+    def keep(self, values: list[list[int]], rng) -> list[list[int]]:
+        cells = {(r, c) for r, row in enumerate(values) for c, v in enumerate(row) if has(v, self.value)}
+        regions = _regions(cells)
+        if len(regions) > 1:  # keep the largest region
+            biggest = max(regions, key=len)
+            for reg in regions:
+                if reg is not biggest:
+                    for r, c in reg:
+                        values[r][c] = 0
+        return values
+
     def accepts(self, grid: Sequence[str]) -> bool:
         vals = grid_values(grid, self.chars)
         cells = {(r, c) for r, row in enumerate(vals) for c, v in enumerate(row) if has(v, self.value)}

@@ -76,6 +76,19 @@ class Count(BuiltinRule):
         card = {"=": exactly, ">=": at_least, "<=": at_most}[self.op](xs, need, new_var)
         return lits.extra + card
 
+    def keep(self, values: list[list[int]], rng) -> list[list[int]]:
+        cells = [(r, c) for r in range(len(values)) for c in range(len(values[0]))]
+        have = [cell for cell in cells if has(values[cell[0]][cell[1]], self.value)]
+        k, n = len(have), self.n
+        if k > n and self.op != ">=":  # clear cells at random
+            for r, c in rng.sample(have, k - n):
+                values[r][c] = 0
+        elif k < n and self.op != "<=":  # fill cells at random (in the rule's colour, or a random block colour)
+            spare = [cell for cell in cells if not has(values[cell[0]][cell[1]], self.value)]
+            for r, c in rng.sample(spare, min(n - k, len(spare))):
+                values[r][c] = self.value if self.value is not None else rng.randrange(1, self.nvals)
+        return values
+
     def accepts(self, grid: Sequence[str]) -> bool:
         vals = grid_values(grid, self.chars)
         k = sum(has(v, self.value) for row in vals for v in row)

@@ -138,6 +138,22 @@ class Line(BuiltinRule):
             new_var()
         return cl
 
+    def keep(self, values: list[list[int]], rng) -> list[list[int]]:
+        # draw the clue's blocks into the line's cells at a random placement: the slack
+        # (cells beyond the minimum) is shared out among the k + 1 gaps uniformly
+        n, k = len(self.cells), len(self.lengths)
+        gaps = [0] + [int(a == b) for a, b in zip(self.colors, self.colors[1:])] + [0]
+        slack = n - sum(self.lengths) - sum(gaps)
+        cuts = sorted(rng.randrange(slack + 1) for _ in range(k))
+        extra = [b - a for a, b in zip([0] + cuts, cuts + [slack])]
+        line = []
+        for j in range(k):
+            line += [0] * (gaps[j] + extra[j]) + [self.colors[j]] * self.lengths[j]
+        line += [0] * (n - len(line))
+        for (r, c), v in zip(self.cells, line):
+            values[r][c] = v
+        return values
+
     def accepts(self, grid: Sequence[str]) -> bool:
         cells = "".join(grid[r][c] for r, c in self.cells)
         index = {ch: i for i, ch in enumerate(self.chars)}

@@ -54,6 +54,13 @@ class NoSquare(BuiltinRule):
                 out.append(cl)
         return lits.extra + out
 
+    def keep(self, values: list[list[int]], rng) -> list[list[int]]:
+        for sq in self.squares():  # break each full square at a random corner
+            if all(has(values[r][c], self.value) for r, c in sq):
+                r, c = rng.choice(sq)
+                values[r][c] = 0
+        return values
+
     def accepts(self, grid: Sequence[str]) -> bool:
         vals = grid_values(grid, self.chars)
         return not any(all(has(vals[r][c], self.value) for r, c in sq) for sq in self.squares())

@@ -94,6 +94,11 @@ class Symmetric(BuiltinRule):
                         out.append(f)
         return out
 
+    def keep(self, values: list[list[int]], rng) -> list[list[int]]:
+        for (r, c), (mr, mc) in self.pairs():  # mirror drawing: the first half is copied
+            values[mr][mc] = values[r][c]
+        return values
+
     def accepts(self, grid: Sequence[str]) -> bool:
         return all(grid[r][c] == grid[m[0]][m[1]] for (r, c), m in self.pairs())
 
