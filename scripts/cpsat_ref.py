@@ -87,8 +87,9 @@ def _clues_of(grid: Grid) -> tuple[tuple[Clue, ...], tuple[Clue, ...]]:
 
 
 def check(rows: Sequence[Clue], columns: Sequence[Clue], time_limit: float | None = 60.0,
-          workers: int = 1) -> RefResult:
-    """Settle a puzzle given by its clues; see the module docstring."""
+          workers: int = 1, rules: Sequence[dict] = ()) -> RefResult:
+    """Settle a puzzle given by its clues (and extra ``rules``, JSON objects as in a
+    puzzle file: see :func:`add_rules`); see the module docstring."""
     if not AVAILABLE:
         raise RuntimeError("ortools is not installed (pip install 'ortools>=9.10')")
     rows = [tuple(r) for r in rows]
@@ -106,10 +107,12 @@ def check(rows: Sequence[Clue], columns: Sequence[Clue], time_limit: float | Non
         return a
 
     _add_lines(m, x, rows, columns, automaton)
+    add_rules(m, x, rules, automaton)
     return _settle(m, time_limit, workers, t0,
                    read=lambda solver: tuple("".join("#" if solver.boolean_value(x[r][c]) else "." for c in range(w))
                                              for r in range(h)),
-                   clues_ok=lambda g: _clues_of(g) == (tuple(rows), tuple(columns)),
+                   clues_ok=lambda g: _clues_of(g) == (tuple(rows), tuple(columns)) and all(
+                       rule_holds(rule, g) for rule in rules),
                    differs=lambda s1: [x[r][c].Not() if s1[r][c] == "#" else x[r][c]
                                        for r in range(h) for c in range(w)])
 
@@ -123,6 +126,59 @@ def _add_lines(m, x, rows, columns, automaton) -> None:
     for c in range(w):
         trans, finals = automaton(columns[c])
         m.add_automaton([x[r][c] for r in range(h)], 0, finals, trans)
+
+
+def _mirror(axis: str, h: int, w: int, r: int, c: int) -> tuple[int, int]:
+    return {"left-right": (r, w - 1 - c), "top-bottom": (h - 1 - r, c), "rotate180": (h - 1 - r, w - 1 - c),
+            "transpose": (c, r)}[axis]
+
+
+def add_rules(m, x, rules: Sequence[dict], automaton) -> None:
+    """The black-and-white rules as CP-SAT constraints: ``symmetric`` (equal mirror cells),
+    ``count`` (a linear constraint on the sum), ``no-square`` (each 2x2 sum at most 3)
+    and ``line`` (the clue's automaton over the line's cells).  ``connected`` has no
+    simple CP-SAT form and is refused."""
+    h, w = len(x), len(x[0])
+    for rule in rules:
+        kind = rule["rule"]
+        if kind == "symmetric":
+            for r in range(h):
+                for c in range(w):
+                    mr, mc = _mirror(rule["axis"], h, w, r, c)
+                    if (r, c) < (mr, mc):
+                        m.add(x[r][c] == x[mr][mc])
+        elif kind == "count":
+            total = sum(x[r][c] for r in range(h) for c in range(w))
+            op, n = rule["op"], rule["n"]
+            m.add(total == n if op == "=" else total >= n if op == ">=" else total <= n)
+        elif kind == "no-square":
+            for r in range(h - 1):
+                for c in range(w - 1):
+                    m.add(x[r][c] + x[r][c + 1] + x[r + 1][c] + x[r + 1][c + 1] <= 3)
+        elif kind == "line":
+            trans, finals = automaton(tuple(rule["clue"]))
+            m.add_automaton([x[r][c] for r, c in rule["cells"]], 0, finals, trans)
+        else:
+            raise ValueError(f"the CP-SAT reference has no model of rule {kind!r}")
+
+
+def rule_holds(rule: dict, grid: Grid) -> bool:
+    """Whether a black-and-white grid keeps a rule (written from the definitions, for checking)."""
+    h, w = len(grid), len(grid[0])
+    kind = rule["rule"]
+    if kind == "symmetric":
+        return all(grid[r][c] == grid[mr][mc] for r in range(h) for c in range(w)
+                   for mr, mc in [_mirror(rule["axis"], h, w, r, c)])
+    if kind == "count":
+        k = sum(row.count("#") for row in grid)
+        return {"=": k == rule["n"], ">=": k >= rule["n"], "<=": k <= rule["n"]}[rule["op"]]
+    if kind == "no-square":
+        return not any(grid[r][c] == grid[r][c + 1] == grid[r + 1][c] == grid[r + 1][c + 1] == "#"
+                       for r in range(h - 1) for c in range(w - 1))
+    if kind == "line":
+        cells = "".join(grid[r][c] for r, c in rule["cells"])
+        return tuple(len(run) for run in cells.split(".") if run) == tuple(rule["clue"])
+    raise ValueError(kind)
 
 
 def _settle(m, time_limit: float | None, workers: int, t0: float, read, clues_ok, differs) -> RefResult:
