@@ -35,7 +35,7 @@ from .linesolve import LineSolver
 from .model import Grid, Puzzle
 from .propagate import COLUMN, ROW, Deadline, GridState, initial_state, propagate
 from .sat import DEFAULT_SOLVER, SatSession
-from .solve import sum_mismatch_reason
+from .solve import solve_keeping_rules, sum_mismatch_reason
 
 #: Models enumerated per component before switching to an exact counter.
 ENUM_CAP = 1000
@@ -107,10 +107,12 @@ class _ComponentEnumerator:
     first model of the residue is the component's first solution.
     """
 
-    def __init__(self, sat: SatSession, cells: list[int], first: list[int], act: int) -> None:
+    def __init__(self, sat: SatSession, cells: list[int], first: list[int], act: int, keeps=None) -> None:
         self.sat = sat
         self.cells = cells
         self.act = act
+        self.keeps = keeps
+        """``keeps(model)``: False (after adding cuts) for a model a lazily encoded rule rejects."""
         self.found = 1
         self.exhausted = False
         self._block(first)
@@ -128,6 +130,8 @@ class _ComponentEnumerator:
                 self.exhausted = True
                 return
             model = self.sat.model()  # read before the solver state changes
+            if self.keeps is not None and not self.keeps(model):
+                continue  # cut off for breaking a rule: not a solution
             self.found += 1
             self._block(model)
 
@@ -513,7 +517,23 @@ def count(
         if not r:
             return done(0, True, unknown_after_propagation=left,
                         reason="no solution (proved by SAT search after line propagation)")
-        first = sat.model()
+        lazy = [rule for rule in puzzle.all_rules if getattr(rule, "lazy", False)]
+        if lazy:  # rules encoded lazily: cut off the models that break them
+            got = solve_keeping_rules(sat, state, enc, deadline)
+            if not got:
+                return done(0, got is False, unknown_after_propagation=left,
+                            reason="no solution keeps the rules" if got is False else "timed out before a first solution was found")
+            first = got[1]
+
+            def keeps(model: list[int]) -> bool:
+                grid = solution_grid(state, enc, model)
+                cuts = [cl for rule in lazy if not rule.accepts(grid) for cl in (rule.cut(grid, enc.color_var, state) or ())]
+                for cl in cuts:
+                    sat.add_clause(cl)
+                return not cuts
+        else:
+            first = sat.model()
+            keeps = None
         solution = solution_grid(state, enc, first)
         if not puzzle.is_solution(solution):
             raise RuntimeError("internal error: the SAT model does not satisfy the clues")
@@ -533,7 +553,7 @@ def count(
                     others *= k
             # stop once others * found >= limit
             stop_at = None if limit is None else max(1, -(-limit // others))
-            en = _ComponentEnumerator(sat, cell_vars(enc, comp.cells), first, next_var)
+            en = _ComponentEnumerator(sat, cell_vars(enc, comp.cells), first, next_var, keeps)
             next_var += 1
             try:
                 en.run(deadline, enum_cap if stop_at is None else min(enum_cap, stop_at))
@@ -542,11 +562,16 @@ def count(
                     # The cap was hit and the count is still wanted: exact counters on the
                     # component alone (cells outside it fixed to the first solution).
                     sub = component_state(state, comp, solution)
-                    value = dp_count(sub, deadline, line_solver=lines) if use_dp and not puzzle.is_color else None
+                    # the transfer-matrix counter knows clues only (givens are known cells of the state)
+                    value = (dp_count(sub, deadline, line_solver=lines)
+                             if use_dp and not puzzle.is_color and not puzzle.rules else None)
                     if value is not None:
                         found, cexact, method = value, True, "dp"
                     elif limit is not None:
                         en.run(deadline, stop_at)
+                        found, cexact = en.found, en.exhausted
+                    elif lazy:  # Ganak needs every rule as clauses: enumerate on
+                        en.run(deadline, None)
                         found, cexact = en.found, en.exhausted
                     elif use_ganak and (deadline is None or time.monotonic() < deadline):
                         cenc = encode(sub, lines)

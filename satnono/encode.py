@@ -287,7 +287,33 @@ def encode(
     all then contributes the clause ``[-selector]``.
     """
     with _collector_paused():
-        return _encode(state, solver, rows, columns, selectors)
+        enc = _encode(state, solver, rows, columns, selectors)
+        if state.puzzle.all_rules:
+            _encode_rules(enc, state, selectors)
+        return enc
+
+
+def _encode_rules(enc: Encoding, state: GridState, selectors: bool) -> None:
+    """Append every rule's clauses (cells the state knows folded), each rule behind a
+    selector keyed ``("rule", i)`` (i its index in ``puzzle.all_rules``) with ``selectors``."""
+    nv = enc.nvars + 1
+
+    def new_var() -> int:
+        nonlocal nv
+        nv += 1
+        return nv - 1
+
+    for i, rule in enumerate(state.puzzle.all_rules):
+        guard = new_var() if selectors else None
+        clauses = rule.clauses(enc.color_var, new_var, state)
+        if guard is None:
+            if not all(clauses):
+                enc.unsat = True
+        else:
+            enc.selectors[("rule", i)] = guard
+            clauses = [[-guard, *cl] for cl in clauses]
+        enc.clauses.extend(clauses)
+    enc.nvars = nv - 1
 
 
 def _open_lines(state: GridState, rows: Iterable[int] | None,

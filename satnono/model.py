@@ -207,6 +207,9 @@ class Puzzle:
     givens: tuple[tuple[int, int, int], ...] = ()
     """Cells revealed to the player: ``(row, col, colour index)`` (0-based; index 0 is the
     background, 1 black in black and white), sorted.  Every solution must agree with them."""
+    rules: tuple = ()
+    """Extra rules every solution keeps (see :mod:`satnono.rules`), bound to this puzzle."""
+    _all_rules: tuple = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # Normalise so that every consumer sees the same clue shape: tuples of
@@ -240,6 +243,14 @@ class Puzzle:
         if self.givens:
             object.__setattr__(self, "givens", _normalise_givens(self.givens, len(self.rows), len(self.columns), len(pal) - 1))
         object.__setattr__(self, "meta", tuple((str(k), str(v)) for k, v in self.meta))
+        if self.rules:
+            from .rules import bind  # rules are optional: a puzzle without them never loads the package
+            object.__setattr__(self, "rules", tuple(bind(rule, self) for rule in self.rules))
+        if self.givens:
+            from .rules import Givens
+            object.__setattr__(self, "_all_rules", (Givens(self.givens).bind(self), *self.rules))
+        else:
+            object.__setattr__(self, "_all_rules", self.rules)
 
     @property
     def height(self) -> int:
@@ -334,14 +345,23 @@ class Puzzle:
     def with_source(self, source: str | None) -> "Puzzle":
         return dataclasses.replace(self, source=source)
 
+    @property
+    def all_rules(self) -> tuple:
+        """The givens (as a :class:`~satnono.rules.Givens` rule, first) and the extra rules:
+        what every consumer (propagation, encoding, verification, counting) applies."""
+        return self._all_rules
+
     def is_solution(self, grid: Sequence[str]) -> bool:
-        """True when ``grid`` has this puzzle's size, satisfies every clue and agrees with the givens."""
+        """True when ``grid`` has this puzzle's size, satisfies every clue, agrees with the givens
+        and keeps every rule."""
         if len(grid) != self.height or any(len(r) != self.width for r in grid):
             return False
         chars = self.chars
         if any(r.strip(chars) for r in grid):  # a character outside the palette
             return False
         if any(grid[r][c] != chars[v] for r, c, v in self.givens):
+            return False
+        if self.rules and not all(rule.accepts(tuple(grid)) for rule in self.rules):
             return False
         if not self.is_color and chars == WHITE + BLACK:
             rows, cols = clues_of_grid(tuple(grid))

@@ -169,8 +169,10 @@ def initial_state(puzzle: Puzzle, givens=None) -> GridState:
     ``(row, col) -> colour index``, True/False for black/white) too: a cell given two
     different values is left with none (propagation then reports the contradiction)."""
     state = GridState(puzzle)
-    for r, c, v in puzzle.givens:
-        state.set_cell(r, c, v)
+    # rules: the givens are the first rule, applied here; the other rules narrow the state
+    # when it is propagated
+    if puzzle.givens:
+        puzzle.all_rules[0].narrow(state, None)
     for (r, c), v in (givens or {}).items():
         state.set_cell(r, c, v)
     return state
@@ -289,15 +291,50 @@ def propagate(
     By default every line starts dirty.  Returns a :class:`Contradiction` if a
     line admits no placement, else None.  Raises :class:`Deadline` when the
     monotonic clock passes ``deadline``.
+
+    With rules (``puzzle.all_rules``), each line fixpoint is followed by every
+    rule's ``narrow``; the lines whose cells it changed are solved again, until
+    neither lines nor rules change anything.  A rule's conflict is returned as
+    the contradiction (it has ``describe`` too).
     """
+    rules = state.puzzle.all_rules
+    if dirty_rows is None:
+        dirty_rows = [True] * state.height
+    if dirty_cols is None:
+        dirty_cols = [True] * state.width
+    while True:
+        bad = _lines_fixpoint(state, solver, dirty_rows, dirty_cols, deadline)
+        if bad is not None or not rules:
+            return bad
+        rows_before = [ex[:] for ex in state.row_ex]
+        cols_before = [ex[:] for ex in state.col_ex]
+        for rule in rules:
+            narrow = getattr(rule, "narrow", None)
+            bad = None if narrow is None else narrow(state, None)
+            if bad is not None:
+                return bad
+        changed = False
+        for now, before, dirty in ((state.row_ex, rows_before, dirty_rows), (state.col_ex, cols_before, dirty_cols)):
+            for ex, ex0 in zip(now, before):
+                for i, (a, b) in enumerate(zip(ex, ex0)):
+                    if a != b:
+                        dirty[i] = changed = True
+        if not changed:
+            return None
+
+
+def _lines_fixpoint(
+    state: GridState,
+    solver: LineSolver,
+    dirty_rows: list[bool],
+    dirty_cols: list[bool],
+    deadline: float | None,
+) -> Contradiction | None:
+    """:func:`propagate` without rules: the lines alone to their fixpoint."""
     p = state.puzzle
     h, w = state.height, state.width
     rows, cols = p.rows, p.columns
     rb, rw, cb, cw = state.row_black, state.row_white, state.col_black, state.col_white
-    if dirty_rows is None:
-        dirty_rows = [True] * h
-    if dirty_cols is None:
-        dirty_cols = [True] * w
     if state.nvals > 2:
         return _propagate_color(state, solver, dirty_rows, dirty_cols, deadline)
     # A line is solved even when all its cells are known: that is where a

@@ -44,9 +44,12 @@ class Stats:
     cnf_clauses: int = 0
     sat_calls: int = 0
     conflicts: int = 0
+    cuts: int = 0
+    """Clauses added lazily by rules that cut off solutions breaking them (``connected``)."""
 
     def as_dict(self) -> dict[str, int]:
-        return {
+        extra = {"cuts": self.cuts} if self.cuts else {}
+        return {**extra, 
             "cells": self.cells,
             "unknown_after_propagation": self.unknown_after_propagation,
             "line_calls": self.line_calls,
@@ -87,6 +90,27 @@ def _verified(puzzle: Puzzle, grid: Grid, givens: Mapping[tuple[int, int], bool 
     if not ok:
         raise InternalError(f"solver produced a grid that does not satisfy the clues of {puzzle.source or 'the puzzle'}")
     return grid
+
+
+def solve_keeping_rules(sat: SatSession, state, enc, deadline: float | None, stats: Stats | None = None,
+                        assumptions=None):
+    """Solve, cutting off every model that a lazily encoded rule rejects, until one keeps
+    every rule: ``(grid, model)``, False when there is none, None when time ran out."""
+    puzzle = state.puzzle
+    lazy = [rule for rule in puzzle.all_rules if getattr(rule, "lazy", False)]
+    while True:
+        r = sat.solve(deadline) if assumptions is None else sat.solve(deadline, assumptions)
+        if not r:
+            return r
+        model = sat.model()
+        grid = solution_grid(state, enc, model)
+        cuts = [cl for rule in lazy if not rule.accepts(grid) for cl in (rule.cut(grid, enc.color_var, state) or ())]
+        if not cuts:
+            return grid, model
+        if stats is not None:
+            stats.cuts += len(cuts)
+        for cl in cuts:
+            sat.add_clause(cl)
 
 
 def sum_mismatch_reason(puzzle: Puzzle) -> str:
@@ -157,23 +181,23 @@ class Checker:
             return done(Status.NONE, reason="no solution: the remaining constraints are contradictory")
         with SatSession(enc.clauses, self.solver) as sat:
             try:
-                first = sat.solve(deadline)
+                first = solve_keeping_rules(sat, state, enc, deadline, stats)
                 if first is None:
                     return done(Status.UNKNOWN, reason="timed out before a first solution was found")
                 if not first:
                     return done(Status.NONE, reason="no solution (proved by SAT search after line propagation)")
-                model = sat.model()
-                s1 = _verified(puzzle, solution_grid(state, enc, model), givens)
+                grid, model = first
+                s1 = _verified(puzzle, grid, givens)
                 sat.add_clause(enc.blocking_clause(model))
                 # Search next to the first solution: second solutions usually differ in few cells.
                 sat.set_phases(enc.phases(model))
-                second = sat.solve(deadline)
+                second = solve_keeping_rules(sat, state, enc, deadline, stats)
                 if second is None:
                     return done(Status.UNKNOWN, solutions=(s1,),
                                 reason="found a solution, but timed out before proving it unique")
                 if not second:
                     return done(Status.UNIQUE, solutions=(s1,))
-                s2 = _verified(puzzle, solution_grid(state, enc, sat.model()), givens)
+                s2 = _verified(puzzle, second[0], givens)
                 return done(Status.MULTIPLE, solutions=(s1, s2), diff=tuple(grid_diff(s1, s2)))
             finally:
                 stats.sat_calls = sat.calls

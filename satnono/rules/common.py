@@ -191,6 +191,7 @@ class BuiltinRule:
     copied on trial, so a rule keeps no hidden state and undoing costs nothing."""
 
     name = "rule"
+    lazy = False
     height = width = nvals = 0
     chars = ""
 

@@ -53,6 +53,7 @@ class Connected(BuiltinRule):
 
     color: str | None = None
     name = "connected"
+    lazy = True
     value: int | None = None
 
     def bind(self, puzzle) -> "Connected":
