@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import zlib
 from collections import deque
 
 import pytest
@@ -176,9 +177,9 @@ def _random_state(puzzle: Puzzle, rng: random.Random, truth) -> GridState:
     for r in range(puzzle.height):
         for c in range(puzzle.width):
             x = rng.random()
-            if x < 0.45:
+            if x < 0.6:
                 st.set_cell(r, c, chars.index(truth[r][c]))
-            elif x < 0.6 and st.nvals > 2:
+            elif x < 0.75 and st.nvals > 2:
                 others = [v for v in range(st.nvals) if chars[v] != truth[r][c]]
                 st.exclude(r, c, rng.choice(others))
     return st
@@ -197,7 +198,7 @@ def test_narrowing_is_sound(case):
     puzzle = _puzzle(h, w, pal)
     rule = rule_from_json(spec).bind(puzzle)
     grids = list(all_grids(h, w, chars))
-    rng = random.Random(hash(_ids(case)) & 0xFFFF)
+    rng = random.Random(zlib.crc32(_ids(case).encode()))
     narrowed = conflicts = 0
     for trial in range(150):
         truth = rng.choice(grids)
