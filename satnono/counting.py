@@ -35,7 +35,7 @@ from .linesolve import LineSolver
 from .model import Grid, Puzzle
 from .propagate import COLUMN, ROW, Deadline, GridState, initial_state, propagate
 from .sat import DEFAULT_SOLVER, SatSession
-from .solve import solve_keeping_rules, sum_mismatch_reason
+from .solve import broken_rule, solve_keeping_rules, sum_mismatch_reason
 
 #: Models enumerated per component before switching to an exact counter.
 ENUM_CAP = 1000
@@ -503,6 +503,9 @@ def count(
         return done(0, True, reason=bad.describe(puzzle))
     left = state.unknown_count()
     if left == 0:
+        broken = broken_rule(puzzle, state.grid())
+        if broken is not None:
+            return done(0, True, reason=f"the only grid the clues allow breaks rule {broken}")
         return done(1, True, line_solvable=True, solution=state.grid())
 
     enc = encode(state, lines)

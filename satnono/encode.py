@@ -294,8 +294,22 @@ def encode(
 
 
 def _encode_rules(enc: Encoding, state: GridState, selectors: bool) -> None:
-    """Append every rule's clauses (cells the state knows folded), each rule behind a
-    selector keyed ``("rule", i)`` (i its index in ``puzzle.all_rules``) with ``selectors``."""
+    """Append every rule's clauses, each rule behind a selector keyed ``("rule", i)`` (i its
+    index in ``puzzle.all_rules``) with ``selectors``.
+
+    A rule may speak of any cell, so the cells the state knows are pinned by unit clauses
+    (the line clauses fold known cells away in black and white, and pin them only on open
+    lines in colour); a rule given ``state`` may fold them itself, which saves clauses.
+    """
+    k = enc.ncolors
+    for r in range(state.height):
+        for c in range(state.width):
+            left = state.possible(r, c)
+            if len(left) == len(state.puzzle.palette):
+                continue
+            enc.clauses += [[-enc.color_var(r, c, v)] for v in range(1, k + 1) if v not in left]
+            if 0 not in left:
+                enc.clauses.append([enc.color_var(r, c, v) for v in left])
     nv = enc.nvars + 1
 
     def new_var() -> int:

@@ -92,6 +92,15 @@ def _verified(puzzle: Puzzle, grid: Grid, givens: Mapping[tuple[int, int], bool 
     return grid
 
 
+def broken_rule(puzzle: Puzzle, grid: Grid) -> str | None:
+    """The name of a rule ``grid`` breaks (rules that narrow cannot leave one broken in a
+    complete state; a rule with clauses only can), or None."""
+    for rule in puzzle.rules:
+        if not rule.accepts(grid):
+            return getattr(rule, "name", type(rule).__name__)
+    return None
+
+
 def solve_keeping_rules(sat: SatSession, state, enc, deadline: float | None, stats: Stats | None = None,
                         assumptions=None):
     """Solve, cutting off every model that a lazily encoded rule rejects, until one keeps
@@ -172,6 +181,9 @@ class Checker:
             return done(Status.NONE, reason=why)
         stats.unknown_after_propagation = state.unknown_count()
         if stats.unknown_after_propagation == 0:
+            broken = broken_rule(puzzle, state.grid())
+            if broken is not None:
+                return done(Status.NONE, reason=f"the only grid the clues allow breaks rule {broken}")
             return done(Status.UNIQUE, line_solvable=True, solutions=(_verified(puzzle, state.grid(), givens),))
 
         enc = encode(state, self.lines)

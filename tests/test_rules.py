@@ -1,0 +1,138 @@
+"""Rules through the whole pipeline, against brute force: over small puzzles (black and
+white up to 4x4, two colours at 3x3) with each built-in rule and random combinations,
+the verdict and the exact count equal the enumeration of grids that satisfy the clues
+and the rules, and every reported solution keeps them.  A rule written here, outside
+the package, works the same way."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass
+
+import pytest
+
+from satnono.counting import count
+from satnono.model import Color, Puzzle, clues_of_grid, color_clues_of_grid
+from satnono.rules import rule_from_json
+from satnono.solve import check
+from test_rules_builtin import oracle
+
+TWO = (Color("white", ".", (255, 255, 255)), Color("red", "r", (200, 0, 0)), Color("blue", "b", (0, 0, 200)))
+
+
+def _grids(h: int, w: int, chars: str) -> list[tuple[str, ...]]:
+    return [tuple("".join(cells[r * w:(r + 1) * w]) for r in range(h))
+            for cells in itertools.product(chars, repeat=h * w)]
+
+
+GRIDS = {(4, 4, ".#"): _grids(4, 4, ".#"), (3, 3, ".rb"): _grids(3, 3, ".rb")}
+
+
+def _clues(grid, colour: bool):
+    return color_clues_of_grid(grid, TWO) if colour else clues_of_grid(grid)
+
+
+def _specs(h: int, w: int, colour: bool, rng: random.Random) -> list[dict]:
+    cols = [None, "r"] if colour else [None]
+    col = rng.choice(cols)
+    extra = {} if col is None else {"color": col}
+    n = rng.randrange(h * w // 2 + 1)
+    pool = [
+        {"rule": "symmetric", "axis": rng.choice(["left-right", "top-bottom", "rotate180", "transpose"])},
+        {"rule": "count", "op": rng.choice(["=", ">=", "<="]), "n": n, **extra},
+        {"rule": "no-square", **extra},
+        {"rule": "connected", **extra},
+        {"rule": "line", "cells": [[i, i] for i in range(h)],
+         "clue": rng.choice([[1], [2], [1, 1]]) if not colour else rng.choice([[[1, "r"]], [[1, "r"], [1, "b"]], [[2, "b"]]])},
+    ]
+    return rng.sample(pool, rng.choice([1, 1, 2]))
+
+
+def _cases():
+    rng = random.Random(5)
+    out = []
+    for colour, (h, w, chars) in ((False, (4, 4, ".#")), (True, (3, 3, ".rb"))):
+        for i in range(40 if not colour else 30):
+            grid = rng.choice(GRIDS[(h, w, chars)])
+            out.append((colour, grid, _specs(h, w, colour, rng)))
+    return out
+
+
+def _puzzle(grid, colour: bool, specs) -> Puzzle:
+    rules = tuple(rule_from_json(s) for s in specs)
+    if colour:
+        return Puzzle.from_grid(list(grid), palette=TWO, rules=rules)
+    return Puzzle.from_grid(list(grid), rules=rules)
+
+
+@pytest.mark.parametrize("colour, grid, specs", _cases(),
+                         ids=lambda v: v if isinstance(v, str) else None)
+def test_verdict_and_count_equal_brute_force(colour, grid, specs):
+    p = _puzzle(grid, colour, specs)
+    h, w = len(grid), len(grid[0])
+    chars = ".rb" if colour else ".#"
+    want = _clues(grid, colour)
+    sols = [g for g in GRIDS[(h, w, chars)] if _clues(g, colour) == want and all(oracle(s, g) for s in specs)]
+    try:
+        res = check(p)
+    except ValueError:  # a bad rule for this grid is refused with a one-line error
+        pytest.fail("check raised")
+    expected = "none" if not sols else "unique" if len(sols) == 1 else "multiple"
+    assert res.status.value == expected, (specs, grid, res.reason)
+    for s in res.solutions:
+        assert s in sols
+    if len(res.solutions) == 2:
+        assert res.solutions[0] != res.solutions[1]
+    c = count(p)
+    assert (c.count, c.exact) == (len(sols), True), specs
+    c = count(p, enum_cap=1, use_dp=False)  # past the enumeration cap: Ganak, or enumeration for lazy rules
+    assert (c.count, c.exact) == (len(sols), True), specs
+
+
+@dataclass(frozen=True)
+class NoDiagonalTouch:
+    """A user-written rule: no two filled cells touch only at a corner (the other two
+    cells of their 2x2 square are both empty).  Only name, clauses and accepts."""
+
+    name = "no-diagonal-touch"
+
+    def clauses(self, lit, new_var, state=None):
+        out = []
+        h, w = self.size
+        for r in range(h - 1):
+            for c in range(w - 1):
+                a, b, x, y = lit(r, c, 1), lit(r, c + 1, 1), lit(r + 1, c, 1), lit(r + 1, c + 1, 1)
+                out.append([-a, -y, b, x])  # a and y filled -> b or x filled
+                out.append([-b, -x, a, y])
+        return out
+
+    def accepts(self, grid):
+        h, w = len(grid), len(grid[0])
+        for r in range(h - 1):
+            for c in range(w - 1):
+                q = grid[r][c] + grid[r][c + 1] + grid[r + 1][c] + grid[r + 1][c + 1]
+                if q in ("#..#", ".##."):
+                    return False
+        return True
+
+    def bind(self, puzzle):
+        rule = NoDiagonalTouch()
+        object.__setattr__(rule, "size", (puzzle.height, puzzle.width))
+        return rule
+
+
+def test_a_user_written_rule_works_with_sat_and_counting():
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(60):
+        grid = rng.choice(GRIDS[(4, 4, ".#")])
+        p = Puzzle.from_grid(list(grid), rules=(NoDiagonalTouch(),))
+        sols = [g for g in GRIDS[(4, 4, ".#")] if clues_of_grid(g) == clues_of_grid(grid)
+                and NoDiagonalTouch().accepts(g)]
+        res = check(p)
+        assert res.status.value == ("none" if not sols else "unique" if len(sols) == 1 else "multiple")
+        assert all(s in sols for s in res.solutions)
+        assert count(p).count == len(sols)
+        checked += len(sols) != len([g for g in GRIDS[(4, 4, ".#")] if clues_of_grid(g) == clues_of_grid(grid)])
+    assert checked  # the rule did remove solutions somewhere
