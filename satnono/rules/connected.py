@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from typing import Iterable, Sequence
 
 from .common import (BuiltinRule, Cell, Clause, Lit, RuleConflict, bits, forbid, fold, grid_values, has,
                      known_masks, may_masks, resolve_value)
