@@ -120,6 +120,8 @@ _WRITERS: dict[str, Callable[[Puzzle], Union[str, bytes]]] = {
 
 #: The formats that store given (revealed) cells.
 GIVENS_FORMATS: tuple[str, ...] = ("json",)
+#: Formats that store a puzzle's extra rules (see :mod:`satnono.rules`).
+RULES_FORMATS: tuple[str, ...] = ("json",)
 #: Every format name ``load``/``loads`` accept as ``fmt``.
 FORMATS: tuple[str, ...] = tuple(_READERS)
 #: The format names ``dumps``/``save`` accept.
@@ -302,7 +304,8 @@ def dumps(puzzle: Puzzle, fmt: str) -> str | bytes:
         ValueError: ``fmt`` cannot be written, or it stores a picture (``pbm``, ``txt``,
             ``ppm``, ``png``) and the puzzle has no goal, or it is black and white only
             and the puzzle has colours, or the puzzle has given cells and ``fmt`` is not
-            in :data:`GIVENS_FORMATS`.
+            in :data:`GIVENS_FORMATS` (rules: :data:`RULES_FORMATS`), or a rule that cannot be
+            written as JSON.
     """
     writer = _WRITERS.get(fmt)
     if writer is None:
@@ -310,6 +313,10 @@ def dumps(puzzle: Puzzle, fmt: str) -> str | bytes:
     if puzzle.givens and fmt not in GIVENS_FORMATS:
         raise ValueError(f"the {fmt} format cannot store given (revealed) cells; write the puzzle as "
                          f"{' or '.join(GIVENS_FORMATS)}")
+    if puzzle.rules and fmt not in RULES_FORMATS:
+        names = ", ".join(getattr(rule, "name", "?") for rule in puzzle.rules)
+        raise ValueError(f"the {fmt} format cannot store rules ({names}); write the puzzle as "
+                         f"{' or '.join(RULES_FORMATS)}")
     return writer(puzzle)
 
 

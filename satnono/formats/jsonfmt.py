@@ -58,7 +58,8 @@ from ._text import check_size, parse_block
 
 _ROWS = ("rows", "hor")
 _COLUMNS = ("columns", "cols", "ver")
-_RESERVED = frozenset(_ROWS + _COLUMNS + ("title", "name", "goal", "colors", "colours", "background", "givens"))
+_RESERVED = frozenset(_ROWS + _COLUMNS + ("title", "name", "goal", "colors", "colours", "background", "givens",
+                                          "rules"))
 _GOAL_CELLS = {"#": BLACK, "X": BLACK, "x": BLACK, "1": BLACK, ".": WHITE, "-": WHITE, "0": WHITE}
 _COLOUR_TOKEN = re.compile(r"([0-9]+)([^0-9\s,])")
 
@@ -286,9 +287,38 @@ def _colour_puzzle(doc: dict[str, Any], prefix: str, source: str | None, rows: t
 
 def _puzzle(doc: Any, where: str, source: str | None) -> Puzzle:
     p = _puzzle_clues(doc, where, source)
+    prefix = f"{where}." if where else ""
     if isinstance(doc, dict) and doc.get("givens") is not None:
-        p = dataclasses.replace(p, givens=_givens(doc["givens"], p, f"{where}." if where else "", source))
+        p = dataclasses.replace(p, givens=_givens(doc["givens"], p, prefix, source))
+    if isinstance(doc, dict) and doc.get("rules") is not None:
+        p = _rules(doc["rules"], p, prefix, source)
     return p
+
+
+def _rules(value: Any, puzzle: Puzzle, where: str, source: str | None) -> Puzzle:
+    """``"rules": [{"rule": NAME, ...}, ...]`` (see :mod:`satnono.rules.spec`); a ``givens``
+    rule adds to the puzzle's givens."""
+    from ..rules import RuleError, rule_from_json
+
+    if not isinstance(value, list):
+        raise ParseError(f'{where}rules: expected a list of rules like {{"rule": "no-square"}}', source)
+    rules = []
+    for i, obj in enumerate(value):
+        try:
+            if isinstance(obj, dict) and obj.get("rule") == "givens":
+                if set(obj) != {"rule", "cells"}:
+                    raise RuleError('rule givens: write {"rule": "givens", "cells": [[row, col, value], ...]}')
+                givens = _givens(obj["cells"], puzzle, f"{where}rules[{i}].", source)
+                puzzle = dataclasses.replace(puzzle, givens=puzzle.givens + givens)
+                continue
+            rule = rule_from_json(obj)
+            rules.append(rule)
+            dataclasses.replace(puzzle, rules=(rule,))  # bound here, so an error names this rule
+        except (RuleError, ValueError) as e:
+            if isinstance(e, ParseError):
+                raise
+            raise ParseError(f"{where}rules[{i}]: {e}", source) from None
+    return dataclasses.replace(puzzle, rules=puzzle.rules + tuple(rules))
 
 
 def _puzzle_clues(doc: Any, where: str, source: str | None) -> Puzzle:
@@ -382,6 +412,15 @@ def write(puzzle: Puzzle) -> str:
         chars = puzzle.chars
         body = ",\n".join(f"    {json.dumps([r, c, chars[v]], ensure_ascii=False)}" for r, c, v in puzzle.givens)
         parts.append(f'  "givens": [\n{body}\n  ]')
+    if puzzle.rules:
+        from ..rules import to_json
+        docs = []
+        for rule in puzzle.rules:
+            doc = to_json(rule)
+            if doc is None:
+                raise ValueError(f"rule {getattr(rule, 'name', rule)!r} has no JSON form (as_json), so it cannot be saved")
+            docs.append(f"    {json.dumps(doc, ensure_ascii=False)}")
+        parts.append('  "rules": [\n' + ",\n".join(docs) + "\n  ]")
     return "{\n" + ",\n".join(parts) + "\n}\n"
 
 

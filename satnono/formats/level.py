@@ -141,6 +141,8 @@ def require_bw_level(puzzle: Puzzle) -> None:
                          "save it as xml, json, non, ppm or png")
     if puzzle.givens:
         raise ValueError("a level stores no revealed cells: save the puzzle as json, or remove them")
+    if puzzle.rules:
+        raise ValueError("a level stores no rules: save the puzzle as json, or remove them")
 
 
 def _same_flag(data: bytes, flag: bool) -> bool:
