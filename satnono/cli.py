@@ -124,6 +124,25 @@ json_option = click.option("--json", "as_json", is_flag=True, help="One JSON obj
 ascii_option = click.option("--ascii", "ascii_", is_flag=True, help="Draw grids with ASCII characters instead of Unicode blocks.")
 
 
+def _rule_option(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple:
+    from .formats import EXTRA_RULES
+    from .rules import RuleError, rule_from_spec
+
+    try:
+        rules = tuple(rule_from_spec(text) for text in value)
+    except RuleError as e:
+        raise click.BadParameter(str(e)) from None
+    EXTRA_RULES.set(rules)  # also without the option: nothing of an earlier call stays
+    return rules
+
+
+RULE_HELP = ("An extra rule every solution keeps (repeatable): symmetric:AXIS (left-right, top-bottom, "
+             "rotate180, transpose), count:=N / count:>=N / count:<=N [:COLOUR], no-square[:COLOUR], "
+             "connected[:COLOUR]. Rules in a JSON puzzle file apply too.")
+rule_option = click.option("--rule", "rules", multiple=True, metavar="RULE", callback=_rule_option,
+                           expose_value=False, help=RULE_HELP)
+
+
 def _background_option(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     from .formats import DEFAULT_BACKGROUND
 
@@ -232,6 +251,7 @@ progress_option = click.option("--progress/--no-progress", default=None,
 @cli.command(epilog=EXIT_HELP)
 @click.argument("files", nargs=-1, required=True)
 @format_option
+@rule_option
 @timeout_option
 @solver_option
 @json_option
@@ -305,6 +325,7 @@ def _write_pictures(outputs: list[tuple[str, str]], force: bool, render) -> None
 @cli.command(epilog=EXIT_HELP)
 @click.argument("files", nargs=-1, required=True)
 @format_option
+@rule_option
 @timeout_option
 @solver_option
 @json_option
@@ -659,6 +680,7 @@ def _fix_dict(file: str, res) -> dict:
 @cli.command("fix", epilog=FIX_EXIT_HELP)
 @click.argument("file")
 @format_option
+@rule_option
 @click.option("-t", "--timeout", type=click.FloatRange(min=0, min_open=True), default=20.0, show_default=True,
               metavar="SECONDS", help="Time limit for the whole search.")
 @click.option("--max-edits", type=click.IntRange(min=0), default=5, show_default=True,
@@ -816,6 +838,7 @@ def _count_text(res) -> str:
 @cli.command("count", epilog=COUNT_EXIT_HELP)
 @click.argument("files", nargs=-1, required=True)
 @format_option
+@rule_option
 @click.option("--max", "max_solutions", type=click.IntRange(min=1), default=None, metavar="N",
               help="Stop as soon as N solutions are known to exist; the count is then a proven "
                    "lower bound of at least N (exact: false). Default: count them all.")
@@ -938,6 +961,7 @@ def _summary_table(summary: dict, console) -> None:
 @cli.command("classify", epilog=CLASSIFY_EXIT_HELP)
 @click.argument("paths", nargs=-1, required=True)
 @format_option
+@rule_option
 @click.option("--max", "max_solutions", type=click.IntRange(min=2), default=2, show_default=True, metavar="N",
               help="Count solutions until N are found (N >= 2); the count is then a lower bound "
                    "(count_exact: false).")
@@ -1081,6 +1105,7 @@ Exit codes:
 @cli.command("diagnose", epilog=DIAGNOSE_EXIT_HELP)
 @click.argument("file")
 @format_option
+@rule_option
 @timeout_option
 @solver_option
 @click.option("--svg", "svg_out", type=click.Path(dir_okay=False), default=None, metavar="OUT",
@@ -1226,6 +1251,7 @@ def _state_rows(path: str, numbered: list[tuple[int, str]], puzzle) -> list[str]
 @cli.command("explain", epilog=GRADE_HELP + "\n\n" + EXPLAIN_EXIT_HELP)
 @click.argument("file")
 @format_option
+@rule_option
 @json_option
 @click.option("--svg", "svg_out", type=click.Path(), default=None, metavar="OUT",
               help="Draw every step as SVG into the new folder OUT (OUT/step-0001.svg, ...): the step's line "
@@ -1375,6 +1401,7 @@ def explain_cmd(file: str, fmt: str | None, as_json: bool, svg_out: str | None, 
 @cli.command("hint", epilog=HINT_EXIT_HELP)
 @click.argument("file")
 @format_option
+@rule_option
 @click.option("--state", "state_file", required=True, metavar="PARTIAL",
               help="The partly solved grid: one row per line of '#' (black), '.' (white), '?' (unknown) -- "
                    "in colour the palette's characters ('.' the background) and '?'; '-' reads standard input.")

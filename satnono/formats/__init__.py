@@ -37,6 +37,8 @@ beside it (by suffix only); :func:`satnono.formats.level.save` writes the three 
 
 from __future__ import annotations
 
+import dataclasses
+
 import errno
 import os
 import re
@@ -131,6 +133,8 @@ STDIN = "-"
 
 #: The background colour of pictures when a reader call gives none (the command line's ``--background``).
 DEFAULT_BACKGROUND: ContextVar[str | None] = ContextVar("satnono_picture_background", default=None)
+#: Rules added to every puzzle :func:`load_all` reads (the command line's ``--rule``).
+EXTRA_RULES: ContextVar[tuple] = ContextVar("satnono_extra_rules", default=())
 
 
 def loads(
@@ -275,12 +279,23 @@ def load_all(path: str, fmt: str | None = None, background: str | None = None) -
     """
     base, k = _split_selector(path)
     puzzles = loads(_read_bytes(base), fmt, source=base, background=background)
+    extra = EXTRA_RULES.get()
+    if extra:
+        puzzles = [_with_rules(p, extra, base) for p in puzzles]
     if k is None:
         return puzzles
     if k > len(puzzles):
         held = "one puzzle" if len(puzzles) == 1 else f"{len(puzzles)} puzzles"
         raise ParseError(f"there is no puzzle #{k}: the file holds {held}", base)
     return [puzzles[k - 1]]
+
+
+def _with_rules(puzzle: Puzzle, rules: tuple, source: str) -> Puzzle:
+    """``puzzle`` with ``rules`` added (bound to it: a rule that does not fit is a ParseError)."""
+    try:
+        return dataclasses.replace(puzzle, rules=puzzle.rules + tuple(rules))
+    except ValueError as e:
+        raise ParseError(str(e), puzzle.source or source) from None
 
 
 def load(path: str, fmt: str | None = None, background: str | None = None) -> Puzzle:
