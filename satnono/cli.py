@@ -564,9 +564,12 @@ def _puzzle_json_line(p: Puzzle) -> str:
 @click.option("--colors", "colors", type=click.IntRange(min=1, max=32), default=1, show_default=True, metavar="K",
               help="Block colours: 1 is black and white; K > 1 gives colour puzzles (colours a, b, ... with "
                    "default RGB; the density band counts every non-background cell).")
+@click.option("--rule", "rules", multiple=True, metavar="RULE", callback=_rule_option,
+              help="A rule every puzzle keeps (repeatable; spelled as for check): pictures are drawn to keep it "
+                   "(mirrored for symmetric, one region for connected) and --require is judged under it.")
 def generate(size: tuple[int, int], count: int, seed: int, density: tuple[float, float], require: str, min_open: int,
              style: str, workers: int, out_dir: str | None, fmt: str, timeout: float, max_candidates: int | None,
-             colors: int) -> None:
+             colors: int, rules: tuple) -> None:
     """Generate random puzzles that meet a requirement (line-solvable by default).
 
     Candidate i is drawn from (SEED, i) alone and candidates are accepted in
@@ -600,8 +603,13 @@ def generate(size: tuple[int, int], count: int, seed: int, density: tuple[float,
         except OSError as e:
             _err(f"{out_dir}: cannot create the directory: {e.strerror or e}")
             sys.exit(EXIT_INPUT)
-    gen = _generate(w, h, count, seed=seed, density=density, require=require, style=style, min_open=min_open,
-                    workers=workers, timeout=timeout, max_candidates=max_candidates, colors=colors)
+    if rules and out_dir is not None and fmt != "json":
+        raise click.UsageError(f"--format {fmt} cannot hold rules; use json with --rule")
+    try:
+        gen = _generate(w, h, count, seed=seed, density=density, require=require, style=style, min_open=min_open,
+                        workers=workers, timeout=timeout, max_candidates=max_candidates, colors=colors, rules=rules)
+    except ValueError as e:  # a rule that does not fit the size or palette
+        raise click.BadParameter(str(e), param_hint="'--rule'") from None
     written = 0
     try:
         for p in gen:

@@ -66,6 +66,7 @@ LINE = "line"  # line-solvable (require=search)
 OPEN = "open"  # fewer open cells than min_open (require=search)
 AMBIGUOUS = "ambiguous"
 TIMEOUT = "timeout"
+RULE = "rule"  # the drawn picture breaks a rule even after the rules' keep()
 
 U64 = np.uint64
 
@@ -128,6 +129,8 @@ class _Spec:
     min_open: int
     timeout: float | None
     colors: int = 1
+    rules: tuple = ()
+    """Rules every accepted puzzle keeps (unbound; bound to each candidate's puzzle)."""
 
 
 class Generation:
@@ -248,6 +251,7 @@ def generate(
     timeout: float | None = DEFAULT_TIMEOUT,
     max_candidates: int | None = None,
     colors: int = 1,
+    rules: Sequence = (),
 ) -> Generation:
     """Up to ``count`` random puzzles of ``width`` x ``height`` meeting ``require``.
 
@@ -259,7 +263,10 @@ def generate(
     ``colors`` > 1 gives colour puzzles over :func:`satnono.model.default_palette`:
     the density band counts every non-background cell, and each filled cell
     takes a colour (independently with ``noise``, in smoothed regions with
-    ``smooth``).
+    ``smooth``).  ``rules`` (see :mod:`satnono.rules`): each drawn picture is first
+    changed to keep them (each rule's ``keep``: mirror drawing for ``symmetric``, the
+    largest region for ``connected``, ...), and a puzzle is accepted only when it keeps
+    every rule and meets ``require`` under them (its clues and the rules together).
 
     Raises:
         ValueError: an argument is out of range.
@@ -287,14 +294,17 @@ def generate(
         raise ValueError(f"max_candidates must not be negative, got {max_candidates}")
     if not isinstance(colors, int) or not 1 <= colors <= MAX_COLORS:
         raise ValueError(f"colors must be between 1 and {MAX_COLORS}, got {colors!r}")
-    spec = _Spec(width, height, seed, lo, hi, require, style, min_open, timeout, colors)
+    rules = tuple(rules)
+    if rules:  # bound once here, so that a rule that does not fit is refused before any work
+        Puzzle.from_grid(["." * width] * height, palette=default_palette(colors), rules=rules)
+    spec = _Spec(width, height, seed, lo, hi, require, style, min_open, timeout, colors, rules)
     return Generation(spec, count, workers, max_candidates)
 
 
 def _puzzle(spec: _Spec, i: int, cls: str, rows: tuple[str, ...] | None) -> Puzzle:
     assert rows is not None
     meta = (("seed", str(spec.seed)), ("candidate", str(i)), ("class", cls))
-    return Puzzle.from_grid(rows, palette=default_palette(spec.colors),
+    return Puzzle.from_grid(rows, palette=default_palette(spec.colors), rules=spec.rules,
                             name=f"gen-{spec.width}x{spec.height}-{spec.seed}-{i}", meta=meta)
 
 
@@ -781,7 +791,7 @@ def _evaluate(spec: _Spec, start: int, stop: int) -> list[tuple[int, str, str, t
     ``verdict`` is ACCEPT, DENSITY or a rejection reason; ``rows`` is the
     picture of an accepted candidate.
     """
-    if spec.colors > 1:
+    if spec.colors > 1 or spec.rules:  # the vectorised engine knows black-and-white clues only
         return [_evaluate_color(spec, i) for i in range(start, stop)]
     h, w = spec.height, spec.width
     cells = h * w
@@ -833,25 +843,43 @@ def _classify(spec: _Spec, goal: np.ndarray, kb: np.ndarray, kw: np.ndarray, n_o
 _CHECKER = None
 
 
+def _kept(spec: _Spec, i: int, g: np.ndarray, pal) -> np.ndarray:
+    """Candidate ``i``'s picture changed to keep the spec's rules (their ``keep``), from ``(seed, i)`` only."""
+    import random
+
+    rules = Puzzle.from_grid(["." * spec.width] * spec.height, palette=pal, rules=spec.rules).rules
+    values = np.asarray(g, dtype=np.int8).tolist()
+    rng = random.Random(f"{spec.seed}-{i}-rules")
+    for rule in rules:
+        keep = getattr(rule, "keep", None)
+        if keep is not None:
+            values = keep(values, rng)
+    return np.array(values, dtype=np.int8)
+
+
 def _evaluate_color(spec: _Spec, i: int) -> tuple[int, str, str, tuple[str, ...] | None]:
-    """The verdict on colour candidate ``i``, through the library's own propagation and check
-    (the vectorised engine is black and white only)."""
+    """The verdict on candidate ``i`` of a colour puzzle, or one with rules, through the
+    library's own propagation and check (the vectorised engine is black-and-white clues only)."""
     global _CHECKER
     from .solve import Checker, Status
 
     if _CHECKER is None:
         _CHECKER = Checker()
     g = draw(spec, i)
+    pal = default_palette(spec.colors)
+    if spec.rules:
+        g = _kept(spec, i, g, pal)
     cells = spec.height * spec.width
     d = int(np.count_nonzero(g))
     if not (spec.lo * cells - 1e-9 <= d <= spec.hi * cells + 1e-9):
         return i, DENSITY, "", None
-    pal = default_palette(spec.colors)
     chars = np.array([c.char for c in pal])
-    rows = tuple("".join(r) for r in chars[g])
+    rows = tuple("".join(r) for r in chars[g.astype(np.int8)])
+    p = Puzzle.from_grid(rows, palette=pal, rules=spec.rules)
+    if spec.rules and not all(rule.accepts(rows) for rule in p.rules):
+        return i, RULE, "", None
     if spec.require == "any":
         return i, ACCEPT, "unchecked", rows
-    p = Puzzle.from_grid(rows, palette=pal)
     state, bad = _CHECKER.propagate(p)
     if bad is not None:  # cannot happen: the picture itself is a solution
         raise RuntimeError("internal error: a generated picture contradicts its own clues")

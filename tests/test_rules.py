@@ -145,3 +145,25 @@ def test_a_user_written_rule_works_with_sat_and_counting():
         assert count(p).count == len(sols)
         checked += len(sols) != len(_with_clues(grid, False))
     assert checked  # the rule did remove solutions somewhere
+
+
+@pytest.mark.parametrize("specs", [
+    [{"rule": "symmetric", "axis": "left-right"}],
+    [{"rule": "connected"}],
+    [{"rule": "no-square"}, {"rule": "symmetric", "axis": "rotate180"}],
+    [{"rule": "count", "op": "=", "n": 7}],
+], ids=lambda s: "+".join(x["rule"] for x in s))
+def test_generated_puzzles_keep_their_rules_and_are_unique_under_them(specs):
+    from satnono.generator import generate
+
+    rules = tuple(rule_from_json(s) for s in specs)
+    gen = generate(4, 4, 6, seed=9, require="unique", rules=rules, max_candidates=3000)
+    puzzles = list(gen)
+    assert len(puzzles) == 6
+    for p in puzzles:
+        assert all(oracle(s, p.goal) for s in specs)
+        assert [r.as_json() for r in p.rules] == specs
+        sols = [g for g in _with_clues(p.goal, False) if all(oracle(s, g) for s in specs)]
+        assert sols == [p.goal]
+    again = [p.goal for p in generate(4, 4, 6, seed=9, require="unique", rules=rules, max_candidates=3000)]
+    assert again == [p.goal for p in puzzles]  # (seed, i) alone decides
