@@ -146,6 +146,9 @@ class Diagnosis:
     """For ``none``: a set of lines whose clues admit no solution together."""
     conflict_minimal: bool = False
     """True when removing any line of ``conflict`` leaves satisfiable clues (proved)."""
+    conflict_rules: list[str] = field(default_factory=list)
+    """The rules (as ``--rule`` spells them; ``givens`` for the given cells) that belong to the
+    conflict with the lines of ``conflict``."""
     reason: str | None = None
     seconds: float = 0.0
 
@@ -166,6 +169,7 @@ class Diagnosis:
             "ambiguity_complete": self.ambiguity_complete,
             "conflict": [{"axis": a, "index": i, "clue": list(_clue(p, a, i))} for a, i in self.conflict],
             "conflict_minimal": self.conflict_minimal,
+            "conflict_rules": list(self.conflict_rules),
             "reason": self.reason,
             "seconds": round(self.seconds, 6),
         }
@@ -280,7 +284,11 @@ def diagnose(puzzle: Puzzle, timeout: float | None = None, solver: str = DEFAULT
         limit = deadline if deadline is not None else time.monotonic() + CONFLICT_TIMEOUT
         found = minimal_conflict(puzzle, limit, solver, lines)
         if found is not None:
-            d.conflict, d.conflict_minimal = found
+            keys, d.conflict_minimal = found
+            d.conflict = [k for k in keys if k[0] != "rule"]
+            if any(k[0] == "rule" for k in keys):
+                from .rules import describe
+                d.conflict_rules = [describe(puzzle.all_rules[i]) for a, i in keys if a == "rule"]
         elif puzzle.sum_mismatch():
             # the totals prove the conflict; the SAT search for a small core ran out of time
             d.conflict = [(ROW, i) for i in range(puzzle.height)] + [(COLUMN, i) for i in range(puzzle.width)]

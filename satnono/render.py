@@ -144,6 +144,8 @@ def render_summary(d: Diagnosis) -> str:
                           for a, i in d.conflict)
         quality = "minimal" if d.conflict_minimal else "not proved minimal"
         out.append(f"conflicting lines ({len(d.conflict)}, {quality}): {names}")
+    if d.conflict_rules:
+        out.append(f"rules in the conflict: {', '.join(d.conflict_rules)}")
     return "\n".join(out)
 
 
