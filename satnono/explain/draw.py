@@ -61,7 +61,7 @@ def _render_color_step(after: Sequence[str], step: Step, ascii: bool, palette: S
         if step.axis == ROW and r == step.index:
             text += "  <" if ascii else "  ◀"
         lines.append(text)
-    if step.axis != ROW:
+    if step.axis == "column":
         lines.append(" " * (2 * step.index) + ("^" if ascii else "▲"))
     return "\n".join(lines)
 
@@ -167,12 +167,13 @@ def render_svg(puzzle: Puzzle, before: Sequence[str], step: Step, number: int, t
             out.append(f'<rect x="{x}" y="{y}" width="{_CELL}" height="{_CELL}" fill="{fill}" stroke="#bbbbbb"/>')
             if ch == WHITE:
                 out.append(f'<circle cx="{x + _CELL / 2}" cy="{y + _CELL / 2}" r="1.5" fill="#888888"/>')
-    if step.axis == ROW:
-        lx, ly, lw, lh = left, top + step.index * _CELL, w * _CELL, _CELL
-    else:
-        lx, ly, lw, lh = left + step.index * _CELL, top, _CELL, h * _CELL
-    out.append(f'<rect x="{lx}" y="{ly}" width="{lw}" height="{lh}" fill="#f2c94c" fill-opacity="0.35" '
-               f'stroke="#d4a017" stroke-width="2"/>')
+    if step.axis in (ROW, "column"):  # a rule step has no one line to frame
+        if step.axis == ROW:
+            lx, ly, lw, lh = left, top + step.index * _CELL, w * _CELL, _CELL
+        else:
+            lx, ly, lw, lh = left + step.index * _CELL, top, _CELL, h * _CELL
+        out.append(f'<rect x="{lx}" y="{ly}" width="{lw}" height="{lh}" fill="#f2c94c" fill-opacity="0.35" '
+                   f'stroke="#d4a017" stroke-width="2"/>')
     for r, c in sorted(new):
         out.append(f'<rect x="{left + c * _CELL + 1.5}" y="{top + r * _CELL + 1.5}" width="{_CELL - 3}" '
                    f'height="{_CELL - 3}" fill="none" stroke="#e53935" stroke-width="2.5"/>')

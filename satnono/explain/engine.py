@@ -609,10 +609,63 @@ def _line_text(name: str, placements: int | None, verb: str, settles: str, reaso
 
 
 class _Contradiction(Exception):
-    def __init__(self, axis: str, index: int) -> None:
+    def __init__(self, axis: str, index: int, text: str | None = None) -> None:
         super().__init__(axis, index)
         self.axis = axis
         self.index = index
+        self.text = text
+        """For a rule (``axis == "rule"``, ``index`` into ``puzzle.all_rules``): the rule's own reason."""
+
+
+def contradiction_text(puzzle: Puzzle, axis: str, index: int) -> str:
+    """What cannot be kept, up to the cells it is kept with: a line's clue, or a rule (``axis == "rule"``)."""
+    if axis == "rule":
+        from ..rules import describe
+        return f"the rule {describe(puzzle.all_rules[index])} cannot be kept with"
+    return f"{axis} {index + 1} (clue {puzzle.clue_text(axis, index)}) has no placement that fits"
+
+
+def rule_step(state: GridState) -> "Step | None":
+    """The first rule that settles cells of ``state`` or rules colours out of them (not
+    applied), as a step of kind ``rule``; raises the internal contradiction when a rule
+    cannot be kept.  Rules read the whole grid, so a rule step depends on every cell."""
+    p = state.puzzle
+    chars = p.chars
+    for i, rule in enumerate(p.all_rules):
+        narrow = getattr(rule, "narrow", None)
+        if narrow is None:
+            continue
+        trial = state.copy()
+        bad = narrow(trial, None)
+        if bad is not None:
+            raise _Contradiction("rule", i, bad.describe(p))
+        cells: list[tuple[int, int, str]] = []
+        excluded: list[tuple[int, int, str]] = []
+        for r in range(state.height):
+            for c in range(state.width):
+                before, after = state.possible(r, c), trial.possible(r, c)
+                if after == before:
+                    continue
+                if len(after) == 1:
+                    cells.append((r, c, chars[after[0]]))
+                else:
+                    excluded.append((r, c, "".join(chars[v] for v in before if v not in after)))
+        if not cells and not excluded:
+            continue
+        wording = getattr(rule, "step_text", None)
+        from ..rules import describe
+        if wording is not None and cells:
+            r, c, _ = cells[0]
+            text = wording(r, c)
+        else:
+            text = f"by the rule {describe(rule)}, cell (row {(cells or excluded)[0][0] + 1}, " \
+                   f"column {(cells or excluded)[0][1] + 1}) is settled"
+        n = len(cells) + len(excluded)
+        if n > 1:
+            text += f" (and {n - 1} more cell{'s' if n > 2 else ''} by the same rule)"
+        return Step("rule", "rule", i, (), cells, getattr(rule, "name", "rule"), text,
+                    excluded=excluded if state.nvals > 2 else None)
+    return None
 
 
 class Engine:
@@ -986,13 +1039,15 @@ def _prune(chain: list[Step], end: tuple[str, int]) -> list[Step]:
     gives each kept line the same known cells, hence the same deductions and
     the same contradiction.
     """
+    if end[0] == "rule":  # a rule reads the whole grid
+        return list(chain)
     needed_lines = {end}
     keep = [False] * len(chain)
     for k in range(len(chain) - 1, -1, -1):
         st = chain[k]
         if not any((ROW, r) in needed_lines or (COLUMN, c) in needed_lines for r, c, _ in st.touched()):
             continue
-        if st.kind == "probe":
+        if st.kind in ("probe", "rule"):
             for q in range(k + 1):
                 keep[q] = True
             break
@@ -1103,6 +1158,12 @@ class Explainer:
             eng = Engine(trial, self.lines)
             while True:
                 st = eng.step(chain)
+                if st is None and trial.puzzle.all_rules:
+                    st = rule_step(trial)
+                    if st is not None:
+                        chain.append(st)
+                        eng.apply_step(st)
+                        continue
                 if st is None:
                     if depth < 2:
                         return None
@@ -1128,10 +1189,10 @@ class Explainer:
             return self._color_probe_step(state, r, c, int(black), depth, chain, axis, index)
         assumed = BLACK if black else WHITE
         value = WHITE if black else BLACK
-        clue = p.rows[index] if axis == ROW else p.columns[index]
+        clue = () if axis == "rule" else p.rows[index] if axis == ROW else p.columns[index]
         how = _chain_size(chain)
         text = (f"if cell (row {r + 1}, column {c + 1}) were {'black' if black else 'white'}, "
-                f"{axis} {index + 1} (clue {clue_text(clue)}) would have no placement after {how}, "
+                f"{_would_fail(p, axis, index)} after {how}, "
                 f"so it is {'white' if black else 'black'}")
         return Step("probe", axis, index, clue, [(r, c, value)], "probe" if depth == 1 else "probe2", text,
                     probe=(r, c, assumed), chain=chain, depth=depth)
@@ -1152,9 +1213,9 @@ class Explainer:
             then = f"so it is not {word}"
         how = _chain_size(chain)
         text = (f"if cell (row {r + 1}, column {c + 1}) were {word}, "
-                f"{axis} {index + 1} (clue {p.clue_text(axis, index)}) would have no placement after {how}, "
+                f"{_would_fail(p, axis, index)} after {how}, "
                 f"{then}")
-        lengths, colors = p.line(axis, index)
+        lengths, colors = ((), ()) if axis == "rule" else p.line(axis, index)
         return Step("probe", axis, index, lengths, cells, "probe" if depth == 1 else "probe2", text,
                     probe=(r, c, chars[value]), chain=chain, depth=depth, excluded=excluded,
                     colors="".join(chars[v] for v in colors))
@@ -1184,6 +1245,12 @@ class Explainer:
                     status, out_of_time = "truncated", True
                     break
                 st = eng.step(steps)
+                if st is None and puzzle.all_rules:
+                    st = rule_step(state)
+                    if st is not None:
+                        steps.append(st)
+                        eng.apply_step(st)
+                        continue
                 if st is None:
                     if state.unknown_count() == 0:
                         status = "solved"
@@ -1244,9 +1311,20 @@ class Explainer:
             got = eng.next_move()
         if got is not None:
             return eng.make_step(*got)
+        if state.puzzle.all_rules:
+            st = rule_step(state)
+            if st is not None:
+                return st
         if not with_probes or state.unknown_count() == 0:
             return first_absent
         return self._probe(state, Prober(self.lines, self.probe_budget, None)) or first_absent
+
+
+def _would_fail(p: Puzzle, axis: str, index: int) -> str:
+    if axis == "rule":
+        from ..rules import describe
+        return f"the rule {describe(p.all_rules[index])} could not be kept"
+    return f"{axis} {index + 1} (clue {p.clue_text(axis, index)}) would have no placement"
 
 
 def _chain_size(chain: Sequence[Step]) -> str:
@@ -1266,7 +1344,7 @@ def _note(puzzle: Puzzle, status: str, bad: tuple[str, int] | None, verdict: str
         assert bad is not None
         axis, i = bad
         head = "the given cells fit no solution" if from_state else "no solution"
-        return f"{head}: {axis} {i + 1} (clue {puzzle.clue_text(axis, i)}) has no placement that fits the known cells"
+        return f"{head}: {contradiction_text(puzzle, axis, i)} the known cells"
     if status == "truncated":
         why = "the time limit ran out" if out_of_time else "stopped after the requested number of steps"
         return f"{why}; {unknown} cells are still open"

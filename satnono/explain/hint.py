@@ -10,6 +10,7 @@ from ..linesolve import LineSolver
 from ..model import WHITE, Puzzle
 from ..solve import CheckResult, Checker, Status
 from .engine import (DEFAULT_PROBE_BUDGET, BudgetExhausted, Explainer, Explanation, Step, _Contradiction,
+                     contradiction_text,
                      color_word, grade, state_from_known)
 
 #: Probing budget (line-solver calls) of the difficulty that ``check --json`` reports: small, so
@@ -171,8 +172,8 @@ def next_hint(puzzle: Puzzle, known: Sequence[str], timeout: float | None = 10.0
         return Hint("stuck", "no cell follows by line logic, and the probing budget ran out before a probe "
                     "was found", status=status)
     except _Contradiction as e:
-        return Hint("contradiction", f"{e.axis} {e.index + 1} (clue {puzzle.clue_text(e.axis, e.index)}) has no placement "
-                    "that fits the filled cells", status=status)
+        return Hint("contradiction", f"{contradiction_text(puzzle, e.axis, e.index)} the filled cells",
+                    status=status)
     if step is None:
         why = {"unique": "the rest needs search (the puzzle is unique only globally)",
                "multiple": "the puzzle has several solutions, so no logic settles the rest"}.get(
