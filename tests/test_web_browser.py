@@ -526,3 +526,48 @@ def test_reveal_proposal_is_applied_kept_saved_in_json_and_removable(start, page
     sync_api.expect(page.get_by_test_id("message")).to_contain_text("Opened revealed.json", timeout=WAIT)
     verdict(page, "unique")
     assert page.locator(".cell.given").count() == len(saved.givens)
+
+
+def test_rules_listed_added_drawn_mirrored_saved_and_removed(start, page, tmp_path):
+    """An author adds a symmetric rule: painting draws the mirror image too, the verdict is
+    judged under the rule, the rule is listed, saved in JSON (refused by a format that
+    cannot hold it) and removed again."""
+    ed = start()
+    page.goto(ed.url)
+    verdict(page, "")
+    assert page.get_by_test_id("rules").inner_text().startswith("none")
+    page.get_by_test_id("rule-text").fill("symmetric:diagonal")
+    page.get_by_test_id("rule-add").click()
+    sync_api.expect(page.get_by_test_id("message")).to_contain_text("write symmetric:AXIS")
+    page.get_by_test_id("rule-text").fill("symmetric:left-right")
+    page.get_by_test_id("rule-text").press("Enter")
+    sync_api.expect(page.get_by_test_id("rule")).to_have_count(1)
+    assert page.get_by_test_id("rule").first.inner_text().startswith("symmetric:left-right")
+
+    # a diagonal pair and its mirror: without the rule several solutions, with it...
+    cell(page, 0, 0).click()
+    cell(page, 1, 1).click()
+    rows = grid_of(page, 10, 10)
+    assert rows[0] == "#........#" and rows[1] == ".#......#."  # mirrored while painting
+    text = verdict(page, "")
+    shot(page, "editor-rules.png")
+
+    # saved in JSON with its rule; a format without rules refuses
+    page.get_by_test_id("save-name").fill("sym.json")
+    page.get_by_test_id("save-format").select_option("json")
+    page.get_by_test_id("save-as").click()
+    sync_api.expect(page.get_by_test_id("message")).to_contain_text("Saved", timeout=WAIT)
+    saved = load(str(tmp_path / "sym.json"))
+    assert [r.as_json() for r in saved.rules] == [{"rule": "symmetric", "axis": "left-right"}]
+    page.get_by_test_id("save-name").fill("sym.non")
+    page.get_by_test_id("save-format").select_option("non")
+    page.get_by_test_id("save-as").click()
+    sync_api.expect(page.get_by_test_id("message")).to_contain_text("cannot store rules", timeout=WAIT)
+    assert not (tmp_path / "sym.non").exists()
+
+    # the rule's verdict differs from the clues alone: remove the rule, the verdict changes
+    page.get_by_role("button", name="remove rule symmetric:left-right").click()
+    sync_api.expect(page.get_by_test_id("rule")).to_have_count(0)
+    assert verdict(page, "") != text or "unique" in text
+    cell(page, 2, 2).click()
+    assert grid_of(page, 10, 10)[2] == "..#......."  # no longer mirrored

@@ -200,9 +200,29 @@ def puzzle_of(doc: Any) -> Puzzle:
     p = Puzzle(tuple(r[0] for r in rows), tuple(c[0] for c in cols), name or None, None,
                tuple((k, v) for k, v in meta), palette=palette,
                row_colors=tuple(r[1] for r in rows), column_colors=tuple(c[1] for c in cols), givens=givens)
+    if doc.get("rules"):
+        p = _with_rules(p, doc["rules"])
     if p.is_solution(grid):
         p = dataclasses.replace(p, goal=tuple(grid))
     return p
+
+
+#: Most rules a document may carry.
+MAX_RULES = 20
+
+
+def _with_rules(puzzle: Puzzle, value: Any) -> Puzzle:
+    """``puzzle`` with the document's rules (JSON objects as in a puzzle file; not givens,
+    which the document holds as revealed cells)."""
+    from ..rules import RuleError, rule_from_json
+
+    if not isinstance(value, list) or len(value) > MAX_RULES:
+        raise DocError(f"rules must be a list of at most {MAX_RULES} rule objects")
+    try:
+        rules = tuple(rule_from_json(obj) for obj in value)
+        return dataclasses.replace(puzzle, rules=rules)
+    except (RuleError, ValueError) as e:
+        raise DocError(str(e)) from None
 
 
 def _given_cells(value: Any, h: int, w: int) -> list[tuple[int, int]]:
@@ -273,7 +293,7 @@ def doc_of(puzzle: Puzzle, fmt: str | None = None, level: dict[str, Any] | None 
     givens = [[r, c] for r, c, _ in puzzle.givens] if puzzle.is_solution(grid) else []
     return {"grid": list(grid), "palette": palette_doc(puzzle.palette), "row_clues": typed_rows,
             "column_clues": typed_cols, "name": puzzle.name, "meta": meta, "level": level, "format": fmt,
-            "givens": givens}
+            "givens": givens, "rules": [rule.as_json() for rule in puzzle.rules if hasattr(rule, "as_json")]}
 
 
 def editable(puzzle: Puzzle) -> Puzzle:
@@ -380,6 +400,7 @@ def analyze(doc: Doc, timeout: float = CHECK_TIMEOUT) -> dict[str, Any]:
         "row_counts": rows,
         "column_counts": cols,
         "conflict": [[a, i] for a, i in d.conflict],
+        "conflict_rules": list(d.conflict_rules),
         "reason": d.reason,
         "picture_ok": puzzle.goal is not None,
         "timeout": timeout,

@@ -5,6 +5,7 @@ import { Board } from "./board.js";
 import {
   BACKGROUND, History, MAX_COLORS, MAX_SIDE, addColor, blank, cleared, clone, colorUsed, column, editColor,
   height, inverted, isColor, lineClue, palette, parseClue, removeColor, resized, sameClue, setCell, typedBlocks, width, reveal,
+  mirrored, ruleFromSpec, ruleText,
 } from "./doc.js";
 
 const $ = (id) => document.getElementById(id);
@@ -52,7 +53,7 @@ async function post(path, body) {
 function docForServer(withFiles = true) {
   const d = state.doc;
   return { grid: d.grid, palette: d.palette, row_clues: d.row_clues, column_clues: d.column_clues, name: d.name,
-    meta: d.meta, givens: d.givens || [], level: withFiles ? d.level : null };
+    meta: d.meta, givens: d.givens || [], rules: d.rules || [], level: withFiles ? d.level : null };
 }
 
 function message(text, kind = "error") {
@@ -103,6 +104,46 @@ function render() {
   const dirty = state.version !== state.savedVersion;
   document.title = `${dirty ? "• " : ""}${state.doc.name || "untitled"} — satnono editor`;
   $("save").disabled = !state.canSave;
+  renderRules();
+}
+
+/** The document's rules, each with a button that removes it. */
+function renderRules() {
+  const list = $("rules");
+  list.replaceChildren();
+  (state.doc.rules || []).forEach((rule, i) => {
+    const li = document.createElement("li");
+    li.setAttribute("data-testid", "rule");
+    const name = document.createElement("code");
+    name.textContent = ruleText(rule);
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = "✕";
+    b.title = "remove this rule";
+    b.setAttribute("aria-label", `remove rule ${ruleText(rule)}`);
+    b.addEventListener("click", () => edit((d) => { d.rules = (d.rules || []).filter((_, j) => j !== i); }));
+    li.append(name, " ", b);
+    list.appendChild(li);
+  });
+  if (!(state.doc.rules || []).length) {
+    const li = document.createElement("li");
+    li.className = "none";
+    li.textContent = "none: the clues alone";
+    list.appendChild(li);
+  }
+}
+
+function addRule() {
+  const input = $("rule-text");
+  let rule;
+  try {
+    rule = ruleFromSpec(input.value);
+  } catch (e) {
+    message(`Rule: ${e.message}.`);
+    return;
+  }
+  input.value = "";
+  edit((d) => { d.rules = [...(d.rules || []), rule]; });
 }
 
 // ---------------------------------------------------------------------------
@@ -266,12 +307,15 @@ function showVerdict(r, version) {
       cls = "bad";
       main.textContent = "✘ none: no solution";
       detail.textContent = r.reason || "";
+      if (r.conflict_rules && r.conflict_rules.length) detail.textContent += ` (with the rule${r.conflict_rules.length > 1 ? "s" : ""} ${r.conflict_rules.join(", ")})`;
     } else {
       cls = "unknown";
       main.textContent = `unknown after ${r.timeout} s`;
       detail.textContent = r.reason ? `time limit reached: ${r.reason}` : "time limit reached";
     }
-    if (!r.picture_ok) detail.textContent += " — the picture does not match the typed clues";
+    if (!r.picture_ok) detail.textContent += (state.doc.rules || []).length
+      ? " — the picture does not match the typed clues or breaks a rule"
+      : " — the picture does not match the typed clues";
     detail.textContent += ` · ${r.seconds.toFixed(2)} s`;
     board.mark("open", r.undetermined);
     board.mark("diff", r.ambiguous);
@@ -431,7 +475,8 @@ function paint(el) {
   const cells = stroke.last ? lineCells(stroke.last[0], stroke.last[1], r, c) : [[r, c]];
   stroke.last = [r, c];
   let any = false;
-  for (const [rr, cc] of cells) any = setCell(state.doc, rr, cc, stroke.ch) || any;
+  // with a symmetric rule on, each cell is drawn with its mirror images
+  for (const [rr, cc] of cells) for (const [mr, mc] of mirrored(state.doc, rr, cc)) any = setCell(state.doc, mr, mc, stroke.ch) || any;
   if (any) {
     stroke.changed = true;
     changed();
@@ -616,6 +661,8 @@ function wire() {
   wirePalette();
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
+  $("rule-add").addEventListener("click", addRule);
+  $("rule-text").addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); addRule(); } });
   $("completed").addEventListener("change", (e) => edit((d) => { d.level = { ...d.level, completed: e.target.checked }; }));
   $("open").addEventListener("click", () => $("picker").click());
   $("picker").addEventListener("change", async (e) => { await openFiles(e.target.files); e.target.value = ""; });

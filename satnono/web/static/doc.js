@@ -251,3 +251,63 @@ export class History {
     return this.future.pop();
   }
 }
+
+// ---------------------------------------------------------------------------
+// rules (the server checks them; the page only spells and mirrors)
+
+const AXES = ["left-right", "top-bottom", "rotate180", "transpose"];
+
+/** A rule's JSON object from its command-line spelling (symmetric:AXIS, count:=N[:c],
+ * count:>=N, count:<=N, no-square[:c], connected[:c]); throws an Error with the reason. */
+export function ruleFromSpec(text) {
+  const [name, ...parts] = text.trim().split(":");
+  if (name === "symmetric") {
+    if (parts.length !== 1 || !AXES.includes(parts[0])) throw new Error(`write symmetric:AXIS with AXIS one of ${AXES.join(", ")}`);
+    return { rule: "symmetric", axis: parts[0] };
+  }
+  if (name === "count") {
+    const m = parts.length >= 1 && parts.length <= 2 ? /^(=|>=|<=)(\d+)$/.exec(parts[0]) : null;
+    if (!m) throw new Error("write count:=N, count:>=N or count:<=N (then :COLOUR for one colour)");
+    const out = { rule: "count", op: m[1], n: Number(m[2]) };
+    if (parts.length === 2) out.color = parts[1];
+    return out;
+  }
+  if (name === "no-square" || name === "connected") {
+    if (parts.length > 1) throw new Error(`write ${name} or ${name}:COLOUR`);
+    return parts.length ? { rule: name, color: parts[0] } : { rule: name };
+  }
+  throw new Error(`unknown rule '${name}' (symmetric:AXIS, count:=N, no-square, connected)`);
+}
+
+/** A rule as the command line spells it (a line rule, which only files give, as JSON). */
+export function ruleText(rule) {
+  if (rule.rule === "symmetric") return `symmetric:${rule.axis}`;
+  if (rule.rule === "count") return `count:${rule.op}${rule.n}${rule.color ? ":" + rule.color : ""}`;
+  if (rule.rule === "no-square" || rule.rule === "connected") return rule.color ? `${rule.rule}:${rule.color}` : rule.rule;
+  return JSON.stringify(rule);
+}
+
+function mirror(axis, h, w, r, c) {
+  if (axis === "left-right") return [r, w - 1 - c];
+  if (axis === "top-bottom") return [h - 1 - r, c];
+  if (axis === "rotate180") return [h - 1 - r, w - 1 - c];
+  return [c, r];
+}
+
+/** Cell (r, c) and every cell the document's symmetric rules tie to it (drawn together). */
+export function mirrored(doc, r, c) {
+  const h = height(doc), w = width(doc);
+  const axes = (doc.rules || []).filter((x) => x.rule === "symmetric" && (x.axis !== "transpose" || h === w))
+    .map((x) => x.axis);
+  const seen = new Map([[`${r},${c}`, [r, c]]]);
+  const todo = [[r, c]];
+  while (todo.length) {
+    const [rr, cc] = todo.pop();
+    for (const a of axes) {
+      const m = mirror(a, h, w, rr, cc);
+      const key = `${m[0]},${m[1]}`;
+      if (!seen.has(key)) { seen.set(key, m); todo.push(m); }
+    }
+  }
+  return [...seen.values()];
+}
