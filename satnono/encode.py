@@ -253,6 +253,11 @@ def _line_clauses(
     return out, nv
 
 
+#: The clauses of one line (black and white / colour), for lines that are not rows or columns
+#: (the ``line`` rule's extra lines).
+line_clauses = _line_clauses
+
+
 @contextmanager
 def _collector_paused() -> Iterator[None]:
     """Pause Python's cyclic garbage collector (if it runs) for the duration.
@@ -460,6 +465,9 @@ def _color_line_clauses(first_var: int, lengths: tuple[int, ...], colors: tuple[
                         cl.append(-(base + q))
                 app(cl)
     return out, nv
+
+
+color_line_clauses = _color_line_clauses
 
 
 def _encode_color(state: GridState, solver: LineSolver, rows: Iterable[int] | None,

@@ -10,7 +10,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
-from .. import encode, linesolve
+from .. import linesolve
 from ..model import line_blocks
 from .common import BuiltinRule, Cell, Clause, Lit, RuleConflict, RuleError, bits
 
@@ -112,6 +112,8 @@ class Line(BuiltinRule):
     def clauses(self, lit: Lit, new_var: Callable[[], int], state=None) -> list[Clause]:
         """The line's order-encoded clauses over the cells' variables; the block-start
         variables are taken from ``new_var`` (which must count up by one)."""
+        from .. import encode  # the CNF layer's line clauses (the one place that writes them)
+
         n = len(self.cells)
         ex = self._excluded(state) if state is not None else tuple(0 for _ in range(self.nvals))
         if self.nvals == 2:
@@ -119,14 +121,14 @@ class Line(BuiltinRule):
             if res is None:
                 return [[]]
             first = new_var()
-            cl, nv = encode._line_clauses(first, self.lengths, n, res.starts, ex[0], ex[1],
+            cl, nv = encode.line_clauses(first, self.lengths, n, res.starts, ex[0], ex[1],
                                           lambda i: lit(*self.cells[i], 1))
         else:
             res = linesolve.solve_color_line(self.lengths, self.colors, n, ex)
             if res is None:
                 return [[]]
             first = new_var()
-            cl, nv = encode._color_line_clauses(first, self.lengths, self.colors, n, res.starts,
+            cl, nv = encode.color_line_clauses(first, self.lengths, self.colors, n, res.starts,
                                                 lambda i, v: lit(*self.cells[i], v), res.excluded)
             # what the line's cells cannot be, as units (as the encoder does for rows and columns)
             for i, (r, c) in enumerate(self.cells):
