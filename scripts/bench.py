@@ -58,7 +58,7 @@ SURVEY = "webpbn-survey"
 TOURNAMENT = "tournament/nonogramrecord"
 TOURNAMENT_SETS = ("taai2011", "icga2017", "icga2020")
 DEFAULT_SETS = ("survey", "dom", "wilk", "nonogram-db", "cauldron", *TOURNAMENT_SETS, "random", "colour")
-ALL_SETS = (*DEFAULT_SETS, "hard")
+ALL_SETS = (*DEFAULT_SETS, "hard", "rules", "connected")
 ALIASES = {"tournament": TOURNAMENT_SETS, "default": DEFAULT_SETS}
 SETTLED = {"unique", "multiple", "none"}
 #: Random puzzles: (height, width, density), RANDOM_COUNT of each, from seed RANDOM_SEED.
@@ -71,6 +71,11 @@ COLOUR_KS = (2, 3, 4, 5)
 COLOUR_DENSITIES = (0.5, 0.7)
 COLOUR_COUNT = 3
 COLOUR_SEED = 20261123
+#: Puzzles with rules (issue 21): sizes, RULES_COUNT pictures per size and rule kind, from RULES_SEED.
+RULES_SIZES = (25, 30)
+RULES_KINDS = ("symmetric", "count", "no-square", "line")
+RULES_COUNT = 5
+RULES_SEED = 20261124
 
 COLUMNS = [
     "set", "puzzle", "height", "width", "status", "line_solvable", "unknown_after_propagation",
@@ -162,6 +167,44 @@ def _colour(corpus: Path) -> list[Item]:
     return items
 
 
+def _rules(kinds: tuple[str, ...]) -> list[Item]:
+    """Random square pictures drawn to keep one rule each (its ``keep``), settled under it.
+
+    ``symmetric`` cycles through the four axes; ``count`` is exactly the picture's number of
+    black cells; ``line`` is the main diagonal with the picture's own clue there;
+    ``connected`` keeps the largest black region of a denser picture."""
+    from satnono.model import clues_of_grid
+    from satnono.rules import rule_from_json
+
+    rng = random.Random(RULES_SEED)
+    axes = ("left-right", "top-bottom", "rotate180", "transpose")
+    items = []
+    for n in RULES_SIZES:
+        blank = Puzzle.from_grid(["." * n] * n)
+        for kind in kinds:
+            for i in range(1, RULES_COUNT + 1):
+                d = 0.6 if kind == "connected" else 0.5
+                values = [[int(rng.random() < d) for _ in range(n)] for _ in range(n)]
+                if kind == "symmetric":
+                    spec = {"rule": "symmetric", "axis": axes[i % 4]}
+                elif kind in ("no-square", "connected"):
+                    spec = {"rule": kind}
+                else:
+                    spec = None
+                if spec is not None:
+                    values = rule_from_json(spec).bind(blank).keep(values, rng)
+                grid = tuple("".join("#" if v else "." for v in row) for row in values)
+                if kind == "count":
+                    spec = {"rule": "count", "op": "=", "n": sum(map(sum, values))}
+                elif kind == "line":
+                    diagonal = "".join(grid[k][k] for k in range(n))
+                    spec = {"rule": "line", "cells": [[k, k] for k in range(n)],
+                            "clue": list(clues_of_grid((diagonal,))[0][0])}
+                name = f"{kind}-{n}x{n}#{i}"
+                items.append(Item(name, Puzzle.from_grid(grid, source=name, rules=(rule_from_json(spec),))))
+    return items
+
+
 def load_set(name: str, corpus: Path, limit: int | None) -> list[Item]:
     if name == "survey":
         items = _load(corpus, _files(corpus, f"{SURVEY}/webpbn-0*.xml"), expect_unique=True)
@@ -181,6 +224,10 @@ def load_set(name: str, corpus: Path, limit: int | None) -> list[Item]:
         items = _random()
     elif name == "colour":
         items = _colour(corpus)
+    elif name == "rules":
+        items = _rules(RULES_KINDS)
+    elif name == "connected":
+        items = _rules(("connected",))
     else:  # pragma: no cover - argparse guards this
         raise ValueError(name)
     return items[:limit] if limit is not None else items
@@ -371,11 +418,13 @@ def run_reference(rows: list[Row], timeout: float | None, progress: Callable[[st
         rss().reset()
         c0, w0 = time.process_time(), time.perf_counter()
         try:
+            if any(getattr(r, "lazy", False) for r in p.rules):
+                continue  # connected: no CP-SAT model (its cuts are reported instead)
             if p.is_color:
                 ref = cpsat_ref.check_color([p.row_blocks(i) for i in range(p.height)],
                                             [p.column_blocks(i) for i in range(p.width)], p.chars, timeout)
             else:
-                ref = cpsat_ref.check(p.rows, p.columns, timeout)
+                ref = cpsat_ref.check(p.rows, p.columns, timeout, rules=[r.as_json() for r in p.rules])
         except Exception as e:
             row.ref_cpu, row.ref_wall = time.process_time() - c0, time.perf_counter() - w0
             row.ref_maxrss_mb = rss().peak()
@@ -467,6 +516,14 @@ def summarise_set(name: str, rows: list[Row], load_s: float, with_ref: bool, out
         f"   status {dict(sorted(counts.items()))}")
     ls = sum(r.line_solvable for r in rows)
     out(f"             line-solvable {ls}/{len(rows)}; conflicts {sum(r.stats.get('conflicts', 0) for r in rows)}")
+    if any(r.item.puzzle.rules for r in rows):
+        by_rule = Counter(r.item.puzzle.rules[0].name for r in rows if r.item.puzzle.rules)
+        out(f"             rules: {dict(sorted(by_rule.items()))}")
+    lazy = [r for r in rows if any(getattr(x, "lazy", False) for x in r.item.puzzle.rules)]
+    if lazy:
+        cuts = sorted(r.stats.get("cuts", 0) for r in lazy)
+        out(f"             lazy cuts per settle (connected): median {cuts[len(cuts) // 2]}, worst {cuts[-1]}, "
+            f"none needed in {sum(c == 0 for c in cuts)} of {len(cuts)}")
     if with_ref:
         rc = [r.ref_cpu for r in rows if r.ref_cpu is not None]
         rcpu = sum(rc)

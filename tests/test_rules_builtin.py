@@ -288,3 +288,26 @@ def test_keep_makes_drawn_pictures_keep_the_rule(case):
         values = [[rng.randrange(len(pal)) for _ in range(w)] for _ in range(h)]
         grid = tuple("".join(chars[v] for v in row) for row in rule.keep(values, rng))
         assert oracle(spec, grid), grid
+
+
+@pytest.mark.parametrize("cap", [24, 1], ids=["totalizer", "sorting-network"])
+def test_cardinality_encodings_are_exact(cap, monkeypatch):
+    """At least / at most / exactly k of m literals, for every k and every assignment of
+    m <= 7 inputs, with the totalizer and (its cap lowered) the sorting network."""
+    import satnono.rules.cardinality as card
+
+    monkeypatch.setattr(card, "TOTALIZER_MAX_CAP", cap)
+    for m in range(1, 8):
+        for k in range(-1, m + 2):
+            for f, ok in ((card.at_least, lambda s: s >= k), (card.at_most, lambda s: s <= k),
+                          (card.exactly, lambda s: s == k)):
+                top = [m]
+
+                def new_var() -> int:
+                    top[0] += 1
+                    return top[0]
+
+                with Solver(name="cadical195", bootstrap_with=f(list(range(1, m + 1)), k, new_var)) as s:
+                    for bits in itertools.product([0, 1], repeat=m):
+                        a = [i + 1 if b else -(i + 1) for i, b in enumerate(bits)]
+                        assert s.solve(assumptions=a) == ok(sum(bits)), (f.__name__, m, k, bits)

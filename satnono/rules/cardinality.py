@@ -1,4 +1,5 @@
-"""Cardinality constraints as clauses: a totalizer with outputs cut at the bound.
+"""Cardinality constraints as clauses: a totalizer with outputs cut at the bound for small
+bounds, Batcher's odd-even merge sorting network for large ones.
 
 Only rules need them (the ``count`` rule), and rules receive a fresh-variable
 function instead of importing the CNF layer, so the encoding lives here.
@@ -55,6 +56,76 @@ def _tree(lits: Sequence[int], cap: int, new_var: Callable[[], int], out: list[C
     return o
 
 
+#: Largest output count for which the totalizer is used; above it the sorting network
+#: (O(m log^2 m) comparators instead of O(m * cap) clauses per level).
+TOTALIZER_MAX_CAP = 24
+
+
+class _Network:
+    """Batcher's odd-even merge sort over literals (True/False constants folded), sorting
+    descending: ``out[t - 1]`` is true iff at least t inputs are true.  Each comparator
+    (a, b) -> (a or b, a and b) is encoded in both directions (6 clauses, 2 variables)."""
+
+    def __init__(self, new_var: Callable[[], int], out: list[Clause]) -> None:
+        self.new_var, self.out = new_var, out
+
+    def _max(self, a, b):
+        if a is True or b is True:
+            return True
+        if a is False:
+            return b
+        if b is False:
+            return a
+        c = self.new_var()
+        self.out += [[-a, c], [-b, c], [a, b, -c]]
+        return c
+
+    def _min(self, a, b):
+        if a is False or b is False:
+            return False
+        if a is True:
+            return b
+        if b is True:
+            return a
+        d = self.new_var()
+        self.out += [[-a, -b, d], [a, -d], [b, -d]]
+        return d
+
+    def compare(self, xs: list, i: int, j: int) -> None:
+        xs[i], xs[j] = self._max(xs[i], xs[j]), self._min(xs[i], xs[j])
+
+    def merge(self, xs: list, lo: int, n: int, r: int) -> None:
+        step = r * 2
+        if step < n:
+            self.merge(xs, lo, n, step)
+            self.merge(xs, lo + r, n, step)
+            for i in range(lo + r, lo + n - r, step):
+                self.compare(xs, i, i + r)
+        else:
+            self.compare(xs, lo, lo + r)
+
+    def sort(self, xs: list, lo: int, n: int) -> None:
+        if n > 1:
+            m = n // 2
+            self.sort(xs, lo, m)
+            self.sort(xs, lo + m, m)
+            self.merge(xs, lo, n, 1)
+
+
+def _sorted(lits: Sequence[int], new_var: Callable[[], int], out: list[Clause]) -> list:
+    size = 1
+    while size < len(lits):
+        size *= 2
+    xs: list = list(lits) + [False] * (size - len(lits))
+    _Network(new_var, out).sort(xs, 0, size)
+    return xs[:len(lits)]
+
+
+def _unit(x) -> list[Clause]:
+    """The clauses saying literal-or-constant ``x`` holds."""
+    return [] if x is True else [[]] if x is False else [[x]]
+
+
 def at_least(lits: Sequence[int], k: int, new_var: Callable[[], int]) -> list[Clause]:
     """Clauses saying at least ``k`` of ``lits`` are true."""
     m = len(lits)
@@ -69,6 +140,8 @@ def at_least(lits: Sequence[int], k: int, new_var: Callable[[], int]) -> list[Cl
     if k == 1:
         return [list(lits)]
     out: list[Clause] = []
+    if k > TOTALIZER_MAX_CAP:
+        return out + _unit(_sorted(lits, new_var, out)[k - 1])
     o = _tree(lits, k, new_var, out)
     out.append([o[k - 1]])
     return out
@@ -86,11 +159,23 @@ def at_most(lits: Sequence[int], k: int, new_var: Callable[[], int]) -> list[Cla
     if k + 1 > m - k:  # cheaper as "at least m - k are false"
         return at_least([-x for x in lits], m - k, new_var)
     out: list[Clause] = []
-    o = _tree(lits, k + 1, new_var, out)
-    out.append([-o[k]])
+    if k + 1 > TOTALIZER_MAX_CAP:
+        o = _sorted(lits, new_var, out)[k]
+        return out + _unit(True if o is False else False if o is True else -o)
+    o2 = _tree(lits, k + 1, new_var, out)
+    out.append([-o2[k]])
     return out
 
 
 def exactly(lits: Sequence[int], k: int, new_var: Callable[[], int]) -> list[Clause]:
-    """Clauses saying exactly ``k`` of ``lits`` are true."""
-    return at_least(lits, k, new_var) + at_most(lits, k, new_var)
+    """Clauses saying exactly ``k`` of ``lits`` are true (one network serves both bounds)."""
+    m = len(lits)
+    if k < 0 or k > m:
+        return [[]]
+    if min(k, m - k) + 1 <= TOTALIZER_MAX_CAP:
+        return at_least(lits, k, new_var) + at_most(lits, k, new_var)
+    out: list[Clause] = []
+    o = _sorted(lits, new_var, out)
+    low = o[k - 1] if k else True
+    high = o[k] if k < m else False
+    return out + _unit(low) + _unit(True if high is False else False if high is True else -high)
