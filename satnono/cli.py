@@ -154,6 +154,8 @@ def _background_option(ctx: click.Context, param: click.Parameter, value: str | 
         except ValueError as e:
             raise click.BadParameter(str(e)) from None
     DEFAULT_BACKGROUND.set(value)  # also without the option: nothing of an earlier call stays
+    from .formats import EXTRA_RULES
+    EXTRA_RULES.set(())  # set again by the command's --rule, if it has one
     return value
 
 

@@ -151,7 +151,9 @@ def fix(
         return deadline is not None and time.monotonic() >= deadline
 
     if puzzle.goal is not None and not puzzle.is_solution(puzzle.goal):
-        raise FixError("the goal picture does not satisfy the clues")
+        broken = [getattr(r, "name", "?") for r in puzzle.rules if not r.accepts(tuple(puzzle.goal))]
+        raise FixError(f"the goal picture breaks the rule {', '.join(broken)}" if broken
+                       else "the goal picture does not satisfy the clues")
     first = checker.check(puzzle, timeout=left())
     res = FixResult(puzzle, first.status, first.line_solvable)
 
@@ -178,7 +180,7 @@ def fix(
         res.reason = "already unique and line-solvable: nothing to fix"
         return done()
 
-    if puzzle.is_color:
+    if puzzle.is_color or puzzle.rules:  # the vectorised engine knows black-and-white clues only
         return _fix_color(puzzle, goal, res, first, checker, max_edits, left, out_of_time, done)
     g = np.array([[ch == BLACK for ch in row] for row in goal], dtype=bool)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import dataclasses
 from dataclasses import dataclass
 
 import pytest
@@ -203,3 +204,95 @@ def test_explanations_use_rule_steps_soundly():
             rule_steps += len(found)
             assert all(s.text.startswith("by symmetry (rotate180), row ") for s in found)
     assert rule_steps > 0
+
+
+# ---- the command line -------------------------------------------------------------------------
+
+def _cli(*args: str):
+    from click.testing import CliRunner
+
+    from satnono.cli import cli
+
+    return CliRunner().invoke(cli, list(args))
+
+
+def _write(tmp_path, name: str, doc: dict) -> str:
+    import json
+
+    path = tmp_path / name
+    path.write_text(json.dumps(doc))
+    return str(path)
+
+
+CROSS = {"rows": [[1], [3], [1]], "columns": [[1], [3], [1]]}
+DIAGONALS = {"rows": [[1, 1], [1, 1], [], [], []], "columns": [[1], [1], [], [1], [1]]}
+
+
+@pytest.mark.parametrize("verb", ["check", "solve", "count", "classify", "diagnose", "explain", "fix"])
+def test_every_verb_takes_rule_and_judges_under_it(verb, tmp_path):
+    """The diagonal pairs have several solutions, each with 4 black cells: under
+    ``count:<=3`` none is left, and every verb says so."""
+    path = _write(tmp_path, "d.json", DIAGONALS)
+    plain = _cli(verb, "--json", path) if verb not in ("explain", "fix", "classify") else _cli(verb, path)
+    ruled = (_cli(verb, "--json", "--rule", "symmetric:left-right", "--rule", "count:<=3", path)
+             if verb not in ("explain", "fix", "classify") else
+             _cli(verb, "--rule", "symmetric:left-right", "--rule", "count:<=3", path))
+    assert plain.output != ruled.output, verb
+    assert "Traceback" not in ruled.output
+    words = {"check": '"status": "none"', "solve": '"status": "none"', "count": '"count": 0',
+             "classify": "none", "diagnose": '"status": "none"', "explain": "no solution",
+             "fix": "no solution"}
+    assert words[verb] in ruled.output, (verb, ruled.output)
+
+
+def test_bad_rules_are_one_line_errors_naming_the_file_and_the_rule(tmp_path):
+    bad = _write(tmp_path, "bad.json", {**CROSS, "rules": [{"rule": "symmetric", "axis": "transpose"},
+                                                          {"rule": "line", "cells": [[0, 0], [9, 9]], "clue": [1]}]})
+    r = _cli("check", bad)
+    assert r.exit_code == 6 and "Traceback" not in r.output
+    # the first rule is fine on a square grid; the second names its cell
+    assert f"{bad}: rules[1]: rule line: cell [9, 9] is outside the 3x3 grid" in r.output
+    r = _cli("check", "--rule", "bogus", bad)
+    assert r.exit_code == 2 and "unknown rule 'bogus'" in r.output
+    wide = _write(tmp_path, "wide.json", {"rows": [[1]], "columns": [[1], [0]]})
+    r = _cli("check", "--rule", "symmetric:transpose", wide)
+    assert r.exit_code == 6 and "rule symmetric: transpose needs a square grid, not 2x1" in r.output
+    r = _cli("convert", _write(tmp_path, "sym.json", {**CROSS, "rules": [{"rule": "no-square"}]}),
+             str(tmp_path / "out.non"))
+    assert r.exit_code != 0 and "cannot store rules (no-square)" in r.output
+    assert not (tmp_path / "out.non").exists()
+
+
+def test_rules_round_trip_through_json(tmp_path):
+    from satnono.formats import dumps, loads
+
+    rules = [{"rule": "symmetric", "axis": "rotate180"}, {"rule": "count", "op": ">=", "n": 3},
+             {"rule": "no-square"}, {"rule": "connected"}, {"rule": "line", "cells": [[0, 0], [1, 1]], "clue": [2]}]
+    p = loads(_write(tmp_path, "r.json", {**CROSS, "rules": rules}).encode() and
+              (tmp_path / "r.json").read_bytes(), "json")[0]
+    again = loads(dumps(p, "json").encode(), "json")[0]
+    assert [r.as_json() for r in again.rules] == rules
+    assert again.rules == p.rules
+
+
+def test_generate_and_fix_with_a_user_written_rule():
+    from satnono.fixer import FixError, fix
+    from satnono.generator import generate
+
+    puzzles = list(generate(5, 5, 4, seed=3, require="unique", rules=(NoDiagonalTouch(),), max_candidates=5000))
+    assert len(puzzles) == 4
+    for p in puzzles:
+        assert NoDiagonalTouch().accepts(p.goal)
+        sols = [g for g in _grids5(p) if NoDiagonalTouch().accepts(g)]
+        assert sols == [p.goal]
+    assert fix(puzzles[0]).status.value == "unique"
+    bad = Puzzle.from_grid(["#...#", ".#.#.", ".....", ".....", "....."], rules=(NoDiagonalTouch(),))
+    with pytest.raises(FixError, match="the goal picture breaks the rule no-diagonal-touch"):
+        fix(bad)
+
+
+def _grids5(p: Puzzle) -> list[tuple[str, ...]]:
+    """Every 5x5 grid with the clues of ``p`` (rows enumerated, columns checked)."""
+    from _brute import brute_force_solutions
+
+    return brute_force_solutions(dataclasses.replace(p, rules=()))
