@@ -188,12 +188,12 @@ def split(state: GridState, solver: LineSolver) -> list[Component]:
                     uf.union(ids[0], other)
                 segs.append((Segment(axis, idx, a, b, (j0, j1)), ids[0]))
     # rules: cells a rule couples stay in one component
-    unknown = set(state.unknown_cells())
+    open_cells = set(state.unknown_cells())
     for rule in p.all_rules:
         scope = getattr(rule, "scope", None)
-        groups_of_rule = scope() if scope is not None else [frozenset(unknown)]
+        groups_of_rule = scope() if scope is not None else [frozenset(open_cells)]
         for group in groups_of_rule:
-            ids = [r * w + c for r, c in group if (r, c) in unknown]
+            ids = [r * w + c for r, c in group if (r, c) in open_cells]
             for other in ids[1:]:
                 uf.union(ids[0], other)
     groups: dict[int, Component] = {}

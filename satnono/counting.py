@@ -26,7 +26,7 @@ import os
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from .components import Component, component_state, split
 from .encode import cell_vars, encode, solution_grid
@@ -521,6 +521,7 @@ def count(
             return done(0, True, unknown_after_propagation=left,
                         reason="no solution (proved by SAT search after line propagation)")
         lazy = [rule for rule in puzzle.all_rules if getattr(rule, "lazy", False)]
+        keeps: Callable[[list[int]], bool] | None = None
         if lazy:  # rules encoded lazily: cut off the models that break them
             got = solve_keeping_rules(sat, state, enc, deadline)
             if not got:
@@ -536,7 +537,6 @@ def count(
                 return not cuts
         else:
             first = sat.model()
-            keeps = None
         solution = solution_grid(state, enc, first)
         if not puzzle.is_solution(solution):
             raise RuntimeError("internal error: the SAT model does not satisfy the clues")

@@ -1159,10 +1159,10 @@ class Explainer:
             while True:
                 st = eng.step(chain)
                 if st is None and trial.puzzle.all_rules:
-                    st = rule_step(trial)
-                    if st is not None:
-                        chain.append(st)
-                        eng.apply_step(st)
+                    rs = rule_step(trial)
+                    if rs is not None:
+                        chain.append(rs)
+                        eng.apply_step(rs)
                         continue
                 if st is None:
                     if depth < 2:
@@ -1246,10 +1246,10 @@ class Explainer:
                     break
                 st = eng.step(steps)
                 if st is None and puzzle.all_rules:
-                    st = rule_step(state)
-                    if st is not None:
-                        steps.append(st)
-                        eng.apply_step(st)
+                    rs = rule_step(state)
+                    if rs is not None:
+                        steps.append(rs)
+                        eng.apply_step(rs)
                         continue
                 if st is None:
                     if state.unknown_count() == 0:
@@ -1312,9 +1312,9 @@ class Explainer:
         if got is not None:
             return eng.make_step(*got)
         if state.puzzle.all_rules:
-            st = rule_step(state)
-            if st is not None:
-                return st
+            rs = rule_step(state)
+            if rs is not None:
+                return rs
         if not with_probes or state.unknown_count() == 0:
             return first_absent
         return self._probe(state, Prober(self.lines, self.probe_budget, None)) or first_absent

@@ -88,8 +88,8 @@ class Line(BuiltinRule):
     def _solve(self, state, ex: tuple[int, ...]) -> tuple[int, ...] | None:
         n = len(self.cells)
         if state.nvals == 2:
-            res = linesolve.solve_line(self.lengths, n, ex[0], ex[1])
-            return None if res is None else (res.black, res.white)
+            bw = linesolve.solve_line(self.lengths, n, ex[0], ex[1])
+            return None if bw is None else (bw.black, bw.white)
         res = linesolve.solve_color_line(self.lengths, self.colors, n, ex)
         return None if res is None else res.excluded
 
@@ -117,11 +117,11 @@ class Line(BuiltinRule):
         n = len(self.cells)
         ex = self._excluded(state) if state is not None else tuple(0 for _ in range(self.nvals))
         if self.nvals == 2:
-            res = linesolve.solve_line(self.lengths, n, ex[0], ex[1])
-            if res is None:
+            bw = linesolve.solve_line(self.lengths, n, ex[0], ex[1])
+            if bw is None:
                 return [[]]
             first = new_var()
-            cl, nv = encode.line_clauses(first, self.lengths, n, res.starts, ex[0], ex[1],
+            cl, nv = encode.line_clauses(first, self.lengths, n, bw.starts, ex[0], ex[1],
                                           lambda i: lit(*self.cells[i], 1))
         else:
             res = linesolve.solve_color_line(self.lengths, self.colors, n, ex)
