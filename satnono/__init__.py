@@ -11,10 +11,29 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
+from typing import TYPE_CHECKING, Any
+
 from .errors import ParseError, PuzzleTooLarge, SatnonoError, UnsupportedPuzzle
 from .model import Puzzle
-from .solve import Checker, CheckResult, Stats, Status, check
-from .explain.hint import next_hint
+
+if TYPE_CHECKING:
+    from .explain.hint import next_hint
+    from .solve import Checker, CheckResult, Stats, Status, check
+
+# loaded on first use (PEP 562), so that ``import satnono`` and a line-solvable check stay light
+_LAZY = {"Checker": "solve", "CheckResult": "solve", "Stats": "solve", "Status": "solve", "check": "solve",
+         "next_hint": "explain.hint"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'satnono' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
 
 
 def load(path: str, fmt: str | None = None) -> Puzzle:

@@ -126,6 +126,10 @@ ascii_option = click.option("--ascii", "ascii_", is_flag=True, help="Draw grids 
 
 def _rule_option(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple:
     from .formats import EXTRA_RULES
+
+    if not value:
+        EXTRA_RULES.set(())
+        return ()
     from .rules import RuleError, rule_from_spec
 
     try:
@@ -135,6 +139,11 @@ def _rule_option(ctx: click.Context, param: click.Parameter, value: tuple[str, .
     EXTRA_RULES.set(rules)  # also without the option: nothing of an earlier call stays
     return rules
 
+
+grade_option = click.option(
+    "--grade", is_flag=True,
+    help="Also grade each puzzle as 'satnono explain' does (the 'difficulty' of --json, a 'grade:' line "
+         "otherwise); probing bounded to about half a second a puzzle. Off by default: it costs more than the verdict.")
 
 RULE_HELP = ("An extra rule every solution keeps (repeatable): symmetric:AXIS (left-right, top-bottom, "
              "rotate180, transpose), count:=N / count:>=N / count:<=N [:COLOUR], no-square[:COLOUR], "
@@ -257,16 +266,18 @@ progress_option = click.option("--progress/--no-progress", default=None,
 @timeout_option
 @solver_option
 @json_option
+@grade_option
 @progress_option
 def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver: str, as_json: bool,
-          progress: bool | None) -> None:
+          grade: bool, progress: bool | None) -> None:
     """Print a verdict for every puzzle: unique (line-solvable or not), multiple, none or unknown.
 
-    With --json each object also carries difficulty: the grade of 'satnono
-    explain' (level line, probe, probe2 or search; multiple, none or unknown
-    outside the scale; steps, probes, exact, text), with probing bounded so
-    that it adds at most about half a second ('exact': false marks a lower
-    bound, "at least"), for black-and-white and colour puzzles alike.
+    With --grade each puzzle is also graded as 'satnono explain' grades it
+    (level line, probe, probe2 or search; multiple, none or unknown outside
+    the scale; steps, probes, exact, text), with probing bounded so that it
+    adds at most about half a second ('exact': false marks a lower bound, "at
+    least"): in --json the object's 'difficulty' (its 'seconds' include the
+    grading), otherwise a 'grade:' line.
 
     Many files are checked in one process; with --json each puzzle gives one
     JSON object per line (fields: file, index for multi-puzzle files, name,
@@ -278,21 +289,34 @@ def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
     bar = _Bar("check", progress)
 
     def emit(file: str, index: int | None, res: CheckResult | None, error: str | None) -> None:
+        graded = _graded(res, checker) if grade and res is not None else None
         if as_json:
             d = result_dict(res, file, index) if res is not None else error_dict(file, index, error or "")
-            if res is not None:
-                from .explain import difficulty
-
-                d["difficulty"] = difficulty(res.puzzle, res, line_solver=checker.lines)
+            if graded is not None:
+                d["difficulty"], spent = graded
+                d["seconds"] = round(d["seconds"] + spent, 6)  # everything reported for the puzzle
             bar.echo(json.dumps(d))
             if error is not None:
                 bar.echo(f"satnono: {error}", err=True)
         elif res is not None:
             bar.echo(f"{label(file, index)}: {verdict_text(res)}")
+            if graded is not None:
+                bar.echo(f"  grade: {graded[0]['text']}")
         else:
             bar.echo(f"satnono: {error or ''}", err=True)
 
     sys.exit(_run_checks(files, fmt, timeout, solver, emit, bar, checker))
+
+
+def _graded(res: CheckResult, checker: Checker) -> tuple[dict, float]:
+    """The difficulty grade of a checked puzzle (``satnono explain``'s) and the seconds it took."""
+    import time
+
+    from .explain import difficulty
+
+    t0 = time.monotonic()
+    d = difficulty(res.puzzle, res, line_solver=checker.lines)
+    return d, time.monotonic() - t0
 
 
 def _picture_outputs(svg_out: str | None, png_out: str | None, force: bool) -> list[tuple[str, str]]:
@@ -337,8 +361,9 @@ def _write_pictures(outputs: list[tuple[str, str]], force: bool, render) -> None
 @click.option("--cell", type=click.IntRange(1, 64), default=16, show_default=True,
               help="Pixels per cell in --svg/--png pictures.")
 @click.option("--force", is_flag=True, help="Overwrite the --svg/--png files if they exist.")
+@grade_option
 def solve(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver: str, as_json: bool, ascii_: bool,
-          svg_out: str | None, png_out: str | None, cell: int, force: bool) -> None:
+          svg_out: str | None, png_out: str | None, cell: int, force: bool, grade: bool) -> None:
     """Print the solution of every puzzle; for an ambiguous puzzle also a second
     solution with the cells that differ marked.
 
@@ -369,11 +394,17 @@ def solve(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
         _write_pictures(outputs, force, lambda kind: solution_svg(res.puzzle, grid, cell).encode("utf-8")
                         if kind == "svg" else write_png(res.puzzle, grid, scale=cell))
 
+    checker = Checker(solver)
+
     def emit(file: str, index: int | None, res: CheckResult | None, error: str | None) -> None:
         if outputs and res is not None:
             draw(res)
+        graded = _graded(res, checker) if grade and res is not None else None
         if as_json:
             d = result_dict(res, file, index) if res is not None else error_dict(file, index, error or "")
+            if graded is not None:
+                d["difficulty"], spent = graded
+                d["seconds"] = round(d["seconds"] + spent, 6)
             click.echo(json.dumps(d))
             if error is not None:
                 _err(error)
@@ -382,6 +413,8 @@ def solve(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
             _err(error or "")
             return
         click.echo(f"{label(file, index)}: {verdict_text(res)}")
+        if graded is not None:
+            click.echo(f"grade: {graded[0]['text']}")
         pal = res.puzzle.palette
         colour = res.puzzle.is_color
         # colour grids: 24-bit terminal colour on a terminal, the palette's characters otherwise
@@ -393,7 +426,7 @@ def solve(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
             click.echo(render_grid(res.solutions[1], plain, res.diff, palette=pal))
         click.echo("")
 
-    sys.exit(_run_checks(files, fmt, timeout, solver, emit, _Bar("solve", False)))
+    sys.exit(_run_checks(files, fmt, timeout, solver, emit, _Bar("solve", False), checker))
 
 
 @cli.command()

@@ -32,10 +32,10 @@ import time
 from collections import deque
 from contextlib import suppress
 from itertools import repeat
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
-from pysat.solvers import Cadical195, Solver
-from pysolvers import cadical195_add_cl
+if TYPE_CHECKING:
+    from pysat.solvers import Solver
 
 from .errors import UnsupportedOperation
 from .interrupt import SIGNALS, checkpoint, critical
@@ -88,6 +88,8 @@ class SatSession:
             raise UnsupportedOperation(
                 f"unknown or unsupported SAT solver {name!r}; choose one of: {', '.join(SOLVERS)}"
             )
+        from pysat.solvers import Solver  # loaded with the first session: a line-solvable run never pays for it
+
         self.name = name
         self._limit = SOLVERS[name]
         self._solver = Solver(name=name)
@@ -117,6 +119,9 @@ class SatSession:
         self._solver.add_clause(list(clause))
 
     def add_clauses(self, clauses: Iterable[Sequence[int]]) -> None:
+        from pysat.solvers import Cadical195
+        from pysolvers import cadical195_add_cl
+
         inner = self._solver.solver
         if isinstance(inner, Cadical195):
             # pysat's per-clause wrapper costs as much as CaDiCaL's own add: call the binding directly

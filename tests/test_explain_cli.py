@@ -137,11 +137,27 @@ def test_hint_bad_state(tmp_path):
     assert r.exit_code == 6 and "cannot read" in r.output
 
 
-def test_check_json_has_difficulty():
-    r = run("check", "--json", DANCER, EDGE, MULTI)
+def test_check_json_has_difficulty_on_request():
+    r = run("check", "--json", "--grade", DANCER, EDGE, MULTI)
     rows = [json.loads(line) for line in r.stdout.splitlines()]
     assert [d["difficulty"]["level"] for d in rows] == ["line", "probe", "multiple"]
     assert rows[0]["difficulty"]["steps"] == 27
+    r = run("check", "--json", DANCER, EDGE, MULTI)  # not asked: not computed
+    assert all("difficulty" not in json.loads(line) for line in r.stdout.splitlines())
+    r = run("check", "--grade", EDGE)
+    assert "  grade: needs probing (depth 1)" in r.stdout
+    r = run("solve", "--json", "--grade", DANCER)
+    assert json.loads(r.stdout)["difficulty"]["level"] == "line"
+
+
+def test_check_json_without_grade_loads_no_explain_engine():
+    import subprocess
+    import sys
+
+    code = ("import sys; from satnono.cli import main; main(['check', '--json', sys.argv[1]]); "
+            "print('explain' in ' '.join(sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code, EDGE], capture_output=True, text=True)
+    assert out.stdout.strip().splitlines()[-1] == "False"
 
 
 def test_explain_svg_refuses_huge_output(tmp_path):
@@ -222,7 +238,7 @@ def test_hint_colour_state(tmp_path):
 
 
 def test_check_json_difficulty_and_classify_grade_for_colour():
-    r = run("check", "--json", COLOUR, MAP)
+    r = run("check", "--json", "--grade", COLOUR, MAP)
     rows = [json.loads(line) for line in r.stdout.splitlines()]
     assert [d["difficulty"]["level"] for d in rows] == ["probe", "line"]
     r = run("classify", "--json", "--probe", COLOUR)

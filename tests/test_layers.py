@@ -45,14 +45,15 @@ def test_only_cli_prints():
 
 
 def test_checking_a_clue_file_loads_no_heavy_module():
-    """`satnono check` on a clue file starts fast: numpy, Pillow and the web stack are loaded
-    only by the commands and formats that need them."""
+    """`satnono check` on a line-solvable clue file starts fast: numpy, Pillow, the web stack,
+    python-sat, the explain engine and the rules are loaded only by what needs them."""
     import subprocess
     import sys
 
     code = ("import sys; from satnono.cli import cli\n"
             "try:\n    cli(['check', sys.argv[1]])\nexcept SystemExit:\n    pass\n"
-            "print(sorted(m for m in ('numpy', 'PIL', 'starlette', 'uvicorn', 'ortools') if m in sys.modules))")
+            "print(sorted(m for m in ('numpy', 'PIL', 'starlette', 'uvicorn', 'ortools', 'pysat', 'dask',"
+            " 'satnono.explain', 'satnono.rules', 'urllib.request') if m in sys.modules))")
     puzzle = str(PKG.parent / "puzzles" / "webpbn" / "webpbn-00001.xml")
     out = subprocess.run([sys.executable, "-c", code, puzzle], capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "[]"
