@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import sys
@@ -728,3 +729,23 @@ def test_webpbn_xml_escaping_is_the_standard_librarys():
         t = "".join(rng.choice("ab\"'&<>\n\t\r é") for _ in range(rng.randrange(10)))
         assert quoteattr(t) == std_quoteattr(t)
         assert escape(t) == std_escape(t) and escape(t, {"\r": "&#13;"}) == std_escape(t, {"\r": "&#13;"})
+
+
+def test_selectors_parse_a_multi_puzzle_file_once(tmp_path, monkeypatch):
+    """`check F#1 ... F#k` reads and parses F once per process (it parsed F k times);
+    a changed file is read again."""
+    import satnono.formats as formats
+
+    path = tmp_path / "many.json"
+    doc = [{"rows": [[1]], "columns": [[1]]}, {"rows": [[1], [0]], "columns": [[1]]}, {"rows": [[0]], "columns": [[0]]}]
+    path.write_text(json.dumps(doc))
+    calls = []
+    real = formats.loads
+    monkeypatch.setattr(formats, "loads", lambda *a, **k: calls.append(1) or real(*a, **k))
+    got = [formats.load(f"{path}#{k}") for k in (1, 2, 3, 2)]
+    assert len(calls) == 1
+    assert [p.height for p in got] == [1, 2, 1, 2]
+    path.write_text(json.dumps(doc[:2]))  # changed (size): read again
+    with pytest.raises(formats.ParseError, match="there is no puzzle #3"):
+        formats.load(f"{path}#3")
+    assert len(calls) == 2

@@ -269,6 +269,33 @@ def _read_bytes(path: str) -> bytes:
         raise ParseError(f"cannot read the file: {e.strerror or e}", path) from None
 
 
+# The last multi-puzzle file read through a ``FILE#k`` selector, so that ``check F#1 ... F#50``
+# parses F once: (path, format, background, rules, mtime, size) -> puzzles.
+_LAST_PARSED: list[tuple[tuple, list[Puzzle]]] = []
+
+
+def _file_key(path: str, fmt, background, rules) -> tuple | None:
+    if path == STDIN:
+        return None
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (os.path.abspath(path), fmt, background, rules, st.st_mtime_ns, st.st_size)
+
+
+def _parsed(path: str, fmt, background, rules) -> list[Puzzle] | None:
+    key = _file_key(path, fmt, background, rules)
+    if key is not None and _LAST_PARSED and _LAST_PARSED[0][0] == key:
+        return _LAST_PARSED[0][1]
+    return None
+
+
+def _remember(path: str, fmt, background, rules, puzzles: list[Puzzle]) -> None:
+    key = _file_key(path, fmt, background, rules)
+    _LAST_PARSED[:] = [] if key is None else [(key, puzzles)]
+
+
 def load_all(path: str, fmt: str | None = None, background: str | None = None) -> list[Puzzle]:
     """Every puzzle in the file ``path`` (``-`` is standard input); ``FILE#k`` gives just puzzle k.
 
@@ -278,10 +305,14 @@ def load_all(path: str, fmt: str | None = None, background: str | None = None) -
         ParseError: as :func:`loads`, or the file cannot be read, or ``#k`` is out of range.
     """
     base, k = _split_selector(path)
-    puzzles = loads(_read_bytes(base), fmt, source=base, background=background)
-    extra = EXTRA_RULES.get()
-    if extra:
-        puzzles = [_with_rules(p, extra, base) for p in puzzles]
+    puzzles = _parsed(base, fmt, background, EXTRA_RULES.get()) if k is not None else None
+    if puzzles is None:
+        puzzles = loads(_read_bytes(base), fmt, source=base, background=background)
+        extra = EXTRA_RULES.get()
+        if extra:
+            puzzles = [_with_rules(p, extra, base) for p in puzzles]
+        if k is not None:
+            _remember(base, fmt, background, extra, puzzles)
     if k is None:
         return puzzles
     if k > len(puzzles):
