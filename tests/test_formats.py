@@ -749,3 +749,15 @@ def test_selectors_parse_a_multi_puzzle_file_once(tmp_path, monkeypatch):
     with pytest.raises(formats.ParseError, match="there is no puzzle #3"):
         formats.load(f"{path}#3")
     assert len(calls) == 2
+
+
+def test_picross_refuses_colour_like_the_other_black_and_white_formats(tmp_path):
+    from click.testing import CliRunner
+
+    from satnono.cli import cli
+
+    src = str(Path(__file__).resolve().parents[1] / "puzzles" / "satnono" / "colour-search-10x10.non")
+    out = tmp_path / "c.txt"
+    r = CliRunner().invoke(cli, ["convert", "--to", "picross", src, str(out)])
+    assert r.exit_code == 6 and "picross format holds black-and-white puzzles only" in r.output
+    assert len(r.output.strip().splitlines()) == 1 and not out.exists()

@@ -22,6 +22,7 @@ import re
 
 from ..errors import ParseError
 from ..model import Clue, Puzzle
+from ._palette import require_bw
 from ._text import check_size, parse_clue, split_lines
 
 _META = re.compile(r"#\s*([A-Za-z][\w ]{0,30}?)\s*:\s*(.*\S)\s*")
@@ -112,6 +113,8 @@ def write(puzzle: Puzzle) -> str:
     COLUMNS
     [ 1 ]
     """
+    require_bw(puzzle, "picross")  # its clues are bare lengths: a colour puzzle would become another puzzle
+
     def clue(c: Clue) -> str:
         return "[ " + " ".join(map(str, c)) + (" ]" if c else "]")
 

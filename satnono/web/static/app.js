@@ -149,7 +149,7 @@ function addRule() {
 // ---------------------------------------------------------------------------
 // the palette bar
 
-const BW_ONLY = new Set(["nin", "mk", "cwd", "pbm", "txt", "level"]);
+const BW_ONLY = new Set(["nin", "mk", "cwd", "pbm", "txt", "picross", "level"]);
 
 function renderPalette() {
   const doc = state.doc;
