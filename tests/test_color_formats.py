@@ -423,3 +423,33 @@ def test_webpbn_without_colour_declarations_gets_distinct_defaults() -> None:
     assert [c.name for c in p.palette] == ["paper", "ink", "leaf"]
     assert p.palette[0].rgb == (255, 255, 255) and p.palette[1].rgb != p.palette[2].rgb
     assert satnono.check(p).solutions[0] == ("ab",)
+
+
+def test_json_palette_in_list_form_is_read_back_from_check_json(tmp_path):
+    """'colors' as a list of {char, name, rgb} (what check --json prints as 'palette', the
+    background entry included) is read, so our own output can be read back (issue 20, item 2)."""
+    import json as _json
+
+    from click.testing import CliRunner
+
+    from satnono.cli import cli
+    from satnono.formats import load_all
+
+    src = str(Path(__file__).resolve().parents[1] / "puzzles" / "satnono" / "colour-search-10x10.non")
+    p0 = load_all(src)[0]
+    out = CliRunner().invoke(cli, ["check", "--json", src]).stdout
+    d = _json.loads(out.splitlines()[0])
+    doc = {"colors": d["palette"],
+           "rows": [[[n, p0.chars[c]] for n, c in p0.row_blocks(i)] for i in range(p0.height)],
+           "columns": [[[n, p0.chars[c]] for n, c in p0.column_blocks(i)] for i in range(p0.width)]}
+    path = tmp_path / "back.json"
+    path.write_text(_json.dumps(doc))
+    p = load_all(str(path))[0]
+    assert p.palette == p0.palette and p.rows == p0.rows and p.row_colors == p0.row_colors
+    bad = tmp_path / "bad.json"
+    bad.write_text(_json.dumps({**doc, "colors": [{"name": "red"}]}))
+    r = CliRunner().invoke(cli, ["check", str(bad)])
+    assert r.exit_code == 6 and '"char": "r", "name": "red", "rgb": "#ff0000"' in r.output
+    bad.write_text(_json.dumps({**doc, "colors": 3}))
+    r = CliRunner().invoke(cli, ["check", str(bad)])
+    assert "or a list of" in r.output and "Traceback" not in r.output

@@ -209,9 +209,14 @@ class _Palette:
         colours_key = "colors" if "colors" in doc else "colours"
         given = doc.get(colours_key)
         entries: list[tuple[str, str | None, RGB]] = []  # (char, name, rgb) in file order
+        list_background = None
+        if isinstance(given, list):  # [{"char", "name", "rgb"}, ...] as 'check --json' prints 'palette'
+            given, list_background = self._from_list(given, f"{prefix}{colours_key}", source)
         if given is not None:
             if not isinstance(given, dict) or not given:
-                raise ParseError(f"{prefix}{colours_key}: expected an object mapping colour characters to colours", source)
+                raise ParseError(f'{prefix}{colours_key}: expected an object mapping colour characters to colours, '
+                                 f'like {{"r": {{"name": "red", "rgb": "#ff0000"}}}}, or a list of '
+                                 f'{{"char": "r", "name": "red", "rgb": "#ff0000"}}', source)
             for ch, v in given.items():
                 if len(ch) != 1:
                     raise ParseError(f"{prefix}{colours_key}: a colour's key is its one grid character, got {ch!r}", source)
@@ -232,10 +237,29 @@ class _Palette:
             if name is not None:
                 self.lookup.setdefault(name, i)
         bg = doc.get("background")
-        self.background = None
+        self.background = list_background
         if bg is not None:
             name, rgb = _colour_spec(bg, f"{prefix}background", source)
             self.background = Color(name or name_for_rgb(rgb), WHITE, rgb)
+
+    @staticmethod
+    def _from_list(value: list, where: str, source: str | None) -> tuple[dict[str, Any], Color | None]:
+        """The list form of a palette as the object form, and its background entry (char '.')."""
+        out: dict[str, Any] = {}
+        background = None
+        for i, e in enumerate(value):
+            if not (isinstance(e, dict) and isinstance(e.get("char"), str) and len(e["char"]) == 1):
+                raise ParseError(f'{where}[{i}]: expected {{"char": "r", "name": "red", "rgb": "#ff0000"}} '
+                                 "(char: one grid character)", source)
+            spec = {k: e[k] for k in ("name", "rgb") if k in e}
+            if e["char"] == WHITE:
+                name, rgb = _colour_spec(spec, f"{where}[{i}]", source)
+                background = Color(name or name_for_rgb(rgb), WHITE, rgb)
+            elif e["char"] in out:
+                raise ParseError(f"{where}[{i}]: the character {e['char']!r} names two colours", source)
+            else:
+                out[e["char"]] = spec
+        return out, background
 
     def key_index(self, key: str | int | None, where: str) -> int:
         """Position in ``entries`` of a clue's colour key."""
