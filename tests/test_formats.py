@@ -761,3 +761,25 @@ def test_picross_refuses_colour_like_the_other_black_and_white_formats(tmp_path)
     r = CliRunner().invoke(cli, ["convert", "--to", "picross", src, str(out)])
     assert r.exit_code == 6 and "picross format holds black-and-white puzzles only" in r.output
     assert len(r.output.strip().splitlines()) == 1 and not out.exists()
+
+
+def test_a_failed_write_names_the_target_not_the_temporary_file(tmp_path, monkeypatch):
+    """convert and the editor's Save word a failed write as every writer does:
+    'PATH: cannot write: REASON', never the hidden temporary file or an errno (issue 20, item 6)."""
+    import errno as _errno
+
+    from click.testing import CliRunner
+
+    import satnono.formats as formats
+    from satnono.cli import cli
+
+    def read_only(*a, **k):
+        raise OSError(_errno.EROFS, "Read-only file system", str(tmp_path / ".x.json.abcd.tmp"))
+
+    monkeypatch.setattr(formats.tempfile, "mkstemp", read_only)
+    src = str(Path(__file__).resolve().parents[1] / "puzzles" / "webpbn" / "webpbn-00001.xml")
+    target = tmp_path / "x.json"
+    r = CliRunner().invoke(cli, ["convert", src, str(target)])
+    assert r.exit_code == 6
+    assert r.output.strip() == f"satnono: {target}: cannot write: Read-only file system"
+    assert not target.exists()

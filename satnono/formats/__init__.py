@@ -407,6 +407,23 @@ def write_atomic(path: str, data: bytes, overwrite: bool = False) -> None:
     if not overwrite and os.path.lexists(path):
         raise FileExistsError(errno.EEXIST, "refusing to overwrite an existing file", path)
     directory = os.path.dirname(os.path.abspath(path))
+    try:
+        _write_via_temporary(path, directory, data, overwrite)
+    except FileExistsError:
+        raise
+    except OSError as e:  # named by the target, not by the hidden temporary file
+        raise WriteError(e.errno, e.strerror or str(e), path) from None
+
+
+class WriteError(OSError):
+    """A file could not be written; ``str()`` is ``PATH: cannot write: REASON``, as every
+    writer words it."""
+
+    def __str__(self) -> str:
+        return f"{self.filename}: cannot write: {self.strerror}"
+
+
+def _write_via_temporary(path: str, directory: str, data: bytes, overwrite: bool) -> None:
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:

@@ -203,8 +203,8 @@ def _handled(handler: Callable[[Request], Any]) -> Callable[[Request], Any]:
             return _error(f"{e.filename or 'the file'} exists", 409, exists=True)
         except (DocError, ParseError) as e:
             return _error(str(e))
-        except OSError as e:
-            return _error(f"{e.filename or 'the file'}: {e.strerror or e}", 400)
+        except OSError as e:  # a failed write says 'PATH: cannot write: REASON', as the CLI does
+            return _error(f"{e.filename or 'the file'}: cannot write: {e.strerror or e}", 400)
         except InternalError as e:
             return _error(f"internal error: {e}", 500)
         except Exception as e:  # a bug: one line for the page, no traceback
