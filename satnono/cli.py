@@ -827,7 +827,9 @@ def fix_cmd(file: str, fmt: str | None, timeout: float, max_edits: int, as_json:
                 kind = "unique, line-solvable" if e.line_solvable else "unique, not line-solvable"
                 click.echo(f"  {where(e.row, e.col)}: {colour(res.goal[e.row][e.col])} -> {colour(e.char)}  ({kind})")
         else:
-            click.echo("no single-cell edit makes it unique" + ("" if res.edits_tried == total else " (among those tried)"))
+            # a unique picture that needs search wants a line-solvable edit, not a unique one
+            goal = "line-solvable" if res.status is Status.UNIQUE else "unique"
+            click.echo(f"no single-cell edit makes it {goal}" + ("" if res.edits_tried == total else " (among those tried)"))
         click.echo(f"edits tried: {res.edits_tried} of {total} cells" + (" (time ran out)" if res.timed_out else ""))
     sys.exit(code)
 
@@ -949,7 +951,7 @@ Exit codes:
   1  internal error on some puzzle (recorded as class 'error'; the batch goes on)
   2  usage error (bad option or argument)
   5  some puzzle was not settled in time (class 'unknown')
-  6  some input could not be read, e.g. a colour puzzle (class 'error')
+  6  some input could not be read, e.g. a malformed file (class 'error')
   130  interrupted (Ctrl-C); the --resume file keeps every finished result
   143  terminated (SIGTERM); likewise
 A batch exits with the largest of 5-6 that applies; 1 takes precedence."""
@@ -1029,7 +1031,7 @@ def classify_cmd(paths: tuple[str, ...], fmt: str | None, max_solutions: int, ti
 
     Classes: line (line logic alone solves it), search (unique, but needs more
     than line logic), multiple, none, unknown (not settled in --timeout seconds),
-    error (unreadable input, e.g. a colour puzzle). Directories are walked in
+    error (unreadable input, e.g. a malformed file). Directories are walked in
     sorted order; files without a puzzle suffix are read only when their content
     clearly is a puzzle (READMEs, licences and CSV files are skipped).
 

@@ -4,6 +4,7 @@ checked with brute force on small pictures and with the core Checker on 20x20.""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -190,3 +191,23 @@ def test_cli_exit_codes(tmp_path):
     assert r.exit_code == 6 and "goal" in r.stderr
     assert run("fix", str(ok), "--timeout", "0").exit_code == 2
     assert run("fix").exit_code == 2
+
+
+def test_fix_words_a_unique_puzzle_that_needs_search_as_such():
+    """A unique puzzle that is not line-solvable wants a line-solvable edit: when there is
+    none the text says so, not 'no single-cell edit makes it unique' (issue 20, item 6)."""
+    from click.testing import CliRunner
+
+    from satnono.cli import cli
+
+    src = str(Path(__file__).resolve().parents[1] / "puzzles" / "webpbn" / "webpbn-00023.xml")
+    out = CliRunner().invoke(cli, ["fix", src]).output
+    assert "no single-cell edit makes it line-solvable" in out and "makes it unique" not in out
+
+
+def test_classify_help_no_longer_calls_colour_puzzles_errors():
+    from click.testing import CliRunner
+
+    from satnono.cli import cli
+
+    assert "colour puzzle" not in CliRunner().invoke(cli, ["classify", "--help"]).output
