@@ -1420,8 +1420,11 @@ def explain_cmd(file: str, fmt: str | None, as_json: bool, svg_out: str | None, 
             d.update(ex.as_dict())
             click.echo(json.dumps(d))
             continue
+        # an explanation stops at the first contradiction it meets: its open cells are no figure
+        # of the puzzle then ('check' and 'diagnose' give the cells line logic left)
+        left = "contradiction found" if ex.status == "none" else f"{len(ex.remaining)} cells left open"
         click.echo(f"{label(fname, index)}: {ex.difficulty['text']}  [{puzzle.width}x{puzzle.height}, "
-                   f"{len(ex.remaining)} cells left open, {ex.seconds:.3f} s]")
+                   f"{left}, {ex.seconds:.3f} s]")
         if only_step is not None and only_step > len(ex.steps):
             _err(f"{label(fname, index)}: step {only_step} does not exist (the explanation has {len(ex.steps)})")
             codes.append(EXIT_USAGE)

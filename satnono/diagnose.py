@@ -167,7 +167,9 @@ class Diagnosis:
             "solutions": [list(s) for s in self.solutions],
             "ambiguous": [list(c) for c in self.ambiguous],
             "ambiguity_complete": self.ambiguity_complete,
-            "conflict": [{"axis": a, "index": i, "clue": list(_clue(p, a, i))} for a, i in self.conflict],
+            "conflict": [{"axis": a, "index": i, "clue": list(_clue(p, a, i)),
+                          **({"colors": [p.chars[v] for v in p.line(a, i)[1]]} if p.is_color else {})}
+                         for a, i in self.conflict],
             "conflict_minimal": self.conflict_minimal,
             "conflict_rules": list(self.conflict_rules),
             "reason": self.reason,

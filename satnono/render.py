@@ -140,8 +140,7 @@ def render_summary(d: Diagnosis) -> str:
         note = "" if d.ambiguity_complete else " (at least: time ran out before every cell was tested)"
         out.append(f"ambiguity region: {len(d.ambiguous)} cells differ between solutions{note}")
     if d.conflict:
-        names = ", ".join(f"{a} {i + 1} [{_clue_text(p.rows[i] if a == ROW else p.columns[i])}]"
-                          for a, i in d.conflict)
+        names = ", ".join(f"{a} {i + 1} [{p.clue_text(a, i)}]" for a, i in d.conflict)
         quality = "minimal" if d.conflict_minimal else "not proved minimal"
         out.append(f"conflicting lines ({len(d.conflict)}, {quality}): {names}")
     if d.conflict_rules:

@@ -168,18 +168,24 @@ class Checker:
             stats.line_calls = self.lines.calls - calls0
             return CheckResult(puzzle, status, stats=stats, seconds=time.monotonic() - t0, **kw)
 
+        # "cells left after line logic" means one thing everywhere (check, diagnose): the cells
+        # line logic had not settled when it stopped, at its fixpoint or at a contradiction
+        # (all of them when it did not run)
+        stats.unknown_after_propagation = stats.cells
         if puzzle.sum_mismatch():
             return done(Status.NONE, reason=sum_mismatch_reason(puzzle))
+        state = initial_state(puzzle, givens)
         try:
-            state, bad = self.propagate(puzzle, deadline, givens)
+            bad = propagate(state, self.lines, deadline=deadline)
         except Deadline:
+            stats.unknown_after_propagation = state.unknown_count()
             return done(Status.UNKNOWN, reason="timed out during line propagation")
+        stats.unknown_after_propagation = state.unknown_count()
         if bad is not None:
             why = bad.describe(puzzle)
             if givens or puzzle.givens:
                 why += " (with the given cells)"
             return done(Status.NONE, reason=why)
-        stats.unknown_after_propagation = state.unknown_count()
         if stats.unknown_after_propagation == 0:
             broken = broken_rule(puzzle, state.grid())
             if broken is not None:

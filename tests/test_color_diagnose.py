@@ -91,3 +91,20 @@ def test_classify_with_probing_in_colour():
         else:
             assert rec["class"] == "multiple"
     assert "line" in seen
+
+
+def test_conflicting_colour_lines_are_listed_with_their_colours(tmp_path):
+    import json as _json
+
+    from click.testing import CliRunner
+
+    from satnono.cli import cli
+
+    path = tmp_path / "cc.json"
+    path.write_text(_json.dumps({"colors": {"a": "#ff0000", "b": "#0000ff"},
+                                 "rows": [[[1, "a"], [1, "b"]], [[1, "b"], [1, "a"]]],
+                                 "columns": [[[1, "a"], [1, "b"]], [[1, "a"], [1, "a"]]]}))
+    run = CliRunner().invoke
+    assert "column 2 [1a 1a]" in run(cli, ["diagnose", str(path)]).stdout
+    d = _json.loads(run(cli, ["diagnose", "--json", str(path)]).stdout)
+    assert d["conflict"] == [{"axis": "column", "index": 1, "clue": [1, 1], "colors": ["a", "a"]}]

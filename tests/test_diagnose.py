@@ -385,3 +385,31 @@ def test_cli_diagnose_writes_atomically(tmp_path, capsys, monkeypatch):
     monkeypatch.undo()
     assert main(["diagnose", multi, "--svg", str(out), "--force"]) == 3
     assert out.read_text().startswith("<svg")
+
+
+def test_cells_left_after_line_logic_mean_one_thing(tmp_path):
+    """For a puzzle with no solution, check and diagnose give the same count of cells line
+    logic left open (it was 0 in check), and explain gives none (issue 20, item 5)."""
+    import json as _json
+    import random as _random
+
+    from click.testing import CliRunner
+
+    from satnono.cli import cli
+    from satnono.model import Puzzle
+
+    rng = _random.Random(3)
+    p = Puzzle.from_grid(["".join(rng.choice("#.") for _ in range(15)) for _ in range(15)])
+    rows, cols = [list(r) for r in p.rows], [list(c) for c in p.columns]
+    rows[3][-1] += 1
+    cols[5][-1] += 1
+    path = tmp_path / "contra.json"
+    path.write_text(_json.dumps({"rows": rows, "columns": cols}))
+    run = CliRunner().invoke
+    checked = _json.loads(run(cli, ["check", "--json", str(path)]).stdout)
+    diag = _json.loads(run(cli, ["diagnose", "--json", str(path)]).stdout)
+    assert checked["status"] == diag["status"] == "none"
+    left = checked["stats"]["unknown_after_propagation"]
+    assert left > 0 and left == len(diag["undetermined"]) == sum(r.count("?") for r in diag["after_line"])
+    assert f"{left} cells left after line logic" in run(cli, ["check", str(path)]).stdout
+    assert "contradiction found" in run(cli, ["explain", str(path)]).stdout
