@@ -28,6 +28,35 @@ LEVEL_NAMES = ("white", "black", "undetermined by line logic", "ambiguous (diffe
 COLOURS = ((0xFF, 0xFF, 0xFF), (0x22, 0x22, 0x22), (0xF2, 0xC9, 0x4C), (0xE5, 0x39, 0x35),
            (0x8E, 0x24, 0xAA), (0xD6, 0xE4, 0xF0), (0x4A, 0x6F, 0x94))
 GRID_RGB = (0xBB, 0xBB, 0xBB)
+#: Levels drawn with a highlight colour of their own (undetermined, ambiguous, in a conflict),
+#: and the colours each may take instead when the puzzle's palette has one close to it.
+MARK_LEVELS = (2, 3, 4)
+MARK_CHOICES = {
+    2: ((0xF2, 0xC9, 0x4C), (0x9E, 0xE0, 0xD0), (0xC8, 0xC8, 0xC8), (0xF4, 0xA6, 0xD7), (0xB3, 0xD9, 0x6A)),
+    3: ((0xE5, 0x39, 0x35), (0x00, 0x9E, 0xD8), (0xFF, 0x66, 0x00), (0x33, 0x33, 0xCC), (0x00, 0x80, 0x00)),
+    4: ((0x8E, 0x24, 0xAA), (0x00, 0x66, 0x66), (0x80, 0x50, 0x00), (0xCC, 0x00, 0x66), (0x40, 0x40, 0x40)),
+}
+#: Below this distance (RGB, Euclidean) two colours are taken for one another.
+MARK_DISTANCE = 90.0
+
+
+def _distance(a: Sequence[int], b: Sequence[int]) -> float:
+    return sum((x - y) ** 2 for x, y in zip(a, b)) ** 0.5
+
+
+def mark_colours(palette: Sequence) -> dict[int, tuple[int, int, int]]:
+    """The highlight colour of each marked level for a puzzle over ``palette``: the usual one,
+    unless a palette colour (or an earlier mark) is within :data:`MARK_DISTANCE` of it; then
+    the choice farthest from all of them."""
+    taken = [tuple(c.rgb) for c in palette]
+    out: dict[int, tuple[int, int, int]] = {}
+    for level in MARK_LEVELS:
+        choices = MARK_CHOICES[level]
+        ok = [c for c in choices if min((_distance(c, t) for t in taken), default=1e9) >= MARK_DISTANCE]
+        pick = ok[0] if ok else max(choices, key=lambda c: min(_distance(c, t) for t in taken))
+        out[level] = pick
+        taken.append(pick)
+    return out
 
 
 def _clue_text(clue: Sequence[int]) -> str:
@@ -252,8 +281,9 @@ def layout(d: Diagnosis, cell: int = 16, text: bool = True) -> Layout:
     upright = longest == 1  # one-digit counts stand under their column, longer ones turn
     bottom = (fs + pad if upright and longest else int(longest * _EM * fs)) + pad
     used = sorted({v for row in levels for v in row})
+    level_rgb = {**dict(enumerate(COLOURS)), **mark_colours(p.palette)}
     legend: list[tuple[tuple[int, int, int] | None, str, bool]] = [
-        (COLOURS[v], LEVEL_NAMES[v], False) for v in used if not (colour and v in (1, 6))]
+        (level_rgb[v], LEVEL_NAMES[v], False) for v in used if not (colour and v in (1, 6))]
     chars = _settled_chars(d) if colour else []
     if colour:
         legend[:0] = [(c.rgb, f"{c.name} ({c.char})", False) for c in p.palette[1:]]
@@ -264,7 +294,7 @@ def layout(d: Diagnosis, cell: int = 16, text: bool = True) -> Layout:
         if colour and v in (1, 6) and chars[r][c]:
             rgb = rgb_of[chars[r][c]]
             return _lighter(rgb) if v == 6 else rgb
-        return COLOURS[v]
+        return level_rgb[v]
     if d.conflict:
         quality = "a minimal" if d.conflict_minimal else "a"
         legend.append((None, f"red frame: a line of {quality} set of clues that admit no solution together", True))

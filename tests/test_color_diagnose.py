@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import random
 
 from satnono.classify import classify_puzzle
@@ -108,3 +110,43 @@ def test_conflicting_colour_lines_are_listed_with_their_colours(tmp_path):
     assert "column 2 [1a 1a]" in run(cli, ["diagnose", str(path)]).stdout
     d = _json.loads(run(cli, ["diagnose", "--json", str(path)]).stdout)
     assert d["conflict"] == [{"axis": "column", "index": 1, "clue": [1, 1], "colors": ["a", "a"]}]
+
+
+def _text_box(it, em: float):
+    """The horizontal extent of a layout text item, as the layout itself estimates widths."""
+    w = len(it.text) * em * it.size
+    x = it.x - (w if it.anchor == "end" else w / 2 if it.anchor == "middle" else 0)
+    return x, x + w
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_picture_marks_differ_from_every_palette_colour_and_text_fits(seed):
+    """Diagnose pictures: the undetermined, ambiguous and conflict marks stay apart from every
+    colour of the puzzle (orange #FFAC2B was the undetermined yellow's twin) and every text
+    fits the canvas, small and large, colour and black and white (issue 20, item 4)."""
+    import random as _random
+
+    from satnono import render
+    from satnono.diagnose import diagnose
+    from satnono.model import Color, Puzzle
+
+    rng = _random.Random(seed)
+    k = rng.randint(1, 5)
+    near = [(0xFF, 0xAC, 0x2B), (0xF2, 0xC9, 0x4C), (0xE5, 0x39, 0x35), (0x8E, 0x24, 0xAA)]
+    rgbs = [rng.choice(near) if rng.random() < 0.5 else tuple(rng.randrange(256) for _ in range(3)) for _ in range(k)]
+    rgbs = list(dict.fromkeys(rgbs))
+    pal = (Color("white", ".", (255, 255, 255)),) + tuple(
+        Color(f"c{i}", "abcde"[i], rgb) for i, rgb in enumerate(rgbs))
+    h, w = rng.choice([(1, 3), (3, 1), (5, 5), (12, 9), (30, 25)])
+    grid = ["".join(rng.choice(".." + "abcde"[:len(rgbs)]) for _ in range(w)) for _ in range(h)]
+    p = Puzzle.from_grid(grid, palette=pal) if len(pal) > 2 else Puzzle.from_grid(
+        [r.replace("a", "#") for r in grid])
+    marks = render.mark_colours(p.palette)
+    for level, rgb in marks.items():
+        assert all(render._distance(rgb, c.rgb) >= render.MARK_DISTANCE for c in p.palette), (level, rgb)
+    lay = render.layout(diagnose(p, timeout=5))
+    for it in lay.items:
+        if isinstance(it, render._Text) and not it.rotate:
+            x1, x2 = _text_box(it, render._EM)
+            assert 0 <= x1 and x2 <= lay.width, (it.text, x1, x2, lay.width)
+            assert 0 < it.y <= lay.height

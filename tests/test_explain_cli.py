@@ -244,3 +244,20 @@ def test_check_json_difficulty_and_classify_grade_for_colour():
     r = run("classify", "--json", "--probe", COLOUR)
     d = json.loads(r.stdout.splitlines()[0])
     assert d["level"] == "probe" and d["grade"].startswith("needs probing (depth 1)")
+
+
+def test_explain_svg_heading_fits_a_narrow_puzzle(tmp_path):
+    """The step heading of explain --svg was cut on narrow puzzles ('Step 1 o' on a 1x3)."""
+    import re as _re
+
+    from satnono.explain.draw import HEADING_EM
+
+    path = tmp_path / "narrow.json"
+    path.write_text(json.dumps({"rows": [[3]], "columns": [[1], [1], [1]]}))
+    r = run("explain", str(path), "--svg", str(tmp_path / "out"))
+    assert r.exit_code == 0
+    for f in os.listdir(tmp_path / "out"):
+        svg = (tmp_path / "out" / f).read_text()
+        width = int(_re.search(r'<svg[^>]* width="(\d+)"', svg).group(1))
+        heading = _re.search(r'<text x="4" y="14" font-size="12">([^<]*)</text>', svg).group(1)
+        assert heading.startswith("Step 1 of ") and 4 + len(heading) * 12 * HEADING_EM <= width

@@ -128,6 +128,10 @@ def _label_fills(puzzle: Puzzle, axis: str, i: int) -> list[str]:
     return [f' fill="{puzzle.palette[v].hex}"' for v in reversed(colors)]
 
 
+#: Width of an average character of the heading, in ems (as the diagnosis pictures estimate it).
+HEADING_EM = 0.62
+
+
 def render_svg(puzzle: Puzzle, before: Sequence[str], step: Step, number: int, total: int) -> str:
     """One step as a standalone SVG: clues, the grid after the step, the step's line
     shaded, its new cells outlined in red, and the step's sentence as the title."""
@@ -136,14 +140,17 @@ def render_svg(puzzle: Puzzle, before: Sequence[str], step: Step, number: int, t
     new = {(r, c) for r, c, _ in step.touched()}
     left = max(len(_clue_labels(c)) for c in puzzle.rows) * _FONT + 8
     top = max(len(_clue_labels(c)) for c in puzzle.columns) * (_FONT + 2) + 30
-    width = left + w * _CELL + 10
+    heading = f"Step {number} of {total} ({step.technique})"
+    # the canvas is at least as wide as the heading (12 px sans-serif: about 0.62 em a character),
+    # so a narrow puzzle does not cut it ("Step 1 o" on a 1x3)
+    width = max(left + w * _CELL + 10, int(len(heading) * 12 * HEADING_EM) + 12)
     height = top + h * _CELL + 10
     title = f"Step {number} of {total}: {step.text}"
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="{_FONT}">',
            f"<title>{escape(title)}</title>",
            f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
-           f'<text x="4" y="14" font-size="12">{escape(f"Step {number} of {total} ({step.technique})")}</text>']
+           f'<text x="4" y="14" font-size="12">{escape(heading)}</text>']
     for r, clue in enumerate(puzzle.rows):
         labels = _clue_labels(clue)
         fills = _label_fills(puzzle, "row", r)
