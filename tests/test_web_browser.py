@@ -282,6 +282,15 @@ def test_search_puzzle_shows_open_cells_and_counts(start, page, tmp_path):
     assert page.locator(".cell.open").count() == 810
     counts = [page.get_by_test_id(f"row-count-{r}").inner_text() for r in range(40)]
     assert any(c for c in counts) and all(c == "" or c[0].isdigit() for c in counts)
+    # a long column count reads as one word turned a quarter (its box is tall and one line
+    # wide), not one character per line
+    long = [el for el in page.locator(".col-count").all() if len(el.inner_text()) > 2]
+    assert long
+    for el in long:
+        box = el.bounding_box()
+        line = page.evaluate("(e) => parseFloat(getComputedStyle(e).fontSize)", el.element_handle())
+        assert box["width"] < 2.2 * line and box["height"] > len(el.inner_text()) * 0.4 * line
+        assert "\n" not in el.inner_text()
     sync_api.expect(page.locator("#fixes")).not_to_contain_text("Looking", timeout=WAIT)
     shot(page, "editor-search.png")
 

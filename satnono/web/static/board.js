@@ -176,7 +176,7 @@ export class Board {
     this.rowCounts.forEach((el, r) => put(el, rows ? rows[r] : null));
     this.colCounts.forEach((el, c) => {
       put(el, cols ? cols[c] : null);
-      el.classList.toggle("long", el.textContent.length > 2); // digits stacked under a narrow column
+      el.classList.toggle("long", el.textContent.length > 2); // turned to read downwards under a narrow column
     });
   }
 
