@@ -34,11 +34,17 @@ from typing import Any, Callable, Iterable, Iterator
 
 from .counting import MULTIPLE, NONE, UNIQUE, count
 from . import batch
-from .batch import BatchError, Lost
-from .batch.inputs import Key, Task, _index_of, _looks_like_puzzle, discover, load_tasks, result_key
+from .batch import BatchError as BatchError
+from .batch import Lost
+# re-exported: batch inputs and the resume file lived here
+from .batch.inputs import Key as Key
+from .batch.inputs import Task as Task
+from .batch.inputs import discover as discover
+from .batch.inputs import load_tasks as load_tasks
+from .batch.inputs import result_key as result_key
 from .batch.ordered import in_order
 from .batch.resume import ResultLog as _ResultLog
-from .batch.resume import ResumeFileError
+from .batch.resume import ResumeFileError as ResumeFileError
 from .linesolve import LineSolver
 from .model import Puzzle
 from .propagate import Contradiction, GridState, propagate
