@@ -43,7 +43,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -147,6 +147,8 @@ class Generation:
         self.workers = workers
         self.scheduler = scheduler
         """A Dask scheduler (see :func:`satnono.batch.runner_for`) instead of local workers."""
+        self.on_start: Callable[[Any], None] | None = None
+        """Called with the batch runner once its workers exist (with workers > 1 or a scheduler)."""
         self.max_candidates = max_candidates
         self.stats = GenerateStats()
         self.exhausted = False
@@ -212,6 +214,8 @@ class Generation:
 
         def started(runner) -> None:  # type: ignore[no-untyped-def]
             ahead[0] = 2 * runner.slots
+            if self.on_start is not None:
+                self.on_start(runner)
 
         def items() -> Iterator[tuple[int, tuple[_Spec, int, int]]]:
             for k, (start, stop) in enumerate(self._chunks(ahead[0])):
