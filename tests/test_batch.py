@@ -65,8 +65,8 @@ def _no_seconds(text: str) -> list[dict]:
     for line in text.splitlines():
         rec = json.loads(line)
         rec.pop("seconds", None)
-        for comp in rec.get("components") or []:
-            if isinstance(comp, dict):
+        if isinstance(rec.get("components"), list):
+            for comp in rec["components"]:
                 comp.pop("seconds", None)
         if isinstance(rec.get("stats"), dict):
             rec.pop("stats")
