@@ -18,8 +18,9 @@ is then a lower bound), and ``steps``, ``probes`` and ``grade`` (the grade in
 words) come with it.  The solution count is capped by ``max_solutions``.
 
 A batch (:func:`run_batch`) takes files, directories (walked recursively) and
-multi-puzzle files, runs on a pool of worker processes and yields results as
-they finish, tagged with ``(file, index)``.  :class:`ResultLog` is the resume
+multi-puzzle files, runs on the batch engine (:mod:`satnono.batch`: this process, local
+worker processes or a Dask cluster) and yields results as they finish, tagged with
+``(file, index)``.  :class:`ResultLog` is the resume
 file: one JSON object per line, each appended with a single write and fsynced,
 so an interrupted run leaves every finished result; damaged lines are dropped
 (and the file rewritten atomically) when it is opened again.
@@ -262,7 +263,7 @@ def run_batch(tasks: list[Task], opts: Options, workers: int = 1,
         for t in tasks:
             if t.puzzle is None:
                 yield t, _run_one(t, opts, _shared_lines())
-    items = ((t.seq, (t, opts)) for t in todo)
+    items = [(t.seq, (t, opts)) for t in todo]  # a list: the back end knows how many are left
     with closing(batch.run(classify_task, items, workers=min(workers, max(1, len(todo))), scheduler=scheduler,
                            hang_after=hang_limit(opts.timeout),
                            on_start=_adapt(on_start) if on_start else None)) as stream:
@@ -325,7 +326,7 @@ def run_items(fn: Callable[[Any], Any], items: list[Any], workers: int = 1, sche
     Raises:
         BatchError: the Dask back end failed (results yielded before stay valid).
     """
-    stream = batch.run(fn, enumerate(items), workers=min(workers, max(1, len(items))), scheduler=scheduler,
+    stream = batch.run(fn, list(enumerate(items)), workers=min(workers, max(1, len(items))), scheduler=scheduler,
                        hang_after=hang_limit(timeout), on_start=on_start)
     with closing(stream):
         yield from in_order(stream, range(len(items)))

@@ -7,7 +7,7 @@ taai2011) and ``generate --size 25x25 --require unique``.  Back ends: the local 
 workers exist (cluster start-up is reported apart).  The per-task overhead of a Dask back end
 is its time against the local pool with the same number of workers, minus one.
 
-    python scripts/bench_batch.py --limit 200 --gen-count 10            # quick
+    python scripts/bench_batch.py --limit 200 --gen-count 50            # quick
     python scripts/bench_batch.py --backends local2,lc2,real --limit 0  # whole files
 
 Run from the repository root (workers import satnono from it).
@@ -101,7 +101,7 @@ def bench_generate(count: int, where: dict) -> tuple[int, int, float, float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--limit", type=int, default=200, help="puzzles per tournament file (0: all 1000)")
-    ap.add_argument("--gen-count", type=int, default=10, help="puzzles to generate (0: skip)")
+    ap.add_argument("--gen-count", type=int, default=200, help="puzzles to generate (0: skip)")
     ap.add_argument("--backends", default=",".join(BACKENDS), help=f"comma-separated subset of {', '.join(BACKENDS)}")
     args = ap.parse_args()
     backends = [b for b in args.backends.split(",") if b]

@@ -19,14 +19,16 @@ arrive; closing the runner with ``cancel`` (Ctrl-C) cancels every future.
 from __future__ import annotations
 
 import logging
+import os
 import time
 import uuid
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Sized
 
 from . import BatchError, Lost, run_chunk
 from .ordered import Chunker
 
-#: Seconds of work a chunk aims at.
+#: Seconds of work a chunk aims at (``$SATNONO_CHUNK_SECONDS`` overrides it: raise it on a
+#: large cluster to keep the scheduler under about 1,000 tasks per second).
 TARGET_SECONDS = 1.0
 #: Largest number of items in one chunk.
 MAX_CHUNK = 1000
@@ -62,6 +64,17 @@ def parse_local(address: str) -> int | None:
     return None
 
 
+def _target_from_env() -> float:
+
+    value = os.environ.get("SATNONO_CHUNK_SECONDS", "")
+    try:
+        return float(value) if float(value) > 0 else TARGET_SECONDS
+    except ValueError:
+        if value:
+            raise BatchError(f"SATNONO_CHUNK_SECONDS={value!r}: expected a number of seconds") from None
+        return TARGET_SECONDS
+
+
 def _quiet() -> None:
     """Silence the client's own logging (reconnection chatter would tear the one-line error
     and the progress bar); Dask configures its loggers one by one, so each is set."""
@@ -74,12 +87,12 @@ class DaskRunner:
     """Runs items on a Dask cluster; see the module docstring."""
 
     def __init__(self, address: str, *, hang_after: float | None = None, window: int | None = None,
-                 target: float = TARGET_SECONDS) -> None:
+                 target: float | None = None) -> None:
         distributed = _distributed()
         _quiet()
         self.address = address
         self.hang_after = hang_after
-        self.target = target
+        self.target = target or _target_from_env()
         self.cluster = None
         self._futures: dict[Any, tuple[list[tuple[int, Any]], float]] = {}
         self.counters = {"submitted": 0, "chunks": 0, "in_flight": 0, "max_in_flight": 0, "lost": 0,
@@ -87,8 +100,6 @@ class DaskRunner:
         n = parse_local(address)
         try:
             if n is not None:
-                import os
-
                 dashboard = "127.0.0.1:0"  # a free port: several runs may share the machine
                 self.cluster = distributed.LocalCluster(
                     n_workers=n or (os.cpu_count() or 1), threads_per_worker=1, processes=True,
@@ -122,6 +133,7 @@ class DaskRunner:
     def run(self, fn: Callable[[Any], Any], items: Iterable[tuple[int, Any]],
             chunked: bool = True) -> Iterator[tuple[int, Any]]:
         distributed = _distributed()
+        left = len(items) if isinstance(items, Sized) else None  # known: the last chunks are kept small
         it = iter(items)
         chunker = Chunker(self.target, first=4, most=MAX_CHUNK) if chunked else Chunker(first=1, most=1)
         done = distributed.as_completed(loop=self.client.loop)
@@ -130,7 +142,11 @@ class DaskRunner:
         missing_since: float | None = None
         while True:
             while not exhausted and len(self._futures) < self.window:
+                if left is not None:  # every worker keeps about two chunks until the end
+                    chunker.size = min(chunker.size, max(1, left // (2 * self.slots)))
                 chunk = chunker.take(it)
+                if left is not None:
+                    left -= len(chunk)
                 if not chunk:
                     exhausted = True
                     break
