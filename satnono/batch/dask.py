@@ -96,7 +96,8 @@ class DaskRunner:
         self.cluster = None
         self._futures: dict[Any, tuple[list[tuple[int, Any]], float]] = {}
         self.counters = {"submitted": 0, "chunks": 0, "in_flight": 0, "max_in_flight": 0, "lost": 0,
-                         "timed_out": 0, "largest_chunk": 0}
+                         "timed_out": 0, "largest_chunk": 0, "resubmitted": 0}
+        self._tries: dict[str, int] = {}
         n = parse_local(address)
         try:
             if n is not None:
@@ -190,19 +191,34 @@ class DaskRunner:
         if fut.status == "finished":
             try:
                 seconds, pairs = fut.result()
-            except Exception as e:  # the result could not be fetched: the scheduler is going
-                self._scheduler_lost(e)
+            except Exception as e:  # the result could not be fetched
+                if self.client.status != "running":
+                    self._scheduler_lost(e)
+                self._again(done, fn, chunk, fut)  # e.g. its worker died before it was gathered
+                return
             chunker.observe(seconds, len(chunk))
             yield from pairs
             return
-        if fut.status == "cancelled" or self.client.status != "running":
+        if self.client.status != "running":
             self._scheduler_lost()
+        if fut.status == "cancelled":  # not by us: run it again
+            self._again(done, fn, chunk, fut)
+            return
         exc = fut.exception()
         why = (f"internal error: the worker process died on this puzzle ({type(exc).__name__})"
                if type(exc).__name__ == "KilledWorker" else f"internal error: {type(exc).__name__}: {exc}")
         self.counters["lost"] += len(chunk)
         for seq, _ in chunk:
             yield seq, Lost(why)
+
+    def _again(self, done: Any, fn: Callable[[Any], Any], chunk: list[tuple[int, Any]], fut: Any) -> None:
+        """Submit a chunk again (its result was lost on the way); a third loss ends the run."""
+        tries = self._tries.get(fut.key, 0) + 1
+        if tries > 2:
+            raise BatchError(f"the results of a task were lost {tries} times on the Dask cluster at {self._where()}")
+        self.counters["resubmitted"] += 1
+        self._submit(done, fn, chunk)
+        self._tries[f"satnono-{self._token}-{self.counters['chunks'] - 1}"] = tries
 
     def _hung(self, now: float) -> Iterator[tuple[int, Any]]:
         """Give up chunks that ran far past their items' time limits."""
