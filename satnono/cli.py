@@ -263,8 +263,8 @@ progress_option = click.option("--progress/--no-progress", default=None,
 
 # --- batch back ends (satnono.batch): --workers N local processes, --scheduler for Dask --------
 EXIT_BATCH = 7
-BATCH_EXIT_HELP = ("\n  7  the Dask scheduler cannot be reached or went away (--scheduler); "
-                   "finished results are kept")
+BATCH_EXIT_HELP = ("\n  7  the batch back end failed: the Dask scheduler cannot be reached or went "
+                   "away (--scheduler), or (generate) a worker died on a chunk; finished results are kept")
 workers_option = click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
                               help="Worker processes on this machine (results in input order).")
 scheduler_option = click.option(
