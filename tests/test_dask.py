@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 TOURNAMENT = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "tournament" / "nonogramrecord" / "question"
 DASK = Path(sys.executable).parent / "dask"
 HARD = "icga2020.txt#594"  # its search for a second solution takes seconds
+LONG = 1000  # puzzles in the long set
 
 
 def _env() -> dict[str, str]:
@@ -112,8 +113,8 @@ def small_set(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def long_set(tmp_path_factory) -> Path:
-    """About 10 s of work on two workers."""
-    return _set(tmp_path_factory, 200, "icga2020.txt")
+    """Several seconds of work on two workers."""
+    return _set(tmp_path_factory, LONG, "icga2020.txt")
 
 
 def _cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
@@ -217,10 +218,11 @@ def test_sigkill_of_a_worker_keeps_one_record_per_puzzle(cluster, long_set, tmp_
     proc = _start("classify", "--json", "--resume", str(log), "--scheduler", cluster.address, str(long_set))
     _wait_for_lines(log, 20, proc)
     os.kill(cluster.worker_process().pid, signal.SIGKILL)
+    assert _lines(log) < LONG  # mid-run
     _, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err
     keys = _keys(log)
-    assert len(keys) == len(set(keys)) == 200
+    assert len(keys) == len(set(keys)) == LONG
     assert all(json.loads(line)["class"] != "error" for line in log.read_text().splitlines())
     cluster.wait_for_workers(2)  # the nanny restarted it
 
@@ -239,7 +241,7 @@ def test_scheduler_gone_is_one_line_and_a_rerun_does_only_what_is_missing(long_s
     lines = [line for line in err.decode().splitlines() if not line.startswith("satnono: Dask dashboard")]
     assert len(lines) == 1 and lines[0].startswith("satnono: lost the Dask scheduler"), err
     kept = _keys(log)
-    assert len(kept) == len(set(kept)) and 20 <= len(kept) < 200
+    assert len(kept) == len(set(kept)) and 20 <= len(kept) < LONG
     second = Cluster()
     try:
         again = _cli("classify", "--json", "--resume", str(log), "--scheduler", second.address, str(long_set))
@@ -247,7 +249,7 @@ def test_scheduler_gone_is_one_line_and_a_rerun_does_only_what_is_missing(long_s
         second.stop()
     assert again.returncode == 0, again.stderr
     keys = _keys(log)
-    assert keys[:len(kept)] == kept and len(keys) == len(set(keys)) == 200  # only the missing ones were added
+    assert keys[:len(kept)] == kept and len(keys) == len(set(keys)) == LONG  # only the missing ones were added
 
 
 def test_sigint_on_the_client_cancels_the_futures(cluster, long_set, tmp_path):
@@ -259,7 +261,7 @@ def test_sigint_on_the_client_cancels_the_futures(cluster, long_set, tmp_path):
     assert proc.returncode == 130, err
     assert "interrupted after" in err.decode()
     keys = _keys(log)  # whole lines, one per puzzle
-    assert len(keys) == len(set(keys)) < 200
+    assert len(keys) == len(set(keys)) < LONG
     t0 = time.monotonic()
     while cluster.processing() and time.monotonic() - t0 < 10:  # cancelled: nothing left running
         time.sleep(0.2)
