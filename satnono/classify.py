@@ -18,8 +18,9 @@ is then a lower bound), and ``steps``, ``probes`` and ``grade`` (the grade in
 words) come with it.  The solution count is capped by ``max_solutions``.
 
 A batch (:func:`run_batch`) takes files, directories (walked recursively) and
-multi-puzzle files, runs on a pool of worker processes and yields results as
-they finish, tagged with ``(file, index)``.  :class:`ResultLog` is the resume
+multi-puzzle files, runs on the batch engine (:mod:`satnono.batch`: this process, local
+worker processes or a Dask cluster) and yields results as they finish, tagged with
+``(file, index)``.  :class:`ResultLog` is the resume
 file: one JSON object per line, each appended with a single write and fsynced,
 so an interrupted run leaves every finished result; damaged lines are dropped
 (and the file rewritten atomically) when it is opened again.
@@ -27,22 +28,28 @@ so an interrupted run leaves every finished result; damaged lines are dropped
 
 from __future__ import annotations
 
-import json
-import multiprocessing
-import os
-import queue
-import threading
 import time
+from contextlib import closing
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
 from .counting import MULTIPLE, NONE, UNIQUE, count
-from .errors import ParseError, SatnonoError
+from . import batch
+from .batch import BatchError as BatchError
+from .batch import Lost
+# re-exported: batch inputs and the resume file lived here
+from .batch.inputs import Key as Key
+from .batch.inputs import Task as Task
+from .batch.inputs import discover as discover
+from .batch.inputs import load_tasks as load_tasks
+from .batch.inputs import result_key as result_key
+from .batch.ordered import in_order
+from .batch.resume import ResultLog as _ResultLog
+from .batch.resume import ResumeFileError as ResumeFileError
 from .linesolve import LineSolver
 from .model import Puzzle
 from .propagate import Contradiction, GridState, propagate
-from .interrupt import children_starting, ignore_in_child
-from .sat import DEFAULT_SOLVER, leave_sigint_alone
+from .sat import DEFAULT_SOLVER
 
 CLASSES = ("line", "search", "multiple", "none", "unknown", "error")
 LEVELS = ("line", "probe", "probe2", "search")
@@ -50,8 +57,6 @@ LEVELS = ("line", "probe", "probe2", "search")
 CSV_FIELDS = ("file", "index", "name", "width", "height", "class", "level", "line_solvable",
               "unknown_after_line", "unknown_after_probe", "count", "count_exact", "components",
               "seconds", "reason", "level_exact", "steps", "probes", "grade")
-
-Key = tuple[str, "int | None"]
 
 
 # --------------------------------------------------------------------------
@@ -174,196 +179,13 @@ def error_record(file: str, index: int | None, message: str) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------
-# Inputs
+# Running a batch (on satnono.batch: inputs, resume file and back ends live there)
 
 
+class ResultLog(_ResultLog):
+    """The classify resume file (see :class:`satnono.batch.resume.ResultLog`)."""
 
-@dataclass(slots=True)
-class Task:
-    """One unit of a batch: a puzzle, or an input that failed to load."""
-
-    seq: int
-    """Position in input order."""
-    file: str
-    index: int | None
-    """1-based position in a multi-puzzle file; None for a single-puzzle file."""
-    puzzle: Puzzle | None
-    error: str | None = None
-
-    @property
-    def key(self) -> Key:
-        return result_key(self.file, self.index)
-
-
-def result_key(file: str, index: int | None) -> Key:
-    """The identity of a result, as used by the resume file."""
-    return (os.path.realpath(file) if file != "-" else file, index)
-
-
-def _looks_like_puzzle(path: str) -> bool:
-    """Whether a file met while walking a directory should be read as a puzzle.
-
-    Files with a puzzle suffix are; other files only when their content has
-    the unmistakable signature of a format (PBM, XML, JSON, a ``$n`` tournament
-    header, picross-solver's ``GRID`` line, a pynogram/nonogrid ``[clues]``
-    section).  READMEs, licences and CSV tables are skipped.
-    """
-    from .formats.sniff import SIGNATURE_FORMATS, candidates, format_from_suffix
-
-    if format_from_suffix(path) is not None:
-        return True
-    try:
-        with open(path, "rb") as f:
-            head = f.read(1 << 16)
-    except OSError:
-        return True  # let the reader report it
-    found = candidates(head)
-    return bool(found) and found[0] in SIGNATURE_FORMATS
-
-
-def discover(paths: Iterable[str], exclude: Iterable[str] = ()) -> Iterator[str]:
-    """The puzzle files named by ``paths``: files as given, directories walked
-    recursively in sorted order (see :func:`_looks_like_puzzle`); ``exclude`` are
-    paths never to read (the resume file)."""
-    skip = {os.path.realpath(p) for p in exclude}
-    for path in paths:
-        if path != "-" and os.path.isdir(path):
-            for root, dirs, files in os.walk(path):
-                dirs.sort()
-                for name in sorted(files):
-                    full = os.path.join(root, name)
-                    if os.path.realpath(full) in skip or name.startswith("."):
-                        continue
-                    if _looks_like_puzzle(full):
-                        yield full
-        elif path == "-" or os.path.realpath(path) not in skip:
-            yield path
-
-
-def load_tasks(paths: Iterable[str], fmt: str | None = None, exclude: Iterable[str] = ()) -> list[Task]:
-    """Every puzzle of every input, in input order, as tasks (unreadable inputs as error tasks)."""
-    from .formats import load_all
-
-    tasks: list[Task] = []
-    for path in discover(paths, exclude):
-        try:
-            puzzles = load_all(path, fmt)
-        except ParseError as e:
-            tasks.append(Task(len(tasks), path, None, None, str(e)))
-            continue
-        except (OSError, ValueError) as e:
-            tasks.append(Task(len(tasks), path, None, None, f"{path}: {e}"))
-            continue
-        many = len(puzzles) > 1
-        for k, p in enumerate(puzzles, 1):
-            index = _index_of(path, p, k) if many else _index_of(path, p, None)
-            tasks.append(Task(len(tasks), path, index, p))
-    return tasks
-
-
-def _index_of(path: str, puzzle: Puzzle, default: int | None) -> int | None:
-    src = puzzle.source or ""
-    if src.startswith(path + "#") and src[len(path) + 1:].isdigit():
-        return int(src[len(path) + 1:])
-    return default
-
-
-# --------------------------------------------------------------------------
-# The resume file
-
-
-class ResumeFileError(SatnonoError):
-    """The resume file is not one satnono wrote (it is left untouched)."""
-
-
-def _valid_record(rec: object) -> bool:
-    if not isinstance(rec, dict) or not isinstance(rec.get("file"), str) or rec.get("class") not in CLASSES:
-        return False
-    index = rec.get("index")
-    if index is not None and (type(index) is not int or index < 1):
-        return False
-    # written by earlier versions when Ctrl-C landed inside a SAT call: not a result
-    return not (rec["class"] == "error" and "caught keyboard interrupt" in str(rec.get("reason")).lower())
-
-
-class ResultLog:
-    """An append-only JSON-lines file of finished results.
-
-    Opening reads the results already there.  Damaged lines (a torn last line
-    left by a crash, lines that are not JSON objects with a ``file`` and a
-    ``class``) are dropped and the file is rewritten atomically without them
-    (:attr:`dropped` says how many), so that it stays valid JSON lines.  A
-    non-empty file without a single valid record is refused with
-    :class:`ResumeFileError` and left as it is: it is not a resume file (a
-    puzzle or a random file given by mistake).  :meth:`append` writes one whole
-    line with a single ``write`` and fsyncs it.
-    """
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.records: dict[Key, dict[str, Any]] = {}
-        self.dropped = 0
-        """Damaged lines dropped from the file when it was opened."""
-        self._load()
-        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-
-    def _load(self) -> None:
-        try:
-            with open(self.path, "rb") as f:
-                data = f.read()
-        except FileNotFoundError:
-            return
-        keep: list[bytes] = []
-        rewrite = False
-        for line in data.splitlines(keepends=True):
-            if not line.strip():
-                rewrite = True  # blank lines are not JSON lines
-                continue
-            try:
-                rec = json.loads(line) if line.endswith(b"\n") else None  # no newline: a torn write
-            except ValueError:
-                rec = None
-            if _valid_record(rec):
-                self.records[result_key(rec["file"], rec.get("index"))] = rec
-                keep.append(line)
-            else:
-                self.dropped += 1
-                rewrite = True
-        if self.dropped and not keep:
-            raise ResumeFileError(
-                f"{self.path}: not a satnono resume file (no line is a classify result); "
-                "left untouched: give another file to --resume")
-        if rewrite:
-            from .formats import write_atomic
-
-            write_atomic(self.path, b"".join(keep), overwrite=True)
-
-    def __contains__(self, key: Key) -> bool:
-        return key in self.records
-
-    def append(self, record: dict[str, Any]) -> None:
-        data = (json.dumps(record) + "\n").encode("utf-8")
-        view = memoryview(data)
-        while view:
-            n = os.write(self._fd, view)
-            view = view[n:]
-        os.fsync(self._fd)
-        self.records[result_key(record["file"], record.get("index"))] = record
-
-    def close(self) -> None:
-        if self._fd >= 0:
-            os.close(self._fd)
-            self._fd = -1
-
-    def __enter__(self) -> "ResultLog":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-
-# --------------------------------------------------------------------------
-# Running a batch
+    classes = CLASSES
 
 
 @dataclass(slots=True)
@@ -372,6 +194,17 @@ class Options:
     timeout: float | None = None
     probing: bool = False
     solver: str = DEFAULT_SOLVER
+
+
+_LINES: LineSolver | None = None
+
+
+def _shared_lines() -> LineSolver:
+    """This process's line-solver cache, shared by the tasks it runs."""
+    global _LINES
+    if _LINES is None:
+        _LINES = LineSolver()
+    return _LINES
 
 
 def _run_one(task: Task, opts: Options, lines: LineSolver) -> dict[str, Any]:
@@ -385,149 +218,126 @@ def _run_one(task: Task, opts: Options, lines: LineSolver) -> dict[str, Any]:
     return {"file": task.file, "index": task.index, **rec}
 
 
-def _worker_main(tasks: Any, results: Any, opts: Options) -> None:
-    """A pool worker: classify tasks until a None arrives (runs in a child process)."""
-    # the parent decides what Ctrl-C and SIGTERM do (it kills the workers); a worker that
-    # died of the signal sent to the whole process group would be taken for a crash
-    ignore_in_child()
-    leave_sigint_alone()
-    parent = os.getppid()
-    lines = LineSolver()
-    while True:
-        try:
-            task = tasks.get(timeout=1.0)
-        except queue.Empty:
-            if os.getppid() != parent:  # the parent died (killed): do not linger
-                results.cancel_join_thread()
-                os._exit(0)
-            continue
-        if task is None:
-            return
-        results.put(("start", task.seq, os.getpid()))
-        results.put(("done", task.seq, _run_one(task, opts, lines)))
+def classify_task(item: tuple[Task, Options]) -> dict[str, Any]:
+    """The batch task of classify: the record of one task (runs in a worker)."""
+    task, opts = item
+    return _run_one(task, opts, _shared_lines())
 
 
-def _mp_context() -> Any:
-    if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1:
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context("spawn")
+def hang_limit(timeout: float | None) -> float | None:
+    """Seconds after which a task with a per-puzzle ``timeout`` is taken for hung."""
+    return None if timeout is None else 2.0 * timeout + 30.0
 
 
-class _Pool:
-    """Worker processes fed through a queue; a worker that dies is replaced and
-    its puzzle reported as an error."""
-
-    def __init__(self, workers: int, opts: Options) -> None:
-        self.ctx = _mp_context()
-        self.opts = opts
-        self.tasks = self.ctx.Queue()
-        self.results = self.ctx.Queue()
-        self.procs: list[Any] = []
-        self.current: dict[int, int] = {}  # pid -> seq being worked on
-        for _ in range(workers):
-            self._spawn()
-
-    def _spawn(self) -> None:
-        p = self.ctx.Process(target=_worker_main, args=(self.tasks, self.results, self.opts), daemon=True)
-        with children_starting():
-            p.start()
-        self.procs.append(p)
-
-    def put(self, task: Task) -> None:
-        self.tasks.put(task)
-
-    def get(self, timeout: float) -> tuple[int, dict[str, Any]] | tuple[int, None] | None:
-        """A finished ``(seq, record)``, ``(seq, None)`` when a worker died on it, or None."""
-        try:
-            kind, seq, payload = self.results.get(timeout=timeout)
-        except queue.Empty:
-            for p in list(self.procs):
-                if not p.is_alive():
-                    self.procs.remove(p)
-                    lost = self.current.pop(p.pid, None)
-                    self._spawn()
-                    if lost is not None:
-                        return lost, None
-            return None
-        if kind == "start":
-            self.current[payload] = seq
-            return None
-        for pid, s in list(self.current.items()):
-            if s == seq:
-                del self.current[pid]
-        return seq, payload
-
-    def close(self, kill: bool = False) -> None:
-        if kill:
-            for p in self.procs:
-                if p.is_alive():
-                    p.kill()
-        else:
-            for _ in self.procs:
-                self.tasks.put(None)
-        for p in self.procs:
-            p.join(timeout=5)
-            if p.is_alive():
-                p.kill()
-                p.join()
-        self.tasks.cancel_join_thread()
-        self.results.cancel_join_thread()
-        self.tasks.close()
-        self.results.close()
+def lost_record(task: Task, lost: Lost) -> dict[str, Any]:
+    """The record of a task that could not be run: ``unknown`` if it ran out of time,
+    ``error`` if its worker died on it."""
+    rec = error_record(task.file, task.index, lost.reason)
+    if lost.timed_out and task.puzzle is not None:
+        p = task.puzzle
+        rec.update({"name": p.name, "width": p.width, "height": p.height, "class": "unknown",
+                    "count": 0, "count_exact": False})
+    return rec
 
 
 def run_batch(tasks: list[Task], opts: Options, workers: int = 1,
-              on_start: Callable[[], None] | None = None) -> Iterator[tuple[Task, dict[str, Any]]]:
+              on_start: Callable[..., None] | None = None,
+              scheduler: str | None = None) -> Iterator[tuple[Task, dict[str, Any]]]:
     """Classify ``tasks``; yields ``(task, record)`` as each finishes (completion order).
 
-    ``workers`` > 1 uses that many processes.  Error tasks are yielded at once.
-    ``on_start`` is called once the workers exist (start a progress display
-    there: worker processes are forked before any display thread runs).
-    Closing the generator (or Ctrl-C in the caller) stops the workers.
+    ``workers`` > 1 uses that many local processes; ``scheduler`` a Dask cluster (see
+    :func:`satnono.batch.runner_for`).  Error tasks are yielded at once.  ``on_start`` is
+    called (with the runner, if it takes an argument) once the workers exist (start a progress display there: worker processes are
+    forked before any display thread runs).  Closing the generator (or Ctrl-C in the
+    caller) stops the workers.
+
+    Raises:
+        BatchError: the Dask back end failed (records yielded before stay valid).
     """
     by_seq = {t.seq: t for t in tasks}
     todo = [t for t in tasks if t.puzzle is not None]
-    if workers <= 1 or len(todo) <= 1:
-        if on_start:
-            on_start()
-        lines = LineSolver()
-        for t in tasks:
-            yield t, _run_one(t, opts, lines)
-        return
-    pool = _Pool(min(workers, len(todo)), opts)
-    if on_start:
-        on_start()
-    clean = False
-    try:
+    if not scheduler and (workers <= 1 or len(todo) <= 1):
+        workers = 1
+        todo = tasks
+    else:
         for t in tasks:
             if t.puzzle is None:
-                yield t, _run_one(t, opts, LineSolver())
-        pending = iter(todo)
-        inflight = 0
-        limit = 2 * len(pool.procs)
-        exhausted = False
-        while True:
-            while not exhausted and inflight < limit:
-                nxt = next(pending, None)
-                if nxt is None:
-                    exhausted = True
-                    break
-                pool.put(nxt)
-                inflight += 1
-            if exhausted and inflight == 0:
-                break
-            got = pool.get(0.2)
-            if got is None:
-                continue
-            seq, rec = got
-            inflight -= 1
+                yield t, _run_one(t, opts, _shared_lines())
+    items = [(t.seq, (t, opts)) for t in todo]  # a list: the back end knows how many are left
+    with closing(batch.run(classify_task, items, workers=min(workers, max(1, len(todo))), scheduler=scheduler,
+                           hang_after=hang_limit(opts.timeout),
+                           on_start=_adapt(on_start) if on_start else None)) as stream:
+        for seq, rec in stream:
             t = by_seq[seq]
-            if rec is None:
-                rec = error_record(t.file, t.index, "internal error: the worker process died on this puzzle")
-            yield t, rec
-        clean = True
-    finally:
-        pool.close(kill=not clean)
+            yield t, lost_record(t, rec) if isinstance(rec, Lost) else rec
+
+
+def _adapt(on_start: Callable[..., None]) -> Callable[[Any], None]:
+    """``on_start`` called with the runner, or without arguments if it takes none."""
+    import inspect
+
+    try:
+        takes = bool(inspect.signature(on_start).parameters)
+    except (TypeError, ValueError):
+        takes = True
+    return (lambda runner: on_start(runner)) if takes else (lambda runner: on_start())
+
+
+# --------------------------------------------------------------------------
+# Task functions of check and count batches (--workers, --scheduler)
+
+
+def check_task(item: tuple[Puzzle, float | None, str, bool]) -> tuple[str, Any, Any]:
+    """Check one puzzle (in a worker): ``("ok", CheckResult, difficulty or None)`` or
+    ``("internal", message, None)``; ``difficulty`` (the explain grade) when asked for."""
+    from .solve import Checker, InternalError
+
+    puzzle, timeout, solver, with_difficulty = item
+    checker = _CHECKERS.get(solver)
+    if checker is None:
+        checker = _CHECKERS[solver] = Checker(solver, line_solver=_shared_lines())
+    try:
+        res = checker.check(puzzle, timeout)
+    except InternalError as e:
+        return "internal", str(e), None
+    return "ok", res, graded(res, checker) if with_difficulty else None
+
+
+def graded(res: Any, checker: Any) -> dict:
+    """The explain grade of a checked puzzle; its time is added to ``res.seconds``, so that
+    the seconds reported for the puzzle cover everything reported for it."""
+    import time
+
+    from .explain import difficulty
+
+    t0 = time.monotonic()
+    d = difficulty(res.puzzle, res, line_solver=checker.lines)
+    res.seconds += time.monotonic() - t0
+    return d
+
+
+_CHECKERS: dict[str, Any] = {}
+
+
+def count_task(item: tuple[Puzzle, int | None, float | None, bool, str]) -> Any:
+    """Count the solutions of one puzzle (in a worker): a :class:`satnono.counting.CountResult`."""
+    puzzle, max_solutions, timeout, exact, solver = item
+    return count(puzzle, max_solutions, timeout, exact, solver, line_solver=_shared_lines())
+
+
+def run_items(fn: Callable[[Any], Any], items: list[Any], workers: int = 1, scheduler: str | None = None,
+              timeout: float | None = None,
+              on_start: Callable[[Any], None] | None = None) -> Iterator[tuple[int, Any]]:
+    """``(i, fn(items[i]))`` in input order on the batch engine (a :class:`Lost` when an item
+    could not be run); for the check and count commands.
+
+    Raises:
+        BatchError: the Dask back end failed (results yielded before stay valid).
+    """
+    stream = batch.run(fn, list(enumerate(items)), workers=min(workers, max(1, len(items))), scheduler=scheduler,
+                       hang_after=hang_limit(timeout), on_start=on_start)
+    with closing(stream):
+        yield from in_order(stream, range(len(items)))
 
 
 def summarize(records: Iterable[dict[str, Any]]) -> dict[str, Any]:

@@ -220,11 +220,20 @@ class _Bar:
             self.progress = None
 
 
-def _run_checks(files, fmt, timeout, solver, emit, bar: _Bar, checker: Checker | None = None) -> int:
+def _run_checks(files, fmt, timeout, solver, emit, bar: _Bar, checker: Checker | None = None,
+                workers: int = 1, scheduler: str | None = None, graded: bool = False) -> int:
     checker = checker or Checker(solver)
     items = list(iter_puzzles(files, fmt))
     codes: list[int] = []
-    bar.start(len(items))
+    batch = None
+    if workers > 1 or scheduler:  # on the batch engine: results in input order, graded in the workers
+        from .classify import check_task, run_items
+
+        lead = next((k for k, it in enumerate(items) if it[3] is None), len(items))
+        batch = run_items(check_task, [(p, timeout, solver, graded) for _, _, p, e in items if e is None],
+                          workers, scheduler, timeout, on_start=_batch_started(bar, len(items), lead))
+    else:
+        bar.start(len(items))
     try:
         for file, index, puzzle, error in items:
             if error is not None:
@@ -234,8 +243,21 @@ def _run_checks(files, fmt, timeout, solver, emit, bar: _Bar, checker: Checker |
                     bar.advance()
                 continue
             assert puzzle is not None
+            extra = {}
             try:
-                res = checker.check(puzzle, timeout)
+                if batch is None:
+                    res = checker.check(puzzle, timeout)
+                else:
+                    kind, res, diff = _batched(next(batch)[1])
+                    if kind == "lost":
+                        with _SIGNALS.critical():
+                            codes.append(EXIT_UNKNOWN if diff else EXIT_INTERNAL)
+                            emit(file, index, None, f"{label(file, index)}: {res}")
+                            bar.advance()
+                        continue
+                    if kind == "internal":
+                        raise InternalError(res)
+                    extra = {"difficulty": diff} if graded else {}
             except InternalError as e:
                 with _SIGNALS.critical():
                     codes.append(EXIT_INTERNAL)
@@ -244,7 +266,7 @@ def _run_checks(files, fmt, timeout, solver, emit, bar: _Bar, checker: Checker |
                 continue
             with _SIGNALS.critical():
                 codes.append(STATUS_EXIT[res.status])
-                emit(file, index, res, None)
+                emit(file, index, res, None, **extra)
                 bar.advance()
     except KeyboardInterrupt as e:
         bar.stop()
@@ -252,14 +274,46 @@ def _run_checks(files, fmt, timeout, solver, emit, bar: _Bar, checker: Checker |
         _stopped(e, len(codes), len(items))
     finally:
         bar.stop()
+        if batch is not None:
+            batch.close()
     return _batch_code(codes)
+
+
+def _batched(result):  # type: ignore[no-untyped-def]
+    """A check task's result as ``(kind, payload, extra)``; a lost task as ``("lost", reason, timed_out)``."""
+    from .batch import Lost
+
+    if isinstance(result, Lost):
+        return "lost", result.reason, result.timed_out
+    return result
 
 
 progress_option = click.option("--progress/--no-progress", default=None,
                                help="Progress bar on stderr. Default: when stderr is a terminal.")
 
+# --- batch back ends (satnono.batch): --workers N local processes, --scheduler for Dask --------
+EXIT_BATCH = 7
+BATCH_EXIT_HELP = ("\n  7  the batch back end failed: the Dask scheduler cannot be reached or went "
+                   "away (--scheduler), or (generate) a worker died on a chunk; finished results are kept")
+workers_option = click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+                              help="Worker processes on this machine (results in input order).")
+scheduler_option = click.option(
+    "--scheduler", envvar="SATNONO_SCHEDULER", default=None, metavar="ADDRESS",
+    help="Run on a Dask cluster: tcp://HOST:PORT or tls://HOST:PORT (TLS from Dask's config), or "
+         "local[:N] for a LocalCluster of N workers on 127.0.0.1; also $SATNONO_SCHEDULER. "
+         "Needs pip install 'satnono[dask]'.")
 
-@cli.command(epilog=EXIT_HELP)
+
+def _batch_started(bar: "_Bar", total: int, done: int = 0):  # type: ignore[no-untyped-def]
+    """The batch engine's start callback: say where the Dask dashboard is, start the bar."""
+    def started(runner) -> None:  # type: ignore[no-untyped-def]
+        if getattr(runner, "dashboard", None):
+            _err(f"Dask dashboard: {runner.dashboard}")
+        bar.start(total, done)
+    return started
+
+
+@cli.command(epilog=EXIT_HELP + BATCH_EXIT_HELP)
 @click.argument("files", nargs=-1, required=True)
 @format_option
 @rule_option
@@ -268,8 +322,10 @@ progress_option = click.option("--progress/--no-progress", default=None,
 @json_option
 @grade_option
 @progress_option
+@workers_option
+@scheduler_option
 def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver: str, as_json: bool,
-          grade: bool, progress: bool | None) -> None:
+          grade: bool, progress: bool | None, workers: int, scheduler: str | None) -> None:
     """Print a verdict for every puzzle: unique (line-solvable or not), multiple, none or unknown.
 
     With --grade each puzzle is also graded as 'satnono explain' grades it
@@ -288,35 +344,34 @@ def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
     checker = Checker(solver)
     bar = _Bar("check", progress)
 
-    def emit(file: str, index: int | None, res: CheckResult | None, error: str | None) -> None:
-        graded = _graded(res, checker) if grade and res is not None else None
+    def emit(file: str, index: int | None, res: CheckResult | None, error: str | None, **graded) -> None:
+        # with --grade: graded here, or in a batch worker (which counted its time in res.seconds too)
+        difficulty = graded.get("difficulty") if res is not None else None
+        if grade and res is not None and difficulty is None:
+            difficulty = _graded(res, checker)
         if as_json:
             d = result_dict(res, file, index) if res is not None else error_dict(file, index, error or "")
-            if graded is not None:
-                d["difficulty"], spent = graded
-                d["seconds"] = round(d["seconds"] + spent, 6)  # everything reported for the puzzle
+            if difficulty is not None:
+                d["difficulty"] = difficulty
             bar.echo(json.dumps(d))
             if error is not None:
                 bar.echo(f"satnono: {error}", err=True)
         elif res is not None:
             bar.echo(f"{label(file, index)}: {verdict_text(res)}")
-            if graded is not None:
-                bar.echo(f"  grade: {graded[0]['text']}")
+            if difficulty is not None:
+                bar.echo(f"  grade: {difficulty['text']}")
         else:
             bar.echo(f"satnono: {error or ''}", err=True)
 
-    sys.exit(_run_checks(files, fmt, timeout, solver, emit, bar, checker))
+    sys.exit(_run_checks(files, fmt, timeout, solver, emit, bar, checker, workers, scheduler, graded=grade))
 
 
-def _graded(res: CheckResult, checker: Checker) -> tuple[dict, float]:
-    """The difficulty grade of a checked puzzle (``satnono explain``'s) and the seconds it took."""
-    import time
+def _graded(res: CheckResult, checker: Checker) -> dict:
+    """The difficulty grade of a checked puzzle (``satnono explain``'s); its time is added to
+    ``res.seconds``, so that the seconds reported cover everything reported."""
+    from .classify import graded
 
-    from .explain import difficulty
-
-    t0 = time.monotonic()
-    d = difficulty(res.puzzle, res, line_solver=checker.lines)
-    return d, time.monotonic() - t0
+    return graded(res, checker)
 
 
 def _picture_outputs(svg_out: str | None, png_out: str | None, force: bool) -> list[tuple[str, str]]:
@@ -399,12 +454,11 @@ def solve(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
     def emit(file: str, index: int | None, res: CheckResult | None, error: str | None) -> None:
         if outputs and res is not None:
             draw(res)
-        graded = _graded(res, checker) if grade and res is not None else None
+        difficulty = _graded(res, checker) if grade and res is not None else None
         if as_json:
             d = result_dict(res, file, index) if res is not None else error_dict(file, index, error or "")
-            if graded is not None:
-                d["difficulty"], spent = graded
-                d["seconds"] = round(d["seconds"] + spent, 6)
+            if difficulty is not None:
+                d["difficulty"] = difficulty
             click.echo(json.dumps(d))
             if error is not None:
                 _err(error)
@@ -413,8 +467,8 @@ def solve(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
             _err(error or "")
             return
         click.echo(f"{label(file, index)}: {verdict_text(res)}")
-        if graded is not None:
-            click.echo(f"grade: {graded[0]['text']}")
+        if difficulty is not None:
+            click.echo(f"grade: {difficulty['text']}")
         pal = res.puzzle.palette
         colour = res.puzzle.is_color
         # colour grids: 24-bit terminal colour on a terminal, the palette's characters otherwise
@@ -571,7 +625,7 @@ def _puzzle_json_line(p: Puzzle) -> str:
     return json.dumps(json.loads(dumps(p, "json")), ensure_ascii=False)
 
 
-@cli.command(epilog=GENERATE_EXIT_HELP)
+@cli.command(epilog=GENERATE_EXIT_HELP + BATCH_EXIT_HELP)
 @click.option("--size", "size", required=True, callback=_size_option, metavar="WxH", help="Width x height, e.g. 25x25.")
 @click.option("-n", "--count", type=click.IntRange(min=1), required=True, help="Number of puzzles to generate.")
 @click.option("--seed", type=click.IntRange(min=0), required=True, help="Seed: the same seed and options give the same puzzles.")
@@ -588,6 +642,7 @@ def _puzzle_json_line(p: Puzzle) -> str:
               help="noise: independent cells; smooth: noise averaged over 3x3 (larger connected areas).")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes judging candidates (the output does not depend on it).")
+@scheduler_option
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write puzzle-0001.EXT, ... into this directory (created if missing). Default: JSON lines on stdout.")
 @click.option("--format", "fmt", type=click.Choice(list(_GEN_SUFFIX)), default="json", show_default=True,
@@ -603,8 +658,8 @@ def _puzzle_json_line(p: Puzzle) -> str:
               help="A rule every puzzle keeps (repeatable; spelled as for check): pictures are drawn to keep it "
                    "(mirrored for symmetric, one region for connected) and --require is judged under it.")
 def generate(size: tuple[int, int], count: int, seed: int, density: tuple[float, float], require: str, min_open: int,
-             style: str, workers: int, out_dir: str | None, fmt: str, timeout: float, max_candidates: int | None,
-             colors: int, rules: tuple) -> None:
+             style: str, workers: int, scheduler: str | None, out_dir: str | None, fmt: str, timeout: float,
+             max_candidates: int | None, colors: int, rules: tuple) -> None:
     """Generate random puzzles that meet a requirement (line-solvable by default).
 
     Candidate i is drawn from (SEED, i) alone and candidates are accepted in
@@ -642,9 +697,11 @@ def generate(size: tuple[int, int], count: int, seed: int, density: tuple[float,
         raise click.UsageError(f"--format {fmt} cannot hold rules; use json with --rule")
     try:
         gen = _generate(w, h, count, seed=seed, density=density, require=require, style=style, min_open=min_open,
-                        workers=workers, timeout=timeout, max_candidates=max_candidates, colors=colors, rules=rules)
+                        workers=workers, timeout=timeout, max_candidates=max_candidates, colors=colors, rules=rules,
+                        scheduler=scheduler)
     except ValueError as e:  # a rule that does not fit the size or palette
         raise click.BadParameter(str(e), param_hint="'--rule'") from None
+    gen.on_start = _batch_started(_Bar("generate", False), 0)
     written = 0
     try:
         for p in gen:
@@ -880,7 +937,7 @@ def _count_text(res) -> str:
     return f"{text}  [{res.seconds:.3f} s]"
 
 
-@cli.command("count", epilog=COUNT_EXIT_HELP)
+@cli.command("count", epilog=COUNT_EXIT_HELP + BATCH_EXIT_HELP)
 @click.argument("files", nargs=-1, required=True)
 @format_option
 @rule_option
@@ -893,8 +950,10 @@ def _count_text(res) -> str:
                    "enumeration cap).")
 @solver_option
 @json_option
+@workers_option
+@scheduler_option
 def count_cmd(files: tuple[str, ...], fmt: str | None, max_solutions: int | None, timeout: float | None,
-              exact: bool, solver: str, as_json: bool) -> None:
+              exact: bool, solver: str, as_json: bool, workers: int, scheduler: str | None) -> None:
     """Count the solutions of every puzzle, exactly (integers of any size).
 
     Line logic first; the cells it leaves open are split into independent
@@ -915,6 +974,13 @@ def count_cmd(files: tuple[str, ...], fmt: str | None, max_solutions: int | None
     lines = LineSolver()
     codes: list[int] = []
     items = list(iter_puzzles(files, fmt))
+    batch = None
+    if workers > 1 or scheduler:  # on the batch engine, results in input order
+        from .batch import Lost
+        from .classify import count_task, run_items
+
+        batch = run_items(count_task, [(p, max_solutions, timeout, exact, solver) for _, _, p, e in items if e is None],
+                          workers, scheduler, timeout, on_start=_batch_started(_Bar("count", False), 0))
     try:
         for file, index, puzzle, error in items:
             if error is not None:
@@ -927,7 +993,13 @@ def count_cmd(files: tuple[str, ...], fmt: str | None, max_solutions: int | None
                 continue
             assert puzzle is not None
             try:
-                res = count_solutions(puzzle, max_solutions, timeout, exact, solver, line_solver=lines)
+                res = (count_solutions(puzzle, max_solutions, timeout, exact, solver, line_solver=lines)
+                       if batch is None else next(batch)[1])
+                if batch is not None and isinstance(res, Lost):
+                    with _SIGNALS.critical():
+                        codes.append(EXIT_UNKNOWN if res.timed_out else EXIT_INTERNAL)
+                        _err(f"{label(file, index)}: {res.reason}")
+                    continue
             except Exception as e:  # a bug: report it on one line, keep going
                 with _SIGNALS.critical():
                     codes.append(EXIT_INTERNAL)
@@ -942,6 +1014,9 @@ def count_cmd(files: tuple[str, ...], fmt: str | None, max_solutions: int | None
     except KeyboardInterrupt as e:
         sys.stdout.flush()
         _stopped(e, len(codes), len(items))
+    finally:
+        if batch is not None:
+            batch.close()
     sys.exit(_batch_code(codes))
 
 
@@ -954,7 +1029,7 @@ Exit codes:
   6  some input could not be read, e.g. a malformed file (class 'error')
   130  interrupted (Ctrl-C); the --resume file keeps every finished result
   143  terminated (SIGTERM); likewise
-A batch exits with the largest of 5-6 that applies; 1 takes precedence."""
+A batch exits with the largest of 5-6 that applies; 1 takes precedence.""" + BATCH_EXIT_HELP
 
 
 def _classify_text(rec: dict) -> str:
@@ -1011,8 +1086,8 @@ def _summary_table(summary: dict, console) -> None:
               help="Count solutions until N are found (N >= 2); the count is then a lower bound "
                    "(count_exact: false).")
 @timeout_option
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Worker processes.")
+@workers_option
+@scheduler_option
 @click.option("--resume", "resume", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Append each result to FILE as a JSON line as soon as it finishes (fsynced); "
                    "puzzles already in FILE (same file and index) are not run again.")
@@ -1025,8 +1100,8 @@ def _summary_table(summary: dict, console) -> None:
 @progress_option
 @solver_option
 def classify_cmd(paths: tuple[str, ...], fmt: str | None, max_solutions: int, timeout: float | None,
-                 workers: int, resume: str | None, as_json: bool, as_csv: bool, probing: bool,
-                 progress: bool | None, solver: str) -> None:
+                 workers: int, scheduler: str | None, resume: str | None, as_json: bool, as_csv: bool,
+                 probing: bool, progress: bool | None, solver: str) -> None:
     """Classify every puzzle of files, directories (recursive) and multi-puzzle files.
 
     Classes: line (line logic alone solves it), search (unique, but needs more
@@ -1101,8 +1176,8 @@ def classify_cmd(paths: tuple[str, ...], fmt: str | None, max_solutions: int, ti
 
     try:
         flush_ready()
-        with closing(run_batch(todo, Options(max_solutions, timeout, probing, solver), workers,
-                               on_start=lambda: bar.start(len(tasks), len(tasks) - len(todo)))) as stream:
+        with closing(run_batch(todo, Options(max_solutions, timeout, probing, solver), workers, scheduler=scheduler,
+                               on_start=_batch_started(bar, len(tasks), len(tasks) - len(todo)))) as stream:
             for task, rec in stream:
                 with _SIGNALS.critical():  # the record is written and counted, or neither
                     if log is not None:
@@ -1530,6 +1605,13 @@ def _main(argv: list[str] | None) -> int:
     except click.ClickException as e:
         e.show()
         return e.exit_code
+    except SatnonoError as e:  # the batch engine's back end failed (BatchError): one line
+        from .batch import BatchError
+
+        if not isinstance(e, BatchError):
+            raise
+        _err(str(e))
+        return EXIT_BATCH
     except KeyboardInterrupt as e:
         _err("terminated" if isinstance(e, Terminated) else "interrupted")
         return _stop_code(e)

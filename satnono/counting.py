@@ -1,4 +1,4 @@
-"""Counting solutions exactly: the only module that imports pyganak.
+"""Counting solutions exactly (Ganak itself is in :mod:`satnono.cnf.ganak`).
 
 Pipeline (``shared/guide/encodings.md`` §3.3–3.5):
 
@@ -21,16 +21,12 @@ stops the search once that many solutions are known to exist.
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from .components import Component, component_state, split
 from .encode import cell_vars, encode, solution_grid
-from .interrupt import children_starting
 from .linesolve import LineSolver
 from .model import Grid, Puzzle
 from .propagate import COLUMN, ROW, Deadline, GridState, initial_state, propagate
@@ -343,100 +339,32 @@ def _complete(clue: Sequence[int], st: tuple[int, int]) -> bool:
 # Ganak in a subprocess
 
 
-def _ganak_child(conn: Any, nvars: int, clauses: list[list[int]], sampling: list[int], parent: int) -> None:
-    """Run Ganak and send ``("ok", count)`` or ``("error", text)`` (runs in the subprocess)."""
-    try:
-        from .interrupt import ignore_in_child
-
-        # Ctrl-C and SIGTERM are for the parent, which kills this process; dying of them here
-        # would look like a Ganak failure and could be reported before the parent stops
-        ignore_in_child()
-        _die_with_parent(parent)
-        # Ganak prints to the C-level stdout on some inputs: keep it off our stdout.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 1)
-        os.close(devnull)
-        from pyganak import Counter
-
-        c = Counter(verbose=0, seed=0)
-        c.new_vars(nvars)
-        c.add_clauses(clauses)
-        c.set_sampling_set(sampling)
-        conn.send(("ok", int(c.count())))
-    except BaseException as e:  # report anything, including a failed import
-        try:
-            conn.send(("error", f"{type(e).__name__}: {e}"))
-        except Exception:
-            pass
-    finally:
-        conn.close()
-
-
-def _die_with_parent(parent: int) -> None:
-    """Ask Linux to kill this process when its parent dies (Ganak cannot be interrupted)."""
-    try:
-        import ctypes
-        import signal
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        return
-    if os.getppid() != parent:  # the parent died before the request took effect
-        os._exit(1)
-
-
-def _mp_context() -> Any:
-    # fork is cheap and safe while this process runs one thread; otherwise spawn.
-    if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1:
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context("spawn")
-
-
 def ganak_count(clauses: Sequence[Sequence[int]], sampling: Sequence[int],
                 timeout: float | None = None) -> int | None:
     """Projected model count of ``clauses`` on ``sampling`` by Ganak, or None on timeout.
 
-    The CNF is renumbered compactly and counted in a subprocess that is killed
-    when ``timeout`` seconds pass.  The formula should be satisfiable (Ganak is
-    slow to report 0 and prints to stdout on UNSAT input; the child's stdout
-    is redirected anyway).
+    The CNF is renumbered compactly and counted in a child process
+    (``python -m satnono.cnf.ganak``, a plain subprocess, so it also runs inside daemonic
+    pool and Dask workers) that is killed when ``timeout`` seconds pass.  The formula should
+    be satisfiable (Ganak is slow to report 0 and prints to stdout on UNSAT input; the
+    child's stdout is redirected anyway).
 
     Raises:
         RuntimeError: Ganak failed (its message is included).
     """
-    ids: dict[int, int] = {}
-    for v in sampling:
-        ids.setdefault(abs(v), len(ids) + 1)
-    out: list[list[int]] = []
-    for cl in clauses:
-        row = []
-        for lit in cl:
-            v = ids.setdefault(abs(lit), len(ids) + 1)
-            row.append(v if lit > 0 else -v)
-        out.append(row)
-    proj = [ids[abs(v)] for v in sampling]
-    ctx = _mp_context()
-    recv, send = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_ganak_child, args=(send, len(ids), out, proj, os.getpid()), daemon=True)
-    with children_starting():
-        proc.start()
-    send.close()
+    from .batch.child import ChildFailed, call_module
+    from .cnf.ganak import compact
+
     try:
-        if not recv.poll(timeout):
-            return None
-        try:
-            kind, value = recv.recv()
-        except EOFError:
-            raise RuntimeError(f"Ganak exited without a result (exit code {proc.exitcode})") from None
-        if kind != "ok":
-            raise RuntimeError(f"Ganak failed: {value}")
-        return int(value)
-    finally:
-        recv.close()
-        if proc.is_alive():
-            proc.kill()
-        proc.join()
+        done, reply = call_module("satnono.cnf.ganak", compact(clauses, sampling), timeout)
+    except ChildFailed as e:
+        raise RuntimeError(f"Ganak failed: {e}") from None
+    if not done:
+        return None
+    kind, value = reply
+    if kind != "ok":
+        raise RuntimeError(f"Ganak failed: {value}")
+    return int(value)
 
 
 # --------------------------------------------------------------------------

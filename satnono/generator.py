@@ -43,7 +43,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -143,10 +143,15 @@ class Generation:
     2
     """
 
-    def __init__(self, spec: _Spec, count: int, workers: int, max_candidates: int | None) -> None:
+    def __init__(self, spec: _Spec, count: int, workers: int, max_candidates: int | None,
+                 scheduler: str | None = None) -> None:
         self.spec = spec
         self.count = count
         self.workers = workers
+        self.scheduler = scheduler
+        """A Dask scheduler (see :func:`satnono.batch.runner_for`) instead of local workers."""
+        self.on_start: Callable[[Any], None] | None = None
+        """Called with the batch runner once its workers exist (with workers > 1 or a scheduler)."""
         self.max_candidates = max_candidates
         self.stats = GenerateStats()
         self.exhausted = False
@@ -182,15 +187,15 @@ class Generation:
         finally:
             verdicts.close()  # stops worker processes at once
 
-    def _chunks(self) -> Iterator[tuple[int, int]]:
+    def _chunks(self, ahead: int) -> Iterator[tuple[int, int]]:
         """Index ranges to judge together.  Sizes only affect speed, never the output:
         large enough to amortise the vectorised calls, and about as many candidates
         as the acceptance rate seen so far says are still needed (checked in
-        the order they are consumed, so little is judged in vain)."""
+        the order they are consumed, so little is judged in vain); ``ahead`` is the
+        number of chunks in flight."""
         start = 0
         limit = self.max_candidates
         cap = _max_chunk(self.spec)
-        ahead = 1 if self.workers <= 1 else 2 * self.workers  # chunks in flight
         while limit is None or start < limit:
             st = self.stats
             rate = (st.accepted + 1) / (st.tried + 2)
@@ -201,36 +206,39 @@ class Generation:
             start = stop
 
     def _verdicts(self) -> Iterator[tuple[int, str, str, tuple[str, ...] | None]]:
-        if self.workers <= 1:
-            for start, stop in self._chunks():
+        if self.workers <= 1 and not self.scheduler:
+            for start, stop in self._chunks(1):
                 yield from _evaluate(self.spec, start, stop)
             return
-        import concurrent.futures as cf
-        import multiprocessing as mp
+        from .batch import BatchError, Lost, run
+        from .batch.ordered import in_order
 
-        from .interrupt import children_starting, ignore_in_child
+        ahead = [2 * self.workers]
 
-        ctx = mp.get_context("spawn")
-        chunks = self._chunks()
-        with cf.ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=ignore_in_child) as pool:
-            pending: list[cf.Future] = []
-            try:
-                with children_starting():  # the first submissions start every worker
-                    for _ in range(2 * self.workers):
-                        nxt = next(chunks, None)
-                        if nxt is None:
-                            break
-                        pending.append(pool.submit(_evaluate, self.spec, *nxt))
-                while pending:
-                    results = pending.pop(0).result()
-                    nxt = next(chunks, None)
-                    if nxt is not None:
-                        pending.append(pool.submit(_evaluate, self.spec, *nxt))
-                    yield from results
-            finally:
-                for f in pending:
-                    f.cancel()
-                pool.shutdown(wait=True, cancel_futures=True)
+        def started(runner) -> None:  # type: ignore[no-untyped-def]
+            ahead[0] = 2 * runner.slots
+            if self.on_start is not None:
+                self.on_start(runner)
+
+        def items() -> Iterator[tuple[int, tuple[_Spec, int, int]]]:
+            for k, (start, stop) in enumerate(self._chunks(ahead[0])):
+                yield k, (self.spec, start, stop)
+
+        # chunks are consumed strictly in index order, so the output does not depend on the back end
+        stream = run(_evaluate_chunk, items(), workers=self.workers, scheduler=self.scheduler, chunked=False,
+                     start_method="spawn", on_start=started)
+        try:
+            for k, verdicts in in_order(stream):
+                if isinstance(verdicts, Lost):
+                    raise BatchError(f"a chunk of candidates could not be judged: {verdicts.reason}")
+                yield from verdicts
+        finally:
+            stream.close()  # stops the workers at once
+
+
+def _evaluate_chunk(item: tuple[_Spec, int, int]) -> list[tuple[int, str, str, tuple[str, ...] | None]]:
+    """The batch task of generate: :func:`_evaluate` on one chunk (runs in a worker)."""
+    return _evaluate(*item)
 
 
 def _max_chunk(spec: _Spec) -> int:
@@ -252,13 +260,15 @@ def generate(
     max_candidates: int | None = None,
     colors: int = 1,
     rules: Sequence = (),
+    scheduler: str | None = None,
 ) -> Generation:
     """Up to ``count`` random puzzles of ``width`` x ``height`` meeting ``require``.
 
     Returns a :class:`Generation`: iterate it for the puzzles (each with its
     ``goal`` and a name ``gen-WxH-seed-i``, i the candidate index), read
     ``.stats`` for the counts.  The same arguments give the same puzzles,
-    whatever ``workers`` is (as long as no SAT call hits ``timeout``).
+    whatever ``workers`` is (as long as no SAT call hits ``timeout``), and on a Dask
+    ``scheduler`` too (see :func:`satnono.batch.runner_for`).
     ``max_candidates`` bounds the number of candidates drawn (``None``: no bound).
     ``colors`` > 1 gives colour puzzles over :func:`satnono.model.default_palette`:
     the density band counts every non-background cell, and each filled cell
@@ -298,7 +308,7 @@ def generate(
     if rules:  # bound once here, so that a rule that does not fit is refused before any work
         Puzzle.from_grid(["." * width] * height, palette=default_palette(colors), rules=rules)
     spec = _Spec(width, height, seed, lo, hi, require, style, min_open, timeout, colors, rules)
-    return Generation(spec, count, workers, max_candidates)
+    return Generation(spec, count, workers, max_candidates, scheduler)
 
 
 def _puzzle(spec: _Spec, i: int, cls: str, rows: tuple[str, ...] | None) -> Puzzle:

@@ -17,7 +17,9 @@ starts with one), so a Ctrl-C is never lost.
 
 from __future__ import annotations
 
+import multiprocessing
 import signal
+import threading
 from contextlib import contextmanager
 from typing import Iterator
 
@@ -145,3 +147,12 @@ def ignore_in_child() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _CHILD_SIGNALS)
+
+
+def mp_context(method: str | None = None):  # type: ignore[no-untyped-def]
+    """The multiprocessing context for child processes: ``method`` if given, else fork while
+    this process runs a single thread (cheap, and safe then), spawn otherwise."""
+    if method is None:
+        forkable = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+        method = "fork" if forkable else "spawn"
+    return multiprocessing.get_context(method)

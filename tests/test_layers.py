@@ -1,4 +1,4 @@
-"""Module ownership: only sat.py imports pysat, only counting.py imports pyganak,
+"""Module ownership: only sat.py imports pysat, only cnf/ganak.py imports pyganak, only batch/dask.py imports dask,
 only cli.py imports click or prints, only web/server.py knows HTTP (starlette, uvicorn)."""
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ from pathlib import Path
 
 PKG = Path(__file__).resolve().parents[1] / "satnono"
 
-OWNERS = {"pysat": {"sat.py"}, "pyganak": {"counting.py"}, "click": {"cli.py"},
+OWNERS = {"pysat": {"sat.py"}, "pyganak": {"cnf/ganak.py"}, "dask": {"batch/dask.py"},
+          "distributed": {"batch/dask.py"}, "click": {"cli.py"},
           "starlette": {"web/server.py"}, "uvicorn": {"web/server.py"}}
 
 

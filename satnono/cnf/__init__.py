@@ -1,0 +1,1 @@
+"""CNF encoding and the SAT/counting back ends."""
