@@ -116,9 +116,13 @@ class SatSession:
                 self._solver = None  # type: ignore[assignment]
 
     def add_clause(self, clause: Sequence[int]) -> None:
+        if self._abandoned:  # interrupted: the native solver is unusable (CaDiCaL aborts the process on add)
+            return
         self._solver.add_clause(list(clause))
 
     def add_clauses(self, clauses: Iterable[Sequence[int]]) -> None:
+        if getattr(self, "_abandoned", False):
+            return
         from pysat.solvers import Cadical195
         from pysolvers import cadical195_add_cl
 
@@ -131,6 +135,8 @@ class SatSession:
             self._solver.append_formula(clauses)
 
     def set_phases(self, literals: Sequence[int]) -> None:
+        if self._abandoned:
+            return
         self._solver.set_phases(list(literals))
 
     def model(self) -> list[int]:

@@ -287,3 +287,32 @@ def test_glucose_with_a_timeout_stops_at_once(tmp_path, sig):
     t0 = time.monotonic()
     _stopped(proc, sig)
     assert time.monotonic() - t0 < 5
+
+
+def test_an_interrupted_session_is_never_touched_again(tmp_path):
+    """A clause added to a session after Ctrl-C landed inside CaDiCaL (count's enumerator
+    retires its activation literal in a `finally`) made CaDiCaL abort the whole process
+    ('invalid API usage ... solver in invalid state', exit -6) instead of exiting 130."""
+    code = """
+import os, random, signal, threading, sys
+from satnono.sat import SatSession
+rng = random.Random(1); n = 400
+clauses = [[rng.choice([-1, 1]) * rng.randint(1, n) for _ in range(3)] for _ in range(int(4.26 * n))]
+s = SatSession(clauses)
+threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+try:
+    while True:
+        r = s.solve(None)
+        if r is False:
+            print("unsat before the signal"); sys.exit(3)
+        s.add_clause([-v for v in s.model()[:n]])  # block it, search again
+except KeyboardInterrupt:
+    pass
+s.add_clause([1, 2])
+s.add_clauses([[3]])
+s.set_phases([1])
+print("ok")
+"""
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", (out.returncode, out.stdout, out.stderr)
