@@ -183,7 +183,7 @@ def _rules(kinds: tuple[str, ...]) -> list[Item]:
         blank = Puzzle.from_grid(["." * n] * n)
         for kind in kinds:
             for i in range(1, RULES_COUNT + 1):
-                d = 0.6 if kind == "connected" else 0.5
+                d = 0.45 if kind == "connected" else 0.5
                 values = [[int(rng.random() < d) for _ in range(n)] for _ in range(n)]
                 if kind == "symmetric":
                     spec = {"rule": "symmetric", "axis": axes[i % 4]}
