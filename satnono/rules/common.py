@@ -232,3 +232,38 @@ class BuiltinRule:
     def text(self) -> str:
         """The rule as ``--rule`` would spell it (or its JSON, for rules only files hold)."""
         raise NotImplementedError
+
+
+class ValueRule(BuiltinRule):
+    """A built-in rule about the filled cells, or, with ``color`` (a palette character or
+    name), about the cells of that colour; :meth:`bind` resolves the colour to ``value``."""
+
+    color: str | None
+    value: int | None
+
+    def bind(self, puzzle) -> "ValueRule":
+        import dataclasses
+
+        b = dataclasses.replace(self, value=resolve_value(puzzle, self.color, self.name))  # type: ignore[type-var]
+        b._bound_to(puzzle)
+        return b
+
+    def _what(self) -> str:
+        return "filled cells" if self.value is None else f"cells of colour {self.chars[self.value]!r}"
+
+    def _params(self) -> dict[str, object]:
+        """The rule's own JSON keys (besides ``rule`` and ``color``)."""
+        return {}
+
+    def _spec(self) -> str:
+        """The rule's own part of its ``--rule`` spelling (besides the name and ``:COLOUR``)."""
+        return ""
+
+    def as_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"rule": self.name, **self._params()}
+        if self.color is not None:
+            out["color"] = self.color
+        return out
+
+    def text(self) -> str:
+        return self.name + self._spec() + (f":{self.color}" if self.color is not None else "")

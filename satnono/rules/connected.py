@@ -15,12 +15,11 @@ so each cut removes it and no grid the rule accepts.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from .common import (BuiltinRule, Cell, Clause, Lit, RuleConflict, bits, forbid, fold, grid_values, has,
-                     known_masks, may_masks, resolve_value)
+from .common import (Cell, Clause, Lit, ValueRule, RuleConflict, bits, forbid, fold, grid_values, has,
+                     known_masks, may_masks)
 
 
 def _regions(cells: set[Cell]) -> list[list[Cell]]:
@@ -48,7 +47,7 @@ def _cells(masks: Sequence[int]) -> set[Cell]:
 
 
 @dataclass(frozen=True)
-class Connected(BuiltinRule):
+class Connected(ValueRule):
     """The filled cells (the cells of colour ``color``, when given) form one 4-connected region."""
 
     color: str | None = None
@@ -56,13 +55,7 @@ class Connected(BuiltinRule):
     lazy = True
     value: int | None = None
 
-    def bind(self, puzzle) -> "Connected":
-        b = dataclasses.replace(self, value=resolve_value(puzzle, self.color, self.name))
-        b._bound_to(puzzle)
-        return b
 
-    def _what(self) -> str:
-        return "filled cells" if self.value is None else f"cells of colour {self.chars[self.value]!r}"
 
     def narrow(self, state, touched=None) -> RuleConflict | None:
         # The regions of the cells that may still have the value: every known one must lie
@@ -137,11 +130,4 @@ class Connected(BuiltinRule):
     def scope(self) -> Iterable[frozenset[Cell]]:
         return [frozenset((r, c) for r in range(self.height) for c in range(self.width))]
 
-    def as_json(self) -> dict[str, object]:
-        out: dict[str, object] = {"rule": self.name}
-        if self.color is not None:
-            out["color"] = self.color
-        return out
 
-    def text(self) -> str:
-        return self.name + (f":{self.color}" if self.color is not None else "")

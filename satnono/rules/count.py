@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
 from .cardinality import at_least, at_most, exactly
-from .common import (BuiltinRule, Cell, Clause, Lit, Literals, RuleConflict, RuleError, bits, forbid, force, grid_values,
-                     has, known_masks, may_masks, resolve_value)
+from .common import (Cell, Clause, Lit, ValueRule, Literals, RuleConflict, RuleError, bits, forbid, force, grid_values,
+                     has, known_masks, may_masks)
 
 OPS = {"=": "exactly", ">=": "at least", "<=": "at most"}
 
 
 @dataclass(frozen=True)
-class Count(BuiltinRule):
+class Count(ValueRule):
     """``op`` (``=``, ``>=``, ``<=``) ``n`` cells are filled, or have colour ``color``
     (a palette character or name) when it is given."""
 
@@ -30,13 +29,13 @@ class Count(BuiltinRule):
         if isinstance(self.n, bool) or not isinstance(self.n, int) or self.n < 0:
             raise RuleError(f"rule count: n must be a whole number >= 0, not {self.n!r}")
 
-    def bind(self, puzzle) -> "Count":
-        b = dataclasses.replace(self, value=resolve_value(puzzle, self.color, self.name))
-        b._bound_to(puzzle)
-        return b
 
-    def _what(self) -> str:
-        return "filled cells" if self.value is None else f"cells of colour {self.chars[self.value]!r}"
+
+    def _params(self) -> dict[str, object]:
+        return {"op": self.op, "n": self.n}
+
+    def _spec(self) -> str:
+        return f":{self.op}{self.n}"
 
     def narrow(self, state, touched=None) -> RuleConflict | None:
         known = known_masks(state, self.value)
@@ -97,11 +96,4 @@ class Count(BuiltinRule):
     def scope(self) -> Iterable[frozenset[Cell]]:
         return [frozenset((r, c) for r in range(self.height) for c in range(self.width))]
 
-    def as_json(self) -> dict[str, object]:
-        out: dict[str, object] = {"rule": self.name, "op": self.op, "n": self.n}
-        if self.color is not None:
-            out["color"] = self.color
-        return out
 
-    def text(self) -> str:
-        return f"count:{self.op}{self.n}" + (f":{self.color}" if self.color is not None else "")

@@ -2,26 +2,21 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
-from .common import (BuiltinRule, Cell, Clause, Lit, Literals, RuleConflict, bits, fold, forbid, grid_values, has,
-                     known_masks, neg, resolve_value)
+from .common import (Cell, Clause, Lit, ValueRule, Literals, RuleConflict, bits, fold, forbid, grid_values, has,
+                     known_masks, neg)
 
 
 @dataclass(frozen=True)
-class NoSquare(BuiltinRule):
+class NoSquare(ValueRule):
     """No 2x2 square whose four cells are all filled (all of colour ``color``, when given)."""
 
     color: str | None = None
     name = "no-square"
     value: int | None = None
 
-    def bind(self, puzzle) -> "NoSquare":
-        b = dataclasses.replace(self, value=resolve_value(puzzle, self.color, self.name))
-        b._bound_to(puzzle)
-        return b
 
     def squares(self) -> list[tuple[Cell, Cell, Cell, Cell]]:
         return [((r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1))
@@ -68,11 +63,4 @@ class NoSquare(BuiltinRule):
     def scope(self) -> Iterable[frozenset[Cell]]:
         return [frozenset(sq) for sq in self.squares()]
 
-    def as_json(self) -> dict[str, object]:
-        out: dict[str, object] = {"rule": self.name}
-        if self.color is not None:
-            out["color"] = self.color
-        return out
 
-    def text(self) -> str:
-        return self.name + (f":{self.color}" if self.color is not None else "")
