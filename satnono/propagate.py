@@ -302,25 +302,52 @@ def propagate(
         dirty_rows = [True] * state.height
     if dirty_cols is None:
         dirty_cols = [True] * state.width
+    after_rules = None  # the row masks when the rules last ran: what changed since is "touched"
     while True:
         bad = _lines_fixpoint(state, solver, dirty_rows, dirty_cols, deadline)
         if bad is not None or not rules:
             return bad
         rows_before = [ex[:] for ex in state.row_ex]
-        cols_before = [ex[:] for ex in state.col_ex]
+        touched = None if after_rules is None else _changed_cells(after_rules, rows_before)
+        if touched is not None and not touched:
+            return None  # nothing new since the rules last looked
         for rule in rules:
             narrow = getattr(rule, "narrow", None)
-            bad = None if narrow is None else narrow(state, None)
+            bad = None if narrow is None else narrow(state, touched)
             if bad is not None:
                 return bad
+        after_rules = [ex[:] for ex in state.row_ex]
         changed = False
-        for now, before, dirty in ((state.row_ex, rows_before, dirty_rows), (state.col_ex, cols_before, dirty_cols)):
-            for ex, ex0 in zip(now, before):
-                for i, (a, b) in enumerate(zip(ex, ex0)):
-                    if a != b:
-                        dirty[i] = changed = True
+        for r, bits in enumerate(_changed_rows(rows_before, after_rules)):
+            if bits:
+                dirty_rows[r] = changed = True
+                for c in _bit_list(bits):
+                    dirty_cols[c] = True
         if not changed:
             return None
+
+
+def _changed_rows(before: list[list[Mask]], after: list[list[Mask]]) -> list[Mask]:
+    """Per row, the cells whose exclusions differ between two copies of ``row_ex``."""
+    out = [0] * len(before[0])
+    for ex0, ex1 in zip(before, after):
+        for r, (a, b) in enumerate(zip(ex0, ex1)):
+            out[r] |= a ^ b
+    return out
+
+
+def _changed_cells(before: list[list[Mask]], after: list[list[Mask]]) -> set[tuple[int, int]]:
+    """The cells whose exclusions differ between two copies of ``row_ex``."""
+    return {(r, c) for r, bits in enumerate(_changed_rows(before, after)) for c in _bit_list(bits)}
+
+
+def _bit_list(mask: Mask) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def _lines_fixpoint(

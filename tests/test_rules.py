@@ -296,3 +296,41 @@ def _grids5(p: Puzzle) -> list[tuple[str, ...]]:
     from _brute import brute_force_solutions
 
     return brute_force_solutions(dataclasses.replace(p, rules=()))
+
+
+def test_narrow_is_told_which_cells_changed():
+    """Propagation calls a rule's narrow with None first, then with exactly the cells whose
+    values changed since the rules last ran (never an empty set: then nothing is left to do).
+    The spy rule settles one cell on its first call, so the lines move and it is called again."""
+    from satnono.linesolve import LineSolver
+    from satnono.propagate import initial_state, propagate
+
+    calls: list = []
+
+    def view(state):
+        return [[tuple(state.possible(r, c)) for c in range(state.width)] for r in range(state.height)]
+
+    class Spy:
+        name = "spy"
+
+        def narrow(self, state, touched):
+            entry = view(state)
+            if touched is None:
+                state.set_cell(0, 0, 1)  # as a rule would: the picture's corner is black
+            calls.append((touched, entry, view(state)))
+            return None
+
+        def clauses(self, lit, new_var, state=None):
+            return [[lit(0, 0, 1)]]
+
+        def accepts(self, grid):
+            return grid[0][0] == "#"
+
+    # two solutions without the spy (a 2x2 switch at the corner), one with it
+    p = Puzzle.from_grid(["#....", ".##..", "..#.#", "..#..", "##.##"], rules=(Spy(),))
+    st = initial_state(p)
+    assert propagate(st, LineSolver()) is None
+    assert len(calls) >= 2 and calls[0][0] is None
+    for (_, _, exit_view), (touched, entry_view, _) in zip(calls, calls[1:]):
+        changed = {(r, c) for r in range(5) for c in range(5) if exit_view[r][c] != entry_view[r][c]}
+        assert touched == changed and touched

@@ -15,8 +15,10 @@ and :class:`Givens` are examples; a user-written rule needs only ``name``,
     keeping the rule can have (``state.exclude(r, c, v)``; ``state.possible(r, c)``
     lists what is left), or return a conflict (an object with ``describe(puzzle)``)
     when no such grid agrees with the state.  Called after each line fixpoint of
-    propagation and when a state is made; states are copied on trial, so a rule
-    keeps no state of its own and undoing is free.  Optional.
+    propagation; ``touched`` is the set of cells ``(r, c)`` whose values changed since the
+    rules last ran on this state (None: look at everything), so a rule may look only
+    near them.  States are copied on trial, so a rule keeps no state of its own and
+    undoing is free.  Optional.
 ``clauses(lit, new_var, state=None) -> list of clauses``
     CNF over ``lit(r, c, v)``, the variable "cell (r, c) has block colour v"
     (v >= 1; black is v = 1), with fresh variables from ``new_var()`` (which counts up
