@@ -306,7 +306,14 @@ def generate(
         raise ValueError(f"colors must be between 1 and {MAX_COLORS}, got {colors!r}")
     rules = tuple(rules)
     if rules:  # bound once here, so that a rule that does not fit is refused before any work
-        Puzzle.from_grid(["." * width] * height, palette=default_palette(colors), rules=rules)
+        bound = Puzzle.from_grid(["." * width] * height, palette=default_palette(colors), rules=rules).rules
+        cells = width * height
+        for rule in bound:  # a count of filled cells outside the density band: no candidate could pass
+            if getattr(rule, "name", "") == "count" and getattr(rule, "value", 0) is None:
+                n, op = rule.n, rule.op
+                if (op != ">=" and n < lo * cells - 1e-9) or (op != "<=" and n > hi * cells + 1e-9):
+                    raise ValueError(f"rule {rule.text()} asks for {n} filled cells of {cells}, outside the "
+                                     f"density band {lo:g}-{hi:g}; widen --density")
     spec = _Spec(width, height, seed, lo, hi, require, style, min_open, timeout, colors, rules)
     return Generation(spec, count, workers, max_candidates, scheduler)
 

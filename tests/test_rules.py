@@ -334,3 +334,14 @@ def test_narrow_is_told_which_cells_changed():
     for (_, _, exit_view), (touched, entry_view, _) in zip(calls, calls[1:]):
         changed = {(r, c) for r in range(5) for c in range(5) if exit_view[r][c] != entry_view[r][c]}
         assert touched == changed and touched
+
+
+def test_generate_refuses_a_count_outside_the_density_band():
+    """Every candidate would be drawn to the count and rejected by the density band: the
+    run could never end, so it is refused before it starts."""
+    from satnono.generator import generate
+
+    with pytest.raises(ValueError, match="outside the density band 0.2-0.7"):
+        generate(5, 5, 1, seed=1, rules=(rule_from_json({"rule": "count", "op": "=", "n": 20}),))
+    assert len(list(generate(5, 5, 1, seed=1, density=(0.7, 0.9),
+                             rules=(rule_from_json({"rule": "count", "op": "=", "n": 20}),)))) == 1

@@ -236,6 +236,8 @@ def test_narrowing_completes_a_symmetric_state():
     ("connected:r:b", "write connected or connected:COLOUR"),
     ("line", "only a puzzle file can give it"),
     ("bogus", "unknown rule 'bogus'"),
+    ("no-square:", "an empty part"),
+    ("count:<=5:", "an empty part"),
 ])
 def test_bad_specs_say_what_is_expected(text, message):
     with pytest.raises(RuleError, match=message):
@@ -248,6 +250,7 @@ def test_bad_specs_say_what_is_expected(text, message):
     ({"rule": "line", "cells": [[0, 0], [5, 0]], "clue": [1]}, r"cell \[5, 0\] is outside the 4x3 grid"),
     ({"rule": "line", "cells": [[0, 0], [0, 1]], "clue": [3]}, "needs 3 cells but the line has 2"),
     ({"rule": "line", "cells": [[0, 0], [0, 0]], "clue": [1]}, "appears twice"),
+    ({"rule": "count", "op": ">=", "n": 13}, "13 cells asked for, but the grid has 12"),
 ])
 def test_bad_parameters_are_refused_when_bound(obj, message):
     with pytest.raises(RuleError, match=message):

@@ -31,6 +31,12 @@ class Count(ValueRule):
 
 
 
+    def bind(self, puzzle) -> "Count":
+        cells = puzzle.height * puzzle.width
+        if self.op != "<=" and self.n > cells:
+            raise RuleError(f"rule count: {self.n} cells asked for, but the grid has {cells}")
+        return super().bind(puzzle)  # type: ignore[return-value]
+
     def _params(self) -> dict[str, object]:
         return {"op": self.op, "n": self.n}
 

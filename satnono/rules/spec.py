@@ -34,6 +34,8 @@ def rule_from_spec(text: str) -> BuiltinRule:
     """A rule from its ``--rule`` spelling (unbound: :meth:`bind` it to a puzzle)."""
     name, _, rest = text.strip().partition(":")
     parts = rest.split(":") if rest else []
+    if text.strip().endswith(":") or any(not p for p in parts):
+        raise RuleError(f"rule {name}: an empty part in {text!r} (write e.g. {name}:VALUE, or {name} alone)")
     if name == "symmetric":
         if len(parts) != 1:
             raise RuleError(f"rule symmetric: write symmetric:AXIS with AXIS one of {', '.join(AXES)}")
