@@ -293,7 +293,7 @@ def encode(
     """
     with _collector_paused():
         enc = _encode(state, solver, rows, columns, selectors)
-        if state.puzzle.all_rules:
+        if state.puzzle.rules:  # (the givens alone are known cells of the state: nothing to add)
             _encode_rules(enc, state, selectors)
         return enc
 

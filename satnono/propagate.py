@@ -292,12 +292,12 @@ def propagate(
     line admits no placement, else None.  Raises :class:`Deadline` when the
     monotonic clock passes ``deadline``.
 
-    With rules (``puzzle.all_rules``), each line fixpoint is followed by every
-    rule's ``narrow``; the lines whose cells it changed are solved again, until
+    With rules (``puzzle.rules``; the givens, the first rule, are set by
+    :func:`initial_state`), each line fixpoint is followed by every rule's ``narrow``; the lines whose cells it changed are solved again, until
     neither lines nor rules change anything.  A rule's conflict is returned as
     the contradiction (it has ``describe`` too).
     """
-    rules = state.puzzle.all_rules
+    rules = state.puzzle.rules
     if dirty_rows is None:
         dirty_rows = [True] * state.height
     if dirty_cols is None:

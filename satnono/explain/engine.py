@@ -1158,7 +1158,7 @@ class Explainer:
             eng = Engine(trial, self.lines)
             while True:
                 st = eng.step(chain)
-                if st is None and trial.puzzle.all_rules:
+                if st is None and trial.puzzle.rules:
                     rs = rule_step(trial)
                     if rs is not None:
                         chain.append(rs)
@@ -1245,7 +1245,7 @@ class Explainer:
                     status, out_of_time = "truncated", True
                     break
                 st = eng.step(steps)
-                if st is None and puzzle.all_rules:
+                if st is None and puzzle.rules:
                     rs = rule_step(state)
                     if rs is not None:
                         steps.append(rs)
@@ -1311,7 +1311,7 @@ class Explainer:
             got = eng.next_move()
         if got is not None:
             return eng.make_step(*got)
-        if state.puzzle.all_rules:
+        if state.puzzle.rules:
             rs = rule_step(state)
             if rs is not None:
                 return rs
