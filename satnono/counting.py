@@ -31,7 +31,7 @@ from .linesolve import LineSolver
 from .model import Grid, Puzzle
 from .propagate import COLUMN, ROW, Deadline, GridState, initial_state, propagate
 from .sat import DEFAULT_SOLVER, SatSession
-from .solve import broken_rule, solve_keeping_rules, sum_mismatch_reason
+from .solve import broken_rule, lazy_rules, rule_cuts, solve_keeping_rules, sum_mismatch_reason
 
 #: Models enumerated per component before switching to an exact counter.
 ENUM_CAP = 1000
@@ -448,7 +448,7 @@ def count(
         if not r:
             return done(0, True, unknown_after_propagation=left,
                         reason="no solution (proved by SAT search after line propagation)")
-        lazy = [rule for rule in puzzle.all_rules if getattr(rule, "lazy", False)]
+        lazy = lazy_rules(puzzle)
         keeps: Callable[[list[int]], bool] | None = None
         if lazy:  # rules encoded lazily: cut off the models that break them
             got = solve_keeping_rules(sat, state, enc, deadline)
@@ -458,8 +458,7 @@ def count(
             first = got[1]
 
             def keeps(model: list[int]) -> bool:
-                grid = solution_grid(state, enc, model)
-                cuts = [cl for rule in lazy if not rule.accepts(grid) for cl in (rule.cut(grid, enc.color_var, state) or ())]
+                cuts = rule_cuts(lazy, solution_grid(state, enc, model), state, enc)
                 for cl in cuts:
                     sat.add_clause(cl)
                 return not cuts

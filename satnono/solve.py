@@ -48,8 +48,7 @@ class Stats:
     """Clauses added lazily by rules that cut off solutions breaking them (``connected``)."""
 
     def as_dict(self) -> dict[str, int]:
-        extra = {"cuts": self.cuts} if self.cuts else {}
-        return {**extra, 
+        d = {
             "cells": self.cells,
             "unknown_after_propagation": self.unknown_after_propagation,
             "line_calls": self.line_calls,
@@ -58,6 +57,9 @@ class Stats:
             "sat_calls": self.sat_calls,
             "conflicts": self.conflicts,
         }
+        if self.cuts:  # only puzzles with a lazily encoded rule have them
+            d["cuts"] = self.cuts
+        return d
 
 
 @dataclass(slots=True)
@@ -101,19 +103,28 @@ def broken_rule(puzzle: Puzzle, grid: Grid) -> str | None:
     return None
 
 
+def lazy_rules(puzzle: Puzzle) -> list:
+    """The puzzle's rules that are encoded lazily (their ``cut`` is called on rejected models)."""
+    return [rule for rule in puzzle.all_rules if getattr(rule, "lazy", False)]
+
+
+def rule_cuts(lazy: list, grid: Grid, state, enc) -> list[list[int]]:
+    """The clauses the lazily encoded rules that reject ``grid`` cut it off with (empty: it keeps them)."""
+    return [cl for rule in lazy if not rule.accepts(grid) for cl in (rule.cut(grid, enc.color_var, state) or ())]
+
+
 def solve_keeping_rules(sat: SatSession, state, enc, deadline: float | None, stats: Stats | None = None,
                         assumptions=None):
     """Solve, cutting off every model that a lazily encoded rule rejects, until one keeps
     every rule: ``(grid, model)``, False when there is none, None when time ran out."""
-    puzzle = state.puzzle
-    lazy = [rule for rule in puzzle.all_rules if getattr(rule, "lazy", False)]
+    lazy = lazy_rules(state.puzzle)
     while True:
         r = sat.solve(deadline) if assumptions is None else sat.solve(deadline, assumptions)
         if not r:
             return r
         model = sat.model()
         grid = solution_grid(state, enc, model)
-        cuts = [cl for rule in lazy if not rule.accepts(grid) for cl in (rule.cut(grid, enc.color_var, state) or ())]
+        cuts = rule_cuts(lazy, grid, state, enc)
         if not cuts:
             return grid, model
         if stats is not None:
