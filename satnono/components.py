@@ -137,7 +137,7 @@ class _UnionFind:
             self.parent[rb] = ra
 
 
-def _bits(mask: Mask) -> list[int]:
+def bit_list(mask: Mask) -> list[int]:
     out = []
     while mask:
         low = mask & -mask
@@ -182,7 +182,7 @@ def split(state: GridState, solver: LineSolver) -> list[Component]:
                 raise ValueError(f"{axis} {idx} is inconsistent; propagate first")
             unknown = full & ~(black | white)
             for a, b, j0, j1 in line_segments(clues[idx], n, black, white, res.starts):
-                cells = _bits(unknown & (((1 << (b - a)) - 1) << a))
+                cells = bit_list(unknown & (((1 << (b - a)) - 1) << a))
                 ids = [idx * w + i if axis == ROW else i * w + idx for i in cells]
                 for other in ids[1:]:
                     uf.union(ids[0], other)

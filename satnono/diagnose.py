@@ -181,7 +181,7 @@ def _clue(p: Puzzle, axis: str, index: int) -> tuple[int, ...]:
     return p.rows[index] if axis == ROW else p.columns[index]
 
 
-def _after_line_grid(state: GridState) -> Grid:
+def after_line_grid(state: GridState) -> Grid:
     if state.nvals > 2:
         chars = state.puzzle.chars
         return tuple("".join("?" if (v := state.cell(r, c)) is None else chars[v] for c in range(state.width))
@@ -311,7 +311,7 @@ def diagnose(puzzle: Puzzle, timeout: float | None = None, solver: str = DEFAULT
     except Deadline:
         d.reason = "timed out during line propagation"
         return finish()
-    d.after_line = _after_line_grid(state)
+    d.after_line = after_line_grid(state)
     if bad is not None:
         return no_solution(bad.describe(puzzle))
     d.undetermined = state.unknown_cells()

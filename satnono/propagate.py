@@ -85,13 +85,13 @@ class GridState:
         """The known cells of row r."""
         if self.nvals == 2:
             return self.row_black[r] | self.row_white[r]
-        return _known(tuple(ex[r] for ex in self.row_ex), (1 << self.width) - 1)
+        return known_of(tuple(ex[r] for ex in self.row_ex), (1 << self.width) - 1)
 
     def known_column(self, c: int) -> Mask:
         """The known cells of column c."""
         if self.nvals == 2:
             return self.col_black[c] | self.col_white[c]
-        return _known(tuple(ex[c] for ex in self.col_ex), (1 << self.height) - 1)
+        return known_of(tuple(ex[c] for ex in self.col_ex), (1 << self.height) - 1)
 
     def known_count(self) -> int:
         if self.nvals == 2:
@@ -178,7 +178,7 @@ def initial_state(puzzle: Puzzle, givens=None) -> GridState:
     return state
 
 
-def _known(excluded: tuple[Mask, ...], full: Mask) -> Mask:
+def known_of(excluded: tuple[Mask, ...], full: Mask) -> Mask:
     """Cells where at most one value is left (every value but one excluded)."""
     one = two = 0
     for ex in excluded:

@@ -71,11 +71,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from ..components import _bits
-from ..diagnose import _after_line_grid, count_color_placements, count_placements
+from ..components import bit_list
+from ..diagnose import after_line_grid, count_color_placements, count_placements
 from ..linesolve import ColorLineResult, LineResult, LineSolver, Mask
 from ..model import BLACK, WHITE, Puzzle
-from ..propagate import COLUMN, ROW, Contradiction, Deadline, GridState, _known, initial_state, propagate
+from ..propagate import COLUMN, ROW, Contradiction, Deadline, GridState, known_of, initial_state, propagate
 
 #: Technique name -> rank (lower is easier).
 TECHNIQUES: dict[str, int] = {
@@ -231,9 +231,9 @@ def _where(axis: str, positions: list[int]) -> str:
 def _settles(axis: str, black: Mask, white: Mask) -> str:
     parts = []
     if black:
-        parts.append(f"{_where(axis, _bits(black))} black")
+        parts.append(f"{_where(axis, bit_list(black))} black")
     if white:
-        parts.append(f"{_where(axis, _bits(white))} white")
+        parts.append(f"{_where(axis, bit_list(white))} white")
     return " and ".join(parts)
 
 
@@ -459,7 +459,7 @@ def color_line_move(puzzle: Puzzle, lengths: tuple[int, ...], colors: tuple[int,
         gone = [v for v in absent if ex[v]]
         return make(0, "absent", ex, lambda: f"the clue has no {_or(list(map(word, gone)))} block, "
                     f"so no cell is {_or(list(map(word, gone)))}")
-    known = _known(cur, full)
+    known = known_of(cur, full)
     total = {v: sum(c for c, col in zip(lengths, colors) if col == v) for v in present}
     ex = [0] * nv
     done = []
@@ -570,7 +570,7 @@ def color_cells(puzzle: Puzzle, axis: str, i: int, n: int, cur: tuple[Mask, ...]
     full = (1 << n) - 1
     chars = puzzle.chars
     after = [c | e for c, e in zip(cur, ex)]
-    settled = _known(tuple(after), full) & ~_known(cur, full)
+    settled = known_of(tuple(after), full) & ~known_of(cur, full)
     touched = 0
     for e in ex:
         touched |= e
@@ -578,7 +578,7 @@ def color_cells(puzzle: Puzzle, axis: str, i: int, n: int, cur: tuple[Mask, ...]
     excluded: list[tuple[int, int, str]] = []
     by_value: dict[int, list[int]] = {}
     by_gone: dict[tuple[int, ...], list[int]] = {}
-    for pos in _bits(touched):
+    for pos in bit_list(touched):
         if (settled >> pos) & 1:
             v = next(v for v, a in enumerate(after) if not (a >> pos) & 1)
             by_value.setdefault(v, []).append(pos)
@@ -608,7 +608,7 @@ def _line_text(name: str, placements: int | None, verb: str, settles: str, reaso
     return f"{name}: {reason()}: {settles}"
 
 
-class _Contradiction(Exception):
+class LineContradiction(Exception):
     def __init__(self, axis: str, index: int, text: str | None = None) -> None:
         super().__init__(axis, index)
         self.axis = axis
@@ -638,7 +638,7 @@ def rule_step(state: GridState) -> "Step | None":
         trial = state.copy()
         bad = narrow(trial, None)
         if bad is not None:
-            raise _Contradiction("rule", i, bad.describe(p))
+            raise LineContradiction("rule", i, bad.describe(p))
         cells: list[tuple[int, int, str]] = []
         excluded: list[tuple[int, int, str]] = []
         for r in range(state.height):
@@ -717,7 +717,7 @@ class Engine:
             axis, i, n, cur = self._color_line(lid)
             res = self.solver.color(self.clues[lid], self.colors[lid], n, cur)
             if res is None:
-                raise _Contradiction(axis, i)
+                raise LineContradiction(axis, i)
             cm = color_line_move(self.state.puzzle, self.clues[lid], self.colors[lid], n, cur, res, axis)
             if cm is not None:
                 heapq.heappush(self.heap, (cm.rank, -cm.size, lid, self.version[lid], cm))  # type: ignore[arg-type]
@@ -725,7 +725,7 @@ class Engine:
         axis, i, n, b, w = self._line(lid)
         res = self.solver(self.clues[lid], n, b, w)
         if res is None:
-            raise _Contradiction(axis, i)
+            raise LineContradiction(axis, i)
         mv = line_move(self.clues[lid], n, b, w, res, axis)
         if mv is not None:
             heapq.heappush(self.heap, (mv.rank, -(mv.black | mv.white).bit_count(), lid,
@@ -753,7 +753,7 @@ class Engine:
         axis, i, n, b, w = self._line(lid)
         clue = self.clues[lid]
         cells: list[tuple[int, int, str]] = []
-        for pos in _bits(mv.black | mv.white):
+        for pos in bit_list(mv.black | mv.white):
             v = BLACK if (mv.black >> pos) & 1 else WHITE
             cells.append((i, pos, v) if axis == ROW else (pos, i, v))
         cells.sort()
@@ -994,7 +994,7 @@ class _SafeColor:
         full = (1 << trial.width) - 1
         for r in range(trial.height):
             exs = [ex[r] for ex in trial.row_ex]
-            known = _known(tuple(exs), full)
+            known = known_of(tuple(exs), full)
             for v, e in enumerate(exs):
                 self.settled[v][r] |= known & ~e
 
@@ -1101,7 +1101,7 @@ class Explanation:
 
 def state_grid(state: GridState) -> tuple[str, ...]:
     """The known cells as rows over ``#``, ``.`` and ``?`` (in colour the palette's characters and ``?``)."""
-    return _after_line_grid(state)
+    return after_line_grid(state)
 
 
 def state_from_known(puzzle: Puzzle, known: Sequence[str]) -> GridState:
@@ -1175,7 +1175,7 @@ class Explainer:
                         return None
                     chain.append(pr)
                     eng.apply_step(pr)
-        except _Contradiction as e:
+        except LineContradiction as e:
             return _prune(chain, (e.axis, e.index)), (e.axis, e.index)
 
     def probe_step(self, state: GridState, r: int, c: int, black: bool, depth: int,
@@ -1260,7 +1260,7 @@ class Explainer:
                         break
                     steps.append(pr)
                     eng.apply_step(pr)
-        except _Contradiction as e:
+        except LineContradiction as e:
             status, bad = "none", (e.axis, e.index)
         except BudgetExhausted:
             status = "budget"

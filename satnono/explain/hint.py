@@ -9,7 +9,7 @@ from typing import Any, Sequence
 from ..linesolve import LineSolver
 from ..model import WHITE, Puzzle
 from ..solve import CheckResult, Checker, Status
-from .engine import (DEFAULT_PROBE_BUDGET, BudgetExhausted, Explainer, Explanation, Step, _Contradiction,
+from .engine import (DEFAULT_PROBE_BUDGET, BudgetExhausted, Explainer, Explanation, Step, LineContradiction,
                      contradiction_text,
                      color_word, grade, state_from_known)
 
@@ -171,7 +171,7 @@ def next_hint(puzzle: Puzzle, known: Sequence[str], timeout: float | None = 10.0
     except BudgetExhausted:
         return Hint("stuck", "no cell follows by line logic, and the probing budget ran out before a probe "
                     "was found", status=status)
-    except _Contradiction as e:
+    except LineContradiction as e:
         return Hint("contradiction", f"{contradiction_text(puzzle, e.axis, e.index)} the filled cells",
                     status=status)
     if step is None:

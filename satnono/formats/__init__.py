@@ -235,7 +235,7 @@ def _short(e: ParseError) -> str:
     return f"line {e.line}: {e.message}" if e.line is not None else e.message
 
 
-def _split_selector(path: str) -> tuple[str, int | None]:
+def split_selector(path: str) -> tuple[str, int | None]:
     """``FILE#k`` into ``(FILE, k)``; a path that exists as given has no selector."""
     if path == STDIN or "#" not in path or os.path.exists(path):
         return path, None
@@ -304,7 +304,7 @@ def load_all(path: str, fmt: str | None = None, background: str | None = None) -
     Raises:
         ParseError: as :func:`loads`, or the file cannot be read, or ``#k`` is out of range.
     """
-    base, k = _split_selector(path)
+    base, k = split_selector(path)
     puzzles = _parsed(base, fmt, background, EXTRA_RULES.get()) if k is not None else None
     if puzzles is None:
         puzzles = loads(_read_bytes(base), fmt, source=base, background=background)

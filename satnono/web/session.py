@@ -618,11 +618,11 @@ class Editor:
 
 
 def _split(path: str) -> tuple[str, int | None]:
-    from ..formats import _split_selector
+    from ..formats import split_selector
 
     if os.path.exists(path):
         return path, None
-    return _split_selector(path)
+    return split_selector(path)
 
 
 def _read(path: str) -> bytes:
