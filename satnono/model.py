@@ -25,6 +25,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
+from .clues import LineClue
+
 Clue = tuple[int, ...]
 """The block lengths of one line."""
 Colors = tuple[int, ...]
@@ -209,7 +211,16 @@ class Puzzle:
     background, 1 black in black and white), sorted.  Every solution must agree with them."""
     rules: tuple = ()
     """Extra rules every solution keeps (see :mod:`satnono.rules`), bound to this puzzle."""
+    row_blots: tuple[int, ...] | None = None
+    """Per row, the blotted blocks (bit j set: block j's length is hidden, at least 1; its
+    entry in ``rows`` is then 1).  All 0 when omitted."""
+    column_blots: tuple[int, ...] | None = None
+    """Per column, the blotted blocks, as ``row_blots``."""
     _all_rules: tuple = field(default=(), init=False, repr=False, compare=False)
+    row_clues: tuple[LineClue, ...] = field(default=(), init=False, repr=False, compare=False)
+    """Each row's clue as one :class:`~satnono.clues.LineClue` (what the kernels take)."""
+    column_clues: tuple[LineClue, ...] = field(default=(), init=False, repr=False, compare=False)
+    """Each column's clue as one :class:`~satnono.clues.LineClue`."""
 
     def __post_init__(self) -> None:
         # Normalise so that every consumer sees the same clue shape: tuples of
@@ -226,19 +237,34 @@ class Puzzle:
                 goal = tuple(row.translate(table) for row in goal)
         object.__setattr__(self, "palette", pal)
         lookup.update(_color_lookup(pal))
-        for lengths_attr, colors_attr in (("rows", "row_colors"), ("columns", "column_colors")):
+        for lengths_attr, colors_attr, blots_attr, clues_attr in (
+                ("rows", "row_colors", "row_blots", "row_clues"),
+                ("columns", "column_colors", "column_blots", "column_clues")):
             lines = tuple(getattr(self, lengths_attr))
             given = getattr(self, colors_attr)
             if given is not None and len(given) != len(lines):
                 raise ValueError(f"{len(lines)} {lengths_attr} but {len(given)} {colors_attr}")
+            given_blots = getattr(self, blots_attr)
+            if given_blots is not None and len(given_blots) != len(lines):
+                raise ValueError(f"{len(lines)} {lengths_attr} but {len(given_blots)} {blots_attr}")
             lengths_out = []
             colors_out = []
+            blots_out = []
             for i, clue in enumerate(lines):
-                lengths, colors = _normalise_blocks(clue, None if given is None else given[i], lookup, len(pal) - 1)
+                lengths, colors, blots = _normalise_blocks(clue, None if given is None else given[i], lookup,
+                                                           len(pal) - 1)
+                if given_blots is not None and given_blots[i]:
+                    if given_blots[i] >> len(lengths):
+                        raise ValueError(f"{lengths_attr[:-1]} {i + 1}: blots name a block the clue does not have")
+                    blots |= given_blots[i]
+                    lengths = tuple(1 if (blots >> j) & 1 else c for j, c in enumerate(lengths))
                 lengths_out.append(lengths)
                 colors_out.append(colors)
+                blots_out.append(blots)
             object.__setattr__(self, lengths_attr, tuple(lengths_out))
             object.__setattr__(self, colors_attr, tuple(colors_out))
+            object.__setattr__(self, blots_attr, tuple(blots_out))
+            object.__setattr__(self, clues_attr, tuple(map(LineClue, lengths_out, colors_out, blots_out)))
         object.__setattr__(self, "goal", goal)
         if self.givens:
             object.__setattr__(self, "givens", _normalise_givens(self.givens, len(self.rows), len(self.columns), len(pal) - 1))
@@ -293,22 +319,28 @@ class Puzzle:
             return self.rows[i], self.row_colors[i]  # type: ignore[index]
         return self.columns[i], self.column_colors[i]  # type: ignore[index]
 
+    def clue(self, axis: str, i: int) -> LineClue:
+        """Row or column ``i``'s clue as one :class:`~satnono.clues.LineClue`."""
+        return self.row_clues[i] if axis == "row" else self.column_clues[i]
+
+    def clues(self, axis: str) -> tuple[LineClue, ...]:
+        """Every row's (``axis == "row"``) or column's clue."""
+        return self.row_clues if axis == "row" else self.column_clues
+
+    @property
+    def has_blots(self) -> bool:
+        """True when some clue number is hidden (blotted)."""
+        return any(self.row_blots) or any(self.column_blots)  # type: ignore[arg-type]
+
     def min_length(self, axis: str, i: int) -> int:
-        """The fewest cells the clue of row or column ``i`` fits in: its blocks, plus one
-        background cell between consecutive blocks of the same colour."""
-        lengths, colors = self.line(axis, i)
-        return sum(lengths) + sum(1 for a, b in zip(colors, colors[1:]) if a == b)
+        """The fewest cells the clue of row or column ``i`` fits in: its blocks (a blot counts
+        1), plus one background cell between consecutive blocks of the same colour."""
+        return self.clue(axis, i).min_length()
 
     def clue_text(self, axis: str, i: int) -> str:
         """One line's clue as a person reads it: ``3 1`` in black and white, ``3a 1b`` in colour
-        (the palette's characters), ``0`` for an empty line."""
-        lengths, colors = self.line(axis, i)
-        if not lengths:
-            return "0"
-        if not self.is_color:
-            return " ".join(map(str, lengths))
-        chars = self.chars
-        return " ".join(f"{n}{chars[c]}" for n, c in zip(lengths, colors))
+        (the palette's characters), ``?`` for a blotted length, ``0`` for an empty line."""
+        return self.clue(axis, i).text(self.chars, self.is_color)
 
     @classmethod
     def from_clues(
@@ -363,6 +395,9 @@ class Puzzle:
             return False
         if self.rules and not all(rule.accepts(tuple(grid)) for rule in self.rules):
             return False
+        if self.has_blots:
+            rl, rc, cl, cc = color_clues_of_grid(tuple(grid), self.palette)
+            return (_blotted_match(rl, rc, self.row_clues) and _blotted_match(cl, cc, self.column_clues))
         if not self.is_color and chars == WHITE + BLACK:
             rows, cols = clues_of_grid(tuple(grid))
             return rows == self.rows and cols == self.columns
@@ -370,19 +405,44 @@ class Puzzle:
         return rl == self.rows and cl == self.columns and rc == self.row_colors and cc == self.column_colors
 
     def sum_mismatch(self) -> bool:
-        """True when row clues and column clues disagree on the number of cells of some colour."""
+        """True when row clues and column clues disagree on the number of cells of some colour
+        (with blots: when the side without a blot of a colour asks for fewer cells of it than
+        the other side's least total)."""
+        if self.has_blots:
+            return self.totals_conflict() is not None
         if not self.is_color:
             return sum(map(sum, self.rows)) != sum(map(sum, self.columns))
         return self.color_totals("row") != self.color_totals("column")
 
     def color_totals(self, axis: str) -> list[int]:
-        """Cells of each colour (index 0 unused) the row or column clues ask for."""
+        """Cells of each colour (index 0 unused) the row or column clues ask for (a blot
+        counts 1: with blots these are least totals)."""
         tot = [0] * len(self.palette)
         lengths, colors = (self.rows, self.row_colors) if axis == "row" else (self.columns, self.column_colors)
         for ls, cs in zip(lengths, colors):  # type: ignore[arg-type]
             for n, col in zip(ls, cs):
                 tot[col] += n
         return tot
+
+    def blot_counts(self, axis: str) -> list[int]:
+        """Blotted blocks of each colour (index 0 unused) in the row or column clues."""
+        out = [0] * len(self.palette)
+        for clue in self.clues(axis):
+            for j, col in enumerate(clue.colors):
+                if (clue.blots >> j) & 1:
+                    out[col] += 1
+        return out
+
+    def totals_conflict(self) -> int | None:
+        """The first colour whose row and column totals cannot agree, or None.  A side with no
+        blot of colour v asks for exactly its total; a side with blots for at least it."""
+        rt, ct = self.color_totals("row"), self.color_totals("column")
+        rb, cb = self.blot_counts("row"), self.blot_counts("column")
+        for v in range(1, len(rt)):
+            if (not rb[v] and rt[v] < ct[v]) or (not cb[v] and ct[v] < rt[v]) or (
+                    not rb[v] and not cb[v] and rt[v] != ct[v]):
+                return v
+        return None
 
 
 def _normalise_givens(givens: Iterable[Sequence[int]], h: int, w: int, k: int) -> tuple[tuple[int, int, int], ...]:
@@ -413,17 +473,34 @@ def _color_lookup(palette: Palette) -> dict[object, int]:
     return out
 
 
+BLOT = "?"
+"""How a blotted (hidden) block length is written in clues: ``"?"`` (``None`` is accepted too)."""
+
+
+def _blotted_match(lengths: Sequence[Clue], colors: Sequence[Colors], clues: Sequence[LineClue]) -> bool:
+    """True when the blocks of a grid's lines match clues that may have blotted lengths."""
+    for ls, cs, clue in zip(lengths, colors, clues):
+        if cs != clue.colors:
+            return False
+        b = clue.blots
+        if any(n != c for j, (n, c) in enumerate(zip(ls, clue.lengths)) if not (b >> j) & 1):
+            return False
+    return True
+
+
 def _normalise_blocks(clue: Iterable[object], colors: Iterable[int] | None,
-                      lookup: dict[object, int], k: int) -> tuple[Clue, Colors]:
-    """Lengths and colours of one line; zero-length blocks (``[0]`` for an empty line) are dropped."""
+                      lookup: dict[object, int], k: int) -> tuple[Clue, Colors, int]:
+    """Lengths, colours and blots of one line; zero-length blocks (``[0]`` for an empty line)
+    are dropped; a blotted length (``"?"`` or ``None``) becomes 1 with its bit set in the blots."""
     items = tuple(clue)
     if colors is None and all(type(x) is int for x in items):  # the common case: plain lengths
         if any(x < 0 for x in items):
             raise ValueError(f"negative block length in clue {list(items)}")
         lengths_only = items if 0 not in items else tuple(x for x in items if x)
-        return lengths_only, (1,) * len(lengths_only)
+        return lengths_only, (1,) * len(lengths_only), 0
     lengths: list[int] = []
     cols: list[int] = []
+    blots = 0
     given = None if colors is None else list(colors)
     if given is not None and len(given) != len(items):
         raise ValueError(f"clue {items!r} has {len(items)} blocks but {len(given)} colours")
@@ -440,14 +517,17 @@ def _normalise_blocks(clue: Iterable[object], colors: Iterable[int] | None,
             c = 1 if given is None else given[j]
             if c not in lookup or isinstance(c, bool):
                 raise ValueError(f"block colour {c!r} is not a colour index 1..{k}")
-        if isinstance(n, bool) or not isinstance(n, int):
+        if n is None or n == BLOT:
+            blots |= 1 << len(lengths)
+            n = 1
+        elif isinstance(n, bool) or not isinstance(n, int):
             n = int(n)  # type: ignore[call-overload]
         if n < 0:
             raise ValueError(f"negative block length in clue {items!r}")
         if n:
             lengths.append(n)
             cols.append(int(c))  # type: ignore[arg-type]
-    return tuple(lengths), tuple(cols)
+    return tuple(lengths), tuple(cols), blots
 
 
 def line_clue(cells: str) -> Clue:

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from satnono import Puzzle
-from satnono import propagate as prop
+from satnono.logic import propagate as prop
 from satnono.linesolve import LineSolver, solve_line
 from satnono.propagate import GridState, propagate, transpose
 

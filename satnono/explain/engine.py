@@ -138,6 +138,12 @@ class _Limited:
             raise _TooCostly
         return self.solver.color(lengths, colors, n, excluded)
 
+    def solve(self, clue, n, excluded):
+        self.left -= 1
+        if self.left < 0:
+            raise _TooCostly
+        return self.solver.solve(clue, n, excluded)
+
     @property
     def calls(self) -> int:
         return self.solver.calls

@@ -8,12 +8,9 @@ from typing import Callable, Iterable, Sequence
 
 from .common import (BuiltinRule, Cell, Clause, Lit, Literals, RuleConflict, RuleError, bits, empty_cell,
                      fold, neg)
+from ..lines.bits import reverse
 
 AXES = ("left-right", "top-bottom", "rotate180", "transpose")
-
-
-def _reverse(x: int, width: int) -> int:
-    return int(format(x, f"0{width}b")[::-1], 2) if width else 0
 
 
 @dataclass(frozen=True)
@@ -64,11 +61,11 @@ class Symmetric(BuiltinRule):
             rows, cols = state.row_ex[v], state.col_ex[v]
             for r in range(h):
                 if a == "left-right":
-                    m = _reverse(rows[r], w)
+                    m = reverse(rows[r], w)
                 elif a == "top-bottom":
                     m = rows[h - 1 - r]
                 elif a == "rotate180":
-                    m = _reverse(rows[h - 1 - r], w)
+                    m = reverse(rows[h - 1 - r], w)
                 else:
                     m = cols[r]
                 for c in bits(m & ~rows[r]):
