@@ -108,7 +108,7 @@ def test_encoding_is_exact_on_random_puzzles():
 
 def test_line_clauses_equal_the_reference_encoder():
     """The range-computing line encoder emits exactly the clauses of the build-then-fold reference."""
-    from satnono.encode import _line_clauses
+    from satnono.cnf.ladders import bw_line_clauses as _line_clauses
     from satnono.linesolve import solve_line
 
     rng = random.Random(77)

@@ -31,7 +31,7 @@ from .bw import Clue, LineResult, solve_line
 from .color import ColorLineResult, solve_color_line
 
 __all__ = ["Clue", "ColorLineResult", "LineResult", "LineSolver", "Mask", "Solved", "known_of",
-           "shared_solver", "solve_color_line", "solve_line", "spread"]
+           "shared_solver", "solve_clue", "solve_color_line", "solve_line", "spread"]
 
 
 class Solved(NamedTuple):
@@ -82,11 +82,7 @@ class LineSolver:
             return r  # type: ignore[return-value]
         except KeyError:
             pass
-        from .blotted import solve_range_line
-
-        lo, hi = clue.ranges(n)
-        res = solve_range_line(lo, hi, clue.colors, n, excluded)
-        out = None if res is None else Solved(res.excluded, res.starts, res.ends)
+        out = solve_clue(clue, n, excluded)
         self._store(key, out)
         return out
 
@@ -118,6 +114,17 @@ class LineSolver:
         r = solve_line(clue, n, black, white)
         self._store(key, r)
         return r
+
+
+def solve_clue(clue, n: int, excluded: tuple[Mask, ...]) -> Solved | ColorLineResult | None:
+    """:meth:`LineSolver.solve` without a cache: the kernel for ``clue``'s kind."""
+    if not clue.blots:
+        return solve_color_line(clue.lengths, clue.colors, n, excluded)
+    from .blotted import solve_range_line
+
+    lo, hi = clue.ranges(n)
+    res = solve_range_line(lo, hi, clue.colors, n, excluded)
+    return None if res is None else Solved(res.excluded, res.starts, res.ends)
 
 
 _SHARED: LineSolver | None = None

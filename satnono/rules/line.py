@@ -10,7 +10,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
-from .. import linesolve
+from ..clues import LineClue
+from ..lines import solve_clue
 from ..model import line_blocks
 from .common import BuiltinRule, Cell, Clause, Lit, RuleConflict, RuleError, bits
 
@@ -86,12 +87,11 @@ class Line(BuiltinRule):
         return tuple(out)
 
     def _solve(self, state, ex: tuple[int, ...]) -> tuple[int, ...] | None:
-        n = len(self.cells)
-        if state.nvals == 2:
-            bw = linesolve.solve_line(self.lengths, n, ex[0], ex[1])
-            return None if bw is None else (bw.black, bw.white)
-        res = linesolve.solve_color_line(self.lengths, self.colors, n, ex)
+        res = solve_clue(self._clue(), len(self.cells), ex)
         return None if res is None else res.excluded
+
+    def _clue(self) -> LineClue:
+        return LineClue(self.lengths, self.colors)
 
     def narrow(self, state, touched=None) -> RuleConflict | None:
         ex = self._excluded(state)
@@ -112,24 +112,18 @@ class Line(BuiltinRule):
     def clauses(self, lit: Lit, new_var: Callable[[], int], state=None) -> list[Clause]:
         """The line's order-encoded clauses over the cells' variables; the block-start
         variables are taken from ``new_var`` (which must count up by one)."""
-        from .. import encode  # the CNF layer's line clauses (the one place that writes them)
+        from ..cnf.encode import line_clauses  # the CNF layer's line clauses (the one place that writes them)
 
         n = len(self.cells)
         ex = self._excluded(state) if state is not None else tuple(0 for _ in range(self.nvals))
-        if self.nvals == 2:
-            bw = linesolve.solve_line(self.lengths, n, ex[0], ex[1])
-            if bw is None:
-                return [[]]
-            first = new_var()
-            cl, nv = encode.line_clauses(first, self.lengths, n, bw.starts, ex[0], ex[1],
-                                          lambda i: lit(*self.cells[i], 1))
-        else:
-            res = linesolve.solve_color_line(self.lengths, self.colors, n, ex)
-            if res is None:
-                return [[]]
-            first = new_var()
-            cl, nv = encode.color_line_clauses(first, self.lengths, self.colors, n, res.starts,
-                                                lambda i, v: lit(*self.cells[i], v), res.excluded)
+        res = solve_clue(self._clue(), n, ex)
+        if res is None:
+            return [[]]
+        first = new_var()
+        cell = (lambda i: lit(*self.cells[i], 1)) if self.nvals == 2 else None
+        cl, nv = line_clauses(first, self._clue(), n, res, ex if cell else res.excluded,
+                              lambda i, v: lit(*self.cells[i], v), cell)
+        if cell is None:
             # what the line's cells cannot be, as units (as the encoder does for rows and columns)
             for i, (r, c) in enumerate(self.cells):
                 left = [v for v in range(self.nvals) if not (res.excluded[v] >> i) & 1]

@@ -1,0 +1,315 @@
+"""CNF encoding of what line propagation left open.
+
+Block-start order encoding ("order-only", see ``shared/guide/encodings.md``):
+for block j of a line, y[j,p] means "block j starts at or before p".  Each
+block's ladder spans only the start positions the complete line solver still
+allows; known cells are constants and are substituted away; lines with no
+unknown cell are not encoded at all.
+
+Cell variables are fixed: cell (r, c) has colour v (1..K) is variable
+``(r * width + c) * K + v`` (``r * width + c + 1`` in black and white), so a
+model reads back without a lookup.  Block variables follow.
+
+The driver below is written once for every kind of line: each open line's
+clauses come from the builder for its clue (:mod:`satnono.cnf.ladders`; blotted
+lines add an end ladder, :mod:`satnono.cnf.blotted`).  In black and white the
+builder folds the known cells in as constants; the other builders leave them to
+unit clauses over the cells of the lines they encoded.
+
+Clauses per encoded line (constants folded in):
+
+* ladder        y[j,p] -> y[j,p+1]
+* holes         s_j != p for p between the lowest and highest valid start
+* order         y[j+1,p] -> y[j,p-c_j-1]   (a white cell separates blocks)
+* white side    block j covers i -> x_i          (x_i v -y[j,i] v y[j,i-c_j])
+* black side    x_i -> the last block started by i covers i
+                (-x_i v y[0,i]) and (-x_i v -y[j,i] v y[j+1,i] v -y[j,i-c_j])
+
+The black-side clauses are kept for cells already known black: each block's
+valid starts respect such a cell on their own, but a combination of blocks can
+still skip it.
+"""
+
+from __future__ import annotations
+
+import gc
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator, Sequence
+
+from ..clues import COLUMN, ROW
+from ..lines import LineSolver
+from ..logic.state import GridState
+from ..model import Grid, grid_from_masks
+from .ladders import Builder, Clause, bw_line_clauses, color_line_clauses
+
+__all__ = ["Encoding", "cell_vars", "encode", "line_clauses", "solution_grid"]
+
+
+@dataclass(slots=True)
+class Encoding:
+    """A CNF over cell and block-start variables."""
+
+    clauses: list[Clause]
+    nvars: int
+    width: int
+    height: int
+    unknown_vars: list[int]
+    """Variables of the cells left unknown by propagation (the ones a solution is read from)."""
+    unsat: bool = False
+    """True when constant folding produced the empty clause."""
+    lines: int = 0
+    """Number of lines encoded."""
+    block_vars: int = field(default=0)
+    selectors: dict[tuple[str, int], int] = field(default_factory=dict)
+    """With ``selectors=True``: the literal that switches each line's clauses on, keyed by (axis, index)."""
+
+    ncolors: int = 1
+    """Block colours K: cell (r, c) has colour v (1..K) is variable ``(r * width + c) * K + v``."""
+    unknown_cells: list[tuple[int, int]] = field(default_factory=list)
+    """The cells left unknown by propagation, row-major."""
+    allowed: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict)
+    """Colour puzzles: the colour indices (0 = background) each unknown cell may still have."""
+
+    def cell_var(self, r: int, c: int) -> int:
+        return r * self.width + c + 1
+
+    def color_var(self, r: int, c: int, v: int) -> int:
+        """The variable "cell (r, c) has block colour v" (``cell_var`` when K = 1)."""
+        return (r * self.width + c) * self.ncolors + v
+
+    def cell_value(self, model: Sequence[int], r: int, c: int) -> int:
+        """Colour index of an unknown cell in a model (0 background)."""
+        k = self.ncolors
+        base = (r * self.width + c) * k
+        for v in range(1, k + 1):
+            x = base + v
+            if x <= len(model) and model[x - 1] > 0:
+                return v
+        return 0
+
+    def blocking_clause(self, model: Sequence[int]) -> list[int]:
+        """The clause that excludes ``model`` on the unknown cells."""
+        if self.ncolors == 1:
+            return [-model[v - 1] if v <= len(model) else v for v in self.unknown_vars]
+        out = []
+        for r, c in self.unknown_cells:
+            v = self.cell_value(model, r, c)
+            if v:
+                out.append(-self.color_var(r, c, v))
+            else:
+                out += [self.color_var(r, c, u) for u in self.allowed[(r, c)] if u]
+        return out
+
+    def phases(self, model: Sequence[int]) -> list[int]:
+        """The model's literals on the unknown cells' variables (to search near it)."""
+        k = self.ncolors
+        if k == 1:
+            return [model[v - 1] for v in self.unknown_vars if v <= len(model)]
+        out = []
+        for r, c in self.unknown_cells:
+            base = (r * self.width + c) * k
+            out += [model[x - 1] for x in range(base + 1, base + k + 1) if x <= len(model)]
+        return out
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector (if it runs) for the duration.
+
+    Encoding allocates a list per clause, tens of thousands per puzzle; they
+    hold only ints, so they can form no cycle, but each few hundred of them
+    trigger a collection, which cost a third of the encoding time.
+    """
+    running = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if running:
+            gc.enable()
+
+
+def encode(
+    state: GridState,
+    solver: LineSolver,
+    rows: Iterable[int] | None = None,
+    columns: Iterable[int] | None = None,
+    selectors: bool = False,
+) -> Encoding:
+    """Encode the lines of a propagated, consistent ``state`` that still have unknown cells.
+
+    ``rows``/``columns`` restrict the encoding to those lines (used for
+    independent components); by default every line with an unknown cell.
+    With ``selectors`` every clause of a line carries the negation of a fresh
+    selector variable, so a line is enforced only when its selector is assumed
+    true (for unsatisfiable cores over lines); a line whose clue cannot fit at
+    all then contributes the clause ``[-selector]``.
+    """
+    with _collector_paused():
+        enc = _encode(state, solver, rows, columns, selectors)
+        if state.puzzle.rules:  # (the givens alone are known cells of the state: nothing to add)
+            _encode_rules(enc, state, selectors)
+        return enc
+
+
+def _encode_rules(enc: Encoding, state: GridState, selectors: bool) -> None:
+    """Append every rule's clauses, each rule behind a selector keyed ``("rule", i)`` (i its
+    index in ``puzzle.all_rules``) with ``selectors``.
+
+    A rule may speak of any cell, so the cells the state knows are pinned by unit clauses
+    (the line clauses fold known cells away in black and white, and pin them only on open
+    lines in colour); a rule given ``state`` may fold them itself, which saves clauses.
+    """
+    k = enc.ncolors
+    for r in range(state.height):
+        for c in range(state.width):
+            left = state.possible(r, c)
+            if len(left) == len(state.puzzle.palette):
+                continue
+            enc.clauses += [[-enc.color_var(r, c, v)] for v in range(1, k + 1) if v not in left]
+            if 0 not in left:
+                enc.clauses.append([enc.color_var(r, c, v) for v in left])
+    nv = enc.nvars + 1
+
+    def new_var() -> int:
+        nonlocal nv
+        nv += 1
+        return nv - 1
+
+    for i, rule in enumerate(state.puzzle.all_rules):
+        guard = new_var() if selectors else None
+        clauses = rule.clauses(enc.color_var, new_var, state)
+        if guard is None:
+            if not all(clauses):
+                enc.unsat = True
+        else:
+            enc.selectors[("rule", i)] = guard
+            clauses = [[-guard, *cl] for cl in clauses]
+        enc.clauses.extend(clauses)
+    enc.nvars = nv - 1
+
+
+def _open_lines(state: GridState, rows: Iterable[int] | None,
+                columns: Iterable[int] | None) -> tuple[list[int], list[int]]:
+    """The rows and columns to encode: those given, by default every line with an unknown cell."""
+    full_w = (1 << state.width) - 1
+    full_h = (1 << state.height) - 1
+    if rows is None:
+        rows = [r for r in range(state.height) if state.known_row(r) != full_w]
+    if columns is None:
+        columns = [c for c in range(state.width) if state.known_column(c) != full_h]
+    return list(rows), list(columns)
+
+
+def line_clauses(first_var: int, clue, n: int, res, excluded: tuple[int, ...], lit,
+                 cell=None) -> tuple[list[Clause], int]:
+    """The clauses of one line of any kind, and the next free variable.
+
+    ``res`` is the line solver's result for the line (its valid starts, and ends for a
+    blotted line), ``excluded`` what the state knows of its cells, ``lit(i, v)`` the
+    variable "cell i has colour v".  Given ``cell(i)`` (black and white, one variable a
+    cell: ``lit(i, 1)``) an unblotted line folds its known cells in as constants;
+    otherwise the caller pins them with unit clauses.
+    """
+    if clue.blots:
+        from .blotted import range_line_clauses
+
+        lo, hi = clue.ranges(n)
+        return range_line_clauses(first_var, lo, hi, clue.colors, n, res.starts, res.ends, lit)
+    if cell is not None:
+        return bw_line_clauses(first_var, clue.lengths, n, res.starts, excluded[0], excluded[1], cell)
+    cls, nv = color_line_clauses(first_var, clue.lengths, clue.colors, n, res.starts, lit, excluded)
+    # a colour the line's clue does not have is impossible in it
+    absent = [v for v in range(1, len(excluded)) if v not in clue.colors]
+    cls += [[-lit(j, v)] for j in range(n) for v in absent]
+    return cls, nv
+
+
+def _encode(
+    state: GridState,
+    solver: LineSolver,
+    rows: Iterable[int] | None,
+    columns: Iterable[int] | None,
+    selectors: bool,
+) -> Encoding:
+    p = state.puzzle
+    h, w, k = state.height, state.width, p.ncolors
+    rows, columns = _open_lines(state, rows, columns)
+    b = Builder(h * w * k + 1, selectors)
+    folded_kind = k == 1  # one variable a cell: the black-and-white builder folds known cells
+
+    def var(r: int, c: int, v: int) -> int:
+        return (r * w + c) * k + v
+
+    pinned: set[tuple[int, int]] = set()  # cells of lines whose builder does not fold them
+    for axis, indices, n, clues, exs in ((ROW, rows, w, p.row_clues, state.row_ex),
+                                         (COLUMN, columns, h, p.column_clues, state.col_ex)):
+        for i in indices:
+            b.start_line(axis, i)
+            clue = clues[i]
+            ex = tuple([e[i] for e in exs])
+            res = solver.solve(clue, n, ex)
+            if res is None:
+                if not selectors:
+                    raise ValueError(f"{axis} {i} is inconsistent; propagate first")
+                b.extend([[]])
+                continue
+            lit = (lambda j, v, r=i: var(r, j, v)) if axis == ROW else (lambda j, v, c=i: var(j, c, v))
+            folded = folded_kind and not clue.blots
+            cell = None
+            if folded:
+                cell = (lambda j, base=i * w + 1: base + j) if axis == ROW else (lambda j, c=i: j * w + c + 1)
+            cls, b.next_var = line_clauses(b.next_var, clue, n, res, ex, lit, cell)
+            b.extend(cls)
+            if not folded:
+                pinned.update(((i, j) if axis == ROW else (j, i)) for j in range(n))
+    b.guard = None
+    # what propagation knows of the pinned cells, as unit clauses (and "not background" as a
+    # clause over the colours left)
+    for r, c in sorted(pinned):
+        left = state.possible(r, c)
+        for v in range(1, k + 1):
+            if v not in left:
+                b.clauses.append([-var(r, c, v)])
+        if 0 not in left:
+            b.clauses.append([var(r, c, v) for v in left])
+            if not left:
+                b.unsat = True
+    cells = state.unknown_cells()
+    return Encoding(
+        clauses=b.clauses,
+        nvars=b.next_var - 1,
+        width=w,
+        height=h,
+        unknown_vars=[var(r, c, v) for r, c in cells for v in range(1, k + 1)],
+        unsat=b.unsat,
+        lines=len(rows) + len(columns),
+        block_vars=b.next_var - 1 - h * w * k - len(b.selectors or ()),
+        selectors=b.selectors or {},
+        ncolors=k,
+        unknown_cells=cells,
+        allowed={(r, c): tuple(state.possible(r, c)) for r, c in cells} if k > 1 else {},
+    )
+
+
+def solution_grid(state: GridState, enc: Encoding, model: Sequence[int]) -> Grid:
+    """The grid of a model: the state's known cells plus the model's values of the unknown ones."""
+    if enc.ncolors > 1:
+        full = state.copy()
+        for r, c in enc.unknown_cells:
+            full.set_cell(r, c, enc.cell_value(model, r, c))
+        return full.grid()
+    w = state.width
+    rows = state.row_black[:]
+    for v in enc.unknown_vars:
+        if v <= len(model) and model[v - 1] > 0:
+            r, c = divmod(v - 1, w)
+            rows[r] |= 1 << c
+    return grid_from_masks(rows, w)
+
+
+def cell_vars(enc: Encoding, cells: Iterable[tuple[int, int]]) -> list[int]:
+    """Every variable that fixes the value of the given cells (one per cell in black and white, K in colour)."""
+    k = enc.ncolors
+    return [enc.color_var(r, c, v) for r, c in cells for v in range(1, k + 1)]

@@ -1,0 +1,256 @@
+"""The clauses of one line: order-encoded block-start ladders.
+
+Block-start order encoding ("order-only", see ``shared/guide/encodings.md``):
+for block j of a line, y[j,p] means "block j starts at or before p".  Each
+block's ladder spans only the start positions the complete line solver still
+allows; known cells are constants and are substituted away; lines with no
+unknown cell are not encoded at all.
+
+Cell variables are fixed: cell (r, c) is variable ``r * width + c + 1``, so a
+model reads back without a lookup.  Block variables follow.
+
+Clauses per encoded line (constants folded in):
+
+* ladder        y[j,p] -> y[j,p+1]
+* holes         s_j != p for p between the lowest and highest valid start
+* order         y[j+1,p] -> y[j,p-c_j-1]   (a white cell separates blocks)
+* white side    block j covers i -> x_i          (x_i v -y[j,i] v y[j,i-c_j])
+* black side    x_i -> the last block started by i covers i
+                (-x_i v y[0,i]) and (-x_i v -y[j,i] v y[j+1,i] v -y[j,i-c_j])
+
+The black-side clauses are kept for cells already known black: each block's
+valid starts respect such a cell on their own, but a combination of blocks can
+still skip it.
+"""
+
+from __future__ import annotations
+
+from ..lines.bits import spread
+
+Clause = list[int]
+
+
+class Builder:
+    """Collects the clauses of the lines of one encoding, each line behind its selector when asked."""
+
+    __slots__ = ("clauses", "next_var", "unsat", "guard", "selectors")
+
+    def __init__(self, first_free: int, selectors: bool) -> None:
+        self.clauses: list[Clause] = []
+        self.next_var = first_free
+        self.unsat = False
+        self.guard: int | None = None
+        self.selectors: dict[tuple[str, int], int] | None = {} if selectors else None
+
+    def start_line(self, axis: str, index: int) -> None:
+        """With selectors, give the next line's clauses a fresh selector literal."""
+        if self.selectors is not None:
+            self.guard = self.next_var
+            self.selectors[(axis, index)] = self.next_var
+            self.next_var += 1
+
+    def extend(self, clauses: list[Clause]) -> None:
+        """Add one line's clauses (constants already folded), under the current guard."""
+        if self.guard is None:
+            if not all(clauses):
+                self.unsat = True
+        else:
+            g = -self.guard
+            clauses = [[g, *cl] for cl in clauses]
+        self.clauses.extend(clauses)
+
+
+def ladders(first_var: int, starts: tuple[int, ...]) -> tuple[list[int], list[int], list[int], int]:
+    """Ladder variables for blocks with valid start masks ``starts``, from ``first_var``.
+
+    Returns ``(los, his, bases, next_var)``: block j's ladder y[j,p] ("starts at
+    or before p") is the variable ``bases[j] + p`` for ``los[j] <= p < his[j]``
+    (lowest and highest valid start), the constant false below, true from ``his[j]``.
+    """
+    los: list[int] = []
+    his: list[int] = []
+    bases: list[int] = []
+    nv = first_var
+    for v in starts:
+        lo = (v & -v).bit_length() - 1
+        hi = v.bit_length() - 1
+        los.append(lo)
+        his.append(hi)
+        bases.append(nv - lo)
+        nv += hi - lo
+    return los, his, bases, nv
+
+
+def order_clauses(out: list[Clause], j: int, gap: int, starts: tuple[int, ...],
+                   los: list[int], his: list[int], bases: list[int]) -> None:
+    """Append block j's ladder, hole and order clauses.
+
+    * ladder  y[j,p] -> y[j,p+1]
+    * holes   s_j != p for p between the lowest and highest valid start
+    * order   y[j+1,p] -> y[j,p-gap]: block j+1 starts at least ``gap`` cells
+              after block j (its length, plus one when a background cell must
+              separate them); dropped, being true, from p - gap >= hi_j
+    """
+    lo, hi, v, base = los[j], his[j], starts[j], bases[j]
+    out += [[-(base + p), base + p + 1] for p in range(lo, hi - 1)]
+    out += [[-(base + p), base + p - 1] for p in range(lo + 1, hi) if not (v >> p) & 1]
+    if j + 1 < len(starts):
+        lo1, hi1, base1 = los[j + 1], his[j + 1], bases[j + 1]
+        app = out.append
+        for p in range(lo1, min(hi1, hi + gap)):
+            q = p - gap
+            app([-(base1 + p), base + q] if q >= lo else [-(base1 + p)])
+
+
+def bw_line_clauses(
+    first_var: int,
+    clue: tuple[int, ...],
+    n: int,
+    starts: tuple[int, ...],
+    black: int,
+    white: int,
+    cell_var,
+) -> tuple[list[Clause], int]:
+    """The clauses of one line and the next free variable.
+
+    Block j's ladder y[j,p] is a variable for lo_j <= p < hi_j (lowest and
+    highest valid start); below lo_j it is the constant false, from hi_j on
+    true, and y[k,.] is false.  Every family below is written for the index
+    ranges where no literal is a constant that satisfies the clause, and drops
+    the literals that are constant false, so no clause is built only to be
+    thrown away.  The constant cases that should not arise after a complete
+    line solver (a forced cell still unknown) are still folded correctly.
+    """
+    k = len(clue)
+    los, his, bases, nv = ladders(first_var, starts)
+    out: list[Clause] = []
+    app = out.append
+    for j, c in enumerate(clue):
+        order_clauses(out, j, c + 1, starts, los, his, bases)
+        lo, hi, v, base = los[j], his[j], starts[j], bases[j]
+        # white side: block j covering an unknown cell i makes it black:
+        # x_i v -y[j,i] v y[j,i-c]; -y[j,i] is false from i >= hi, y[j,i-c] false below lo
+        cover = 0
+        q = v
+        while q:
+            low = q & -q
+            cover |= ((1 << c) - 1) << (low.bit_length() - 1)
+            q ^= low
+        cover &= ~(black | white)
+        while cover:
+            low = cover & -cover
+            i = low.bit_length() - 1
+            cover ^= low
+            cl = [cell_var(i)]
+            if i < hi:
+                cl.append(-(base + i))
+            if i - c >= lo:
+                cl.append(base + i - c)
+            app(cl)
+    # black side: a black (or unknown) cell i is covered by the last block started by i:
+    # (-x_i v y[0,i]) and, for each j, (-x_i v -y[j,i] v y[j+1,i] v -y[j,i-c_j]).
+    # The j-th clause is satisfied unless lo_j + c_j <= i < hi_{j+1}; a known
+    # black cell contributes no literal, a known white cell no clause.
+    nxl: list[Clause | None] = [
+        None if (white >> i) & 1 else [] if (black >> i) & 1 else [-cell_var(i)] for i in range(n)
+    ]
+    if k == 0:  # an empty clue: every cell white
+        out += [x[:] for x in nxl if x is not None]
+        return out, nv
+    lo0, base0 = los[0], bases[0]
+    for i in range(min(his[0], n)):
+        x = nxl[i]
+        if x is not None:
+            app(x + [base0 + i] if i >= lo0 else x[:])
+    for j, c in enumerate(clue):
+        lo, hi, base = los[j], his[j], bases[j]
+        if j + 1 < k:
+            lo1, end, base1 = los[j + 1], his[j + 1], bases[j + 1]
+        else:
+            lo1, end, base1 = n, n, 0  # y[k,.] is false
+        hic = hi + c
+        for i in range(lo + c, min(end, n)):
+            x = nxl[i]
+            if x is None:
+                continue
+            cl = x + [-(base + i)] if i < hi else x[:]
+            if i >= lo1:
+                cl.append(base1 + i)
+            if i < hic:
+                cl.append(c - base - i)
+            app(cl)
+    return out, nv
+
+
+
+
+def color_line_clauses(first_var: int, lengths: tuple[int, ...], colors: tuple[int, ...], n: int,
+                        starts: tuple[int, ...], lit, excluded: tuple[int, ...] | None = None) -> tuple[list[Clause], int]:
+    """The clauses of one line of a colour puzzle and the next free variable.
+
+    The ladders are those of :func:`bw_line_clauses`; ``lit(i, v)`` is the
+    variable "cell i of this line has colour v".  The gap before block j + 1
+    is ``c_j + [colour_j == colour_{j+1}]`` cells after block j's start.
+    Known cells are not folded here: :func:`satnono.cnf.encode.encode` fixes them with
+    unit clauses.  With ``excluded`` (per colour, the cells that cannot have
+    it) the support clauses of a cell and a colour it cannot have are left
+    out: the unit clause ``-x_iv`` satisfies them.
+
+    * ladder, holes, order as in black and white, with the colour-dependent gap
+    * cover       block j covers i -> cell i has colour_j
+    * support     cell i has colour v -> the last block started by i covers i
+                  and has colour v:  (-x_iv v y[0,i]) and for each j
+                  (-x_iv v -y[j,i] v y[j+1,i] [v -y[j,i-c_j] when colour_j = v])
+    """
+    k = len(lengths)
+    los, his, bases, nv = ladders(first_var, starts)
+    out: list[Clause] = []
+    app = out.append
+    for j, c in enumerate(lengths):
+        order_clauses(out, j, c + (j + 1 < k and colors[j] == colors[j + 1]), starts, los, his, bases)
+        lo, hi, v, base = los[j], his[j], starts[j], bases[j]
+        # cover: x_{i,colour_j} v -y[j,i] v y[j,i-c]; -y[j,i] is false from i >= hi, y[j,i-c] below lo
+        col = colors[j]
+        cover = spread(v, c)
+        while cover:
+            low = cover & -cover
+            i = low.bit_length() - 1
+            cover ^= low
+            cl = [lit(i, col)]
+            if i < hi:
+                cl.append(-(base + i))
+            if i - c >= lo:
+                cl.append(base + i - c)
+            app(cl)
+    # support, written over the index ranges where block j can be the last block started by i
+    # (lo_j <= i < hi_{j+1}), with constant literals resolved inline
+    for col in sorted(set(colors)):
+        xs = [-lit(i, col) for i in range(n)]
+        skip = 0 if excluded is None else excluded[col]  # cells that cannot have this colour
+        lo0, hi0, base0 = los[0], his[0], bases[0]
+        for i in range(min(hi0, n)):  # y[0,i] is true from hi_0 on
+            if not (skip >> i) & 1:
+                app([xs[i], base0 + i] if i >= lo0 else [xs[i]])
+        for j, c in enumerate(lengths):
+            lo, hi, base = los[j], his[j], bases[j]
+            if j + 1 < k:
+                lo1, end, base1 = los[j + 1], his[j + 1], bases[j + 1]
+            else:
+                lo1, end, base1 = n, n, 0
+            same = colors[j] == col
+            for i in range(lo, min(end, n)):
+                if (skip >> i) & 1:
+                    continue
+                cl = [xs[i]]
+                if i < hi:
+                    cl.append(-(base + i))
+                if i >= lo1:
+                    cl.append(base1 + i)
+                if same:
+                    q = i - c
+                    if q < lo:
+                        continue  # block j started by i covers i: satisfied
+                    if q < hi:
+                        cl.append(-(base + q))
+                app(cl)
+    return out, nv
