@@ -70,11 +70,26 @@ class LineSolver:
             cache.clear()
         cache[key] = value
 
-    def solve(self, clue, n: int, excluded: tuple[Mask, ...]) -> Solved | ColorLineResult | None:
-        """Solve one line of any kind (see the module's docstring); cached."""
-        if not clue.blots:
-            return self.color(clue.lengths, clue.colors, n, excluded)
+    def solve(self, clue, n: int, excluded: tuple[Mask, ...]) -> Solved | ColorLineResult | LineResult | None:
+        """Solve one line of any kind (see the module's docstring); cached.
+
+        The result has ``excluded`` and ``starts`` (and ``ends`` on a blotted line).
+        """
         self.calls += 1
+        if len(excluded) == 2 and not clue.blots:
+            # two values and no blot (black and white), the hot case: the black-and-white
+            # kernel's own entry (the colours are all 1), whose result reads as ``excluded`` too
+            black, white = excluded
+            key: tuple = (clue.lengths, n, black, white)
+            try:
+                r = self._cache[key]
+                self.hits += 1
+                return r  # type: ignore[return-value]
+            except KeyError:
+                pass
+            r = solve_line(clue.lengths, n, black, white)
+            self._store(key, r)
+            return r
         key = (clue, n, excluded)
         try:
             r = self._cache[key]

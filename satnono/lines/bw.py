@@ -25,6 +25,7 @@ Definitions used below, for a line of n cells with a virtual white cell n:
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import NamedTuple
 
 from .bits import BYTE_REVERSED, Mask, reach as _reach, reverse as _reverse, runs_of as _runs_of, spread
@@ -41,6 +42,9 @@ class LineResult(NamedTuple):
     """Every cell that is white in all placements (includes the known white cells)."""
     starts: tuple[Mask, ...]
     """For each block, the mask of its valid start positions."""
+
+    excluded = property(itemgetter(0, 1), doc="""``(black, white)``: what every kernel's result
+    has, per value the cells that cannot have it (not background = black, not black = white).""")
 
 
 def _forward(clue: Clue, n: int, may_black: Mask, may_white: Mask) -> tuple[list[Mask], list[Mask]] | None:

@@ -213,24 +213,30 @@ def _sweep(axis: str, clues, n: int, ex: list[list[Mask]], cross_ex: list[list[M
     counts = [0] * nvals
     bad = None
     solve = solver.solve
+    values = range(nvals)
+    # each line's exclusions as one tuple, for all lines at once (a line's own masks change only
+    # when it is solved, and the crossing lines' only after the sweep)
+    lines = list(zip(*ex))
     for i, is_dirty in enumerate(dirty):
         if not is_dirty:
             continue
         dirty[i] = False
-        cur = tuple([e[i] for e in ex])
+        cur = lines[i]
         res = solve(clues[i], n, cur)
         if res is None:
             bad = Contradiction(axis, i, solve(clues[i], n, (0,) * nvals) is not None)
             break
-        v = 0
-        for new, old in zip(res.excluded, cur):
-            if new != old:
-                ex[v][i] = new
-                d = new & ~old
-                news[v].append((i, d))
-                counts[v] += d.bit_count()
-            v += 1
-    for v in range(nvals):  # pushed even on a contradiction, so both views of the state agree
+        after = res.excluded
+        if after != cur:
+            for v in values:
+                new = after[v]
+                old = cur[v]
+                if new != old:
+                    ex[v][i] = new
+                    d = new & ~old
+                    news[v].append((i, d))
+                    counts[v] += d.bit_count()
+    for v in values:  # pushed even on a contradiction, so both views of the state agree
         _push(news[v], counts[v], ex[v], n, cross_ex[v], cross_dirty)
     return bad
 
