@@ -25,23 +25,24 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from .cnf.encode import cell_vars, encode, solution_grid
 from .components import Component, component_state, split
-from .encode import cell_vars, encode, solution_grid
-from .linesolve import LineSolver
+from .lines import LineSolver
+from .logic.state import COLUMN, ROW, GridState
 from .model import Grid, Puzzle
-from .propagate import COLUMN, ROW, Deadline, GridState, initial_state, propagate
+from .results import Status
 from .sat import DEFAULT_SOLVER, SatSession
-from .solve import broken_rule, lazy_rules, rule_cuts, solve_keeping_rules, sum_mismatch_reason
+from .solve import Checker, lazy_rules, rule_cuts
 
 #: Models enumerated per component before switching to an exact counter.
 ENUM_CAP = 1000
 #: Largest number of distinct states the transfer-matrix counter may hold at once.
 DP_MAX_STATES = 200_000
 
-NONE = "none"
-UNIQUE = "unique"
-MULTIPLE = "multiple"
-UNKNOWN = "unknown"
+NONE = Status.NONE
+UNIQUE = Status.UNIQUE
+MULTIPLE = Status.MULTIPLE
+UNKNOWN = Status.UNKNOWN
 
 
 @dataclass(slots=True)
@@ -420,53 +421,28 @@ def count(
                 status = MULTIPLE if n >= 2 else UNKNOWN
         return CountResult(puzzle, n, is_exact, status, seconds=time.monotonic() - t0, **kw)
 
-    if puzzle.sum_mismatch():
-        return done(0, True, reason=sum_mismatch_reason(puzzle))
-    state = initial_state(puzzle)
-    try:
-        bad = propagate(state, lines, deadline=deadline)
-    except Deadline:
-        return done(0, False, reason="timed out during line propagation")
-    if bad is not None:
-        return done(0, True, reason=bad.describe(puzzle))
-    left = state.unknown_count()
-    if left == 0:
-        broken = broken_rule(puzzle, state.grid())
-        if broken is not None:
-            return done(0, True, reason=f"the only grid the clues allow breaks rule {broken}")
-        return done(1, True, line_solvable=True, solution=state.grid())
-
-    enc = encode(state, lines)
-    if enc.unsat:
-        return done(0, True, unknown_after_propagation=left,
-                    reason="no solution: the remaining constraints are contradictory")
-    with SatSession(enc.clauses, solver) as sat:
-        r = sat.solve(deadline)
-        if r is None:
-            return done(0, False, unknown_after_propagation=left,
-                        reason="timed out before a first solution was found")
-        if not r:
-            return done(0, True, unknown_after_propagation=left,
-                        reason="no solution (proved by SAT search after line propagation)")
+    st = Checker(solver, lines).settle(puzzle, deadline=deadline, solutions=1, keep_open=True)
+    res = st.result
+    if st.sat is None:  # settled (or stopped) before a SAT solution was at hand
+        extra = {} if st.enc is None else {"unknown_after_propagation": res.stats.unknown_after_propagation}
+        if res.status is Status.UNIQUE:
+            return done(1, True, line_solvable=True, solution=res.solutions[0])
+        return done(0, res.status is Status.NONE, reason=res.reason, **extra)
+    state, enc, sat = st.state, st.enc, st.sat
+    assert state is not None and enc is not None and st.first_model is not None
+    left = res.stats.unknown_after_propagation
+    first = st.first_model
+    solution = res.solutions[0]
+    with sat:
         lazy = lazy_rules(puzzle)
         keeps: Callable[[list[int]], bool] | None = None
         if lazy:  # rules encoded lazily: cut off the models that break them
-            got = solve_keeping_rules(sat, state, enc, deadline)
-            if not got:
-                return done(0, got is False, unknown_after_propagation=left,
-                            reason="no solution keeps the rules" if got is False else "timed out before a first solution was found")
-            first = got[1]
 
             def keeps(model: list[int]) -> bool:
                 cuts = rule_cuts(lazy, solution_grid(state, enc, model), state, enc)
                 for cl in cuts:
                     sat.add_clause(cl)
                 return not cuts
-        else:
-            first = sat.model()
-        solution = solution_grid(state, enc, first)
-        if not puzzle.is_solution(solution):
-            raise RuntimeError("internal error: the SAT model does not satisfy the clues")
 
         comps = split(state, lines) if decompose else [Component(state.unknown_cells())]
         comps.sort(key=lambda c: c.size)
@@ -494,7 +470,7 @@ def count(
                     sub = component_state(state, comp, solution)
                     # the transfer-matrix counter knows clues only (givens are known cells of the state)
                     value = (dp_count(sub, deadline, line_solver=lines)
-                             if use_dp and not puzzle.is_color and not puzzle.rules else None)
+                             if use_dp and not puzzle.is_color and not puzzle.rules and not puzzle.has_blots else None)
                     if value is not None:
                         found, cexact, method = value, True, "dp"
                     elif limit is not None:

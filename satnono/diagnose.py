@@ -21,15 +21,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable
 
-from .encode import encode, solution_grid
-from .lines import LineSolver, Mask
+from .encode import encode
+from .lines import LineSolver
 from .lines.count import count_color_placements, count_placements  # noqa: F401  (re-exported)
 from .model import Grid, Puzzle, grid_diff
-from .propagate import COLUMN, ROW, Contradiction, Deadline, GridState, initial_state, propagate
+from .propagate import COLUMN, ROW, Contradiction, GridState, initial_state
 from .sat import DEFAULT_SOLVER, SatSession
-from .solve import sum_mismatch_reason
+from .results import Status
+from .solve import Checker, Settlement, solve_keeping_rules, sum_mismatch_reason, verified
 
 Cell = tuple[int, int]
 Line = tuple[str, int]
@@ -234,7 +235,6 @@ def diagnose(puzzle: Puzzle, timeout: float | None = None, solver: str = DEFAULT
             d.conflict_minimal = False
         return finish()
 
-    state = initial_state(puzzle)
     for axis, n_lines, n in ((ROW, puzzle.height, puzzle.width), (COLUMN, puzzle.width, puzzle.height)):
         for i in range(n_lines):
             if puzzle.min_length(axis, i) > n:  # the most specific reason: a clue that cannot fit
@@ -243,78 +243,72 @@ def diagnose(puzzle: Puzzle, timeout: float | None = None, solver: str = DEFAULT
     if puzzle.sum_mismatch():
         d.after_line = tuple("?" * puzzle.width for _ in range(puzzle.height))
         return no_solution(sum_mismatch_reason(puzzle))
+    st = Checker(solver, lines).settle(puzzle, deadline=deadline, keep_open=probe_cells, check_totals=False)
     try:
-        bad = propagate(state, lines, deadline=deadline)
-    except Deadline:
-        d.reason = "timed out during line propagation"
+        return _diagnosis(d, st, deadline, probe_cells, finish, no_solution)
+    finally:
+        st.close()
+
+
+def _diagnosis(d: Diagnosis, st: Settlement, deadline: float | None, probe_cells: bool,
+               finish: Callable[[], Diagnosis], no_solution: Callable[[str], Diagnosis]) -> Diagnosis:
+    """Fill ``d`` from what the settle pipeline found, probing cells for the ambiguity region."""
+    res, state, enc = st.result, st.state, st.enc
+    if state is None or (enc is None and res.status is Status.UNKNOWN):
+        d.reason = res.reason  # line propagation timed out
         return finish()
     d.after_line = after_line_grid(state)
-    if bad is not None:
-        return no_solution(bad.describe(puzzle))
+    if st.contradiction is not None:
+        return no_solution(st.contradiction.describe(d.puzzle))
+    if res.status is Status.NONE and enc is None:  # line logic's only grid breaks a rule
+        return no_solution(res.reason or "no solution")
     d.undetermined = state.unknown_cells()
     d.open_lines = open_lines(state)
-    if not d.undetermined:
+    if res.line_solvable:
         d.status = "unique"
         d.line_solvable = True
-        d.solutions = [state.grid()]
+        d.solutions = list(res.solutions)
         return finish()
-
-    enc = encode(state, lines)
-    if enc.unsat:
-        return no_solution("the constraints left by line logic are contradictory")
-    def grid_of(model: list[int]) -> Grid:
-        return solution_grid(state, enc, model)
-
-    with SatSession(enc.clauses, solver) as sat:
-        r = sat.solve(deadline)
-        if r is None:
-            d.reason = "timed out before a first solution was found"
-            return finish()
-        if not r:
-            return no_solution("no solution (proved by SAT search after line propagation)")
-        first = sat.model()
-        s1 = grid_of(first)
-        d.solutions = [s1]
-        # Is there a second solution?  Guard the blocking clause so it can be retracted.
-        act = enc.nvars + 1
-        sat.add_clause([-act] + enc.blocking_clause(first))
-        r = sat.solve(deadline, [act])
-        if r is None:
-            d.reason = "found a solution, but timed out before proving it unique"
-            return finish()
-        if not r:
-            d.status = "unique"
-            return finish()
-        d.status = "multiple"
-        s2 = grid_of(sat.model())  # read the model before the solver state changes
-        sat.add_clause([-act])
-        d.solutions.append(s2)
-        varies = {(rr, cc) for rr, cc in grid_diff(s1, s2)}
-        if probe_cells:
-            chars = puzzle.chars
-            next_act = act + 1
-            for rc in enc.unknown_cells:
-                if rc in varies:
-                    continue
-                # a solution in which this cell differs from the first one
-                value = chars.index(s1[rc[0]][rc[1]])
-                if value:
-                    assume = [-enc.color_var(*rc, value)]
-                else:  # background: some colour instead (a guarded clause over the cell's colours)
-                    assume = [next_act]
-                    sat.add_clause([-next_act] + [enc.color_var(*rc, v) for v in range(1, enc.ncolors + 1)])
-                    next_act += 1
-                r = sat.solve(deadline, assume)
-                if r:  # read the model before the solver state changes
-                    varies.update(grid_diff(s1, grid_of(sat.model())))
-                if not value:
-                    sat.add_clause([-assume[0]])
-                if r is None:
-                    d.ambiguity_complete = False
-                    break
-        else:
-            d.ambiguity_complete = False
+    if res.status is Status.NONE:
+        return no_solution(res.reason or "no solution")
+    d.solutions = list(res.solutions)
+    if res.status is Status.UNKNOWN:
+        d.reason = res.reason
+        return finish()
+    if res.status is Status.UNIQUE:
+        d.status = "unique"
+        return finish()
+    d.status = "multiple"
+    s1, s2 = res.solutions
+    varies = set(grid_diff(s1, s2))
+    if not probe_cells or st.sat is None or enc is None:
+        d.ambiguity_complete = False
         d.ambiguous = sorted(varies)
+        return finish()
+    sat = st.sat
+    chars = d.puzzle.chars
+    next_act = enc.nvars + 1
+    # The first solution is blocked already: each probe asks for a solution in which one more
+    # cell differs from it (a solution found marks every cell where it differs).
+    for rc in enc.unknown_cells:
+        if rc in varies:
+            continue
+        value = chars.index(s1[rc[0]][rc[1]])
+        if value:
+            assume = [-enc.color_var(*rc, value)]
+        else:  # background: some colour instead (a guarded clause over the cell's colours)
+            assume = [next_act]
+            sat.add_clause([-next_act] + [enc.color_var(*rc, v) for v in range(1, enc.ncolors + 1)])
+            next_act += 1
+        got = solve_keeping_rules(sat, state, enc, deadline, assumptions=assume)
+        if got:
+            varies.update(grid_diff(s1, verified(d.puzzle, got[0])))
+        if not value:
+            sat.add_clause([-assume[0]])
+        if got is None:
+            d.ambiguity_complete = False
+            break
+    d.ambiguous = sorted(varies)
     return finish()
 
 

@@ -10,27 +10,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Mapping
 
-from .encode import encode, solution_grid
-from .linesolve import LineSolver
+from .cnf.encode import Encoding, encode, solution_grid
+from .lines import LineSolver
 from .model import Grid, Puzzle, grid_diff
-from .propagate import Deadline, initial_state, propagate
+from .results import Status
+from .logic.propagate import propagate
+from .logic.state import Contradiction, Deadline, GridState, initial_state
 from .sat import DEFAULT_SOLVER, SatSession
-
-
-class Status(str, Enum):
-    """The verdict on a puzzle."""
-
-    UNIQUE = "unique"
-    MULTIPLE = "multiple"
-    NONE = "none"
-    UNKNOWN = "unknown"
-    ERROR = "error"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(slots=True)
@@ -84,7 +72,7 @@ class InternalError(RuntimeError):
     """A solution failed its re-check against the clues (a bug, never a verdict)."""
 
 
-def _verified(puzzle: Puzzle, grid: Grid, givens: Mapping[tuple[int, int], bool | int] | None = None) -> Grid:
+def verified(puzzle: Puzzle, grid: Grid, givens: Mapping[tuple[int, int], bool | int] | None = None) -> Grid:
     chars = puzzle.chars
     ok = puzzle.is_solution(grid) and all(
         grid[r][c] == chars[int(value)] for (r, c), value in (givens or {}).items()
@@ -143,11 +131,38 @@ def sum_mismatch_reason(puzzle: Puzzle) -> str:
     return "row and column clues disagree"
 
 
+@dataclass(slots=True)
+class Settlement:
+    """What :meth:`Checker.settle` found, with the work it did, for verbs that go on from there
+    (counting enumerates in the same SAT session, diagnose probes cells in it)."""
+
+    result: CheckResult
+    state: GridState | None = None
+    """The state after line propagation (None when it did not run)."""
+    contradiction: Contradiction | None = None
+    """What line logic (or a rule) found impossible, for a ``none`` found by propagation."""
+    enc: Encoding | None = None
+    """The CNF of the residue (None when line logic settled the puzzle or stopped it)."""
+    sat: SatSession | None = None
+    """The SAT session, left open with ``keep_open=True`` when a first solution was found; the
+    caller closes it (:meth:`close`).  After a ``multiple`` it holds the blocking clause of the
+    first solution."""
+    first_model: list[int] | None = None
+    """The SAT model of the first solution."""
+
+    def close(self) -> None:
+        if self.sat is not None:
+            self.sat.close()
+            self.sat = None
+
+
 class Checker:
     """Settles puzzles one after another, sharing the line-solver cache.
 
     ``Checker().check(p)`` is what :func:`check` does; keep one Checker for a
-    batch so repeated lines are solved once.
+    batch so repeated lines are solved once.  :meth:`settle` is the one pipeline
+    every verb uses (check, count, diagnose, generate, fix and the editor):
+    propagate, encode, a first solution, a second one, each verified.
     """
 
     def __init__(self, solver: str = DEFAULT_SOLVER, line_solver: LineSolver | None = None) -> None:
@@ -170,22 +185,44 @@ class Checker:
         to the player, which every solution must respect, on top of the
         puzzle's own ``givens``.
         """
+        return self.settle(puzzle, timeout, givens).result
+
+    def settle(self, puzzle: Puzzle, timeout: float | None = None,
+               givens: Mapping[tuple[int, int], bool] | None = None, *,
+               deadline: float | None = None, solutions: int = 2, keep_open: bool = False,
+               state: GridState | None = None, check_totals: bool = True) -> Settlement:
+        """The one settle pipeline: totals, line propagation, then for what is left the CNF,
+        a first solution and (``solutions=2``) a second one; every solution is verified
+        against the clues, the givens and the rules before it is reported.
+
+        ``timeout`` (seconds from now) or ``deadline`` (a monotonic time) bounds the whole
+        run.  With ``solutions=1`` it stops at the first solution (``unknown`` unless line
+        logic alone settled the puzzle; the solution is in ``result.solutions``).
+        ``state``: start from this state (propagated further in place) instead of a fresh
+        one.  ``keep_open``: leave the SAT session open in the :class:`Settlement` for the
+        caller to go on with.
+        """
         t0 = time.monotonic()
-        deadline = None if timeout is None else t0 + timeout
+        if deadline is None and timeout is not None:
+            deadline = t0 + timeout
         stats = Stats(cells=puzzle.height * puzzle.width)
         calls0 = self.lines.calls
+        out = Settlement(CheckResult(puzzle, Status.UNKNOWN))
 
-        def done(status: Status, **kw) -> CheckResult:
+        def done(status: Status, **kw) -> Settlement:
             stats.line_calls = self.lines.calls - calls0
-            return CheckResult(puzzle, status, stats=stats, seconds=time.monotonic() - t0, **kw)
+            out.result = CheckResult(puzzle, status, stats=stats, seconds=time.monotonic() - t0, **kw)
+            return out
 
         # "cells left after line logic" means one thing everywhere (check, diagnose): the cells
         # line logic had not settled when it stopped, at its fixpoint or at a contradiction
         # (all of them when it did not run)
         stats.unknown_after_propagation = stats.cells
-        if puzzle.sum_mismatch():
+        if check_totals and puzzle.sum_mismatch():
             return done(Status.NONE, reason=sum_mismatch_reason(puzzle))
-        state = initial_state(puzzle, givens)
+        if state is None:
+            state = initial_state(puzzle, givens)
+        out.state = state
         try:
             bad = propagate(state, self.lines, deadline=deadline)
         except Deadline:
@@ -193,6 +230,7 @@ class Checker:
             return done(Status.UNKNOWN, reason="timed out during line propagation")
         stats.unknown_after_propagation = state.unknown_count()
         if bad is not None:
+            out.contradiction = bad
             why = bad.describe(puzzle)
             if givens or puzzle.givens:
                 why += " (with the given cells)"
@@ -201,36 +239,43 @@ class Checker:
             broken = broken_rule(puzzle, state.grid())
             if broken is not None:
                 return done(Status.NONE, reason=f"the only grid the clues allow breaks rule {broken}")
-            return done(Status.UNIQUE, line_solvable=True, solutions=(_verified(puzzle, state.grid(), givens),))
+            return done(Status.UNIQUE, line_solvable=True, solutions=(verified(puzzle, state.grid(), givens),))
 
-        enc = encode(state, self.lines)
+        enc = out.enc = encode(state, self.lines)
         stats.cnf_vars = enc.nvars
         stats.cnf_clauses = len(enc.clauses)
         if enc.unsat:
             return done(Status.NONE, reason="no solution: the remaining constraints are contradictory")
-        with SatSession(enc.clauses, self.solver) as sat:
-            try:
-                first = solve_keeping_rules(sat, state, enc, deadline, stats)
-                if first is None:
-                    return done(Status.UNKNOWN, reason="timed out before a first solution was found")
-                if not first:
-                    return done(Status.NONE, reason="no solution (proved by SAT search after line propagation)")
-                grid, model = first
-                s1 = _verified(puzzle, grid, givens)
-                sat.add_clause(enc.blocking_clause(model))
-                # Search next to the first solution: second solutions usually differ in few cells.
-                sat.set_phases(enc.phases(model))
-                second = solve_keeping_rules(sat, state, enc, deadline, stats)
-                if second is None:
-                    return done(Status.UNKNOWN, solutions=(s1,),
-                                reason="found a solution, but timed out before proving it unique")
-                if not second:
-                    return done(Status.UNIQUE, solutions=(s1,))
-                s2 = _verified(puzzle, second[0], givens)
-                return done(Status.MULTIPLE, solutions=(s1, s2), diff=tuple(grid_diff(s1, s2)))
-            finally:
-                stats.sat_calls = sat.calls
-                stats.conflicts = sat.conflicts
+        sat = SatSession(enc.clauses, self.solver)
+        try:
+            first = solve_keeping_rules(sat, state, enc, deadline, stats)
+            if first is None:
+                return done(Status.UNKNOWN, reason="timed out before a first solution was found")
+            if not first:
+                return done(Status.NONE, reason="no solution (proved by SAT search after line propagation)")
+            grid, model = first
+            out.first_model = model
+            s1 = verified(puzzle, grid, givens)
+            if solutions < 2:
+                return done(Status.UNKNOWN, solutions=(s1,), reason="stopped at the first solution")
+            sat.add_clause(enc.blocking_clause(model))
+            # Search next to the first solution: second solutions usually differ in few cells.
+            sat.set_phases(enc.phases(model))
+            second = solve_keeping_rules(sat, state, enc, deadline, stats)
+            if second is None:
+                return done(Status.UNKNOWN, solutions=(s1,),
+                            reason="found a solution, but timed out before proving it unique")
+            if not second:
+                return done(Status.UNIQUE, solutions=(s1,))
+            s2 = verified(puzzle, second[0], givens)
+            return done(Status.MULTIPLE, solutions=(s1, s2), diff=tuple(grid_diff(s1, s2)))
+        finally:
+            stats.sat_calls = sat.calls
+            stats.conflicts = sat.conflicts
+            if keep_open and out.first_model is not None:
+                out.sat = sat
+            else:
+                sat.close()
 
 
 def check(
