@@ -28,7 +28,7 @@ from .linesolve import LineSolver, Mask
 from .model import Grid, Puzzle, grid_diff
 from .propagate import COLUMN, ROW, Contradiction, Deadline, GridState, initial_state, propagate
 from .sat import DEFAULT_SOLVER, SatSession
-from .solve import sum_mismatch_reason
+from .solve import sum_mismatch_reason, verified
 
 Cell = tuple[int, int]
 Line = tuple[str, int]
@@ -319,7 +319,7 @@ def diagnose(puzzle: Puzzle, timeout: float | None = None, solver: str = DEFAULT
     if not d.undetermined:
         d.status = "unique"
         d.line_solvable = True
-        d.solutions = [state.grid()]
+        d.solutions = [verified(puzzle, state.grid())]
         return finish()
 
     enc = encode(state, lines)
@@ -336,7 +336,7 @@ def diagnose(puzzle: Puzzle, timeout: float | None = None, solver: str = DEFAULT
         if not r:
             return no_solution("no solution (proved by SAT search after line propagation)")
         first = sat.model()
-        s1 = grid_of(first)
+        s1 = verified(puzzle, grid_of(first))  # every solution given out is re-checked against the clues
         d.solutions = [s1]
         # Is there a second solution?  Guard the blocking clause so it can be retracted.
         act = enc.nvars + 1
@@ -349,7 +349,7 @@ def diagnose(puzzle: Puzzle, timeout: float | None = None, solver: str = DEFAULT
             d.status = "unique"
             return finish()
         d.status = "multiple"
-        s2 = grid_of(sat.model())  # read the model before the solver state changes
+        s2 = verified(puzzle, grid_of(sat.model()))  # read the model before the solver state changes
         sat.add_clause([-act])
         d.solutions.append(s2)
         varies = {(rr, cc) for rr, cc in grid_diff(s1, s2)}

@@ -94,6 +94,10 @@ def _verified(puzzle: Puzzle, grid: Grid, givens: Mapping[tuple[int, int], bool 
     return grid
 
 
+#: A solution re-checked against the puzzle (and givens), or InternalError: every verdict's grids pass here.
+verified = _verified
+
+
 def broken_rule(puzzle: Puzzle, grid: Grid) -> str | None:
     """The name of a rule ``grid`` breaks (rules that narrow cannot leave one broken in a
     complete state; a rule with clauses only can), or None."""
