@@ -18,6 +18,7 @@ import time
 from collections import Counter
 
 from satnono.model import default_palette
+from satnono.report import palette_list
 from satnono.web import server, session
 
 
@@ -29,7 +30,7 @@ def pictures(w: int, h: int, count: int, density: float, seed: int, colors: int 
 
 
 def document(grid: list[str], colors: int) -> dict:
-    return {"grid": grid, "palette": session.palette_doc(default_palette(colors))}
+    return {"grid": grid, "palette": palette_list(default_palette(colors))}
 
 
 def main() -> None:

@@ -250,3 +250,57 @@ def test_a_newer_request_stops_an_older_running_call():
 
     old, new, seconds = asyncio.run(scenario())
     assert old is None and new == 7 and seconds < 20
+
+
+def test_each_request_is_validated_once_and_the_worker_gets_the_puzzle(client, monkeypatch):
+    from satnono.model import Puzzle
+    from satnono.web import session
+
+    calls, got = [], []
+    real_of, real_analyze = session.puzzle_of, session.analyze
+    monkeypatch.setattr(session, "puzzle_of", lambda doc: calls.append(doc) or real_of(doc))
+    monkeypatch.setattr(session, "analyze", lambda p, t: got.append(p) or real_analyze(p, t))
+    r = api(client, "analyze", {"client": "a", "version": 1, "doc": SWITCH}).json()
+    assert r["result"]["status"] == "multiple" and len(calls) == 1
+    assert isinstance(got[0], Puzzle) and got[0].goal == tuple(SWITCH["grid"])
+    r = api(client, "analyze", {"client": "a", "version": 2, "doc": {"grid": ["#.", "#"]}})
+    assert r.status_code == 400 and len(got) == 1  # refused before any worker
+
+
+def test_state_sends_the_limits_the_page_applies(client):
+    from satnono.model import MAX_COLORS, default_palette
+
+    state = client.get(f"/{TOKEN}/api/state").json()
+    assert state["max_side"] == 100 and state["max_colors"] == MAX_COLORS
+    assert state["default_colors"][:2] == [["black", "#000000"], ["red", default_palette(2)[2].hex]]
+    assert state["spare_chars"].startswith("abc") and "," not in state["spare_chars"]
+
+
+def test_errors_answer_as_json_with_their_status(client, monkeypatch):
+    from satnono.formats import WriteError
+    from satnono.web import session
+
+    def boom(doc, fmt):
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(session, "export", boom)
+    r = api(client, "export", {"doc": SWITCH, "format": "non"})
+    assert r.status_code == 500 and r.json() == {"error": "internal error: ZeroDivisionError: division by zero"}
+    assert r.headers["x-frame-options"] == "DENY"
+
+    def bug(doc, fmt):
+        raise InternalError("a grid that does not satisfy the clues")
+
+    monkeypatch.setattr(session, "export", bug)
+    r = api(client, "export", {"doc": SWITCH, "format": "non"})
+    assert r.status_code == 500 and r.json() == {"error": "internal error: a grid that does not satisfy the clues"}
+
+    def full(self, doc):
+        raise WriteError(28, "No space left on device", "/x/p.non")
+
+    monkeypatch.setattr(Editor, "save", full)
+    r = api(client, "save", {"doc": SWITCH})
+    assert r.status_code == 400 and r.json() == {"error": "/x/p.non: cannot write: No space left on device"}
+    monkeypatch.undo()
+    r = api(client, "export", {"doc": {"grid": ["#x"]}, "format": "non"})
+    assert r.status_code == 400 and "characters other than" in r.json()["error"]

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from satnono.formats import dumps, load, loads
 from satnono.model import Color, Puzzle, default_palette, grid_diff
+from satnono.report import palette_list
 from satnono.web import session
 from satnono.web.session import DocError, Editor
 
@@ -24,7 +25,7 @@ COLOR_FILES = [ROOT / "puzzles" / "satnono" / "colour-search-10x10.non", ROOT / 
 
 
 def pal(k: int) -> list[dict[str, str]]:
-    return session.palette_doc(default_palette(k))
+    return palette_list(default_palette(k))
 
 
 def doc(grid, k=2, rows=None, cols=None, **kw):

@@ -298,3 +298,84 @@ def test_revealed_cells_count_in_the_verdict_and_travel_in_json(tmp_path):
     for bad in ([[0, 9]], [[0]], "x", [[0, True]]):
         with pytest.raises(DocError, match="givens"):
             session.puzzle_of({"grid": ["#..", "..#", ".#."], "givens": bad})
+
+
+# ---------------------------------------------------------------------------
+# one validation, one read, one verification
+
+
+def test_analyze_and_propose_take_the_validated_puzzle_as_well_as_the_document():
+    d = doc(SWITCH)
+    p = session.puzzle_of(d)
+    a, b = session.analyze(p), session.analyze(d)
+    assert {k: v for k, v in a.items() if k != "seconds"} == {k: v for k, v in b.items() if k != "seconds"}
+    f, g = session.propose(p), session.propose(d)
+    assert [(e["row"], e["col"], e["char"]) for e in f["edits"]] == [(e["row"], e["col"], e["char"]) for e in g["edits"]]
+
+
+def test_editor_reads_its_file_once_until_the_file_changes(tmp_path, monkeypatch):
+    src = tmp_path / "p.non"
+    src.write_text("width 2\nheight 2\nrows\n1\n1\ncolumns\n1\n1\n")
+    reads = []
+    real = session.load_all
+    monkeypatch.setattr(session, "load_all", lambda *a, **k: reads.append(a) or real(*a, **k))
+    ed = Editor(str(src))
+    first = ed.initial()
+    first["grid"][0] = "##"  # the caller's copy: the kept document does not change
+    again = ed.initial()
+    assert len(reads) == 1 and again["grid"] in (["#.", ".#"], [".#", "#."])
+    ed.save({"grid": ["##", ".."]})
+    assert ed.initial()["grid"] == ["##", ".."] and len(reads) == 3  # save counts the file's puzzles, then a new read
+
+
+def test_editor_reads_a_level_once(tmp_path, monkeypatch):
+    (tmp_path / "a.level").write_bytes(b"1\n")
+    (tmp_path / "a.pbm").write_bytes(b"P1\n2 2\n1 0\n0 1\n")
+    reads = []
+    real = session.read_bytes
+    monkeypatch.setattr(session, "read_bytes", lambda path: reads.append(path) or real(path))
+    ed = Editor(str(tmp_path / "a.level"))
+    assert ed.initial() == ed.initial() and len(reads) == 2  # the .level and the .pbm, once each
+    (tmp_path / "a.ppm").write_bytes(b"P6\n1 1\n255\n\0\0\0")  # a new reward image is a change
+    assert ed.initial()["level"]["ppm"] is not None and len(reads) == 5
+    os.remove(tmp_path / "a.pbm")
+    with pytest.raises(ParseError, match="a.pbm"):
+        ed.initial()
+
+
+def test_a_solution_that_breaks_the_clues_is_an_internal_error_from_diagnose(monkeypatch):
+    """analyze relies on diagnose's own verification (the settle pipeline's) of every solution."""
+    import satnono.diagnose as diag
+    import satnono.solve as solve
+    from satnono.solve import InternalError
+
+    real = solve.solution_grid
+
+    def wrong(state, enc, model):
+        g = list(real(state, enc, model))
+        g[0] = ("." if g[0][0] == "#" else "#") + g[0][1:]
+        return tuple(g)
+
+    monkeypatch.setattr(solve, "solution_grid", wrong)
+    with pytest.raises(InternalError, match="does not satisfy the clues"):
+        session.analyze(doc(SWITCH))
+    monkeypatch.setattr(solve, "propagate", lambda state, *a, **k: None)  # line logic settles nothing...
+    line = session.puzzle_of(doc(["#."]))
+    monkeypatch.setattr(type(diag.initial_state(line)), "unknown_count", lambda self: 0)  # ...yet claims it did
+    with pytest.raises(InternalError, match="does not satisfy the clues"):
+        diag.diagnose(line)
+
+
+def test_page_limits_are_the_librarys():
+    from satnono.model import MAX_COLORS, default_palette
+
+    lim = session.page_limits()
+    assert lim["max_side"] == session.EDITOR_MAX_SIDE == 100 and lim["max_colors"] == MAX_COLORS
+    assert lim["default_colors"] == [[c.name, c.hex] for c in default_palette(MAX_COLORS)[1:]]
+    spare = lim["spare_chars"]
+    assert len(set(spare)) == len(spare) >= MAX_COLORS and all(session.editable_char(ch) for ch in spare)
+    # a file colour whose character cannot be typed gets the first spare character the page would also pick
+    from satnono.model import Color
+
+    p = Puzzle.from_grid(["1b"], palette=(default_palette(1)[0], Color("red", "1", (255, 0, 0)), Color("blue", "b", (0, 0, 255))))
+    assert [e["char"] for e in session.doc_of(p)["palette"]] == [".", next(ch for ch in spare if ch != "b"), "b"]

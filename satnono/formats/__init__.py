@@ -269,6 +269,10 @@ def _read_bytes(path: str) -> bytes:
         raise ParseError(f"cannot read the file: {e.strerror or e}", path) from None
 
 
+#: The bytes of a file (``-``: standard input); a ParseError naming it when it cannot be read.
+read_bytes = _read_bytes
+
+
 # The last multi-puzzle file read through a ``FILE#k`` selector, so that ``check F#1 ... F#50``
 # parses F once: (path, format, background, rules, mtime, size) -> puzzles.
 _LAST_PARSED: list[tuple[tuple, list[Puzzle]]] = []

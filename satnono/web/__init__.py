@@ -1,5 +1,6 @@
 """The live level editor behind ``satnono edit``.
 
+:mod:`satnono.web.document` validates the page's documents into puzzles;
 :mod:`satnono.web.session` holds the library calls the page uses, on plain
 JSON-ready documents (testable without HTTP); :mod:`satnono.web.server` is the
 Starlette app and the only module that knows HTTP.  The page itself is static

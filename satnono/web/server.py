@@ -191,27 +191,25 @@ def _version(data: dict[str, Any]) -> tuple[str, int]:
     return client, v
 
 
-def _handled(handler: Callable[[Request], Any]) -> Callable[[Request], Any]:
-    """Errors become a JSON message (never a traceback)."""
+def _answer(status: int, message: Callable[[Any], str], **extra: Any) -> Callable[[Request, Any], Any]:
+    async def handler(request: Request, exc: Any) -> Response:
+        return _error(message(exc), status, **extra)
 
-    async def wrapped(request: Request) -> Response:
-        try:
-            return await handler(request)
-        except _TooLarge as e:
-            return _error(str(e), 413)
-        except FileExistsError as e:
-            return _error(f"{e.filename or 'the file'} exists", 409, exists=True)
-        except (DocError, ParseError) as e:
-            return _error(str(e))
-        except OSError as e:  # a failed write says 'PATH: cannot write: REASON', as the CLI does
-            return _error(f"{e.filename or 'the file'}: cannot write: {e.strerror or e}", 400)
-        except InternalError as e:
-            return _error(f"internal error: {e}", 500)
-        except Exception as e:  # a bug: one line for the page, no traceback
-            return _error(f"internal error: {type(e).__name__}: {e}", 500)
+    return handler
 
-    wrapped.__name__ = handler.__name__
-    return wrapped
+
+#: Errors become a JSON message (never a traceback); the most specific class of an error answers.
+ERROR_HANDLERS: dict[Any, Callable[[Request, Any], Any]] = {
+    _TooLarge: _answer(413, str),
+    FileExistsError: _answer(409, lambda e: f"{e.filename or 'the file'} exists", exists=True),
+    DocError: _answer(400, str),
+    ParseError: _answer(400, str),
+    # a failed write says 'PATH: cannot write: REASON', as the CLI does
+    OSError: _answer(400, lambda e: f"{e.filename or 'the file'}: cannot write: {e.strerror or e}"),
+    InternalError: _answer(500, lambda e: f"internal error: {e}"),
+    # a bug: one line for the page (Starlette re-raises it after answering; _Guard drops it)
+    Exception: _answer(500, lambda e: f"internal error: {type(e).__name__}: {e}"),
+}
 
 
 def create_app(editor: Editor, token: str, hosts: list[str], workers: str = "process",
@@ -229,32 +227,28 @@ def create_app(editor: Editor, token: str, hosts: list[str], workers: str = "pro
     async def index(request: Request) -> Response:
         return FileResponse(os.path.join(STATIC, "index.html"))
 
-    @_handled
     async def state(request: Request) -> Response:
         doc = await asyncio.to_thread(editor.initial)  # a file without a picture is solved: not in the event loop
         return JSONResponse({"doc": doc, "file": editor.display_name, "folder": editor.folder,
                              "can_save": editor.path is not None, "formats": list(SAVE_FORMATS),
-                             "timeout": editor.timeout, "max_side": session.MAX_SIDE})
+                             "timeout": editor.timeout, **session.page_limits()})
 
     async def versioned(request: Request, lane: Lane, limit: float, fn: Callable[..., dict]) -> Response:
-        """Run ``fn(doc, limit)`` in ``lane`` for the page's edit number; ``stale`` when overtaken."""
+        """Run ``fn(puzzle, limit)`` in ``lane`` for the page's edit number; ``stale`` when overtaken."""
         data = await _json_body(request)
         client, version = _version(data)
-        session.puzzle_of(data.get("doc"))  # malformed documents are refused here, not in a worker
-        res = await lane.run(client, version, limit, fn, data["doc"], limit)
+        puzzle = session.puzzle_of(data.get("doc"))  # validated once, here: a malformed document never reaches a worker
+        res = await lane.run(client, version, limit, fn, puzzle, limit)
         if res is None:
             return JSONResponse({"version": version, "stale": True})
         return JSONResponse({"version": version, "result": res})
 
-    @_handled
     async def analyze(request: Request) -> Response:
         return await versioned(request, check_lane, editor.timeout, session.analyze)
 
-    @_handled
     async def fix(request: Request) -> Response:
         return await versioned(request, fix_lane, fix_timeout, session.propose)
 
-    @_handled
     async def open_files(request: Request) -> Response:
         data = await _json_body(request)
         files = data.get("files")
@@ -271,7 +265,6 @@ def create_app(editor: Editor, token: str, hosts: list[str], workers: str = "pro
         doc = await asyncio.to_thread(session.open_bytes, decoded, editor.timeout)
         return JSONResponse({"doc": doc})
 
-    @_handled
     async def export(request: Request) -> Response:
         data = await _json_body(request)
         fmt = data.get("format")
@@ -281,13 +274,11 @@ def create_app(editor: Editor, token: str, hosts: list[str], workers: str = "pro
         return Response(content, media_type="application/octet-stream",
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
-    @_handled
     async def save(request: Request) -> Response:
         data = await _json_body(request)
         path = editor.save(data.get("doc"))
         return JSONResponse({"path": path, "file": editor.display_name})
 
-    @_handled
     async def save_as(request: Request) -> Response:
         data = await _json_body(request)
         fmt, name, overwrite = data.get("format"), data.get("name"), data.get("overwrite", False)
@@ -319,7 +310,7 @@ def create_app(editor: Editor, token: str, hosts: list[str], workers: str = "pro
         Route(prefix + "/api/save-as", save_as, methods=["POST"]),
         Mount(prefix + "/static", StaticFiles(directory=STATIC)),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=ERROR_HANDLERS)
     return _Guard(app, allowed_hosts, allowed_origins, prefix)  # type: ignore[return-value]
 
 
@@ -353,7 +344,8 @@ class _Guard:
         elif scope["type"] == "websocket":
             reply = PlainTextResponse("no WebSocket here", 404)
         else:
-            await self.app(scope, receive, self._secured(send))
+            with contextlib.suppress(Exception):  # already answered by ERROR_HANDLERS[Exception]: no traceback in the log
+                await self.app(scope, receive, self._secured(send))
             return
         if scope["type"] == "websocket":
             await send({"type": "websocket.close", "code": 1008})

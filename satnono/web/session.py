@@ -1,57 +1,39 @@
 """The level editor's library calls: plain JSON-ready data in and out, no HTTP.
 
-The page and the server exchange a *document*, a dict:
-
-``grid``
-    The picture, a list of row strings over ``.`` (background) and the
-    palette's characters (``#`` for black and white puzzles).
-``palette``
-    ``None`` or absent (black and white), or the background then each block colour as
-    ``{"name", "char", "rgb": "#rrggbb"}``; the background's char is ``.``, a
-    palette of one block colour draws with ``#``, at most
-    :data:`~satnono.model.MAX_COLORS` block colours.  Characters are ones a
-    typed clue can name: no digits, no ``,``, one UTF-16 unit.
-``row_clues``, ``column_clues``
-    One entry per line: ``None`` when the clue is the picture's own (derived),
-    or the blocks the author typed (the picture need not match): each a length
-    (colour 1) or ``[length, char]``.
-``name``, ``meta``
-    Title and other properties (``[[key, value], ...]``), kept from the file.
-``level``
-    ``None``, or for a picross game level ``{"completed": bool, "ppm": b64,
-    "pbm": b64, "level": b64}`` (the original files' bytes, base64, each may be
-    ``None``), so that saving keeps the reward image and unchanged files as they were.
-    A level is black and white: a colour picture is refused as one (its picture is a PBM).
+The page and the server exchange *documents* (dicts, described and validated in
+:mod:`satnono.web.document`; :func:`puzzle_of` turns one into a
+:class:`~satnono.model.Puzzle`, :func:`doc_of` a puzzle into one).
 
 :func:`analyze` (the live verdict) and :func:`propose` (fix proposals) are
-pure functions of a document, run by the server in worker processes.
-:class:`Editor` holds the one file the user named on the command line (and
-the folder it is in): opening, saving over it on an explicit Save, saving
-under a new name in that folder, downloading in any writable format.
+pure functions of a document or of the puzzle :func:`puzzle_of` made of it
+(the server validates each request once, in its event loop, and hands the
+puzzle to a worker process).  :class:`Editor` holds the one file the user
+named on the command line (and the folder it is in): opening, saving over it
+on an explicit Save, saving under a new name in that folder, downloading in
+any writable format.
 """
 
 from __future__ import annotations
 
 import base64
+import copy
 import dataclasses
 import io
-import json
 import os
 import zipfile
 from typing import Any
 
 from ..diagnose import diagnose
-from ..errors import ParseError, SatnonoError
-from ..formats import WRITABLE_FORMATS, dumps, format_from_suffix, load_all, loads, save
+from ..errors import ParseError
+from ..formats import WRITABLE_FORMATS, dumps, format_from_suffix, load_all, loads, read_bytes, save
 from ..formats import level as levelfmt
 from ..linesolve import LineSolver
-from ..model import (BLACK, BW_PALETTE, MAX_COLORS, WHITE, Color, Palette, Puzzle, check_palette,
-                     color_clues_of_grid, parse_rgb)
-from ..formats._palette import SPARE_CHARS
-from ..solve import Checker, InternalError
+from ..model import BLACK, MAX_COLORS, WHITE, Color, Puzzle, default_palette
+from ..report import palette_list
+from ..solve import Checker
+from .document import (EDITOR_MAX_SIDE, EDITOR_SPARE_CHARS, Doc, DocError, check_palette_doc, editable_char,
+                       puzzle_of)
 
-#: Largest side the editor accepts (the page offers 1 to 100).
-MAX_SIDE = 100
 #: Default seconds for one verdict and for one round of fix proposals.
 CHECK_TIMEOUT = 5.0
 FIX_TIMEOUT = 10.0
@@ -62,182 +44,26 @@ DOWNLOAD_SUFFIX = {"non": ".non", "xml": ".xml", "nin": ".nin", "mk": ".mk", "cw
 #: Formats the editor can save and download.
 SAVE_FORMATS: tuple[str, ...] = (*WRITABLE_FORMATS, "level")
 
-Doc = dict[str, Any]
-
 _LINES = LineSolver()  # one per worker process: repeated lines are solved once
 
 
-class DocError(SatnonoError):
-    """A document or request from the page is malformed or beyond the limits."""
+def page_limits() -> dict[str, Any]:
+    """The library's limits and defaults the page applies while drawing (``api/state`` sends them):
+    ``max_side`` (:data:`EDITOR_MAX_SIDE`), ``max_colors``, ``default_colors`` (``[name, "#rrggbb"]``
+    for block colours 1, 2, ..., as :func:`satnono.model.default_palette` names them) and
+    ``spare_chars`` (the characters new colours get, in order)."""
+    return {"max_side": EDITOR_MAX_SIDE, "max_colors": MAX_COLORS,
+            "default_colors": [[c.name, c.hex] for c in default_palette(MAX_COLORS)[1:]],
+            "spare_chars": EDITOR_SPARE_CHARS}
+
+
+def _puzzle(doc: Doc | Puzzle) -> Puzzle:
+    """The puzzle of a document, or the puzzle itself when the caller already validated the document."""
+    return doc if isinstance(doc, Puzzle) else puzzle_of(doc)
 
 
 # ---------------------------------------------------------------------------
-# documents
-
-
-def _clue_list(value: Any, n: int, what: str, palette: Palette) -> list[tuple[tuple[int, ...], tuple[int, ...]] | None]:
-    """Typed clues as ``(lengths, colours)``, ``None`` where the picture's own clue stands."""
-    if value is None:
-        return [None] * n
-    if not isinstance(value, list) or len(value) != n:
-        raise DocError(f"{what} must be a list of {n} entries")
-    index = {c.char: i for i, c in enumerate(palette) if i}
-    out: list[tuple[tuple[int, ...], tuple[int, ...]] | None] = []
-    for i, clue in enumerate(value):
-        if clue is None:
-            out.append(None)
-            continue
-        if not isinstance(clue, list) or len(clue) > MAX_SIDE:
-            raise DocError(f"{what} {i + 1}: a clue is a list of at most {MAX_SIDE} blocks")
-        lengths: list[int] = []
-        colors: list[int] = []
-        for block in clue:
-            n_: Any = block
-            col: int | None = 1
-            if isinstance(block, list):
-                n_, col = (block[0], index.get(block[1])) if len(block) == 2 and isinstance(block[1], str) else (None, 1)
-            if not isinstance(n_, int) or isinstance(n_, bool) or not 0 <= n_ <= MAX_SIDE:
-                raise DocError(f"{what} {i + 1}: a clue is a list of block lengths from 0 to {MAX_SIDE}"
-                               " (or [length, colour character] pairs)")
-            if col is None:
-                raise DocError(f"{what} {i + 1}: block {block!r} names a colour the palette does not have")
-            if n_:
-                lengths.append(n_)
-                colors.append(col)
-        out.append((tuple(lengths), tuple(colors)))
-    return out
-
-
-#: Longest colour name the editor takes.
-MAX_NAME = 40
-#: Characters a colour may not use in the editor: a typed clue ``3a 1b`` could not name them.
-_UNTYPABLE = set("0123456789,")
-
-
-def editable_char(ch: str) -> bool:
-    """True when a block colour's character can be typed in a clue and indexed by the page."""
-    return len(ch) == 1 and ch not in _UNTYPABLE and ord(ch) <= 0xFFFF
-
-
-def check_palette_doc(value: Any) -> Palette:
-    """The palette of a document, validated (:data:`BW_PALETTE` when absent)."""
-    if value is None:
-        return BW_PALETTE
-    if not isinstance(value, list) or not 2 <= len(value) <= MAX_COLORS + 1:
-        raise DocError(f"the palette must list the background and 1 to {MAX_COLORS} colours")
-    out = []
-    for i, e in enumerate(value):
-        if not (isinstance(e, dict) and all(isinstance(e.get(k), str) for k in ("name", "char", "rgb"))):
-            raise DocError(f"palette entry {i}: give its name, char and rgb (#rrggbb) as strings")
-        name = e["name"].strip()
-        if not name or len(name) > MAX_NAME or not name.isprintable():
-            raise DocError(f"palette entry {i}: a colour's name is 1 to {MAX_NAME} printable characters")
-        if len(e["rgb"]) > 7:
-            raise DocError(f"colour {name!r}: malformed RGB colour (expected #rrggbb)")
-        try:
-            rgb = parse_rgb(e["rgb"])
-        except ValueError as x:
-            raise DocError(f"colour {name!r}: {x}") from None
-        if i and len(e["char"]) == 1 and not editable_char(e["char"]):
-            raise DocError(f"colour {name!r}: character {e['char']!r} cannot be typed in a clue (no digits, no ',')")
-        out.append(Color(name, e["char"], rgb))
-    try:
-        pal = check_palette(out)
-    except ValueError as x:
-        raise DocError(f"palette: {x}") from None
-    if len(pal) == 2 and pal[1].char != BLACK:
-        raise DocError(f"a palette of one colour draws with '#', not {pal[1].char!r}")
-    return pal
-
-
-def palette_doc(palette: Palette) -> list[dict[str, str]]:
-    """A palette as the page holds it."""
-    return [{"name": c.name, "char": c.char, "rgb": c.hex} for c in palette]
-
-
-def check_grid(grid: Any, chars: str = WHITE + BLACK) -> list[str]:
-    """The picture of a document, validated (rectangular, 1 to :data:`MAX_SIDE` a side, over ``chars``)."""
-    if not isinstance(grid, list) or not grid or not all(isinstance(r, str) for r in grid):
-        raise DocError("the picture must be a non-empty list of row strings")
-    h, w = len(grid), len(grid[0])
-    if not (1 <= h <= MAX_SIDE and 1 <= w <= MAX_SIDE):
-        raise DocError(f"the editor handles 1 to {MAX_SIDE} rows and columns; got {w}x{h}")
-    for r, row in enumerate(grid):
-        if len(row) != w:
-            raise DocError(f"picture row {r + 1} has {len(row)} cells, expected {w}")
-        if row.strip(chars):
-            allowed = " and ".join(repr(ch) for ch in chars) if len(chars) == 2 else f"the palette's {chars!r}"
-            raise DocError(f"picture row {r + 1} has characters other than {allowed}")
-    return grid
-
-
-def puzzle_of(doc: Any) -> Puzzle:
-    """The puzzle a document describes; its goal is the picture when the picture satisfies the clues."""
-    if not isinstance(doc, dict):
-        raise DocError("the document must be a JSON object")
-    palette = check_palette_doc(doc.get("palette"))
-    grid = check_grid(doc.get("grid"), "".join(c.char for c in palette))
-    h, w = len(grid), len(grid[0])
-    rows_typed = _clue_list(doc.get("row_clues"), h, "row", palette)
-    cols_typed = _clue_list(doc.get("column_clues"), w, "column", palette)
-    rl, rc, cl, cc = color_clues_of_grid(tuple(grid), palette)
-    rows = [t if t is not None else d for t, d in zip(rows_typed, zip(rl, rc))]
-    cols = [t if t is not None else d for t, d in zip(cols_typed, zip(cl, cc))]
-    name = doc.get("name")
-    if name is not None and not isinstance(name, str):
-        raise DocError("name must be a string")
-    meta = doc.get("meta") or []
-    if not isinstance(meta, list) or not all(
-            isinstance(m, list) and len(m) == 2 and all(isinstance(x, str) for x in m) for m in meta):
-        raise DocError("meta must be a list of [key, value] strings")
-    lvl = doc.get("level")
-    if lvl is not None:
-        if not isinstance(lvl, dict):
-            raise DocError("level must be an object")
-        meta = [m for m in meta if m[0] != levelfmt.COMPLETED] + [[levelfmt.COMPLETED, "1" if lvl.get("completed") else "0"]]
-    chars = "".join(c.char for c in palette)
-    givens = tuple((r, c, chars.index(grid[r][c])) for r, c in _given_cells(doc.get("givens"), h, w))
-    p = Puzzle(tuple(r[0] for r in rows), tuple(c[0] for c in cols), name or None, None,
-               tuple((k, v) for k, v in meta), palette=palette,
-               row_colors=tuple(r[1] for r in rows), column_colors=tuple(c[1] for c in cols), givens=givens)
-    if doc.get("rules"):
-        p = _with_rules(p, doc["rules"])
-    if p.is_solution(grid):
-        p = dataclasses.replace(p, goal=tuple(grid))
-    return p
-
-
-#: Most rules a document may carry.
-MAX_RULES = 20
-
-
-def _with_rules(puzzle: Puzzle, value: Any) -> Puzzle:
-    """``puzzle`` with the document's rules (JSON objects as in a puzzle file; not givens,
-    which the document holds as revealed cells)."""
-    from ..rules import RuleError, rule_from_json
-
-    if not isinstance(value, list) or len(value) > MAX_RULES:
-        raise DocError(f"rules must be a list of at most {MAX_RULES} rule objects")
-    try:
-        rules = tuple(rule_from_json(obj) for obj in value)
-        return dataclasses.replace(puzzle, rules=rules)
-    except (RuleError, ValueError) as e:
-        raise DocError(str(e)) from None
-
-
-def _given_cells(value: Any, h: int, w: int) -> list[tuple[int, int]]:
-    """The document's revealed cells: ``[[row, col], ...]`` (0-based); each shows the picture's value there."""
-    if value is None:
-        return []
-    if not isinstance(value, list) or len(value) > h * w:
-        raise DocError("givens must be a list of [row, col] cells")
-    out = set()
-    for g in value:
-        if not (isinstance(g, list) and len(g) == 2 and all(type(x) is int for x in g)
-                and 0 <= g[0] < h and 0 <= g[1] < w):
-            raise DocError(f"givens: {json.dumps(g)[:30]} is not a [row, col] cell of the {w}x{h} picture")
-        out.add((g[0], g[1]))
-    return sorted(out)
+# documents of files
 
 
 def _b64(data: bytes | None) -> str | None:
@@ -265,11 +91,11 @@ def doc_of(puzzle: Puzzle, fmt: str | None = None, level: dict[str, Any] | None 
     characters the page cannot use replaced (:func:`editable`).
 
     Raises:
-        DocError: the puzzle is larger than :data:`MAX_SIDE` a side.
+        DocError: the puzzle is larger than :data:`EDITOR_MAX_SIDE` a side.
     """
     h, w = puzzle.height, puzzle.width
-    if not (1 <= h <= MAX_SIDE and 1 <= w <= MAX_SIDE):
-        raise DocError(f"the editor handles 1 to {MAX_SIDE} rows and columns; this puzzle is {w}x{h}")
+    if not (1 <= h <= EDITOR_MAX_SIDE and 1 <= w <= EDITOR_MAX_SIDE):
+        raise DocError(f"the editor handles 1 to {EDITOR_MAX_SIDE} rows and columns; this puzzle is {w}x{h}")
     puzzle = editable(puzzle)
     grid: tuple[str, ...] | None = puzzle.goal if puzzle.goal is not None and puzzle.is_solution(puzzle.goal) else None
     if grid is None:
@@ -291,7 +117,7 @@ def doc_of(puzzle: Puzzle, fmt: str | None = None, level: dict[str, Any] | None 
     meta = [[k, v] for k, v in puzzle.meta if not (level is not None and k == levelfmt.COMPLETED)]
     # revealed cells show the picture's value: kept when the picture is a solution (which agrees with them)
     givens = [[r, c] for r, c, _ in puzzle.givens] if puzzle.is_solution(grid) else []
-    return {"grid": list(grid), "palette": palette_doc(puzzle.palette), "row_clues": typed_rows,
+    return {"grid": list(grid), "palette": palette_list(puzzle.palette), "row_clues": typed_rows,
             "column_clues": typed_cols, "name": puzzle.name, "meta": meta, "level": level, "format": fmt,
             "givens": givens, "rules": [rule.as_json() for rule in puzzle.rules if hasattr(rule, "as_json")]}
 
@@ -305,7 +131,7 @@ def editable(puzzle: Puzzle) -> Puzzle:
         new = [pal[0], Color(pal[1].name, BLACK, pal[1].rgb)]
     else:
         taken = {c.char for c in pal}
-        spare = (ch for ch in SPARE_CHARS if ch not in taken and editable_char(ch))
+        spare = (ch for ch in EDITOR_SPARE_CHARS if ch not in taken)
         new = [c if i == 0 or editable_char(c.char) else Color(c.name, next(spare), c.rgb) for i, c in enumerate(pal)]
     if [c.char for c in new] == [c.char for c in pal]:
         return puzzle
@@ -366,27 +192,25 @@ def _level_parts(doc: Doc) -> tuple[bytes | None, bytes | None, bytes | None]:
 # verdicts and proposals (run in worker processes)
 
 
-def analyze(doc: Doc, timeout: float = CHECK_TIMEOUT) -> dict[str, Any]:
-    """The live verdict on a document: :func:`satnono.diagnose.diagnose`, as data for the page.
+def analyze(doc: Doc | Puzzle, timeout: float = CHECK_TIMEOUT) -> dict[str, Any]:
+    """The live verdict on a document (or on the puzzle :func:`puzzle_of` made of it):
+    :func:`satnono.diagnose.diagnose`, which verifies every solution it gives, as data for the page.
 
     Keys: ``status`` (``unique``, ``multiple``, ``none``, ``unknown``),
     ``line_solvable``, ``left`` (cells line logic leaves open), ``undetermined``
     and ``ambiguous`` (``[row, col]`` cells: where two solutions differ),
     ``row_counts`` / ``column_counts`` (placements left per line after line
     logic, as decimal strings, ``None`` where at most one), ``conflict``
-    (``[axis, index]`` lines), ``reason``, ``picture_ok`` (the picture
+    (``[axis, index]`` lines), ``conflict_rules``, ``reason``, ``picture_ok`` (the picture
     satisfies the clues), ``timeout``, ``seconds``.
 
     Raises:
         DocError: the document is malformed.
         InternalError: a solution failed its re-check against the clues (a bug).
     """
-    puzzle = puzzle_of(doc)
+    puzzle = _puzzle(doc)
     # the cells where two solutions differ (probing every open cell for the whole region costs seconds)
     d = diagnose(puzzle, timeout=timeout, line_solver=_LINES, probe_cells=False)
-    for s in d.solutions:
-        if not puzzle.is_solution(s):
-            raise InternalError("the solver produced a grid that does not satisfy the clues")
     rows: list[str | None] = [None] * puzzle.height
     cols: list[str | None] = [None] * puzzle.width
     for o in d.open_lines:
@@ -408,15 +232,16 @@ def analyze(doc: Doc, timeout: float = CHECK_TIMEOUT) -> dict[str, Any]:
     }
 
 
-def propose(doc: Doc, timeout: float = FIX_TIMEOUT, max_edits: int = 5) -> dict[str, Any]:
-    """The proposals of :func:`satnono.fix` for the picture of a document, as the page shows them.
+def propose(doc: Doc | Puzzle, timeout: float = FIX_TIMEOUT, max_edits: int = 5) -> dict[str, Any]:
+    """The proposals of :func:`satnono.fix` for the picture of a document (or of the puzzle
+    :func:`puzzle_of` made of it), as the page shows them (:func:`fix_dict`).
 
     Only for a picture that satisfies its clues: each edit sets one cell of that picture to
     ``char`` (another colour or the background; ``black`` is true for any colour).
     """
     from ..fixer import FixError, fix
 
-    puzzle = puzzle_of(doc)
+    puzzle = _puzzle(doc)
     if puzzle.goal is None:
         return {"status": "skipped", "reason": "the picture does not match the typed clues", "edits": [],
                 "givens_unique": None, "givens_line": None}
@@ -424,7 +249,17 @@ def propose(doc: Doc, timeout: float = FIX_TIMEOUT, max_edits: int = 5) -> dict[
         res = fix(puzzle, timeout=timeout, max_edits=max_edits, checker=Checker(line_solver=_LINES))
     except FixError as e:
         raise DocError(str(e)) from None
+    return fix_dict(res)
 
+
+def fix_dict(res: Any) -> dict[str, Any]:
+    """A :class:`~satnono.fixer.FixResult` as the page reads it: each edit and each proposed given
+    says its new value as ``char`` (the command line's JSON says ``value``).
+
+    The editor's only builder of this shape.  It must be replaced by ``FixResult.as_dict()``
+    (one JSON shape for the command line and the editor, a superset of both) once the fixer
+    has it; the page reads only the keys built here.
+    """
     def givens(prop: Any) -> dict[str, Any] | None:
         if prop is None:
             return None
@@ -494,6 +329,7 @@ class Editor:
         self.selector: int | None = None
         self.path: str | None = None
         self.folder = os.path.realpath(os.getcwd())
+        self._kept: tuple[tuple, Doc] | None = None  # (file stamp, the document read from it)
         if path is not None:
             base, k = _split(path)
             self.path = os.path.abspath(base)
@@ -509,6 +345,9 @@ class Editor:
     def initial(self, width: int = 10, height: int = 10) -> Doc:
         """The document to start with: the named file, or an empty picture (also for a name that does not exist yet).
 
+        The file is read (and, without a picture, solved) once: later calls give a copy of
+        the first document for as long as the file stays as it was (a Save changes it).
+
         Raises:
             ParseError: the file cannot be read.
             DocError: it holds several puzzles (without ``#k``) or is too large.
@@ -521,20 +360,37 @@ class Editor:
             level = {"completed": False, "ppm": None, "pbm": None, "level": None} if fmt == "level" else None
             return {"grid": [WHITE * width] * height, "palette": None, "row_clues": [None] * height,
                     "column_clues": [None] * width, "name": name, "meta": [], "level": level, "format": fmt}
-        fmt = format_from_suffix(self.path)
+        stamp = self._stamp(self.path)
+        if self._kept is None or self._kept[0] != stamp:
+            self._kept = (stamp, self._read(self.path))
+        return copy.deepcopy(self._kept[1])
+
+    def _read(self, path: str) -> Doc:
+        fmt = format_from_suffix(path)
         if fmt == "level":
-            files = levelfmt.paths(self.path)
-            lvl, pbm = _read(files.level), _read(files.pbm)
-            ppm = _read(files.ppm) if os.path.exists(files.ppm) else None
+            files = levelfmt.paths(path)
+            lvl, pbm = read_bytes(files.level), read_bytes(files.pbm)
+            ppm = read_bytes(files.ppm) if os.path.exists(files.ppm) else None
             if ppm is not None:
                 levelfmt.check_ppm(ppm, files.ppm)
-            puzzle = levelfmt.parse(lvl, pbm, self.path, files.pbm)
+            puzzle = levelfmt.parse(lvl, pbm, path, files.pbm)
             return doc_of(puzzle, "level", _level_extra(puzzle, lvl, pbm, ppm), self.timeout)
-        arg = self.path if self.selector is None else f"{self.path}#{self.selector}"
-        puzzles = load_all(arg)
+        puzzles = load_all(path if self.selector is None else f"{path}#{self.selector}")
         if self.selector is None and len(puzzles) != 1:
-            raise DocError(f"{self.path} holds {len(puzzles)} puzzles; the editor opens one: give FILE#k (k from 1)")
+            raise DocError(f"{path} holds {len(puzzles)} puzzles; the editor opens one: give FILE#k (k from 1)")
         return doc_of(puzzles[0], fmt, None, self.timeout)
+
+    def _stamp(self, path: str) -> tuple:
+        """What tells whether the file (a level: its three files) changed since it was read."""
+        files = levelfmt.paths(path) if format_from_suffix(path) == "level" else None
+        out: list[Any] = [path, self.selector]
+        for p in (files.level, files.pbm, files.ppm) if files is not None else (path,):
+            try:
+                st = os.stat(p)
+                out.append((st.st_ino, st.st_size, st.st_mtime_ns))
+            except OSError:
+                out.append(None)
+        return tuple(out)
 
     def save(self, doc: Doc) -> str:
         """Save over the file named on the command line (an explicit Save); returns its path.
@@ -625,14 +481,5 @@ def _split(path: str) -> tuple[str, int | None]:
     return split_selector(path)
 
 
-def _read(path: str) -> bytes:
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except FileNotFoundError:
-        raise ParseError("no such file", path) from None
-    except OSError as e:
-        raise ParseError(f"cannot read the file: {e.strerror or e}", path) from None
-
-
-__all__ = ["Editor", "DocError", "analyze", "propose", "export", "open_bytes", "doc_of", "puzzle_of"]
+__all__ = ["Editor", "DocError", "analyze", "propose", "fix_dict", "export", "open_bytes", "doc_of", "puzzle_of",
+           "page_limits", "check_palette_doc", "editable", "editable_char"]

@@ -3,7 +3,7 @@
 
 import { Board } from "./board.js";
 import {
-  BACKGROUND, History, MAX_COLORS, MAX_SIDE, addColor, blank, cleared, clone, colorUsed, column, editColor,
+  BACKGROUND, History, MAX_COLORS, MAX_SIDE, addColor, blank, cleared, clone, colorUsed, column, configure, editColor,
   height, inverted, isColor, lineClue, palette, parseClue, removeColor, resized, sameClue, setCell, typedBlocks, width, reveal,
   mirrored, ruleFromSpec, ruleText,
 } from "./doc.js";
@@ -699,6 +699,8 @@ async function start() {
     const resp = await fetch("api/state");
     const data = await resp.json();
     if (!resp.ok) throw new Error(data.error || `the server answered ${resp.status}`);
+    configure(data);
+    $("width").max = $("height").max = String(MAX_SIDE);
     state.doc = data.doc;
     state.ink = palette(data.doc)[1].char;
     state.timeout = data.timeout;

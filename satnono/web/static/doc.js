@@ -4,22 +4,27 @@
 // Pure functions and one small class; no DOM here.
 
 export const BACKGROUND = ".";
-export const MAX_SIDE = 100;
-
-export const MAX_COLORS = 32;
 /** The black-and-white palette: the background, then black drawing with '#'. */
 export const BW_PALETTE = [
   { name: "white", char: BACKGROUND, rgb: "#ffffff" },
   { name: "black", char: "#", rgb: "#000000" },
 ];
-// what a new colour is called and drawn with, in order (the library's default colours)
-const DEFAULT_COLORS = [
-  ["black", "#000000"], ["red", "#dc2828"], ["green", "#289628"], ["blue", "#2850dc"], ["yellow", "#f0be14"],
-  ["purple", "#963cb4"], ["cyan", "#14aabe"], ["orange", "#f07814"], ["brown", "#785028"], ["pink", "#f06eaa"],
-  ["gray", "#6e6e6e"], ["lime", "#96c83c"],
-];
-// characters for new colours: ones a typed clue can name (no digits, no ',')
-const SPARE_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ*%@&+=$~^!<>/:;_-";
+
+// The library's limits and defaults, as api/state sends them (configure): the largest side,
+// the most block colours, what a new colour is called and drawn with (in order), and the
+// characters new colours get (ones a typed clue can name).
+export let MAX_SIDE = 0;
+export let MAX_COLORS = 0;
+let DEFAULT_COLORS = [];
+let SPARE_CHARS = "";
+
+/** Take the limits and defaults of api/state: {max_side, max_colors, default_colors, spare_chars}. */
+export function configure(limits) {
+  MAX_SIDE = limits.max_side;
+  MAX_COLORS = limits.max_colors;
+  DEFAULT_COLORS = limits.default_colors;
+  SPARE_CHARS = limits.spare_chars;
+}
 
 /** The palette of a document: the background first, then the block colours. */
 export function palette(doc) { return doc.palette || BW_PALETTE; }

@@ -1,0 +1,223 @@
+"""The editor's document: what the page sends, validated into a :class:`~satnono.model.Puzzle`.
+
+A document is a dict:
+
+``grid``
+    The picture, a list of row strings over ``.`` (background) and the
+    palette's characters (``#`` for black and white puzzles).
+``palette``
+    ``None`` or absent (black and white), or the background then each block colour as
+    ``{"name", "char", "rgb": "#rrggbb"}`` (:func:`satnono.report.palette_list`); the
+    background's char is ``.``, a palette of one block colour draws with ``#``, at most
+    :data:`~satnono.model.MAX_COLORS` block colours.  Characters are ones a
+    typed clue can name: no digits, no ``,``, one UTF-16 unit (:func:`editable_char`).
+``row_clues``, ``column_clues``
+    One entry per line: ``None`` when the clue is the picture's own (derived),
+    or the blocks the author typed (the picture need not match): each a length
+    (colour 1) or ``[length, char]``.
+``name``, ``meta``
+    Title and other properties (``[[key, value], ...]``), kept from the file.
+``givens``
+    Revealed cells, ``[[row, col], ...]`` (0-based): each shows the picture's value there.
+``rules``
+    Extra rules, JSON objects as in a puzzle file (see :mod:`satnono.rules`).
+``level``
+    ``None``, or for a picross game level ``{"completed": bool, "ppm": b64,
+    "pbm": b64, "level": b64}`` (the original files' bytes, base64, each may be
+    ``None``), so that saving keeps the reward image and unchanged files as they were.
+    A level is black and white: a colour picture is refused as one (its picture is a PBM).
+
+The checks here are the editor's own stricter schema (JSON lists and objects as the
+page builds them, :data:`EDITOR_MAX_SIDE`); what a palette, a picture and a clue
+mean is checked by the model (:func:`~satnono.model.check_palette`,
+:func:`~satnono.model.check_grid`, :class:`~satnono.model.Puzzle`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+from ..errors import SatnonoError
+from ..formats import level as levelfmt
+from ..formats._palette import SPARE_CHARS
+from ..model import BLACK, BW_PALETTE, MAX_COLORS, Color, Palette, Puzzle, check_grid, check_palette, \
+    color_clues_of_grid, parse_rgb
+
+#: Largest side the editor handles, smaller than the library's :data:`~satnono.model.MAX_SIDE`
+#: on purpose: the page draws every cell and asks for a verdict after every edit, and at
+#: 100 x 100 (10,000 cells) both stay interactive.
+EDITOR_MAX_SIDE = 100
+#: Longest colour name the editor takes.
+MAX_NAME = 40
+#: Most rules a document may carry.
+MAX_RULES = 20
+#: Characters a colour may not use in the editor: a typed clue ``3a 1b`` could not name them.
+_UNTYPABLE = set("0123456789,")
+
+Doc = dict[str, Any]
+
+
+class DocError(SatnonoError):
+    """A document or request from the page is malformed or beyond the limits."""
+
+
+def editable_char(ch: str) -> bool:
+    """True when a block colour's character can be typed in a clue and indexed by the page."""
+    return len(ch) == 1 and ch not in _UNTYPABLE and ord(ch) <= 0xFFFF
+
+
+#: The characters new colours get, in order (the library's spare characters a clue can type).
+EDITOR_SPARE_CHARS = "".join(ch for ch in SPARE_CHARS if editable_char(ch))
+
+
+def check_palette_doc(value: Any) -> Palette:
+    """The palette of a document, validated (:data:`BW_PALETTE` when absent)."""
+    if value is None:
+        return BW_PALETTE
+    if not isinstance(value, list) or not 2 <= len(value) <= MAX_COLORS + 1:
+        raise DocError(f"the palette must list the background and 1 to {MAX_COLORS} colours")
+    out = []
+    for i, e in enumerate(value):
+        if not (isinstance(e, dict) and all(isinstance(e.get(k), str) for k in ("name", "char", "rgb"))):
+            raise DocError(f"palette entry {i}: give its name, char and rgb (#rrggbb) as strings")
+        name = e["name"].strip()
+        if not name or len(name) > MAX_NAME or not name.isprintable():
+            raise DocError(f"palette entry {i}: a colour's name is 1 to {MAX_NAME} printable characters")
+        if len(e["rgb"]) > 7:
+            raise DocError(f"colour {name!r}: malformed RGB colour (expected #rrggbb)")
+        try:
+            rgb = parse_rgb(e["rgb"])
+        except ValueError as x:
+            raise DocError(f"colour {name!r}: {x}") from None
+        if i and len(e["char"]) == 1 and not editable_char(e["char"]):
+            raise DocError(f"colour {name!r}: character {e['char']!r} cannot be typed in a clue (no digits, no ',')")
+        out.append(Color(name, e["char"], rgb))
+    try:
+        pal = check_palette(out)
+    except ValueError as x:
+        raise DocError(f"palette: {x}") from None
+    if len(pal) == 2 and pal[1].char != BLACK:
+        raise DocError(f"a palette of one colour draws with '#', not {pal[1].char!r}")
+    return pal
+
+
+def _picture(grid: Any, palette: Palette) -> tuple[str, ...]:
+    """The picture of a document: a list of row strings, 1 to :data:`EDITOR_MAX_SIDE` a side,
+    then :func:`satnono.model.check_grid` (rectangular, over the palette's characters)."""
+    if not isinstance(grid, list) or not grid or not all(isinstance(r, str) for r in grid):
+        raise DocError("the picture must be a non-empty list of row strings")
+    h, w = len(grid), len(grid[0])
+    if not (1 <= h <= EDITOR_MAX_SIDE and 1 <= w <= EDITOR_MAX_SIDE):
+        raise DocError(f"the editor handles 1 to {EDITOR_MAX_SIDE} rows and columns; got {w}x{h}")
+    try:
+        return check_grid(grid, palette)
+    except ValueError as e:
+        raise DocError(str(e)) from None
+
+
+def _clue_list(value: Any, n: int, what: str, palette: Palette) -> list[tuple[tuple[int, ...], tuple[int, ...]] | None]:
+    """Typed clues as ``(lengths, colours)``, ``None`` where the picture's own clue stands."""
+    if value is None:
+        return [None] * n
+    if not isinstance(value, list) or len(value) != n:
+        raise DocError(f"{what} must be a list of {n} entries")
+    index = {c.char: i for i, c in enumerate(palette) if i}
+    out: list[tuple[tuple[int, ...], tuple[int, ...]] | None] = []
+    for i, clue in enumerate(value):
+        if clue is None:
+            out.append(None)
+            continue
+        if not isinstance(clue, list) or len(clue) > EDITOR_MAX_SIDE:
+            raise DocError(f"{what} {i + 1}: a clue is a list of at most {EDITOR_MAX_SIDE} blocks")
+        lengths: list[int] = []
+        colors: list[int] = []
+        for block in clue:
+            n_: Any = block
+            col: int | None = 1
+            if isinstance(block, list):
+                n_, col = (block[0], index.get(block[1])) if len(block) == 2 and isinstance(block[1], str) else (None, 1)
+            if not isinstance(n_, int) or isinstance(n_, bool) or not 0 <= n_ <= EDITOR_MAX_SIDE:
+                raise DocError(f"{what} {i + 1}: a clue is a list of block lengths from 0 to {EDITOR_MAX_SIDE}"
+                               " (or [length, colour character] pairs)")
+            if col is None:
+                raise DocError(f"{what} {i + 1}: block {block!r} names a colour the palette does not have")
+            if n_:
+                lengths.append(n_)
+                colors.append(col)
+        out.append((tuple(lengths), tuple(colors)))
+    return out
+
+
+def puzzle_of(doc: Any) -> Puzzle:
+    """The puzzle a document describes; its goal is the picture when the picture satisfies the clues.
+
+    Raises:
+        DocError: the document is malformed or beyond the editor's limits.
+    """
+    if not isinstance(doc, dict):
+        raise DocError("the document must be a JSON object")
+    palette = check_palette_doc(doc.get("palette"))
+    grid = _picture(doc.get("grid"), palette)
+    h, w = len(grid), len(grid[0])
+    rows_typed = _clue_list(doc.get("row_clues"), h, "row", palette)
+    cols_typed = _clue_list(doc.get("column_clues"), w, "column", palette)
+    rl, rc, cl, cc = color_clues_of_grid(grid, palette)
+    rows = [t if t is not None else d for t, d in zip(rows_typed, zip(rl, rc))]
+    cols = [t if t is not None else d for t, d in zip(cols_typed, zip(cl, cc))]
+    name = doc.get("name")
+    if name is not None and not isinstance(name, str):
+        raise DocError("name must be a string")
+    meta = doc.get("meta") or []
+    if not isinstance(meta, list) or not all(
+            isinstance(m, list) and len(m) == 2 and all(isinstance(x, str) for x in m) for m in meta):
+        raise DocError("meta must be a list of [key, value] strings")
+    lvl = doc.get("level")
+    if lvl is not None:
+        if not isinstance(lvl, dict):
+            raise DocError("level must be an object")
+        meta = [m for m in meta if m[0] != levelfmt.COMPLETED] + [[levelfmt.COMPLETED, "1" if lvl.get("completed") else "0"]]
+    chars = "".join(c.char for c in palette)
+    givens = tuple((r, c, chars.index(grid[r][c])) for r, c in _given_cells(doc.get("givens"), h, w))
+    p = Puzzle(tuple(r[0] for r in rows), tuple(c[0] for c in cols), name or None, None,
+               tuple((k, v) for k, v in meta), palette=palette,
+               row_colors=tuple(r[1] for r in rows), column_colors=tuple(c[1] for c in cols), givens=givens)
+    if doc.get("rules"):
+        p = _with_rules(p, doc["rules"])
+    if p.is_solution(grid):
+        p = dataclasses.replace(p, goal=grid)
+    return p
+
+
+def _with_rules(puzzle: Puzzle, value: Any) -> Puzzle:
+    """``puzzle`` with the document's rules (JSON objects as in a puzzle file; not givens,
+    which the document holds as revealed cells)."""
+    from ..rules import RuleError, rule_from_json
+
+    if not isinstance(value, list) or len(value) > MAX_RULES:
+        raise DocError(f"rules must be a list of at most {MAX_RULES} rule objects")
+    try:
+        rules = tuple(rule_from_json(obj) for obj in value)
+        return dataclasses.replace(puzzle, rules=rules)
+    except (RuleError, ValueError) as e:
+        raise DocError(str(e)) from None
+
+
+def _given_cells(value: Any, h: int, w: int) -> list[tuple[int, int]]:
+    """The document's revealed cells: ``[[row, col], ...]`` (0-based); each shows the picture's value there."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or len(value) > h * w:
+        raise DocError("givens must be a list of [row, col] cells")
+    out = set()
+    for g in value:
+        if not (isinstance(g, list) and len(g) == 2 and all(type(x) is int for x in g)
+                and 0 <= g[0] < h and 0 <= g[1] < w):
+            raise DocError(f"givens: {json.dumps(g)[:30]} is not a [row, col] cell of the {w}x{h} picture")
+        out.add((g[0], g[1]))
+    return sorted(out)
+
+
+__all__ = ["Doc", "DocError", "EDITOR_MAX_SIDE", "EDITOR_SPARE_CHARS", "MAX_NAME", "MAX_RULES",
+           "check_palette_doc", "editable_char", "puzzle_of"]
