@@ -30,11 +30,13 @@ exactly the lines crossing the component.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
 
-from .linesolve import LineSolver, Mask
+from .clues import COLUMN, ROW
+from .lines import LineSolver
+from .lines.bits import bit_list, known_of
+from .lines.segments import line_segments
+from .logic.state import GridState
 from .model import Grid
-from .propagate import COLUMN, ROW, GridState
 
 Cell = tuple[int, int]
 
@@ -77,47 +79,6 @@ class Component:
         return sorted({c for _, c in self.cells})
 
 
-def line_segments(clue: Sequence[int], n: int, black: Mask, white: Mask,
-                  starts: Sequence[Mask]) -> list[tuple[int, int, int, int]]:
-    """Cut one line into independent segments: ``(start, stop, first_block, last_block)``.
-
-    ``starts`` are the valid block start masks of the line (from the line
-    solver, for the known cells ``black``/``white``).  Cuts are made only at
-    known-white cells; only segments holding an unknown cell are returned.
-
-    >>> line_segments((1, 1), 5, 0, 0b00100, (0b00011, 0b11000))
-    [(0, 2, 0, 1), (3, 5, 1, 2)]
-    """
-    k = len(clue)
-    # lo_start[j] = min(V_j); hi_end[j] = max(V_j) + c_j (one past the last cell block j can cover)
-    lo_start = [(v & -v).bit_length() - 1 for v in starts]
-    hi_end = [v.bit_length() - 1 + c for v, c in zip(starts, clue)]
-    unknown = ((1 << n) - 1) & ~(black | white)
-    out: list[tuple[int, int, int, int]] = []
-    seg_start = 0
-    seg_block = 0
-    j = 0  # blocks 0..j-1 lie entirely before the current position
-    i = 0
-    w = white
-    while w:
-        low = w & -w
-        i = low.bit_length() - 1
-        w ^= low
-        # advance j over the blocks that always end at or before i
-        while j < k and hi_end[j] <= i:
-            j += 1
-        if j < k and not i < lo_start[j]:
-            continue  # block j may cover or straddle i: no cut here
-        # cut at i: blocks seg_block..j-1 live in [seg_start, i)
-        if seg_start < i and (unknown >> seg_start) & ((1 << (i - seg_start)) - 1):
-            out.append((seg_start, i, seg_block, j))
-        seg_start = i + 1
-        seg_block = j
-    if seg_start < n and unknown >> seg_start:
-        out.append((seg_start, n, seg_block, k))
-    return out
-
-
 class _UnionFind:
     __slots__ = ("parent",)
 
@@ -137,15 +98,6 @@ class _UnionFind:
             self.parent[rb] = ra
 
 
-def bit_list(mask: Mask) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def split(state: GridState, solver: LineSolver) -> list[Component]:
     """The independent components of a propagated, consistent ``state``.
 
@@ -159,29 +111,25 @@ def split(state: GridState, solver: LineSolver) -> list[Component]:
     h, w = state.height, state.width
     uf = _UnionFind(h * w)
     segs: list[tuple[Segment, int]] = []  # (segment, a cell id in it)
-    for axis, count, n, clues in ((ROW, h, w, p.rows), (COLUMN, w, h, p.columns)):
+    for axis, count, n in ((ROW, h, w), (COLUMN, w, h)):
         full = (1 << n) - 1
+        clues = p.clues(axis)
         for idx in range(count):
-            if state.nvals == 2:
-                black, white = state.line(axis, idx)
-                if (black | white) == full:
-                    continue
-                res = solver(clues[idx], n, black, white)
-            else:
-                # colour: cut at cells known to be background; "black" is any other known cell
-                known = state.known_row(idx) if axis == ROW else state.known_column(idx)
-                if known == full:
-                    continue
-                ex = state.line_excluded(axis, idx)
-                white = full
-                for e in ex[1:]:
-                    white &= e
-                black = known & ~white
-                res = solver.color(clues[idx], p.line(axis, idx)[1], n, ex)
+            ex = state.line_excluded(axis, idx)
+            known = known_of(ex, full)
+            if known == full:
+                continue
+            # cut at cells known to be background; "black" is any other known cell
+            white = full
+            for e in ex[1:]:
+                white &= e
+            black = known & ~white
+            res = solver.solve(clues[idx], n, ex)
             if res is None:
                 raise ValueError(f"{axis} {idx} is inconsistent; propagate first")
             unknown = full & ~(black | white)
-            for a, b, j0, j1 in line_segments(clues[idx], n, black, white, res.starts):
+            for a, b, j0, j1 in line_segments(clues[idx].lengths, n, black, white, res.starts,
+                                              getattr(res, "ends", None)):
                 cells = bit_list(unknown & (((1 << (b - a)) - 1) << a))
                 ids = [idx * w + i if axis == ROW else i * w + idx for i in cells]
                 for other in ids[1:]:
