@@ -119,7 +119,7 @@ def classify_puzzle(
     ``count_exact`` is false), ``count_exact``, ``components`` (number of
     independent components left by line logic), ``seconds``, ``reason``, and with
     probing ``level_exact``, ``steps``, ``probes`` and ``grade`` (see
-    :func:`satnono.explain.engine.grade`; null without probing).
+    :func:`satnono.explain.grade.grade`; null without probing).
     """
     t0 = time.monotonic()
     lines = line_solver or LineSolver()

@@ -1,0 +1,1 @@
+"""Whole-grid logic: what line logic and probing deduce from the known cells."""
