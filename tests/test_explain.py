@@ -21,13 +21,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from satnono import Puzzle, check, load
-from satnono.classify import probe as classify_probe
 from satnono.explain import LEVELS, Explainer, explain, next_hint
 from satnono.explain.draw import render_step, replay, svg_files
 from satnono.linesolve import LineSolver, solve_line
 from satnono.model import BLACK, WHITE, line_clue
 from satnono.propagate import GridState, propagate
 
+from _oracles import probe as probe_oracle  # noqa: E402
 from conftest import PUZZLES  # noqa: E402
 
 BRUTE_MAX = 14  # lines up to this length are checked by enumerating all 2^n fillings
@@ -335,7 +335,7 @@ def test_grade_is_monotone_on_the_corpus():
             assert res.line_solvable, name
             continue
         assert not res.line_solvable, name
-        solved_by_depth1 = classify_probe(state, lines) is None and state.unknown_count() == 0
+        solved_by_depth1 = probe_oracle(state, lines) is None and state.unknown_count() == 0
         if d["level"] == "probe":
             assert solved_by_depth1, name
         else:
@@ -465,3 +465,4 @@ def test_depth_two_probes_replay():
     assert deep and any(x.kind == "probe" for s in deep for x in s.chain)
     end = check_steps(p, ex.steps)
     assert end == check(p).solutions[0]
+

@@ -372,7 +372,7 @@ def test_colour_depth_one_grade_is_monotone():
     """line < probe < search on random colour puzzles, each level confirmed by independent probing."""
     import random
 
-    from satnono.classify import probe as classify_probe
+    from _oracles import probe as probe_oracle
 
     lines = LineSolver()
     seen = set()
@@ -394,7 +394,7 @@ def test_colour_depth_one_grade_is_monotone():
             assert (d["level"] == "line") == res.line_solvable
             if d["level"] == "line":
                 continue
-            by_depth1 = classify_probe(state, lines) is None and state.unknown_count() == 0
+            by_depth1 = probe_oracle(state, lines) is None and state.unknown_count() == 0
             assert (d["level"] == "probe") == by_depth1
     assert "line" in seen
 
