@@ -48,7 +48,6 @@ from .batch.resume import ResultLog as _ResultLog
 from .batch.resume import ResumeFileError as ResumeFileError
 from .linesolve import LineSolver
 from .model import Puzzle
-from .propagate import Contradiction, GridState, propagate
 from .sat import DEFAULT_SOLVER
 
 CLASSES = ("line", "search", "multiple", "none", "unknown", "error")
@@ -61,45 +60,6 @@ CSV_FIELDS = ("file", "index", "name", "width", "height", "class", "level", "lin
 
 # --------------------------------------------------------------------------
 # One puzzle
-
-
-def probe(state: GridState, lines: LineSolver, deadline: float | None = None) -> Contradiction | None:
-    """Single-cell contradiction probing, in place, repeated until nothing changes.
-
-    Each unknown cell is given each value it may still have (black, then
-    white; in colour each colour, then the background) and propagated from
-    its row and column; a value that contradicts is excluded from the cell
-    (which is propagated at once).  Returns a :class:`Contradiction` if the
-    puzzle turns out to have no solution.  Raises :class:`~satnono.propagate.Deadline`.
-    """
-    h, w = state.height, state.width
-    changed = True
-    while changed:
-        changed = False
-        for r, c in state.unknown_cells():
-            for value in sorted(state.possible(r, c), reverse=True):
-                if state.cell(r, c) is not None:
-                    break
-                if value not in state.possible(r, c):
-                    continue
-                trial = state.copy()
-                trial.set_cell(r, c, value)
-                if _propagate_from(trial, lines, r, c, h, w, deadline) is not None:
-                    state.exclude(r, c, value)
-                    bad = _propagate_from(state, lines, r, c, h, w, deadline)
-                    if bad is not None:
-                        return bad
-                    changed = True
-    return None
-
-
-def _propagate_from(state: GridState, lines: LineSolver, r: int, c: int, h: int, w: int,
-                    deadline: float | None) -> Contradiction | None:
-    dr = [False] * h
-    dc = [False] * w
-    dr[r] = True
-    dc[c] = True
-    return propagate(state, lines, dr, dc, deadline)
 
 
 def classify_puzzle(
@@ -119,7 +79,7 @@ def classify_puzzle(
     ``count_exact`` is false), ``count_exact``, ``components`` (number of
     independent components left by line logic), ``seconds``, ``reason``, and with
     probing ``level_exact``, ``steps``, ``probes`` and ``grade`` (see
-    :func:`satnono.explain.engine.grade`; null without probing).
+    :func:`satnono.explain.grade.grade`; null without probing).
     """
     t0 = time.monotonic()
     lines = line_solver or LineSolver()

@@ -22,7 +22,6 @@ from satnono.classify import (
     classify_puzzle,
     discover,
     load_tasks,
-    probe,
     run_batch,
     summarize,
 )
@@ -30,6 +29,8 @@ from satnono.cli import main
 from satnono.linesolve import LineSolver
 from satnono.model import Puzzle
 from satnono.propagate import GridState, propagate
+
+from _oracles import probe  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"

@@ -27,7 +27,8 @@ from _brute_color import brute_line, grid_solutions, line_placements
 from satnono import Puzzle, check, load, next_hint
 from satnono.explain import explain
 from satnono.explain.draw import legend, render_step, replay, svg_files
-from satnono.explain.engine import Engine, Explainer
+from satnono.explain.engine import Engine
+from satnono.explain.explainer import Explainer
 from satnono.linesolve import LineSolver, solve_color_line
 from satnono.propagate import GridState, propagate
 
@@ -194,7 +195,7 @@ def test_colour_line_moves_against_brute_force(case):
     are new and forced, and its technique's rule gives them (placements counted by brute force)."""
     from types import SimpleNamespace
 
-    from satnono.explain.engine import color_line_move
+    from satnono.explain.techniques import color_line_move
 
     lengths, colors, n, ex = case
     p = Puzzle.from_grid(["ab", "ba"])
@@ -371,7 +372,7 @@ def test_colour_depth_one_grade_is_monotone():
     """line < probe < search on random colour puzzles, each level confirmed by independent probing."""
     import random
 
-    from satnono.classify import probe as classify_probe
+    from _oracles import probe as probe_oracle
 
     lines = LineSolver()
     seen = set()
@@ -393,7 +394,7 @@ def test_colour_depth_one_grade_is_monotone():
             assert (d["level"] == "line") == res.line_solvable
             if d["level"] == "line":
                 continue
-            by_depth1 = classify_probe(state, lines) is None and state.unknown_count() == 0
+            by_depth1 = probe_oracle(state, lines) is None and state.unknown_count() == 0
             assert (d["level"] == "probe") == by_depth1
     assert "line" in seen
 

@@ -6,14 +6,21 @@
   the filled cell that is wrong;
 * :func:`difficulty` — the grade of a puzzle (see the README, "Difficulty").
 
-See :mod:`satnono.explain.engine` for the techniques and the order of steps.
+The modules: :mod:`~satnono.explain.techniques` (the line techniques and the wording of
+steps), :mod:`~satnono.explain.engine` (line steps in a person's order),
+:mod:`~satnono.explain.explainer` (whole explanations, with probe steps found by
+:mod:`satnono.logic.probe`), :mod:`~satnono.explain.grade` (the grade) and
+:mod:`~satnono.explain.hint` (the library calls).
 """
 
 from __future__ import annotations
 
-from .engine import (DEFAULT_PROBE_BUDGET, LEVELS, TECHNIQUES, Explainer, Explanation, Step,
-                     line_move, state_from_known, state_grid)
+from ..logic.probe import DEFAULT_PROBE_BUDGET
+from .engine import state_from_known, state_grid
+from .explainer import Explainer, Explanation
+from .grade import LEVELS
 from .hint import Hint, difficulty, explain, next_hint
+from .techniques import TECHNIQUES, Step, line_move
 
 __all__ = ["explain", "next_hint", "difficulty", "Hint", "Explanation", "Explainer", "Step", "LEVELS",
            "TECHNIQUES", "DEFAULT_PROBE_BUDGET", "line_move", "state_from_known", "state_grid"]

@@ -7,7 +7,7 @@ from typing import Iterator, Sequence
 
 from ..model import BLACK, WHITE, Color, Puzzle
 from ..propagate import ROW
-from .engine import Step
+from .techniques import Step
 
 #: Glyphs: black, white, unknown, new black, new white.
 UNICODE = ("██", "··", "  ", "▓▓", "░░")

@@ -7,11 +7,13 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from ..linesolve import LineSolver
+from ..logic.probe import DEFAULT_PROBE_BUDGET, BudgetExhausted
 from ..model import WHITE, Puzzle
-from ..solve import CheckResult, Checker, Status
-from .engine import (DEFAULT_PROBE_BUDGET, BudgetExhausted, Explainer, Explanation, Step, LineContradiction,
-                     contradiction_text,
-                     color_word, grade, state_from_known)
+from ..solve import Checker, CheckResult, Status
+from .engine import LineContradiction, state_from_known
+from .explainer import Explainer, Explanation
+from .grade import grade
+from .techniques import Step, color_word, contradiction_text
 
 #: Probing budget (line-solver calls) of the difficulty that ``check --json`` reports: small, so
 #: that the grade never makes a check noticeably slower; the grade says "at least" when it runs out.
@@ -41,7 +43,7 @@ def _givens(puzzle: Puzzle, known: Sequence[str] | None) -> dict[tuple[int, int]
 def explain(puzzle: Puzzle, known: Sequence[str] | None = None, max_steps: int | None = None,
             max_depth: int = 2, probe_budget: int = DEFAULT_PROBE_BUDGET, timeout: float | None = None,
             verdict_timeout: float | None = 10.0, line_solver: LineSolver | None = None) -> Explanation:
-    """Explain how ``puzzle`` is solved, step by step (see :mod:`satnono.explain.engine`).
+    """Explain how ``puzzle`` is solved, step by step (see :mod:`satnono.explain.explainer`).
 
     ``known`` is an optional partial grid (rows over ``#``, ``.``, ``?``) to
     start from.  ``max_depth`` caps probing (0: line logic only).
@@ -62,7 +64,7 @@ def explain(puzzle: Puzzle, known: Sequence[str] | None = None, max_steps: int |
 def difficulty(puzzle: Puzzle, result: CheckResult | None = None, probe_budget: int = CHECK_PROBE_BUDGET,
                timeout: float | None = CHECK_SECONDS, line_solver: LineSolver | None = None
                ) -> dict[str, Any]:
-    """The difficulty grade of ``puzzle`` (a dict; see :func:`satnono.explain.engine.grade`),
+    """The difficulty grade of ``puzzle`` (a dict; see :func:`satnono.explain.grade.grade`),
     black and white or colour.
 
     With ``result`` (the puzzle's :class:`CheckResult`) no SAT call is made:
