@@ -12,7 +12,7 @@ to spell them.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Mapping, NamedTuple
 
 ROW = "row"
 COLUMN = "column"
@@ -74,3 +74,22 @@ class LineClue(NamedTuple):
             num = "?" if (self.blots >> j) & 1 else str(n)
             parts.append(f"{num}{chars[c]}" if color else num)
         return " ".join(parts)
+
+
+def line_blocks(cells: str, index: Mapping[str, int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The ``(lengths, colours)`` of one line of a colour grid; ``index`` maps characters to colours (0 background)."""
+    lengths: list[int] = []
+    colors: list[int] = []
+    prev = ""
+    for ch in cells:
+        if ch == prev and lengths:
+            lengths[-1] += 1
+            continue
+        prev = ch
+        col = index[ch]
+        if col:
+            lengths.append(1)
+            colors.append(col)
+        else:
+            prev = ""
+    return tuple(lengths), tuple(colors)

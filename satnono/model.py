@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
-from .clues import LineClue
+from .clues import LineClue, line_blocks
 
 Clue = tuple[int, ...]
 """The block lengths of one line."""
@@ -563,25 +563,6 @@ def clues_of_grid(grid: Grid) -> tuple[tuple[Clue, ...], tuple[Clue, ...]]:
     flat = "".join(grid)  # column c is every w-th character from c (rows must all have width w)
     cols = tuple(line_clue(flat[c::w]) for c in range(w))
     return rows, cols
-
-
-def line_blocks(cells: str, index: Mapping[str, int]) -> tuple[Clue, Colors]:
-    """The ``(lengths, colours)`` of one line of a colour grid; ``index`` maps characters to colours (0 background)."""
-    lengths: list[int] = []
-    colors: list[int] = []
-    prev = ""
-    for ch in cells:
-        if ch == prev and lengths:
-            lengths[-1] += 1
-            continue
-        prev = ch
-        col = index[ch]
-        if col:
-            lengths.append(1)
-            colors.append(col)
-        else:
-            prev = ""
-    return tuple(lengths), tuple(colors)
 
 
 def color_clues_of_grid(grid: Grid, palette: Sequence[Color]) -> tuple[

@@ -41,7 +41,7 @@ from ..clues import COLUMN, ROW
 from ..lines import LineSolver
 from ..logic.state import GridState
 from ..model import Grid, grid_from_masks
-from .ladders import Builder, Clause, bw_line_clauses, color_line_clauses
+from .ladders import Builder, Clause, line_clauses
 
 __all__ = ["Encoding", "cell_vars", "encode", "line_clauses", "solution_grid"]
 
@@ -200,30 +200,6 @@ def _open_lines(state: GridState, rows: Iterable[int] | None,
     if columns is None:
         columns = [c for c in range(state.width) if state.known_column(c) != full_h]
     return list(rows), list(columns)
-
-
-def line_clauses(first_var: int, clue, n: int, res, excluded: tuple[int, ...], lit,
-                 cell=None) -> tuple[list[Clause], int]:
-    """The clauses of one line of any kind, and the next free variable.
-
-    ``res`` is the line solver's result for the line (its valid starts, and ends for a
-    blotted line), ``excluded`` what the state knows of its cells, ``lit(i, v)`` the
-    variable "cell i has colour v".  Given ``cell(i)`` (black and white, one variable a
-    cell: ``lit(i, 1)``) an unblotted line folds its known cells in as constants;
-    otherwise the caller pins them with unit clauses.
-    """
-    if clue.blots:
-        from .blotted import range_line_clauses
-
-        lo, hi = clue.ranges(n)
-        return range_line_clauses(first_var, lo, hi, clue.colors, n, res.starts, res.ends, lit)
-    if cell is not None:
-        return bw_line_clauses(first_var, clue.lengths, n, res.starts, excluded[0], excluded[1], cell)
-    cls, nv = color_line_clauses(first_var, clue.lengths, clue.colors, n, res.starts, lit, excluded)
-    # a colour the line's clue does not have is impossible in it
-    absent = [v for v in range(1, len(excluded)) if v not in clue.colors]
-    cls += [[-lit(j, v)] for j in range(n) for v in absent]
-    return cls, nv
 
 
 def _encode(

@@ -10,9 +10,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
-from ..clues import LineClue
+from ..clues import LineClue, line_blocks
 from ..lines import solve_clue
-from ..model import line_blocks
 from .common import BuiltinRule, Cell, Clause, Lit, RuleConflict, RuleError, bits
 
 
@@ -112,7 +111,7 @@ class Line(BuiltinRule):
     def clauses(self, lit: Lit, new_var: Callable[[], int], state=None) -> list[Clause]:
         """The line's order-encoded clauses over the cells' variables; the block-start
         variables are taken from ``new_var`` (which must count up by one)."""
-        from ..cnf.encode import line_clauses  # the CNF layer's line clauses (the one place that writes them)
+        from ..cnf.ladders import line_clauses  # the line clauses (the one place that writes them)
 
         n = len(self.cells)
         ex = self._excluded(state) if state is not None else tuple(0 for _ in range(self.nvals))
