@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from .cnf.encode import cell_vars, encode, solution_grid
-from .components import Component, component_state, split
+from .logic.components import Component, component_state, split
 from .lines import LineSolver
 from .logic.state import COLUMN, ROW, GridState
 from .model import Grid, Puzzle

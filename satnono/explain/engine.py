@@ -14,7 +14,7 @@ from __future__ import annotations
 import heapq
 from typing import Sequence
 
-from ..components import bit_list
+from ..lines.bits import bit_list
 from ..diagnose import after_line_grid, count_color_placements, count_placements
 from ..linesolve import LineSolver, Mask
 from ..model import BLACK, WHITE, Puzzle

@@ -53,7 +53,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from ..components import bit_list
+from ..lines.bits import bit_list
 from ..linesolve import ColorLineResult, LineResult, Mask
 from ..model import Puzzle
 from ..propagate import ROW, known_of
