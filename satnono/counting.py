@@ -205,6 +205,7 @@ def dp_count(state: GridState, deadline: float | None = None,
             st = _step(cross_clues[c], st, v == 1)  # type: ignore[arg-type]
             if st is None:
                 return 0
+        assert st is not None
         start |= (st[0] * base + st[1]) << (slot[c] * fbits)
     rbase = W + 2
     rshift = len(cross_tracked) * fbits  # the scan line's own (done, run) lives above the columns
@@ -424,10 +425,12 @@ def count(
     st = Checker(solver, lines).settle(puzzle, deadline=deadline, solutions=1, keep_open=True)
     res = st.result
     if st.sat is None:  # settled (or stopped) before a SAT solution was at hand
-        extra = {} if st.enc is None else {"unknown_after_propagation": res.stats.unknown_after_propagation}
         if res.status is Status.UNIQUE:
             return done(1, True, line_solvable=True, solution=res.solutions[0])
-        return done(0, res.status is Status.NONE, reason=res.reason, **extra)
+        if st.enc is None:
+            return done(0, res.status is Status.NONE, reason=res.reason)
+        return done(0, res.status is Status.NONE, reason=res.reason,
+                    unknown_after_propagation=res.stats.unknown_after_propagation)
     state, enc, sat = st.state, st.enc, st.sat
     assert state is not None and enc is not None and st.first_model is not None
     left = res.stats.unknown_after_propagation

@@ -23,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, Sequence, cast
 
 from .clues import LineClue, line_blocks
 
@@ -494,9 +494,10 @@ def _normalise_blocks(clue: Iterable[object], colors: Iterable[int] | None,
     are dropped; a blotted length (``"?"`` or ``None``) becomes 1 with its bit set in the blots."""
     items = tuple(clue)
     if colors is None and all(type(x) is int for x in items):  # the common case: plain lengths
-        if any(x < 0 for x in items):
-            raise ValueError(f"negative block length in clue {list(items)}")
-        lengths_only = items if 0 not in items else tuple(x for x in items if x)
+        ints = cast("tuple[int, ...]", items)
+        if any(x < 0 for x in ints):
+            raise ValueError(f"negative block length in clue {list(ints)}")
+        lengths_only = ints if 0 not in ints else tuple(x for x in ints if x)
         return lengths_only, (1,) * len(lengths_only), 0
     lengths: list[int] = []
     cols: list[int] = []

@@ -170,14 +170,14 @@ class Checker:
         self.lines = line_solver or LineSolver()
 
     def propagate(self, puzzle: Puzzle, deadline: float | None = None,
-                  givens: Mapping[tuple[int, int], bool] | None = None):
+                  givens: Mapping[tuple[int, int], bool | int] | None = None):
         """Propagate a fresh state (with the puzzle's givens and ``givens`` set first);
         returns ``(state, contradiction)``."""
         state = initial_state(puzzle, givens)
         return state, propagate(state, self.lines, deadline=deadline)
 
     def check(self, puzzle: Puzzle, timeout: float | None = None,
-              givens: Mapping[tuple[int, int], bool] | None = None) -> CheckResult:
+              givens: Mapping[tuple[int, int], bool | int] | None = None) -> CheckResult:
         """Settle ``puzzle``: unique, multiple (two solutions), none or unknown (timeout).
 
         ``givens`` maps 0-based ``(row, col)`` cells to True (black) or False
@@ -188,7 +188,7 @@ class Checker:
         return self.settle(puzzle, timeout, givens).result
 
     def settle(self, puzzle: Puzzle, timeout: float | None = None,
-               givens: Mapping[tuple[int, int], bool] | None = None, *,
+               givens: Mapping[tuple[int, int], bool | int] | None = None, *,
                deadline: float | None = None, solutions: int = 2, keep_open: bool = False,
                state: GridState | None = None, check_totals: bool = True) -> Settlement:
         """The one settle pipeline: totals, line propagation, then for what is left the CNF,
@@ -282,7 +282,7 @@ def check(
     puzzle: Puzzle,
     timeout: float | None = None,
     solver: str = DEFAULT_SOLVER,
-    givens: Mapping[tuple[int, int], bool] | None = None,
+    givens: Mapping[tuple[int, int], bool | int] | None = None,
 ) -> CheckResult:
     """Settle one puzzle.  See :class:`Checker` for batches.
 

@@ -128,12 +128,12 @@ class Engine:
     def _look(self, lid: int) -> None:
         if self.color:
             axis, i, n, cur = self._color_line(lid)
-            res = self.solver.color(self.clues[lid], self.colors[lid], n, cur)
-            if res is None:
+            cres = self.solver.color(self.clues[lid], self.colors[lid], n, cur)
+            if cres is None:
                 raise LineContradiction(axis, i)
-            cm = color_line_move(self.state.puzzle, self.clues[lid], self.colors[lid], n, cur, res, axis)
+            cm = color_line_move(self.state.puzzle, self.clues[lid], self.colors[lid], n, cur, cres, axis)
             if cm is not None:
-                heapq.heappush(self.heap, (cm.rank, -cm.size, lid, self.version[lid], cm))  # type: ignore[arg-type]
+                heapq.heappush(self.heap, (cm.rank, -cm.size, lid, self.version[lid], cm))  # type: ignore[arg-type, misc]
             return
         axis, i, n, b, w = self._line(lid)
         res = self.solver(self.clues[lid], n, b, w)

@@ -103,7 +103,7 @@ class Explainer:
         self.max_depth = max_depth
         self.probe_budget = probe_budget
 
-    def refutation(self, state: GridState, r: int, c: int, black: bool, depth: int,
+    def refutation(self, state: GridState, r: int, c: int, black: int, depth: int,
                    prober: Prober) -> tuple[list[Step], tuple[str, int]] | None:
         """The readable chain refuting ``(r, c) = black`` on a copy of ``state``."""
         trial = state.copy()

@@ -24,13 +24,13 @@ workers use.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from .bits import Mask, known_of, spread
 from .bw import Clue, LineResult, solve_line
 from .color import ColorLineResult, solve_color_line
 
-__all__ = ["Clue", "ColorLineResult", "LineResult", "LineSolver", "Mask", "Solved", "known_of",
+__all__ = ["Clue", "ColorLineResult", "LineResult", "LineSolver", "Mask", "Solved", "SolvesLines", "known_of",
            "shared_solver", "solve_clue", "solve_color_line", "solve_line", "spread"]
 
 
@@ -43,6 +43,12 @@ class Solved(NamedTuple):
     """Per block, its valid start cells."""
     ends: tuple[Mask, ...] | None = None
     """Per block, its valid last cells (blotted lines only; elsewhere start + length - 1)."""
+
+
+class SolvesLines(Protocol):
+    """What a line driver needs of a solver: :meth:`LineSolver.solve` (a budgeted wrapper has it too)."""
+
+    def solve(self, clue, n: int, excluded: tuple[Mask, ...]) -> Solved | ColorLineResult | LineResult | None: ...
 
 
 class LineSolver:

@@ -33,15 +33,19 @@ from .bits import BYTE_REVERSED, Mask, reach as _reach, reverse as _reverse, run
 Clue = tuple[int, ...]
 
 
-class LineResult(NamedTuple):
-    """What one line implies."""
-
+class _LineFacts(NamedTuple):
     black: Mask
     """Every cell that is black in all placements (includes the known black cells)."""
     white: Mask
     """Every cell that is white in all placements (includes the known white cells)."""
     starts: tuple[Mask, ...]
     """For each block, the mask of its valid start positions."""
+
+
+class LineResult(_LineFacts):
+    """What one line implies."""
+
+    __slots__ = ()
 
     excluded = property(itemgetter(0, 1), doc="""``(black, white)``: what every kernel's result
     has, per value the cells that cannot have it (not background = black, not black = white).""")

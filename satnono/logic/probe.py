@@ -18,7 +18,7 @@ from __future__ import annotations
 import time
 from typing import Sequence
 
-from ..linesolve import LineSolver
+from ..lines import LineSolver
 from ..propagate import Contradiction, Deadline, GridState, known_of, propagate
 
 #: A depth-1 refutation costing at most this many line-solver calls ends the search for an easier one.
@@ -119,7 +119,7 @@ class Prober:
         probing inside when ``depth`` is 2), or None."""
         return self._trial(state, r, c, black, depth)[1]
 
-    def _trial(self, state: GridState, r: int, c: int, black: bool, depth: int,
+    def _trial(self, state: GridState, r: int, c: int, black: int, depth: int,
                limit: int | None = None) -> tuple[GridState, Contradiction | None]:
         trial = state.copy()
         trial.set_cell(r, c, black)
@@ -159,10 +159,10 @@ class Prober:
                     break
         return None
 
-    def find(self, state: GridState, depth: int) -> tuple[int, int, bool] | None:
+    def find(self, state: GridState, depth: int) -> tuple[int, int, int] | None:
         """A refutable assumption ``(r, c, black)`` at this depth, the cheapest to refute
         at depth 1 (fewest line-solver calls); None when there is none."""
-        best: tuple[int, int, int, bool] | None = None
+        best: tuple[int, int, int, int] | None = None
         window = None
         safe = _Safe(state)
         order = _probe_order(state)
@@ -190,7 +190,7 @@ class Prober:
                 if best is None or work < best[0]:
                     best = (work, r, c, black)
                     if work <= QUICK_REFUTATION:  # as easy as refutations get: stop looking
-                        return best[1:]
+                        return best[1], best[2], best[3]
                 if window is None and len(order) > FULL_SCAN_CELLS:
                     window = PROBE_WINDOW
         if best is None:

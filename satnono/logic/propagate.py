@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 
 from ..clues import COLUMN, ROW
-from ..lines import LineSolver
+from ..lines import SolvesLines
 from ..lines.bits import Mask, bit_list
 from .state import Contradiction, Deadline, GridState
 
@@ -114,7 +114,7 @@ def _push(changes: list[tuple[int, Mask]], nbits: int, masks: list[Mask], width:
 
 def propagate(
     state: GridState,
-    solver: LineSolver,
+    solver: SolvesLines,
     dirty_rows: list[bool] | None = None,
     dirty_cols: list[bool] | None = None,
     deadline: float | None = None,
@@ -177,7 +177,7 @@ def _changed_cells(before: list[list[Mask]], after: list[list[Mask]]) -> set[tup
 
 def _lines_fixpoint(
     state: GridState,
-    solver: LineSolver,
+    solver: SolvesLines,
     dirty_rows: list[bool],
     dirty_cols: list[bool],
     deadline: float | None,
@@ -205,7 +205,7 @@ def _lines_fixpoint(
 
 
 def _sweep(axis: str, clues, n: int, ex: list[list[Mask]], cross_ex: list[list[Mask]],
-           dirty: list[bool], cross_dirty: list[bool], solver: LineSolver) -> Contradiction | None:
+           dirty: list[bool], cross_dirty: list[bool], solver: SolvesLines) -> Contradiction | None:
     """Solve every dirty line of one axis once, then push each colour's new exclusions to the
     crossing lines."""
     nvals = len(ex)
@@ -241,7 +241,7 @@ def _sweep(axis: str, clues, n: int, ex: list[list[Mask]], cross_ex: list[list[M
     return bad
 
 
-def line_starts(state: GridState, solver: LineSolver, axis: str, index: int):
+def line_starts(state: GridState, solver: SolvesLines, axis: str, index: int):
     """The line solver's result for one line of a consistent state: ``excluded`` and the
     valid ``starts`` of each block (and ``ends`` for a blotted line)."""
     n = state.width if axis == ROW else state.height

@@ -119,9 +119,10 @@ class Line(BuiltinRule):
         if res is None:
             return [[]]
         first = new_var()
-        cell = (lambda i: lit(*self.cells[i], 1)) if self.nvals == 2 else None
+        cells = self.cells
+        cell = (lambda i: lit(cells[i][0], cells[i][1], 1)) if self.nvals == 2 else None
         cl, nv = line_clauses(first, self._clue(), n, res, ex if cell else res.excluded,
-                              lambda i, v: lit(*self.cells[i], v), cell)
+                              lambda i, v: lit(cells[i][0], cells[i][1], v), cell)
         if cell is None:
             # what the line's cells cannot be, as units (as the encoder does for rows and columns)
             for i, (r, c) in enumerate(self.cells):
