@@ -25,7 +25,8 @@ from typing import Any, Callable
 
 from .encode import encode
 from .lines import LineSolver
-from .lines.count import count_color_placements, count_placements  # noqa: F401  (re-exported)
+from .lines.bits import known_of
+from .lines.count import count_color_placements, count_line, count_placements  # noqa: F401  (re-exported)
 from .model import Grid, Puzzle, grid_diff
 from .propagate import COLUMN, ROW, Contradiction, GridState, initial_state
 from .sat import DEFAULT_SOLVER, SatSession
@@ -52,13 +53,21 @@ class OpenLine:
     """Undetermined cells in the line."""
     colors: str | None = None
     """In colour: the character of each block's colour."""
+    text: str | None = None
+    """The clue as a person reads it (``?`` for a blotted length)."""
 
     def as_dict(self) -> dict[str, Any]:
-        d = {"axis": self.axis, "index": self.index, "clue": list(self.clue),
-             "placements": self.placements, "unknown": self.unknown}
+        d: dict[str, Any] = {"axis": self.axis, "index": self.index, "clue": self._clue_json(),
+                             "placements": self.placements, "unknown": self.unknown}
         if self.colors is not None:
             d["colors"] = list(self.colors)
         return d
+
+    def _clue_json(self) -> list[Any]:
+        """The lengths, ``"?"`` for a blotted one (read off the text, which marks them)."""
+        if self.text is None or "?" not in self.text:
+            return list(self.clue)
+        return ["?" if part.startswith("?") else n for part, n in zip(self.text.split(), self.clue)]
 
 
 @dataclass(slots=True)
@@ -135,27 +144,19 @@ def open_lines(state: GridState) -> list[OpenLine]:
     """Rows then columns of ``state`` with more than one placement left."""
     p = state.puzzle
     out = []
-    for axis, n_lines, n, clues in ((ROW, state.height, state.width, p.rows),
-                                    (COLUMN, state.width, state.height, p.columns)):
+    for axis, n_lines, n in ((ROW, state.height, state.width), (COLUMN, state.width, state.height)):
         full = (1 << n) - 1
+        clues = p.clues(axis)
         for i in range(n_lines):
-            if state.nvals > 2:
-                known = state.known_row(i) if axis == ROW else state.known_column(i)
-                unknown = (full & ~known).bit_count()
-                if not unknown:
-                    continue
-                colors = p.line(axis, i)[1]
-                k = count_color_placements(clues[i], colors, n, state.line_excluded(axis, i))
-                if k > 1:
-                    out.append(OpenLine(axis, i, clues[i], k, unknown, "".join(p.chars[v] for v in colors)))
-                continue
-            b, w = state.line(axis, i)
-            unknown = (full & ~(b | w)).bit_count()
+            ex = state.line_excluded(axis, i)
+            unknown = (full & ~known_of(ex, full)).bit_count()
             if not unknown:
                 continue
-            k = count_placements(clues[i], n, b, w)
+            clue = clues[i]
+            k = count_line(clue, n, ex)
             if k > 1:
-                out.append(OpenLine(axis, i, clues[i], k, unknown))
+                colors = "".join(p.chars[v] for v in clue.colors) if p.is_color else None
+                out.append(OpenLine(axis, i, clue.lengths, k, unknown, colors, clue.text(p.chars, p.is_color)))
     return out
 
 
