@@ -26,9 +26,10 @@ from typing import Any, Callable
 from .encode import encode
 from .lines import LineSolver
 from .lines.bits import known_of
+from .logic.state import partial_grid as after_line_grid  # noqa: F401  (its old name)
 from .lines.count import count_color_placements, count_line, count_placements  # noqa: F401  (re-exported)
 from .model import Grid, Puzzle, grid_diff
-from .propagate import COLUMN, ROW, Contradiction, GridState, initial_state
+from .logic.state import COLUMN, ROW, Contradiction, GridState, initial_state, partial_grid
 from .sat import DEFAULT_SOLVER, SatSession
 from .results import Status
 from .solve import Checker, Settlement, solve_keeping_rules, sum_mismatch_reason, verified
@@ -126,18 +127,6 @@ class Diagnosis:
 
 def _clue(p: Puzzle, axis: str, index: int) -> tuple[int, ...]:
     return p.rows[index] if axis == ROW else p.columns[index]
-
-
-def after_line_grid(state: GridState) -> Grid:
-    if state.nvals > 2:
-        chars = state.puzzle.chars
-        return tuple("".join("?" if (v := state.cell(r, c)) is None else chars[v] for c in range(state.width))
-                     for r in range(state.height))
-    out = []
-    for r in range(state.height):
-        b, w = state.row_black[r], state.row_white[r]
-        out.append("".join("#" if (b >> c) & 1 else "." if (w >> c) & 1 else "?" for c in range(state.width)))
-    return tuple(out)
 
 
 def open_lines(state: GridState) -> list[OpenLine]:
@@ -258,7 +247,7 @@ def _diagnosis(d: Diagnosis, st: Settlement, deadline: float | None, probe_cells
     if state is None or (enc is None and res.status is Status.UNKNOWN):
         d.reason = res.reason  # line propagation timed out
         return finish()
-    d.after_line = after_line_grid(state)
+    d.after_line = partial_grid(state)
     if st.contradiction is not None:
         return no_solution(st.contradiction.describe(d.puzzle))
     if res.status is Status.NONE and enc is None:  # line logic's only grid breaks a rule

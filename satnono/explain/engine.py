@@ -14,11 +14,11 @@ from __future__ import annotations
 import heapq
 from typing import Sequence
 
+from ..lines import LineSolver, Mask
 from ..lines.bits import bit_list
-from ..diagnose import after_line_grid, count_color_placements, count_placements
-from ..linesolve import LineSolver, Mask
+from ..lines.count import count_line, count_placements
+from ..logic.state import COLUMN, ROW, GridState, initial_state, partial_grid
 from ..model import BLACK, WHITE, Puzzle
-from ..propagate import COLUMN, ROW, GridState, initial_state
 from .techniques import (ColorMove, LineMove, Step, clue_text, color_cells, color_line_move, line_move,
                          line_text, settled_text)
 
@@ -104,7 +104,9 @@ class Engine:
         self.h, self.w = state.height, state.width
         self.strict = strict if strict is not None else self.h * self.w <= STRICT_MAX_CELLS
         self.clues = list(p.rows) + list(p.columns)
-        self.color = state.nvals > 2
+        self.lineclues = list(p.row_clues) + list(p.column_clues)
+        # blotted clues go the colour way (exclusions per value) with the general technique
+        self.color = state.nvals > 2 or p.has_blots
         if self.color:
             self.colors = list(p.row_colors or ()) + list(p.column_colors or ())
         self.version = [0] * (self.h + self.w)
@@ -128,6 +130,16 @@ class Engine:
     def _look(self, lid: int) -> None:
         if self.color:
             axis, i, n, cur = self._color_line(lid)
+            clue = self.lineclues[lid]
+            if clue.blots:  # only the general technique knows hidden lengths
+                found = self.solver.solve(clue, n, cur)
+                if found is None:
+                    raise LineContradiction(axis, i)
+                gone = tuple(x & ~y for x, y in zip(found.excluded, cur))
+                if any(gone):
+                    bm = ColorMove(TECHNIQUES["placements"], "placements", gone, lambda: "")
+                    heapq.heappush(self.heap, (bm.rank, -bm.size, lid, self.version[lid], bm))  # type: ignore[arg-type, misc]
+                return
             cres = self.solver.color(self.clues[lid], self.colors[lid], n, cur)
             if cres is None:
                 raise LineContradiction(axis, i)
@@ -178,10 +190,17 @@ class Engine:
     def _make_color_step(self, lid: int, mv: ColorMove) -> Step:
         axis, i, n, cur = self._color_line(lid)
         p = self.state.puzzle
-        lengths, colors = self.clues[lid], self.colors[lid]
+        clue = self.lineclues[lid]
+        lengths, colors = clue.lengths, clue.colors
         cells, excluded, settles = color_cells(p, axis, i, n, cur, mv.ex)
-        placements = count_color_placements(lengths, colors, n, cur) if mv.technique == "placements" else None
+        placements = count_line(clue, n, cur) if mv.technique == "placements" else None
         text = line_text(f"{axis} {i + 1} (clue {p.clue_text(axis, i)})", placements, "makes", settles, mv.reason)
+        if clue.blots:
+            blots = clue.blots.bit_count()
+            which = "the blotted block" if blots == 1 else f"the {blots} blotted blocks"
+            text = (f"{axis} {i + 1} (clue {p.clue_text(axis, i)}): whatever the length of {which} "
+                    f"(at least 1), every one of the {placements:,} placements that fit the known cells "
+                    f"makes {settles}")
         return Step("line", axis, i, lengths, cells, mv.technique, text, placements, excluded=excluded,
                     colors="".join(p.chars[v] for v in colors))
 
@@ -240,7 +259,7 @@ class Engine:
 
 def state_grid(state: GridState) -> tuple[str, ...]:
     """The known cells as rows over ``#``, ``.`` and ``?`` (in colour the palette's characters and ``?``)."""
-    return after_line_grid(state)
+    return partial_grid(state)
 
 
 def state_from_known(puzzle: Puzzle, known: Sequence[str]) -> GridState:

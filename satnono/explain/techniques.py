@@ -44,7 +44,7 @@ edge/fixed  2     a block has one position: its cells have its colour, the cells
                   beside it do not
 overlap     3     a block's leftmost and rightmost positions overlap: its colour there
 reach       4     cells no block of some colour can reach: not that colour
-placements  5     the general case (counted by :func:`~satnono.diagnose.count_color_placements`)
+placements  5     the general case (counted by :func:`~satnono.lines.count.count_line`)
 ==========  ====  ==============================================================
 """
 

@@ -8,7 +8,7 @@ from ..clues import COLUMN, ROW
 from ..lines.bits import Mask, known_of
 from ..model import Grid, Puzzle, grid_from_color_masks, grid_from_masks
 
-__all__ = ["COLUMN", "ROW", "Contradiction", "Deadline", "GridState", "initial_state", "known_of"]
+__all__ = ["COLUMN", "ROW", "Contradiction", "Deadline", "GridState", "initial_state", "known_of", "partial_grid"]
 
 
 class Deadline(Exception):
@@ -168,3 +168,12 @@ def initial_state(puzzle: Puzzle, givens=None) -> GridState:
     for (r, c), v in (givens or {}).items():
         state.set_cell(r, c, v)
     return state
+
+
+def partial_grid(state: GridState) -> Grid:
+    """The grid as far as ``state`` knows it: each known cell's palette character, ``?`` for
+    an unknown one."""
+    chars = state.puzzle.chars
+    cell = state.cell
+    return tuple("".join("?" if (v := cell(r, c)) is None else chars[v] for c in range(state.width))
+                 for r in range(state.height))
