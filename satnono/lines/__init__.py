@@ -1,0 +1,1 @@
+"""Line kernels: what one line implies, for each kind of clue."""
