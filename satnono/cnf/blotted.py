@@ -32,7 +32,7 @@ literals are exactly the placements.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 Clause = list[int]
 
@@ -43,7 +43,7 @@ _FALSE = object()
 class _Ladder:
     """Order variables "position <= p" over the valid positions ``mask`` from ``first_var``."""
 
-    __slots__ = ("low", "high", "base", "mask")
+    __slots__ = ("base", "high", "low", "mask")
 
     def __init__(self, first_var: int, mask: int) -> None:
         self.mask = mask

@@ -43,7 +43,8 @@ programme over blocks and exclusive ends (prefix sums make it O(k n)).
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from ..linesolve import spread
 
@@ -186,14 +187,17 @@ def solve_range_line(lo: tuple[int, ...], hi: tuple[int, ...], colors: tuple[int
         jb = k - 1 - j
         # a mirrored exclusive end q' is the start n - q'; a mirrored start s' the last cell n - 1 - s'
         vs = sf[j] & (fb(qb[jb].to_bytes(size, "big").translate(table), "little") >> (drop - 1))
-        ve = (qf[j] >> 1) & (fb(sb[jb].to_bytes(size, "big").translate(table), "little") >> drop)
-        if not vs or not ve:
+        if not vs:
             return None
         starts.append(vs)
-        ends.append(ve)
-        if a == b:
+        if a == b:  # a fixed length: the valid ends are the valid starts moved
+            ends.append(vs << (a - 1))
             can[col] |= spread(vs, a)
             continue
+        ve = (qf[j] >> 1) & (fb(sb[jb].to_bytes(size, "big").translate(table), "little") >> drop)
+        if not ve:
+            return None
+        ends.append(ve)
         p = may[col]
         if b >= n or not runs_of(p, b + 1):
             # per run of p: [first valid start, last valid end]
