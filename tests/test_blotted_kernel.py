@@ -263,6 +263,14 @@ def test_cnf_models_are_the_placements(seed):
         _check_cnf(lo, hi, colors, n, excluded, res.starts, res.ends)
         checked += 1
     assert checked > 100
+    rng = random.Random(400 + seed)
+    for _ in range(100):  # narrow ranges on longer lines
+        lo, hi, colors, n, excluded = _narrow_case(rng)
+        res = solve_range_line(lo, hi, colors, n, excluded)
+        if res is not None:
+            _check_cnf(lo, hi, colors, n, excluded, res.starts, res.ends)
+            checked += 1
+    assert checked > 150
 
 
 def test_cnf_unrestricted_ladders():

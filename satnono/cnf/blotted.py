@@ -6,14 +6,16 @@ For block j (colour ``col_j``, length ``lo_j..hi_j``):
 
 * y[j,p] "block j starts at or before p", z[j,p] "block j's last cell is at or
   before p"; each ladder spans only the valid starts (ends) given, constant
-  false below the lowest, true from the highest.
+  false below the lowest, true from the highest.  A block of fixed length
+  (lo = hi) has no end ladder of its own: z[j,p] is y[j,p-lo+1], so such a
+  block costs what it costs in :mod:`satnono.encode`.
 
 Clauses (constant literals folded):
 
 * ladder      y[j,p] -> y[j,p+1], z[j,p] -> z[j,p+1]
 * holes       s_j != p, e_j != p for the invalid p between the lowest and highest valid one
 * length      z[j,p] -> y[j,p-lo_j+1]  (e - s + 1 >= lo_j)
-              y[j,p] -> z[j,p+hi_j-1]  (e - s + 1 <= hi_j)
+              y[j,p] -> z[j,p+hi_j-1]  (e - s + 1 <= hi_j)   (lo_j < hi_j only)
 * order       y[j+1,p] -> z[j,p-1-same_j]   (s_{j+1} >= e_j + 1 + [col_j == col_{j+1}])
 * cover       block j covers i (s_j <= i <= e_j) -> cell i has col_j:
               x_{i,col_j} v -y[j,i] v z[j,i-1]
@@ -50,6 +52,15 @@ class _Ladder:
         self.low = (mask & -mask).bit_length() - 1
         self.high = mask.bit_length() - 1
         self.base = first_var - self.low  # variable of p is base + p for low <= p < high
+
+    def moved(self, d: int) -> _Ladder:
+        """The same variables read as "position + d <= p" (no new variable, no clause of its own)."""
+        other = _Ladder.__new__(_Ladder)
+        other.mask = self.mask << d
+        other.low = self.low + d
+        other.high = self.high + d
+        other.base = self.base - d
+        return other
 
     @property
     def size(self) -> int:
@@ -100,7 +111,8 @@ def range_line_clauses(first_var: int, lo: Sequence[int], hi: Sequence[int], col
 
     Block j has colour ``colors[j]`` (1..K) and a length in ``lo[j]..hi[j]``; ``starts[j]`` and
     ``ends[j]`` are the masks of its valid start and last cells (from
-    :func:`satnono.lines.blotted.solve_range_line`, or every cell).  ``cell_lit(i, v)`` is the
+    :func:`satnono.lines.blotted.solve_range_line`, or any supersets; a fixed-length block's
+    ends are read off its starts).  ``cell_lit(i, v)`` is the
     literal "cell i has colour v"; it is called for v >= 1 only: the background is the absence
     of every colour, which these clauses make equivalent to "uncovered" (in black and white,
     where the background literal of a cell is the negation of its colour-1 literal, the two
@@ -111,26 +123,35 @@ def range_line_clauses(first_var: int, lo: Sequence[int], hi: Sequence[int], col
     """
     k = len(lo)
     out: list[Clause] = []
+    full = (1 << n) - 1
+    # a block of length >= lo starts at n - lo at the latest (the ends need no such cut: the
+    # length clauses keep the start lo - 1 cells before the end)
+    starts = [m & (full >> (a - 1)) for m, a in zip(starts, lo)]
+    ends = [m & full for m in ends]
     if any(not m for m in starts) or any(not m for m in ends):
         return [[]], first_var
     nv = first_var
     ys: list[_Ladder] = []
     zs: list[_Ladder] = []
-    for s, e in zip(starts, ends):
+    for s, e, a, b in zip(starts, ends, lo, hi):
         y = _Ladder(nv, s)
         nv += y.size
-        z = _Ladder(nv, e)
-        nv += z.size
+        if a == b:  # a fixed length: the end ladder is the start ladder moved
+            z = y.moved(a - 1)
+        else:
+            z = _Ladder(nv, e)
+            nv += z.size
         ys.append(y)
         zs.append(z)
     for j in range(k):
         y, z, a, b, col = ys[j], zs[j], lo[j], hi[j], colors[j]
         y.clauses(out)
-        z.clauses(out)
-        for p in range(z.low, min(y.high + a - 1, n)):  # e <= p -> s <= p - a + 1
-            _add(out, z.gt(p), y.le(p - a + 1))
-        for p in range(y.low, min(z.high - b + 1, n)):  # s <= p -> e <= p + b - 1
-            _add(out, y.gt(p), z.le(p + b - 1))
+        if a != b:
+            z.clauses(out)
+            for p in range(z.low, min(y.high + a - 1, n)):  # e <= p -> s <= p - a + 1
+                _add(out, z.gt(p), y.le(p - a + 1))
+            for p in range(y.low, min(z.high - b + 1, n)):  # s <= p -> e <= p + b - 1
+                _add(out, y.gt(p), z.le(p + b - 1))
         if j + 1 < k:
             y1 = ys[j + 1]
             gap = 1 + (colors[j + 1] == col)
