@@ -187,9 +187,10 @@ def after_line_grid(state: GridState) -> Grid:
         return tuple("".join("?" if (v := state.cell(r, c)) is None else chars[v] for c in range(state.width))
                      for r in range(state.height))
     out = []
+    ink = state.puzzle.chars[1]  # '#', or a one-colour puzzle's own character
     for r in range(state.height):
         b, w = state.row_black[r], state.row_white[r]
-        out.append("".join("#" if (b >> c) & 1 else "." if (w >> c) & 1 else "?" for c in range(state.width)))
+        out.append("".join(ink if (b >> c) & 1 else "." if (w >> c) & 1 else "?" for c in range(state.width)))
     return tuple(out)
 
 
