@@ -57,8 +57,13 @@ _STRUCTURAL = frozenset({"width", "height", "rows", "columns", "goal", "maxrule"
 
 
 def read(text: str, source: str | None) -> list[Puzzle]:
-    """All puzzles in a ``.non`` file (several for a ``====``-separated bundle)."""
+    """All puzzles in a ``.non`` file (several for a ``====``-separated bundle); a file in the
+    Nonny game's colour dialect is read by :mod:`satnono.formats.nonny` (told by content)."""
     lines = split_lines(text)
+    from . import nonny
+
+    if nonny.looks_like(lines):
+        return nonny.read(text, source)
     chunks: list[tuple[int, list[str]]] = []
     start = 0
     for i, line in enumerate(lines):
