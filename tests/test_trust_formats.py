@@ -358,3 +358,13 @@ def test_check_json_reads_back(p: Puzzle) -> None:
     [q] = loads(json.dumps({"colors": doc["palette"], "goal": doc["solutions"][0]}), "json")
     assert q.palette == want.palette and q.rows == want.rows and q.row_colors == want.row_colors
     assert q.columns == want.columns and q.column_colors == want.column_colors
+
+
+def test_one_colour_explain_svg_in_its_colour(tmp_path) -> None:
+    src = tmp_path / "red.xml"
+    src.write_text(RED_XML)
+    out = tmp_path / "steps"
+    r = CliRunner().invoke(cli, ["explain", "--svg", str(out), str(src)])
+    assert r.exit_code == 0, r.output
+    svg = (out / "step-0001.svg").read_text()
+    assert 'fill="#d00000"' in svg and 'fill="#222222"' not in svg

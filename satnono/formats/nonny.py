@@ -30,7 +30,7 @@ import re
 from ..errors import ParseError
 from ..model import Color, Puzzle
 from ._palette import RGB, build_palette, puzzle_of_blocks
-from ._text import check_size, parse_int, split_lines
+from ._text import check_size, parse_block, parse_int, split_lines
 
 _COLOR = re.compile(r"\s*colou?r\s+(\S+)\s+(#?[0-9A-Fa-f]{6})(?:\s+(\S))?\s*", re.IGNORECASE)
 _WORD = re.compile(r"\s*([A-Za-z][\w-]*)\s*(.*?)\s*")
@@ -92,7 +92,8 @@ class _Reader:
             if not s or not s[0].isalpha():
                 continue
             m = _WORD.fullmatch(s)
-            assert m is not None
+            if m is None:  # a line that starts with a letter outside A-Z: not understood, ignored
+                continue
             word, arg = m.group(1).lower(), m.group(2)
             if word in ("width", "height") or (word in ("rows", "columns") and arg):
                 n = parse_int(arg, word, self.source, i)
@@ -151,7 +152,7 @@ class _Reader:
                 raise self.error(f"unexpected clue item {token[:20]!r} (numbers and colour names)", line)
             if m.group(1) is not None:
                 numbers = True
-                n = int(m.group(1))
+                n = parse_block(m.group(1), self.source, line)
                 if n:
                     blocks.append((n, colour))
                     self.used.setdefault(colour, line)

@@ -23,7 +23,7 @@ import re
 from ..errors import ParseError
 from ..model import Puzzle
 from ._palette import RGB, build_palette, name_for_rgb, puzzle_of_blocks
-from ._text import check_size, parse_int
+from ._text import check_size, parse_block, parse_int
 
 _HEX = re.compile(r"#[0-9A-Fa-f]{6}")
 
@@ -74,7 +74,8 @@ def read(text: str, source: str | None) -> list[Puzzle]:
             n = number(f"the number of blocks of {what}", max(width, height))
             blocks = []
             for _ in range(n):
-                length = number(f"a block length of {what}")
+                t, line = take(f"a block length of {what}")
+                length = parse_block(t, source, line)
                 rgb = (number(f"a red value of {what}", 255), number(f"a green value of {what}", 255),
                        number(f"a blue value of {what}", 255))
                 if rgb not in listed:
