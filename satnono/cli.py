@@ -13,7 +13,7 @@ import click
 from . import __version__
 from .errors import ParseError, SatnonoError
 from .interrupt import SIGNALS, Terminated
-from .model import Puzzle
+from .model import Puzzle, plain_black
 from .report import diff_legend, error_dict, label, render_grid, result_dict, verdict_text
 from .sat import DEFAULT_SOLVER, SOLVERS
 from .solve import Checker, CheckResult, InternalError, Status
@@ -470,7 +470,7 @@ def solve(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
         if difficulty is not None:
             click.echo(f"grade: {difficulty['text']}")
         pal = res.puzzle.palette
-        colour = res.puzzle.is_color
+        colour = not plain_black(pal)  # a one-colour puzzle of its own shows its own characters
         # colour grids: 24-bit terminal colour on a terminal, the palette's characters otherwise
         plain = ascii_ or (colour and not sys.stdout.isatty())
         if res.solutions:
@@ -832,7 +832,7 @@ def fix_cmd(file: str, fmt: str | None, timeout: float, max_edits: int, as_json:
 
     def colour(ch: str) -> str:
         if not res.puzzle.is_color:
-            return "black" if ch == "#" else "white"
+            return "white" if ch == "." else "black" if ch == "#" else f"{pal[1].name} ({ch})"
         if ch == ".":
             return "background"
         col = next(c for c in pal if c.char == ch)

@@ -182,7 +182,8 @@ def fix(
 
     if puzzle.is_color or puzzle.rules:  # the vectorised engine knows black-and-white clues only
         return _fix_color(puzzle, goal, res, first, checker, max_edits, left, out_of_time, done)
-    g = np.array([[ch == BLACK for ch in row] for row in goal], dtype=bool)
+    ink = puzzle.chars[1]  # '#', or a one-colour puzzle's own character
+    g = np.array([[ch == ink for ch in row] for row in goal], dtype=bool)
 
     # (a) givens
     uniq = _givens_unique(puzzle, g, goal, res, first, checker, left, out_of_time)
@@ -239,6 +240,12 @@ def _best(g: np.ndarray, givens: dict[tuple[int, int], bool], cells: list[tuple[
     return cand[int(np.argmin(counts))]
 
 
+def _grid_in(puzzle: Puzzle, a: np.ndarray) -> Grid:
+    """A boolean picture as rows of the puzzle's own characters ('#', or a one-colour puzzle's)."""
+    g = grid_of(a)
+    return g if puzzle.chars[1] == BLACK else tuple(row.replace(BLACK, puzzle.chars[1]) for row in g)
+
+
 def _as_givens(givens: Mapping[tuple[int, int], bool | int], puzzle: Puzzle) -> tuple[Given, ...]:
     chars = puzzle.chars
     return tuple(Given(r, c, bool(v), chars[int(v)]) for (r, c), v in sorted(givens.items()))
@@ -290,7 +297,7 @@ def _givens_after_edit(puzzle: Puzzle, r: int, c: int, value: int) -> tuple[tupl
 def _given_value(puzzle: Puzzle, goal: Grid, cell: tuple[int, int]) -> bool | int:
     """The value a given takes: black or white in black and white, the colour index in colour."""
     ch = goal[cell[0]][cell[1]]
-    return puzzle.chars.index(ch) if puzzle.is_color else ch == BLACK
+    return puzzle.chars.index(ch) if puzzle.is_color else ch == puzzle.chars[1]
 
 
 def _givens_line(puzzle, g, uniq: GivenProposal, checker, left, out_of_time, best=None) -> GivenProposal | None:
@@ -385,18 +392,18 @@ def _edits(puzzle, g, res: FixResult, checker: Checker, max_edits: int, left, ou
                 if find_switch(_masks(goals[b]), _masks(np.ascontiguousarray(goals[b].T)), _masks(open_),
                                _masks(np.ascontiguousarray(open_.T))) is not None:
                     continue
-                edited = Puzzle.from_grid(grid_of(goals[b]), name=puzzle.name, meta=puzzle.meta,
-                                          givens=_givens_after_edit(puzzle, r, c, int(goals[b, r, c])))
+                edited = Puzzle.from_grid(_grid_in(puzzle, goals[b]), palette=puzzle.palette, name=puzzle.name,
+                                          meta=puzzle.meta, givens=_givens_after_edit(puzzle, r, c, int(goals[b, r, c])))
                 other = other_solution(goals[b], kb[b], kw[b], left(), puzzle=edited)
                 if other is not False:  # ambiguous, or out of time
                     continue
             else:
-                edited = Puzzle.from_grid(grid_of(goals[b]), name=puzzle.name, meta=puzzle.meta,
-                                          givens=_givens_after_edit(puzzle, r, c, int(goals[b, r, c])))
+                edited = Puzzle.from_grid(_grid_in(puzzle, goals[b]), palette=puzzle.palette, name=puzzle.name,
+                                          meta=puzzle.meta, givens=_givens_after_edit(puzzle, r, c, int(goals[b, r, c])))
             chk = checker.check(edited, timeout=left())
             if chk.status != Status.UNIQUE or chk.line_solvable != line:
                 continue  # unverified (out of time): not proposed
-            res.edits.append(EditProposal(r, c, bool(goals[b, r, c]), edited, chk))
+            res.edits.append(EditProposal(r, c, bool(goals[b, r, c]), edited, chk, puzzle.chars[int(goals[b, r, c])]))
             if line:
                 n_line += 1
             else:

@@ -73,6 +73,13 @@ Palette = tuple[Color, ...]
 
 BW_PALETTE: Palette = (Color("white", WHITE, (255, 255, 255)), Color("black", BLACK, (0, 0, 0)))
 
+
+def plain_black(palette: Sequence[Color]) -> bool:
+    """True when the one block colour of ``palette`` is black drawn ``#`` (black and white as
+    before colour support); False for colour and for a one-colour palette of its own (red ``r``),
+    which every reader, writer and picture keeps as it is."""
+    return len(palette) == 2 and palette[1] == BW_PALETTE[1]
+
 _HEX = re.compile(r"#?([0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})")
 
 
@@ -228,13 +235,6 @@ class Puzzle:
         pal = check_palette(self.palette)
         lookup = _color_lookup(pal)  # clues may name a colour by the character given
         goal = None if self.goal is None else tuple(self.goal)
-        if len(pal) == 2 and pal[1].char != BLACK:
-            # one block colour is black and white: its cells are '#' (name and RGB kept)
-            ch = pal[1].char
-            pal = (pal[0], Color(pal[1].name, BLACK, pal[1].rgb))
-            if goal is not None:
-                table = str.maketrans({ch: BLACK, BLACK: ch})
-                goal = tuple(row.translate(table) for row in goal)
         object.__setattr__(self, "palette", pal)
         lookup.update(_color_lookup(pal))
         for lengths_attr, colors_attr, blots_attr, clues_attr in (
@@ -366,7 +366,7 @@ class Puzzle:
         g = tuple(grid)
         pal = palette_for_chars("".join(g)) if palette is None else check_palette(palette)
         g = check_grid(g, pal)
-        if len(pal) == 2:  # black and white (a lone colour's cells become '#')
+        if len(pal) == 2:  # one block colour: the black-and-white clues (cells of any one character)
             rows, cols = clues_of_grid(g)
             kwargs.setdefault("goal", g)
             return cls(rows=rows, columns=cols, palette=pal, **kwargs)  # type: ignore[arg-type]
@@ -398,7 +398,7 @@ class Puzzle:
         if self.has_blots:
             rl, rc, cl, cc = color_clues_of_grid(tuple(grid), self.palette)
             return (_blotted_match(rl, rc, self.row_clues) and _blotted_match(cl, cc, self.column_clues))
-        if not self.is_color and chars == WHITE + BLACK:
+        if not self.is_color:  # one block colour, '#' or its own character
             rows, cols = clues_of_grid(tuple(grid))
             return rows == self.rows and cols == self.columns
         rl, rc, cl, cc = color_clues_of_grid(tuple(grid), self.palette)
@@ -598,14 +598,16 @@ def grid_from_color_masks(masks: Sequence[Sequence[int]], width: int, chars: str
 _BITS_TO_CELLS = str.maketrans("01", WHITE + BLACK)
 
 
-def grid_from_masks(masks: Sequence[int], width: int) -> Grid:
-    """Rows given as int bitmasks (bit c = column c black) to row strings."""
+def grid_from_masks(masks: Sequence[int], width: int, chars: str = WHITE + BLACK) -> Grid:
+    """Rows given as int bitmasks (bit c = column c filled) to row strings over ``chars``
+    (background, block colour: a one-colour puzzle's own characters)."""
     if width <= 0:
         return tuple("" for _ in masks)
     full = (1 << width) - 1
     spec = f"0{width}b"
+    table = _BITS_TO_CELLS if chars == WHITE + BLACK else str.maketrans("01", chars[:2])
     # binary digits run from the highest bit down: reverse so column 0 comes first
-    return tuple(format(m & full, spec)[::-1].translate(_BITS_TO_CELLS) for m in masks)
+    return tuple(format(m & full, spec)[::-1].translate(table) for m in masks)
 
 
 def masks_from_grid(grid: Sequence[str]) -> list[int]:

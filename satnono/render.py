@@ -17,6 +17,7 @@ from html import escape
 from typing import Sequence
 
 from .diagnose import Diagnosis, heat
+from .model import plain_black
 from .propagate import COLUMN, ROW
 
 UNICODE_GLYPHS = ("··", "██", "??", "▓▓", "XX", "░░", "▒▒")
@@ -107,7 +108,8 @@ def render_heatmap(d: Diagnosis, ascii: bool = False) -> str:
     levels = heat(d)
     p = d.puzzle
     search_mark = "+" if ascii else "·"
-    if p.is_color:  # two characters a cell: a known cell shows its colour's character
+    colour = not plain_black(p.palette)  # a one-colour puzzle of its own (red 'r') is drawn in its colour
+    if colour:  # two characters a cell: a known cell shows its colour's character
         chars = _settled_chars(d)
         glyphs = tuple(g * 2 if len(g) == 1 else g for g in glyphs)
 
@@ -135,8 +137,8 @@ def render_heatmap(d: Diagnosis, ascii: bool = False) -> str:
             mark[i] = "^" * len(glyphs[0])
         out.append("".join(mark).rstrip() + "  conflict")
     used = sorted({v for row in levels for v in row})
-    names = [f"{glyphs[v].strip() or glyphs[v]} {LEVEL_NAMES[v]}" for v in used if not (p.is_color and v in (1, 6))]
-    if p.is_color:
+    names = [f"{glyphs[v].strip() or glyphs[v]} {LEVEL_NAMES[v]}" for v in used if not (colour and v in (1, 6))]
+    if colour:
         names = [f"{c.char} {c.name}" for c in p.palette[1:]] + names
         if 6 in used:
             names.append(f"x{search_mark} colour x, but only found by search")
@@ -266,7 +268,7 @@ def layout(d: Diagnosis, cell: int = 16, text: bool = True) -> Layout:
     pad = 6
     margin = 8
     title = _title(d)
-    colour = p.is_color
+    colour = not plain_black(p.palette)  # a one-colour puzzle of its own is drawn in its colour
     rgb_of = {c.char: c.rgb for c in p.palette}
     ink = [TEXT_RGB] + [_readable(c.rgb) for c in p.palette[1:]]  # clue text per colour index
     row_clues = [_clue_text(c) for c in p.rows] if text else []

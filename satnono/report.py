@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from .model import BLACK, Color
+from .model import BLACK, Color, plain_black
 from .solve import CheckResult, Status
 
 UNICODE = {"black": "██", "white": "··", "diff_black": "▓▓", "diff_white": "░░"}
@@ -18,11 +18,11 @@ def render_grid(grid: Sequence[str], ascii: bool = False, marks: Iterable[tuple[
                 palette: Sequence[Color] | None = None) -> str:
     """A grid as text; cells in ``marks`` are drawn with the "differs" glyphs.
 
-    With a colour ``palette`` (more than one block colour) the cells are drawn
+    With a colour ``palette`` (any but plain black ``#``) the cells are drawn
     in 24-bit terminal colour, or with ``ascii`` as the palette's characters
     (marked cells followed by ``*``).
     """
-    if palette is not None and len(palette) > 2:
+    if palette is not None and not plain_black(palette):
         return _render_color_grid(grid, ascii, set(marks), palette)
     g = ASCII if ascii else UNICODE
     marked = set(marks)

@@ -80,6 +80,11 @@ _HAND = {
 _HAND["g"] = _HAND["g"] + [b"#d\n  0:  white\n  1:X black\n  r:r #ff0000\n: rows\n1 1r\n2r\n: columns\n1\n1r 1r\n"]
 _HAND["pynogram"] = _HAND["pynogram"] + [
     b"[colors]\nr = (red) %\ng = (0, 255, 0) *\n[clues]\ncolumns = 1r, 1g 1, 1\nrows = 1r 1g, 1 1\n"]
+_HAND["nonny"] = [b"title \"Bow\"\nwidth 3\nheight 2\ncolor red FF0000 #\ncolor yellow FFFF00 @\nrows\n"
+                  b"red 1 yellow 1 red 1\nyellow: 1\ncolumns\nred 1\nyellow 2\nred 1\n"]
+_HAND["pzl"] = [b"2\n#ff0000\n#0000ff\n\n2 2\n\n2 1 255 0 0 1 0 0 255\n1 1 0 0 255\n1 1 255 0 0\n2 1 0 0 255 1 0 0 255\n"]
+_HAND["nonogramsorg"] = [b"<html><head><title>T</title></head>\n<script>\nvar d=[[0,0,0,0],[2,0,0,10],[1,0,0,10],"
+                         b"[1,0,0,10],[0,0,0,0],[0,0,0,0],[1,0,0,10],[0,0,0,0],[1,1,1,1]];\n</script></html>\n"]
 _HAND["nonogrid"] = _HAND["nonogrid"] + [
     b'[colors]\ndefs = ["r = (FF0000) &", "b = (blue) *"]\n[clues]\ncolumns = "1r, 1b"\nrows = "1r 1b"\n']
 

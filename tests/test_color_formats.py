@@ -148,9 +148,10 @@ def test_non_colour_file() -> None:
 def test_non_letters_without_colour_lines_and_default_black() -> None:
     [p] = loads("width 3\nheight 1\nrows\n1a,1b,1\ncolumns\n1a\n1b\n1\n", "non")
     assert p.chars == ".ab#" and p.palette[3].name == "black" and p.row_colors == ((1, 2, 3),)
-    # one declared colour: plain numbers are that colour, and the puzzle is black and white
+    # one declared colour: plain numbers are that colour, which the puzzle keeps (issue 20, item 1)
     [q] = loads("width 2\nheight 1\ncolor a #ff0000\nrows\n1a\ncolumns\n1\n0\n", "non")
-    assert q.palette == BW_PALETTE and q.rows == ((1,),)
+    assert q.palette == (BW_PALETTE[0], Color("red", "a", (255, 0, 0))) and q.rows == ((1,),)
+    assert q.column_colors == ((1,), ()) and not q.is_color
 
 
 def test_webpbn_colour_rules() -> None:
@@ -180,7 +181,8 @@ def test_webpbn_colour_rules() -> None:
     assert q.palette == p.palette and q.rows == p.rows and q.row_colors == p.row_colors
 
 
-def test_webpbn_one_colour_stays_black_and_white() -> None:
+def test_webpbn_one_colour_keeps_its_colour() -> None:
+    # issue 20, item 1: a lone red stays red 'r' (it was renamed black '#'); solved by the b/w kernels
     xml = (
         '<puzzleset><puzzle defaultcolor="red"><color name="red" char="r">ff0000</color>'
         '<clues type="rows"><line><count>1</count></line></clues>'
@@ -188,7 +190,12 @@ def test_webpbn_one_colour_stays_black_and_white() -> None:
         "<solution><image>|r|</image></solution></puzzle></puzzleset>"
     )
     [p] = loads(xml)
-    assert p.palette == BW_PALETTE and p.goal == ("#",)
+    assert p.palette == (BW_PALETTE[0], Color("red", "r", (255, 0, 0))) and p.goal == ("r",) and not p.is_color
+    assert satnono.check(p).solutions == (("r",),)
+    # a lone black named black is black and white, drawn '#' whatever its declared char
+    [q] = loads(xml.replace('name="red" char="r">ff0000', 'name="black" char="X">000000')
+                .replace('defaultcolor="red"', 'defaultcolor="black"').replace("|r|", "|X|"))
+    assert q.palette == BW_PALETTE and q.goal == ("#",)
 
 
 def test_olsak_colour_table() -> None:

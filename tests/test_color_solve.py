@@ -247,12 +247,14 @@ def test_components_multiply_in_colour():
     assert r.count == 4 and r.exact and len(r.components) == 2
 
 
-def test_a_lone_colour_is_black_and_white():
-    """A picture with one block colour is the black-and-white puzzle, its cells '#'."""
+def test_a_lone_colour_keeps_its_character():
+    """A picture with one block colour is solved as black and white but keeps its own
+    character, name and RGB (issue 20, item 1: it was renamed '#')."""
     p = Puzzle.from_grid(["a.", "aa"])
-    assert not p.is_color and p.chars == ".#" and p.goal == ("#.", "##")
+    assert not p.is_color and p.chars == ".a" and p.goal == ("a.", "aa")
     r = check(p)
-    assert r.status.value == "unique" and r.solutions == (("#.", "##"),)
+    assert r.status.value == "unique" and r.solutions == (("a.", "aa"),)
     q = Puzzle.from_clues(rows=[[1], [2]], columns=[[2], [1]],
                           palette=(BW_PALETTE[0], Color("red", "r", (255, 0, 0))))
-    assert q.palette[1] == Color("red", "#", (255, 0, 0)) and check(q).solutions == (("#.", "##"),)
+    assert q.palette[1] == Color("red", "r", (255, 0, 0)) and check(q).solutions == (("r.", "rr"),)
+    assert Puzzle.from_grid(["#.", "##"]).palette == BW_PALETTE

@@ -282,7 +282,7 @@ def solution_grid(state: GridState, enc: Encoding, model: Sequence[int]) -> Grid
         if v <= len(model) and model[v - 1] > 0:
             r, c = divmod(v - 1, w)
             rows[r] |= 1 << c
-    return grid_from_masks(rows, w)
+    return grid_from_masks(rows, w, state.puzzle.chars)
 
 
 def cell_vars(enc: Encoding, cells: Iterable[tuple[int, int]]) -> list[int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from html import escape
 from typing import Iterator, Sequence
 
-from ..model import BLACK, WHITE, Color, Puzzle
+from ..model import BLACK, WHITE, Color, Puzzle, plain_black
 from ..propagate import ROW
 from .techniques import Step
 
@@ -164,13 +164,14 @@ def render_svg(puzzle: Puzzle, before: Sequence[str], step: Step, number: int, t
         for k, t in enumerate(reversed(labels)):
             out.append(f'<text x="{x:.1f}" y="{top - 4 - k * (_FONT + 2)}" text-anchor="middle"{fills[k]}>{t}</text>')
     colour = {col.char: col.hex for col in puzzle.palette} if puzzle.is_color else None
+    ink = "#222222" if plain_black(puzzle.palette) else puzzle.palette[1].hex  # a one-colour puzzle's own colour
     for r, row in enumerate(after):
         for c, ch in enumerate(row):
             x, y = left + c * _CELL, top + r * _CELL
             if colour is not None:
                 fill = "#e8e8e8" if ch == "?" else colour.get(ch, "#e8e8e8")
             else:
-                fill = "#222222" if ch == BLACK else "#ffffff" if ch == WHITE else "#e8e8e8"
+                fill = ink if ch == BLACK else "#ffffff" if ch == WHITE else "#e8e8e8"
             out.append(f'<rect x="{x}" y="{y}" width="{_CELL}" height="{_CELL}" fill="{fill}" stroke="#bbbbbb"/>')
             if ch == WHITE:
                 out.append(f'<circle cx="{x + _CELL / 2}" cy="{y + _CELL / 2}" r="1.5" fill="#888888"/>')

@@ -50,7 +50,7 @@ from typing import Callable, Union
 
 from ..errors import ParseError, PuzzleTooLarge, UnsupportedPuzzle
 from ..model import Puzzle
-from . import cwd, jsonfmt, mk, nin, non, nonogrid, olsak, pbm, picross, pynogram, textgrid, tournament, webpbn
+from . import cwd, jsonfmt, mk, nin, non, nonny, nonogrid, nonogramsorg, olsak, pbm, picross, pynogram, pzl, textgrid, tournament, webpbn
 from ._text import parse_int
 from .sniff import SIGNATURE_FORMATS, candidates, format_from_suffix, order, sniff
 
@@ -100,6 +100,9 @@ _READERS: dict[str, Reader] = {
     "pynogram": pynogram.read,
     "nonogrid": nonogrid.read,
     "picross": picross.read,
+    "nonny": nonny.read,
+    "pzl": pzl.read,
+    "nonogramsorg": nonogramsorg.read,
 }
 #: Readers given the raw bytes (XML declares its own encoding; P4, P6 and PNG are binary).
 _BYTES_READERS = frozenset({"xml", "pbm", "ppm", "png"})

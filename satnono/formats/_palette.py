@@ -5,9 +5,10 @@ background is colour 0 with the character ``.``; each block colour keeps the
 character the file gave it when that character is usable (one printable
 character, not reserved by the grid syntax, not taken by an earlier colour),
 otherwise it gets the first free character of :data:`SPARE_CHARS`.  A file
-whose blocks use a single colour is a black-and-white puzzle
-(:data:`~satnono.model.BW_PALETTE`, ``#`` for filled cells), as before colour
-support.
+whose one block colour is black (named ``black``, RGB ``000000``) is a
+black-and-white puzzle drawn ``#`` (:data:`~satnono.model.BW_PALETTE`), as
+before colour support; any other lone colour keeps its name, character and
+RGB (a red ``r`` stays red ``r``), and so does the background.
 
 Colour names (X11 ``rgb.txt`` values, as Olšák's ``.g`` files and webpbn use
 them) are in :data:`COLOR_NAMES`; :func:`name_for_rgb` names an RGB exactly
@@ -20,7 +21,7 @@ import re
 from typing import Sequence
 
 from ..errors import ParseError
-from ..model import _RESERVED_CHARS, BACKGROUND, BW_PALETTE, MAX_COLORS, Color, Palette, Puzzle, parse_rgb
+from ..model import _RESERVED_CHARS, BACKGROUND, BW_PALETTE, MAX_COLORS, Color, Palette, Puzzle, parse_rgb, plain_black
 
 RGB = tuple[int, int, int]
 
@@ -151,17 +152,18 @@ def build_palette(
     """The palette of a file: ``background`` (white when ``None``; its character is
     always ``.``) and the block colours ``(name, preferred chars, rgb)`` in index order.
 
-    One block colour (or none: every line empty) gives
-    :data:`~satnono.model.BW_PALETTE` (black and white).
+    No block colour (every line empty), or one that is black named ``black``, gives black
+    and white (``#``, :data:`~satnono.model.BW_PALETTE` over the file's background); any other
+    lone colour is kept as the file gave it.
 
     Raises:
         ParseError: more than ``MAX_COLORS`` block colours.
     """
     if len(blocks) > MAX_COLORS:
         raise ParseError(f"{len(blocks)} block colours; at most {MAX_COLORS} are supported", source, line)
-    if len(blocks) <= 1:
-        return BW_PALETTE
     bg = BW_PALETTE[0] if background is None else Color(background.name, BACKGROUND, background.rgb)
+    if not blocks or (len(blocks) == 1 and is_black(blocks[0][0], blocks[0][2])):
+        return BW_PALETTE if bg == BW_PALETTE[0] else (bg, BW_PALETTE[1])
     chars = assign_chars([prefs for _, prefs, _ in blocks])
     names = unique_names([bg.name] + [name for name, _, _ in blocks])
     return (Color(names[0], BACKGROUND, bg.rgb),) + tuple(
@@ -169,15 +171,27 @@ def build_palette(
     )
 
 
+def is_black(name: str, rgb: RGB) -> bool:
+    """True for the colour black and white puzzles draw ``#``: named ``black``, RGB ``000000``."""
+    return rgb == (0, 0, 0) and name.strip().lower() == "black"
+
+
 def require_bw(puzzle: Puzzle, fmt: str) -> None:
-    """Refuse to write a colour puzzle in a black-and-white-only format.
+    """Refuse to write a colour puzzle (or a one-colour puzzle whose colour is not black ``#``)
+    in a black-and-white-only format.
 
     Raises:
-        ValueError: the puzzle has more than one block colour.
+        ValueError: the puzzle has a block colour other than black ``#``.
     """
     if puzzle.is_color:
         raise ValueError(
             f"the {fmt} format holds black-and-white puzzles only; write colour puzzles as non, xml, json, ppm or png"
+        )
+    if not plain_black(puzzle.palette):
+        col = puzzle.palette[1]
+        raise ValueError(
+            f"the {fmt} format holds black-and-white puzzles only and this puzzle's colour is {col.name} "
+            f"({col.char!r}, {col.hex}); write it as non, xml, json, ppm or png"
         )
 
 

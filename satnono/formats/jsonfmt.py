@@ -52,7 +52,7 @@ import re
 from typing import Any
 
 from ..errors import ParseError
-from ..model import BLACK, MAX_SIDE, WHITE, Color, Puzzle, clues_of_grid, default_rgb
+from ..model import BLACK, BW_PALETTE, MAX_SIDE, WHITE, Color, Puzzle, clues_of_grid, default_rgb
 from ._palette import RGB, build_palette, name_for_rgb, puzzle_of_blocks, rgb_of_name, rgb_of_spec
 from ._text import check_size, parse_block
 
@@ -412,7 +412,7 @@ def write(puzzle: Puzzle) -> str:
         if k not in _RESERVED and k not in seen:
             seen.add(k)
             parts.append(f"  {json.dumps(k, ensure_ascii=False)}: {json.dumps(v, ensure_ascii=False)}")
-    if puzzle.is_color:
+    if puzzle.palette != BW_PALETTE:  # colour, one colour of its own (red 'r'), or a background of its own
         pal = puzzle.palette
         if pal[0].name != "white" or pal[0].rgb != (255, 255, 255):
             parts.append(f'  "background": {_colour_json(pal[0])}')

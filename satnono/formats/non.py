@@ -30,7 +30,8 @@ Reading rules:
   RGB values, letters in sorted order).  A block without a letter, and a goal
   cell that is neither ``0`` nor a letter, has the default colour: the only
   declared colour, else black (``#000000``, grid character ``#``).  A file
-  using a single colour is a black-and-white puzzle.  The writer declares
+  whose single colour is black is a black-and-white puzzle (``#``); a single
+  colour of its own (``color a #ff0000``) stays that colour.  The writer declares
   every colour and gives every block its letter (a palette character that is
   not an ASCII letter is replaced by a free letter).
 * A ``.nonpack`` bundle (puzzles separated by a line of ``====``) gives
@@ -43,7 +44,7 @@ import html
 import re
 
 from ..errors import ParseError, PuzzleTooLarge
-from ..model import BLACK, MAX_SIDE, WHITE, Palette, Puzzle, default_rgb, parse_rgb
+from ..model import BLACK, MAX_SIDE, WHITE, Palette, Puzzle, default_rgb, parse_rgb, plain_black
 from ._palette import RGB, RawBlock, build_palette, name_for_rgb, puzzle_of_blocks, rgb_of_name, split_blocks
 from ._text import check_size, is_blank, parse_int, split_lines, take_rules
 
@@ -56,8 +57,13 @@ _STRUCTURAL = frozenset({"width", "height", "rows", "columns", "goal", "maxrule"
 
 
 def read(text: str, source: str | None) -> list[Puzzle]:
-    """All puzzles in a ``.non`` file (several for a ``====``-separated bundle)."""
+    """All puzzles in a ``.non`` file (several for a ``====``-separated bundle); a file in the
+    Nonny game's colour dialect is read by :mod:`satnono.formats.nonny` (told by content)."""
     lines = split_lines(text)
+    from . import nonny
+
+    if nonny.looks_like(lines):
+        return nonny.read(text, source)
     chunks: list[tuple[int, list[str]]] = []
     start = 0
     for i, line in enumerate(lines):
@@ -205,8 +211,8 @@ class _Reader:
         goal = None
         if cells is not None:
             assert width is not None and height is not None and self.goal is not None
-            if len(palette) == 2:
-                flat = "".join(WHITE if ch == "0" else BLACK for ch in cells)
+            if len(palette) == 2:  # one colour: '#', or the lone declared colour's letter
+                flat = "".join(WHITE if ch == "0" else palette[1].char for ch in cells)
             else:
                 try:
                     flat = "".join(
@@ -254,8 +260,8 @@ class _Reader:
         default = next(iter(rgbs)) if len(self.colors) == 1 else None
         used = letters | ({default} if plain else set())
         order: list[str | None] = [k for k in rgbs if k in used] + ([None] if None in used else [])
-        if len(order) <= 1:
-            return build_palette(None, [("black", [BLACK], (0, 0, 0))], self.source), {None: 1, **{k: 1 for k in rgbs}}
+        if not order:
+            return build_palette(None, [], self.source), {None: 1, **{k: 1 for k in rgbs}}
         index: dict[str | None, int] = {k: i for i, k in enumerate(order, 1)}
         if default is not None:
             index[None] = index[default]
@@ -323,7 +329,7 @@ def write(puzzle: Puzzle) -> str:
         if _WORD.fullmatch(word) and word not in _STRUCTURAL and word != "title":
             out.append(f"{word} {_quote(value)}")
     out += [f"width {puzzle.width}", f"height {puzzle.height}"]
-    letters = letters_of(puzzle) if puzzle.is_color else ""
+    letters = "" if plain_black(puzzle.palette) else letters_of(puzzle)  # one colour of its own: declared too
     if letters:
         out += [""] + [f"color {letters[i]} {c.hex}" for i, c in enumerate(puzzle.palette) if i]
     out += ["", "rows"]

@@ -12,9 +12,9 @@ level editor stores it); its clues are derived from it.  Reading rules:
   Their names are the common colour names of
   :data:`satnono.formats._palette.COLOR_NAMES` when the RGB matches exactly,
   else ``#rrggbb``.
-* A picture with one block colour is black and white (grid character ``#``);
-  its colours are kept, so pure black on white gives exactly
-  :data:`~satnono.model.BW_PALETTE`.
+* A picture whose one block colour is pure black is black and white (grid
+  character ``#``; on white exactly :data:`~satnono.model.BW_PALETTE`); a
+  lone colour of its own (red) keeps its RGB and the character ``a``.
 * More than :data:`~satnono.model.MAX_COLORS` block colours is an error that
   says how many the picture has.
 * PPM samples may have any maxval from 1 to 65535 (two bytes per sample above
@@ -43,8 +43,8 @@ from typing import Sequence
 import numpy as np
 
 from ..errors import ParseError
-from ..model import BACKGROUND, BLACK, MAX_COLORS, Color, Puzzle
-from ._palette import RGB, assign_chars, name_for_rgb, rgb_of_spec
+from ..model import BACKGROUND, MAX_COLORS, Color, Puzzle
+from ._palette import RGB, build_palette, name_for_rgb, rgb_of_spec
 from ._text import check_size, parse_int
 from .pbm import _Header, open_header
 
@@ -88,12 +88,10 @@ def puzzle_of_pixels(pixels: np.ndarray, source: str | None, background: str | S
             source,
         )
     rgbs: list[RGB] = [(int(values[k]) >> 16, (int(values[k]) >> 8) & 255, int(values[k]) & 255) for k in order]
-    chars = [BLACK] if len(order) == 1 else assign_chars([[] for _ in order])
-    palette = (Color(name_for_rgb(bg), BACKGROUND, bg),) + tuple(
-        Color(name_for_rgb(rgb), ch, rgb) for rgb, ch in zip(rgbs, chars)
-    )
-    if len(order) == 0:
-        palette = (palette[0], Color("black", BLACK, (0, 0, 0)))
+    # one palette path for every format: a lone black is black and white ('#'), any other colour keeps its RGB
+    palette = build_palette(Color(name_for_rgb(bg), BACKGROUND, bg),
+                            [(name_for_rgb(rgb), [], rgb) for rgb in rgbs], source)
+    chars = [c.char for c in palette[1:]] if order else []
     lut = np.full(len(values), ord(BACKGROUND), dtype=np.uint32)
     for k, ch in zip(order, chars):
         lut[k] = ord(ch)

@@ -128,13 +128,13 @@ def colour_rgb(d: ColourDef, source: str | None) -> RGB:
 def to_puzzle(columns: list[tuple[int, list[Block]]], rows: list[tuple[int, list[Block]]],
               defs: list[ColourDef], source: str | None, line: int | None) -> Puzzle:
     """The puzzle of parsed clues over the ``[colors]`` definitions (black and white when
-    the blocks use one colour)."""
+    the blocks use only black; a lone colour of its own is kept)."""
     by_name = {d.name: d for d in defs}
     used: dict[str, int] = {}  # colour name -> line of first use, in order of first use
     for ln, blocks in (*columns, *rows):
         for _, key in blocks:
             used.setdefault(key or DEFAULT_COLOUR, ln)
-    if len(used) <= 1:
+    if not used or (len(used) == 1 and DEFAULT_COLOUR in used and DEFAULT_COLOUR not in by_name):
         def plain(items: list[tuple[int, list[Block]]]) -> tuple[Clue, ...]:
             return tuple(tuple(n for n, _ in blocks) for _, blocks in items)
 

@@ -4,15 +4,18 @@
 
 1. ``pbm``: starts with ``P1`` or ``P4`` then whitespace or ``#`` (exclusive);
    likewise ``ppm`` with ``P3`` or ``P6``; ``png``: the PNG signature (exclusive);
-2. ``xml``: the first non-blank character is ``<`` (exclusive);
+2. ``nonogramsorg``: a saved nonograms.org page's ``var d=[[...]];`` array (exclusive);
+   ``xml``: the first non-blank character is ``<`` (exclusive);
 3. ``json``: the first non-blank character is ``{`` or ``[`` (exclusive);
 4. ``tournament``: the first non-blank line is a ``$<n>`` header (exclusive);
    ``picross``: the first line that is not a ``#`` comment is ``GRID ...`` (exclusive);
    ``pynogram`` and ``nonogrid``: a ``[clues]`` or ``[colors]`` section header
    (exclusive; ``nonogrid`` first when TOML's multi-line strings or a ``defs`` key show);
+   ``pzl``: a colour count, then a ``#rrggbb`` line (exclusive);
 5. ``non``: some line starts with a ``.non`` keyword (``width``, ``height``,
    ``rows``, ``columns``, ``goal``, ``title``, ``by``, ``copyright``,
-   ``catalogue``, ``license``, ``maxrule``, ``color``);
+   ``catalogue``, ``license``, ``maxrule``, ``color``); ``nonny`` first when the
+   colours are written the Nonny game's way (``color red FF0000 #``, ``red 1 yellow 4``);
 6. ``g``: some line starts with ``:``;
 7. ``tournament`` (headerless): only TAB-separated numbers and blank lines,
    some TAB, an even number of lines (the other clue-list formats use spaces);
@@ -35,7 +38,7 @@ from __future__ import annotations
 import os
 import re
 
-from . import picross, pynogram
+from . import nonny, nonogramsorg, picross, pynogram, pzl
 from ._text import split_lines
 from .textgrid import looks_like_grid, looks_like_picture
 from .tournament import looks_headerless
@@ -56,6 +59,9 @@ SUFFIXES = {
     ".ppm": "ppm",
     ".png": "png",
     ".toml": "nonogrid",
+    ".pzl": "pzl",
+    ".html": "nonogramsorg",
+    ".htm": "nonogramsorg",
 }
 
 _PBM = re.compile(r"P[14](?:\s|#)")
@@ -75,7 +81,8 @@ _TOML = re.compile(r'"""|\'\'\'|^[ \t]*defs[ \t]*=', re.MULTILINE)
 
 #: Formats recognised by an unmistakable signature (the numbered points 1-4 above): when
 #: the content shows one, the file is in it, and its reader's error is the one to report.
-SIGNATURE_FORMATS = frozenset({"pbm", "xml", "json", "tournament", "picross", "pynogram", "nonogrid"})
+SIGNATURE_FORMATS = frozenset({"pbm", "xml", "json", "tournament", "picross", "pynogram", "nonogrid", "nonogramsorg",
+                               "pzl"})
 
 
 def format_from_suffix(path: str) -> str | None:
@@ -99,9 +106,11 @@ def candidates(data: str | bytes) -> list[str]:
             return ["pbm"]
         if _PPM_BYTES.match(head):
             return ["ppm"]
+        text = data.decode("utf-8", errors="replace")
+        if nonogramsorg.looks_like(text):
+            return ["nonogramsorg"]
         if head.startswith(b"<"):
             return ["xml"]
-        text = data.decode("utf-8", errors="replace")
     else:
         text = data
     start = text.lstrip("\ufeff \t\r\n\v\f")
@@ -109,6 +118,8 @@ def candidates(data: str | bytes) -> list[str]:
         return ["pbm"]
     if _PPM.match(start):
         return ["ppm"]
+    if nonogramsorg.looks_like(text):  # a saved puzzle page (HTML): before XML
+        return ["nonogramsorg"]
     if start[:1] == "<":
         return ["xml"]
     lines = split_lines(text)
@@ -121,6 +132,8 @@ def candidates(data: str | bytes) -> list[str]:
         return []
     if _HEADER.fullmatch(filled[0]):
         return ["tournament"]
+    if pzl.looks_like(filled):
+        return ["pzl"]
     if picross.looks_like(filled):
         return ["picross"]
     if pynogram.looks_like(lines):
@@ -130,7 +143,7 @@ def candidates(data: str | bytes) -> list[str]:
     if picture:
         out.append("txt")
     if any(_NON_WORD.match(x) for x in filled):
-        out.append("non")
+        out += ["nonny", "non"] if nonny.looks_like(lines) else ["non"]
     if any(x.startswith(":") for x in filled):
         out.append("g")
     if looks_headerless(lines):

@@ -155,14 +155,20 @@ class _Puzzle:
         self.default = elem.get("defaultcolor", "black")
         self.used: dict[str, ET.Element] = {}  # block colour -> first element using it
         self.declared: dict[str, tuple[str | None, RGB, ET.Element]] = {}  # name -> (char, rgb, element)
+        self.char_names: dict[str, str] = {}  # declared char -> colour name
 
     def error(self, message: str, elem: ET.Element | None) -> ParseError:
         return ParseError(message, self.source, self.lines.get(elem) if elem is not None else None)
 
-    def use_colour(self, colour: str, elem: ET.Element) -> None:
+    def use_colour(self, colour: str, elem: ET.Element) -> str:
+        """Record a block colour (a name, or a declared colour's ``char`` when no colour has that
+        name) and return its name."""
+        if colour not in self.declared and colour in self.char_names:
+            colour = self.char_names[colour]
         if colour == self.background:
             raise self.error(f"a block has the background colour {colour!r}", elem)
         self.used.setdefault(colour, elem)
+        return colour
 
     def clue_line(self, line: ET.Element) -> Blocks:
         blocks = []
@@ -172,8 +178,7 @@ class _Puzzle:
             n = parse_block(_text(count), self.source, self.lines.get(count))
             if n == 0:
                 raise UnsupportedPuzzle("blotted clues are not supported yet", self.source, self.lines.get(count))
-            colour = count.get("color", self.default)
-            self.use_colour(colour, count)
+            colour = self.use_colour(count.get("color", self.default), count)
             blocks.append((n, colour))
         return tuple(blocks)
 
@@ -196,6 +201,9 @@ class _Puzzle:
             else:
                 rgb = rgb_of_name(name) or default_rgb(len(self.declared) + 1)
             self.declared[name] = (char, rgb, c)
+        self.char_names = dict(chars)
+        if self.default not in self.declared and self.default in chars:
+            self.default = chars[self.default]
         names = set(chars.values())
         for name, char in (("white", "."), ("black", "X")):
             if name not in names and char not in chars:
@@ -207,8 +215,6 @@ class _Puzzle:
         declared = list(self.declared)
         order = sorted(self.used, key=lambda n: (n != self.default, n not in self.declared,
                                                  declared.index(n) if n in self.declared else 0))
-        if len(order) <= 1:
-            return BW_PALETTE, {name: 1 for name in order}
         blocks = [(name, *self.colour_of(name)) for name in order]
         _, bg_rgb = self.colour_of(self.background)
         pal = build_palette(Color(self.background, WHITE, bg_rgb), blocks, self.source, self.lines.get(self.elem))
@@ -331,7 +337,7 @@ def write(puzzle: Puzzle) -> str:
         return escape(s, {"\r": "&#13;"})
 
     pal = puzzle.palette
-    colour = puzzle.is_color
+    colour = pal != BW_PALETTE  # colour, a one-colour puzzle of its own (red 'r') or a background of its own
     head = '<puzzle type="grid" defaultcolor="black">'
     if colour:
         bg = "" if pal[0].name == "white" else f" backgroundcolor={quoteattr(pal[0].name)}"

@@ -46,11 +46,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..linesolve import spread
-
-Mask = int
-
-_BYTE_REVERSED = bytes(int(f"{i:08b}"[::-1], 2) for i in range(256))
+from .bits import BYTE_REVERSED as _BYTE_REVERSED, Mask, runs_of, spread
 
 
 class RangeLineResult(NamedTuple):
@@ -63,17 +59,6 @@ class RangeLineResult(NamedTuple):
     """For each block, the mask of its valid start cells."""
     ends: tuple[Mask, ...]
     """For each block, the mask of its valid last cells."""
-
-
-def runs_of(mask: Mask, c: int) -> Mask:
-    """Positions p such that bits p..p+c-1 of ``mask`` are all set (``c >= 1``)."""
-    r = mask
-    have = 1
-    while have < c:
-        step = have if have <= c - have else c - have
-        r &= r >> step
-        have += step
-    return r
 
 
 def _walk(q: Mask, passable: Mask, d: int) -> Mask:

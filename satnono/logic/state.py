@@ -140,7 +140,7 @@ class GridState:
     def grid(self) -> Grid:
         """The grid of a complete state."""
         if self.nvals == 2:
-            return grid_from_masks(self.row_black, self.width)
+            return grid_from_masks(self.row_black, self.width, self.puzzle.chars)
         full = (1 << self.width) - 1
         masks = [[full & ~m for m in ex] for ex in self.row_ex]
         return grid_from_color_masks(masks, self.width, self.puzzle.chars)
