@@ -35,10 +35,7 @@ from __future__ import annotations
 import os
 import re
 
-from . import picross, pynogram
 from ._text import split_lines
-from .textgrid import looks_like_grid, looks_like_picture
-from .tournament import looks_headerless
 
 SUFFIXES = {
     ".non": "non",
@@ -112,10 +109,19 @@ def candidates(data: str | bytes) -> list[str]:
     if start[:1] == "<":
         return ["xml"]
     lines = split_lines(text)
-    if start[:1] == "[" and pynogram.looks_like(lines):  # a [clues] section, not a JSON list
-        return ["nonogrid", "pynogram"] if _TOML.search(text) else ["pynogram", "nonogrid"]
+    if start[:1] == "[":
+        from . import pynogram
+
+        if pynogram.looks_like(lines):  # a [clues] section, not a JSON list
+            return ["nonogrid", "pynogram"] if _TOML.search(text) else ["pynogram", "nonogrid"]
     if start[:1] in ("{", "["):
         return ["json"]
+    # the readers whose tests follow are imported only when the content gets this far (a JSON,
+    # XML or picture file loads none of them)
+    from . import picross, pynogram
+    from .textgrid import looks_like_grid, looks_like_picture
+    from .tournament import looks_headerless
+
     filled = [x.strip() for x in lines if x.strip()]
     if not filled:
         return []
