@@ -38,7 +38,6 @@ beside it (by suffix only); :func:`satnono.formats.level.save` writes the three 
 from __future__ import annotations
 
 import dataclasses
-
 import errno
 import importlib
 import os
@@ -73,7 +72,7 @@ class _Lazy:
     """A reader or writer of the module ``satnono.formats.<module>``, imported when first called:
     reading a JSON file loads the JSON reader alone, and pictures (numpy) only when one is read."""
 
-    __slots__ = ("module", "name", "__name__")
+    __slots__ = ("__name__", "module", "name")
 
     def __init__(self, module: str, name: str) -> None:
         self.module = module
