@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Callable
 
@@ -128,6 +127,8 @@ def check_files(files: tuple[str, ...], fmt: str | None = None, timeout: float |
         if grade and res is not None and difficulty is None:
             difficulty = graded(res, checker)
         if as_json:
+            import json
+
             d = result_dict(res, file, index) if res is not None else error_dict(file, index, error or "")
             if difficulty is not None:
                 d["difficulty"] = difficulty
