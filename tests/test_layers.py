@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 PKG = Path(__file__).resolve().parents[1] / "satnono"
 
 OWNERS = {"pysat": {"sat.py"}, "pyganak": {"cnf/ganak.py"}, "dask": {"batch/dask.py"},
@@ -63,16 +65,23 @@ def test_only_cli_prints():
             assert not _prints(f), f"{f.relative_to(PKG)} calls print()"
 
 
-def test_checking_a_clue_file_loads_no_heavy_module():
+HEAVY = ("numpy", "PIL", "starlette", "uvicorn", "ortools", "pysat", "dask", "distributed", "satnono.explain",
+         "satnono.rules", "satnono.classify", "satnono.generator", "satnono.web", "rich", "urllib.request")
+
+
+@pytest.mark.parametrize("how, also", [
+    ("from satnono.cli import cli\ntry:\n    cli(['check', sys.argv[1]])\nexcept SystemExit:\n    pass", ()),
+    ("from satnono.cli import main\nmain(['check', sys.argv[1]])", ("click",)),  # the plain call: no click
+])
+def test_checking_a_clue_file_loads_no_heavy_module(how, also):
     """`satnono check` on a line-solvable clue file starts fast: numpy, Pillow, the web stack,
     python-sat, the explain engine and the rules are loaded only by what needs them."""
     import subprocess
     import sys
 
-    code = ("import sys; from satnono.cli import cli\n"
-            "try:\n    cli(['check', sys.argv[1]])\nexcept SystemExit:\n    pass\n"
-            "print(sorted(m for m in ('numpy', 'PIL', 'starlette', 'uvicorn', 'ortools', 'pysat', 'dask',"
-            " 'satnono.explain', 'satnono.rules', 'urllib.request') if m in sys.modules))")
+    code = f"import sys\n{how}\nprint(sorted(m for m in {HEAVY + also!r} if m in sys.modules))"
     puzzle = str(PKG.parent / "puzzles" / "webpbn" / "webpbn-00001.xml")
-    out = subprocess.run([sys.executable, "-c", code, puzzle], capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", code, puzzle], capture_output=True, text=True, check=True,
+                         stdin=subprocess.DEVNULL)
+    assert "unique (line-solvable)" in out.stdout
     assert out.stdout.strip().splitlines()[-1] == "[]"
