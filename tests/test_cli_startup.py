@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import subprocess
@@ -12,6 +13,7 @@ import pytest
 from conftest import PUZZLES
 
 from satnono.cli import _plain_check
+from satnono.cli.common import Bar
 
 DANCER = str(PUZZLES / "webpbn" / "webpbn-00001.xml")  # unique, line-solvable
 EDGE = str(PUZZLES / "webpbn" / "webpbn-00023.xml")  # unique, needs search
@@ -95,3 +97,23 @@ def test_plain_check_loads_neither_click_nor_the_heavy_modules(files):
     out = subprocess.run([sys.executable, "-c", code, files["tiny"]], capture_output=True, text=True,
                          check=True, stdin=subprocess.DEVNULL)
     assert out.stdout.strip().splitlines()[-1] == "0 []"
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("show, total, shown", [
+    (None, 1, False), (None, 2, True), (True, 1, True), (False, 5, False),
+])
+def test_the_default_bar_needs_a_terminal_and_more_than_one_puzzle(monkeypatch, show, total, shown):
+    """By default (no --progress/--no-progress) a terminal gets a bar only for several puzzles, so a
+    one-puzzle check never loads rich; --progress still shows one for a single puzzle."""
+    monkeypatch.setattr(sys, "stderr", _Terminal())
+    bar = Bar("check", show)
+    bar.start(total)
+    try:
+        assert (bar.progress is not None) == shown
+    finally:
+        bar.stop()

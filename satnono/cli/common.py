@@ -105,16 +105,19 @@ def err(msg: str) -> None:
 
 
 class Bar:
-    """A progress bar on stderr (by default only when stderr is a terminal); text for stdout
-    goes through :meth:`echo` so that it does not tear the bar."""
+    """A progress bar on stderr (by default only when stderr is a terminal and there is more than
+    one puzzle: a bar for one puzzle tells nothing, and loading rich for it would cost more than
+    checking a small puzzle); text for stdout goes through :meth:`echo` so that it does not tear
+    the bar."""
 
     def __init__(self, label: str, show: bool | None = None) -> None:
         self.label = label
+        self.auto = show is None
         self.show = show if show is not None else sys.stderr.isatty()
         self.progress = None
 
     def start(self, total: int, completed: int = 0) -> None:
-        if not self.show or self.progress is not None:
+        if not self.show or self.progress is not None or (self.auto and total <= 1):
             return
         from rich.console import Console
         from rich.progress import (

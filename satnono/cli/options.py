@@ -151,7 +151,8 @@ def json_option(help: str = JSON_HELP) -> Callable:
 ascii_option = click.option("--ascii", "ascii_", is_flag=True,
                             help="Draw grids with ASCII characters instead of Unicode blocks.")
 progress_option = click.option("--progress/--no-progress", default=None,
-                               help="Progress bar on stderr. Default: when stderr is a terminal.")
+                               help="Progress bar on stderr. Default: when stderr is a terminal and there is more "
+                                    "than one puzzle.")
 grade_option = click.option(
     "--grade", is_flag=True,
     help="Also grade each puzzle as 'satnono explain' does (the 'difficulty' of --json, a 'grade:' line "
