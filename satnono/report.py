@@ -129,3 +129,203 @@ def error_dict(file: str, index: int | None, message: str) -> dict[str, Any]:
     d.update({"status": Status.ERROR.value, "line_solvable": False, "solutions": [], "diff": [],
               "reason": message, "seconds": 0.0, "stats": {}})
     return d
+
+
+# --- count, classify, fix, explain (the text the commands print) ------------------------------
+
+
+def count_dict(res: Any, file: str, index: int | None) -> dict[str, Any]:
+    """The JSON object of one counted puzzle (``satnono count --json``)."""
+    p = res.puzzle
+    d: dict[str, Any] = {"file": file}
+    if index is not None:
+        d["index"] = index
+    d.update({
+        "name": p.name, "width": p.width, "height": p.height,
+        "count": res.count, "exact": res.exact, "capped": res.capped, "status": res.status,
+        "line_solvable": res.line_solvable,
+        "unknown_after_propagation": res.unknown_after_propagation,
+        "components": [c.as_dict() for c in res.components],
+        "seconds": round(res.seconds, 6), "reason": res.reason,
+    })
+    return d
+
+
+def count_text(res: Any) -> str:
+    """A count in words, e.g. ``2 solutions  [0.001 s]``, with its components when there are several."""
+    n = f"{res.count:,}"
+    noun = "solution" if res.count == 1 else "solutions"
+    text = f"{n} {noun}" if res.exact else f"at least {n} {noun} (a lower bound: {res.reason})"
+    if res.exact and res.count == 0 and res.reason:
+        text += f": {res.reason}"
+    if res.line_solvable:
+        text += " (line-solvable)"
+    comps = res.components
+    if len(comps) > 1 or (comps and comps[0].method != "enumeration"):
+        shown = ", ".join(
+            f"{c.size} cells: {'' if c.exact else '>= '}{c.count:,} ({c.method})" for c in comps[:8])
+        more = f", ... {len(comps) - 8} more" if len(comps) > 8 else ""
+        text += f"  [{len(comps)} independent component{'s' if len(comps) != 1 else ''}: {shown}{more}]"
+    return f"{text}  [{res.seconds:.3f} s]"
+
+
+def classify_text(rec: dict[str, Any]) -> str:
+    """One classify record as a line of text."""
+    where = label(rec["file"], rec.get("index"))
+    if rec["class"] == "error":
+        return f"{where}: error: {rec['reason']}"
+    cls = rec["class"]
+    if rec.get("grade"):
+        cls += f" (level {rec['level']}: {rec['grade']})"
+    elif rec.get("level") and rec["level"] != cls:
+        cls += f" (level {rec['level']})"
+    count = rec["count"]
+    shown = f"{count:,}" if rec["count_exact"] else f">= {count:,}"
+    noun = "solution" if count == 1 and rec["count_exact"] else "solutions"
+    extra = f", {rec['reason']}" if rec["class"] == "unknown" and rec.get("reason") else ""
+    return (f"{where}: {cls}  [{rec['width']}x{rec['height']}, {rec['unknown_after_line']} cells left "
+            f"after line logic, {shown} {noun}, {rec['seconds']:.3f} s{extra}]")
+
+
+def classify_summary(summary: dict[str, Any]) -> tuple[Any, list[str]]:
+    """The end of ``satnono classify``: a table of puzzles per class (a ``rich`` table) and the
+    lines that follow it (unique and line-solvable puzzles, levels, time)."""
+    from rich.table import Table
+
+    table = Table(title="classify summary", title_justify="left")
+    table.add_column("class")
+    table.add_column("puzzles", justify="right")
+    table.add_column("share", justify="right")
+    total = summary["puzzles"] or 1
+    for cls, n in summary["classes"].items():
+        table.add_row(cls, str(n), f"{100 * n / total:.1f}%")
+    table.add_row("total", str(summary["puzzles"]), "", end_section=True)
+    unique = summary["unique"]
+    lines = []
+    if unique:
+        lines.append(f"unique: {unique}; line-solvable: {summary['line_solvable']} of them "
+                     f"({100 * summary['line_solvable_share_of_unique']:.1f}%), "
+                     f"needing more than line logic: {unique - summary['line_solvable']}")
+    else:
+        lines.append("unique: 0")
+    if summary["levels"]:
+        lv = summary["levels"]
+        lines.append(f"levels of unique puzzles: line {lv['line']}, probe {lv['probe']}, probe2 {lv['probe2']}, "
+                     f"search {lv['search']}")
+    lines.append(f"time in puzzles: {summary['seconds']:.1f} s")
+    return table, lines
+
+
+def fix_dict(file: str, res: Any) -> dict[str, Any]:
+    """The JSON object of ``satnono fix --json`` (coordinates 0-based)."""
+    def cells(prop):  # type: ignore[no-untyped-def]
+        if prop is None:
+            return None
+        return {"givens": [{"row": g.row, "col": g.col, "black": g.black, "value": g.char} for g in prop.givens],
+                "count": len(prop.givens), "line_solvable": prop.line_solvable}
+
+    return {
+        "file": file,
+        "name": res.puzzle.name,
+        "width": res.puzzle.width,
+        "height": res.puzzle.height,
+        "status": res.status.value,
+        "line_solvable": res.line_solvable,
+        "goal": list(res.goal) if res.goal else None,
+        "goal_from": res.goal_from,
+        "other": list(res.other) if res.other else None,
+        "diff": [list(x) for x in res.diff],
+        "givens_unique": cells(res.givens_unique),
+        "givens_line": cells(res.givens_line),
+        "edits": [{"row": e.row, "col": e.col, "black": e.black, "value": e.char, "line_solvable": e.line_solvable}
+                  for e in res.edits],
+        "edits_tried": res.edits_tried,
+        "timed_out": res.timed_out,
+        "reason": res.reason,
+        "seconds": round(res.seconds, 6),
+    }
+
+
+def fix_text(file: str, res: Any, ascii: bool = False, tty: bool = False) -> list[str]:
+    """The lines of ``satnono fix``: the verdict, the picture, the proposals (rows and columns
+    from 1).  ``tty``: stdout is a terminal (colour pictures are drawn in colour there)."""
+    def where(r: int, c: int) -> str:
+        return f"row {r + 1} col {c + 1}"
+
+    pal = res.puzzle.palette
+
+    def colour(ch: str) -> str:
+        if not res.puzzle.is_color:
+            return "white" if ch == "." else "black" if ch == "#" else f"{pal[1].name} ({ch})"
+        if ch == ".":
+            return "background"
+        col = next(c for c in pal if c.char == ch)
+        return f"{col.name} ({ch})"
+
+    out = []
+    if res.status == Status.MULTIPLE:
+        verdict = f"several solutions (a second one differs in {len(res.diff)} cells)"
+    elif res.status == Status.UNIQUE:
+        verdict = "unique (line-solvable)" if res.line_solvable else "unique, but not line-solvable"
+    else:
+        verdict = res.status.value
+    out.append(f"{file}: {verdict}")
+    if res.reason:
+        out.append(res.reason)
+    plain = ascii or (res.puzzle.is_color and not tty)
+    if res.goal is not None and res.needs_fix:
+        src = "from the file" if res.goal_from == "file" else "the first solution found: the file has none"
+        if res.diff:
+            gl = ASCII if ascii else UNICODE
+            if res.puzzle.is_color:
+                out.append(f"picture ({src}); cells that differ in another solution marked "
+                           f"{'*' if plain else '××'}:")
+            else:
+                out.append(f"picture ({src}); cells that differ in another solution drawn "
+                           f"{gl['diff_black']} (black here) and {gl['diff_white']} (white here):")
+        else:
+            out.append(f"picture ({src}):")
+        out.append(render_grid(res.goal, plain, res.diff, palette=pal))
+    for title, prop in (("givens for a unique solution", res.givens_unique),
+                        ("givens for a line-solvable puzzle", res.givens_line)):
+        if prop is None:
+            if res.needs_fix:
+                out.append(f"{title}: not found in time")
+            continue
+        if not prop.givens:
+            out.append(f"{title}: none needed")
+            continue
+        cells = ", ".join(f"{where(g.row, g.col)} {colour(g.char)}" for g in prop.givens)
+        extra = ", line-solvable too" if prop.target == "unique" and prop.line_solvable else ""
+        n = len(prop.givens)
+        out.append(f"{title} ({n} cell{'s' if n != 1 else ''}, verified{extra}): {cells}")
+    if res.needs_fix and res.goal is not None:
+        total = res.puzzle.height * res.puzzle.width
+        if res.edits:
+            out.append("single-cell edits (verified), nearest to the ambiguity first:")
+            for e in res.edits:
+                kind = "unique, line-solvable" if e.line_solvable else "unique, not line-solvable"
+                out.append(f"  {where(e.row, e.col)}: {colour(res.goal[e.row][e.col])} -> {colour(e.char)}  ({kind})")
+        else:
+            # a unique picture that needs search wants a line-solvable edit, not a unique one
+            goal = "line-solvable" if res.status is Status.UNIQUE else "unique"
+            out.append(f"no single-cell edit makes it {goal}" + ("" if res.edits_tried == total else " (among those tried)"))
+        out.append(f"edits tried: {res.edits_tried} of {total} cells" + (" (time ran out)" if res.timed_out else ""))
+    return out
+
+
+def step_lines(step: Any, number: str, indent: str = "") -> list[str]:
+    """An explanation step as text (``number`` first); a probe's refutation chain follows, indented."""
+    out = [f"{indent}{number} {step.text}"]
+    if step.kind == "probe":
+        for k, sub in enumerate(step.chain, 1):
+            out.extend(step_lines(sub, f"{k}.", indent + "     "))
+    return out
+
+
+def explanation_head(where: str, ex: Any, width: int, height: int) -> str:
+    """The first line of an explanation: its grade in words, the size, what is left, the time."""
+    # an explanation stops at the first contradiction it meets: its open cells are no figure
+    # of the puzzle then ('check' and 'diagnose' give the cells line logic left)
+    left = "contradiction found" if ex.status == "none" else f"{len(ex.remaining)} cells left open"
+    return f"{where}: {ex.difficulty['text']}  [{width}x{height}, {left}, {ex.seconds:.3f} s]"

@@ -38,23 +38,19 @@ beside it (by suffix only); :func:`satnono.formats.level.save` writes the three 
 from __future__ import annotations
 
 import dataclasses
-
 import errno
+import importlib
 import os
 import re
 import sys
-import tempfile
 from contextlib import suppress
 from contextvars import ContextVar
 from typing import Callable, Union
 
 from ..errors import ParseError, PuzzleTooLarge, UnsupportedPuzzle
 from ..model import Puzzle
-from . import cwd, jsonfmt, mk, nin, non, nonny, nonogrid, nonogramsorg, olsak, pbm, picross, pynogram, pzl, textgrid, tournament, webpbn
 from ._text import parse_int
 from .sniff import SIGNATURE_FORMATS, candidates, format_from_suffix, order, sniff
-
-from . import level  # picross game levels: NAME.level + NAME.pbm + NAME.ppm
 
 __all__ = [
     "FORMATS",
@@ -72,37 +68,49 @@ __all__ = [
 Reader = Callable[..., list[Puzzle]]
 
 
+class _Lazy:
+    """A reader or writer of the module ``satnono.formats.<module>``, imported when first called:
+    reading a JSON file loads the JSON reader alone, and pictures (numpy) only when one is read."""
+
+    __slots__ = ("__name__", "module", "name")
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module = module
+        self.name = name
+        self.__name__ = name
+
+    def __call__(self, *args, **kwargs):
+        return getattr(importlib.import_module(f"{__name__}.{self.module}"), self.name)(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<{__name__}.{self.module}.{self.name}>"
+
+
 def _picture(name: str) -> Callable:
-    """A function of :mod:`satnono.formats.picture`, imported when first called (it loads numpy,
-    which a command reading no picture need not pay for at start-up)."""
-    def call(*args, **kwargs):
-        from . import picture
+    """A function of :mod:`satnono.formats.picture` (which loads numpy), imported when first called."""
+    return _Lazy("picture", name)
 
-        return getattr(picture, name)(*args, **kwargs)
-
-    call.__name__ = name
-    return call
 
 _READERS: dict[str, Reader] = {
-    "level": level.read,
-    "non": non.read,
-    "xml": webpbn.read,
-    "nin": nin.read,
-    "mk": mk.read,
-    "cwd": cwd.read,
-    "g": olsak.read,
-    "tournament": tournament.read,
-    "json": jsonfmt.read,
-    "pbm": pbm.read,
-    "txt": textgrid.read,
+    "level": _Lazy("level", "read"),  # picross game levels: NAME.level + NAME.pbm + NAME.ppm
+    "non": _Lazy("non", "read"),
+    "xml": _Lazy("webpbn", "read"),
+    "nin": _Lazy("nin", "read"),
+    "mk": _Lazy("mk", "read"),
+    "cwd": _Lazy("cwd", "read"),
+    "g": _Lazy("olsak", "read"),
+    "tournament": _Lazy("tournament", "read"),
+    "json": _Lazy("jsonfmt", "read"),
+    "pbm": _Lazy("pbm", "read"),
+    "txt": _Lazy("textgrid", "read"),
     "ppm": _picture("read_ppm"),
     "png": _picture("read_png"),
-    "pynogram": pynogram.read,
-    "nonogrid": nonogrid.read,
-    "picross": picross.read,
-    "nonny": nonny.read,
-    "pzl": pzl.read,
-    "nonogramsorg": nonogramsorg.read,
+    "pynogram": _Lazy("pynogram", "read"),
+    "nonogrid": _Lazy("nonogrid", "read"),
+    "picross": _Lazy("picross", "read"),
+    "nonny": _Lazy("nonny", "read"),
+    "pzl": _Lazy("pzl", "read"),
+    "nonogramsorg": _Lazy("nonogramsorg", "read"),
 }
 #: Readers given the raw bytes (XML declares its own encoding; P4, P6 and PNG are binary).
 _BYTES_READERS = frozenset({"xml", "pbm", "ppm", "png"})
@@ -110,18 +118,34 @@ _BYTES_READERS = frozenset({"xml", "pbm", "ppm", "png"})
 _PICTURE_READERS = frozenset({"ppm", "png"})
 
 _WRITERS: dict[str, Callable[[Puzzle], Union[str, bytes]]] = {
-    "non": non.write,
-    "xml": webpbn.write,
-    "nin": nin.write,
-    "mk": mk.write,
-    "cwd": cwd.write,
-    "json": jsonfmt.write,
-    "pbm": pbm.write,
-    "txt": textgrid.write,
+    "non": _Lazy("non", "write"),
+    "xml": _Lazy("webpbn", "write"),
+    "nin": _Lazy("nin", "write"),
+    "mk": _Lazy("mk", "write"),
+    "cwd": _Lazy("cwd", "write"),
+    "json": _Lazy("jsonfmt", "write"),
+    "pbm": _Lazy("pbm", "write"),
+    "txt": _Lazy("textgrid", "write"),
     "ppm": _picture("write_ppm"),
     "png": _picture("write_png"),
-    "picross": picross.write,
+    "picross": _Lazy("picross", "write"),
 }
+
+#: The reader modules, loaded on first use; ``satnono.formats.non`` and the like still work as
+#: attributes (PEP 562), as does ``tempfile``, which only the writers need.
+_SUBMODULES = frozenset({"cwd", "jsonfmt", "level", "mk", "nin", "non", "nonogrid", "olsak", "pbm", "picross",
+                         "picture", "pynogram", "textgrid", "tournament", "webpbn"})
+
+
+def __getattr__(name: str):
+    if name in _SUBMODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    if name == "tempfile":
+        import tempfile
+
+        return tempfile
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: The formats that store given (revealed) cells.
 GIVENS_FORMATS: tuple[str, ...] = ("json",)
@@ -431,6 +455,8 @@ class WriteError(OSError):
 
 
 def _write_via_temporary(path: str, directory: str, data: bytes, overwrite: bool) -> None:
+    import tempfile
+
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
@@ -482,6 +508,7 @@ def save_folder(path: str, files: dict[str, bytes], overwrite: bool = False,
         OSError: the folder cannot be written.
     """
     import shutil
+    import tempfile
 
     if os.path.lexists(path):
         if not overwrite:

@@ -38,10 +38,7 @@ from __future__ import annotations
 import os
 import re
 
-from . import nonny, nonogramsorg, picross, pynogram, pzl
 from ._text import split_lines
-from .textgrid import looks_like_grid, looks_like_picture
-from .tournament import looks_headerless
 
 SUFFIXES = {
     ".non": "non",
@@ -94,6 +91,15 @@ def format_from_suffix(path: str) -> str | None:
     return SUFFIXES.get(os.path.splitext(path)[1].lower())
 
 
+def _saved_page(text: str) -> bool:
+    """A saved nonograms.org page (its reader is imported only for text that may be one)."""
+    if "var d" not in text:
+        return False
+    from . import nonogramsorg
+
+    return nonogramsorg.looks_like(text)
+
+
 def candidates(data: str | bytes) -> list[str]:
     """The formats ``data`` could be in, most likely first (see the module doc)."""
     if isinstance(data, bytes):
@@ -107,7 +113,7 @@ def candidates(data: str | bytes) -> list[str]:
         if _PPM_BYTES.match(head):
             return ["ppm"]
         text = data.decode("utf-8", errors="replace")
-        if nonogramsorg.looks_like(text):
+        if _saved_page(text):
             return ["nonogramsorg"]
         if head.startswith(b"<"):
             return ["xml"]
@@ -118,15 +124,24 @@ def candidates(data: str | bytes) -> list[str]:
         return ["pbm"]
     if _PPM.match(start):
         return ["ppm"]
-    if nonogramsorg.looks_like(text):  # a saved puzzle page (HTML): before XML
+    if _saved_page(text):  # a saved puzzle page (HTML): before XML
         return ["nonogramsorg"]
     if start[:1] == "<":
         return ["xml"]
     lines = split_lines(text)
-    if start[:1] == "[" and pynogram.looks_like(lines):  # a [clues] section, not a JSON list
-        return ["nonogrid", "pynogram"] if _TOML.search(text) else ["pynogram", "nonogrid"]
+    if start[:1] == "[":
+        from . import pynogram
+
+        if pynogram.looks_like(lines):  # a [clues] section, not a JSON list
+            return ["nonogrid", "pynogram"] if _TOML.search(text) else ["pynogram", "nonogrid"]
     if start[:1] in ("{", "["):
         return ["json"]
+    # the readers whose tests follow are imported only when the content gets this far (a JSON,
+    # XML or picture file loads none of them)
+    from . import nonny, picross, pynogram, pzl
+    from .textgrid import looks_like_grid, looks_like_picture
+    from .tournament import looks_headerless
+
     filled = [x.strip() for x in lines if x.strip()]
     if not filled:
         return []

@@ -1,0 +1,187 @@
+"""``satnono check``, ``solve`` and ``convert``."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from ..errors import SatnonoError
+from ..report import (
+    diff_legend,
+    error_dict,
+    label,
+    render_grid,
+    result_dict,
+    verdict_text,
+)
+from ..model import plain_black
+from ..solve import Checker, CheckResult
+from .checking import check_files, graded, run_checks
+from .common import EXIT_INPUT, Bar, err
+from .options import (
+    BATCH_EXIT_HELP,
+    EXIT_HELP,
+    CliExit,
+    ascii_option,
+    cell_option,
+    done,
+    force_option,
+    format_option,
+    grade_option,
+    json_option,
+    picture_outputs,
+    png_option,
+    progress_option,
+    rule_option,
+    scheduler_option,
+    solver_option,
+    svg_option,
+    timeout_option,
+    workers_option,
+    write_pictures,
+)
+
+
+@click.command(epilog=EXIT_HELP + BATCH_EXIT_HELP)
+@click.argument("files", nargs=-1, required=True)
+@format_option
+@rule_option()
+@timeout_option()
+@solver_option
+@json_option()
+@grade_option
+@progress_option
+@workers_option()
+@scheduler_option
+def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver: str, as_json: bool,
+          grade: bool, progress: bool | None, workers: int, scheduler: str | None) -> None:
+    """Print a verdict for every puzzle: unique (line-solvable or not), multiple, none or unknown.
+
+    With --grade each puzzle is also graded as 'satnono explain' grades it
+    (level line, probe, probe2 or search; multiple, none or unknown outside
+    the scale; steps, probes, exact, text), with probing bounded so that it
+    adds at most about half a second ('exact': false marks a lower bound, "at
+    least"): in --json the object's 'difficulty' (its 'seconds' include the
+    grading), otherwise a 'grade:' line.
+
+    Many files are checked in one process; with --json each puzzle gives one
+    JSON object per line (fields: file, index for multi-puzzle files, name,
+    width, height, status, line_solvable, colors, palette, solutions as row
+    strings of the palette's characters, diff as 0-based [row, col], reason,
+    seconds, stats).
+    """
+    done(check_files(files, fmt, timeout, solver, as_json, grade, progress, workers, scheduler))
+
+
+@click.command(epilog=EXIT_HELP)
+@click.argument("files", nargs=-1, required=True)
+@format_option
+@rule_option()
+@timeout_option()
+@solver_option
+@json_option()
+@ascii_option
+@svg_option("Also draw the (first) solution as SVG in OUT.")
+@png_option("Also draw the (first) solution as PNG in OUT.")
+@cell_option
+@force_option("Overwrite the --svg/--png files if they exist.")
+@grade_option
+def solve(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver: str, as_json: bool, ascii_: bool,
+          svg_out: str | None, png_out: str | None, cell: int, force: bool, grade: bool) -> None:
+    """Print the solution of every puzzle; for an ambiguous puzzle also a second
+    solution with the cells that differ marked.
+
+    Colour puzzles are drawn in 24-bit colour on a terminal, and as the
+    palette's characters ('.' background) with --ascii or when stdout is not a
+    terminal. --svg/--png draw the first solution in the puzzle's colours (one
+    puzzle only: give FILE#k for a multi-puzzle file); nothing is drawn when
+    there is no solution.
+    """
+    outputs = picture_outputs(svg_out, png_out, force)
+    if outputs and len(files) != 1:
+        raise click.UsageError("--svg/--png draw one puzzle: give one FILE")
+    drawn = [0]
+
+    def draw(res: CheckResult) -> None:
+        from ..formats.picture import write_png
+        from ..render import solution_svg
+
+        drawn[0] += 1
+        if drawn[0] > 1:
+            if drawn[0] == 2:
+                err(f"{files[0]} holds several puzzles: only the first was drawn (choose one with FILE#k)")
+            return
+        if not res.solutions:
+            err(f"{files[0]}: no solution to draw")
+            return
+        grid = res.solutions[0]
+        write_pictures(outputs, force, lambda kind: solution_svg(res.puzzle, grid, cell).encode("utf-8")
+                       if kind == "svg" else write_png(res.puzzle, grid, scale=cell))
+
+    checker = Checker(solver)
+
+    def emit(file: str, index: int | None, res: CheckResult | None, error: str | None) -> None:
+        if outputs and res is not None:
+            draw(res)
+        difficulty = graded(res, checker) if grade and res is not None else None
+        if as_json:
+            d = result_dict(res, file, index) if res is not None else error_dict(file, index, error or "")
+            if difficulty is not None:
+                d["difficulty"] = difficulty
+            click.echo(json.dumps(d))
+            if error is not None:
+                err(error)
+            return
+        if res is None:
+            err(error or "")
+            return
+        click.echo(f"{label(file, index)}: {verdict_text(res)}")
+        if difficulty is not None:
+            click.echo(f"grade: {difficulty['text']}")
+        pal = res.puzzle.palette
+        colour = not plain_black(pal)  # a one-colour puzzle of its own shows its own characters
+        # colour grids: 24-bit terminal colour on a terminal, the palette's characters otherwise
+        plain = ascii_ or (colour and not sys.stdout.isatty())
+        if res.solutions:
+            click.echo(render_grid(res.solutions[0], plain, palette=pal))
+        if len(res.solutions) > 1:
+            click.echo("second solution " + diff_legend(plain, colour) + ":")
+            click.echo(render_grid(res.solutions[1], plain, res.diff, palette=pal))
+        click.echo("")
+
+    done(run_checks(files, fmt, timeout, solver, emit, Bar("solve", False), checker))
+
+
+@click.command()
+@click.argument("source")
+@click.argument("target")
+@click.option("--from", "from_fmt", default=None, metavar="FMT", help="Input format (sniffed by default).")
+@click.option("--to", "to_fmt", default=None, metavar="FMT", help="Output format (from TARGET's suffix by default).")
+@force_option("Overwrite TARGET if it exists.")
+def convert(source: str, target: str, from_fmt: str | None, to_fmt: str | None, force: bool) -> None:
+    """Convert one puzzle from SOURCE to TARGET ('-' writes to stdout).
+
+    Exit codes: 0 done, 2 usage error, 6 unreadable input or unwritable output.
+    """
+    from ..formats import dumps, format_from_suffix, load, save
+
+    try:
+        puzzle = load(source, from_fmt)
+        if target == "-":
+            fmt = to_fmt or "non"
+            out = dumps(puzzle, fmt)
+            if isinstance(out, bytes):
+                sys.stdout.buffer.write(out)
+            else:
+                click.echo(out, nl=not out.endswith("\n"))
+        else:
+            fmt = to_fmt or format_from_suffix(target)
+            if fmt is None:
+                raise click.UsageError(f"cannot tell the output format from {target!r}; use --to")
+            save(puzzle, target, fmt, overwrite=force)
+    except FileExistsError:
+        raise CliExit(EXIT_INPUT, f"{target}: exists; not overwritten (use --force)") from None
+    except (SatnonoError, ValueError, OSError) as e:
+        raise CliExit(EXIT_INPUT, str(e)) from None

@@ -1,0 +1,145 @@
+"""The verdict loop of ``satnono check`` and ``satnono solve``, without click: a plain
+``satnono check FILE...`` runs :func:`check_files` straight from :func:`satnono.cli.main`."""
+
+from __future__ import annotations
+
+import sys
+from typing import Callable
+
+from ..report import error_dict, label, result_dict, verdict_text
+from ..sat import DEFAULT_SOLVER
+from ..solve import Checker, CheckResult, InternalError, Status
+from .common import (
+    EXIT_INPUT,
+    EXIT_INTERNAL,
+    EXIT_MULTIPLE,
+    EXIT_NONE,
+    EXIT_UNIQUE,
+    EXIT_UNKNOWN,
+    SIGNALS,
+    Bar,
+    batch_code,
+    batch_started,
+    iter_puzzles,
+    stopped,
+)
+
+STATUS_EXIT = {
+    Status.UNIQUE: EXIT_UNIQUE,
+    Status.MULTIPLE: EXIT_MULTIPLE,
+    Status.NONE: EXIT_NONE,
+    Status.UNKNOWN: EXIT_UNKNOWN,
+    Status.ERROR: EXIT_INPUT,
+}
+
+Emit = Callable[..., None]
+
+
+def run_checks(files, fmt, timeout, solver, emit: Emit, bar: Bar, checker: Checker | None = None,
+               workers: int = 1, scheduler: str | None = None, graded: bool = False) -> int:
+    """Check every puzzle of ``files``, calling ``emit(file, index, result, error, **extra)`` for each
+    in input order; the exit code of the batch."""
+    checker = checker or Checker(solver)
+    items = list(iter_puzzles(files, fmt))
+    codes: list[int] = []
+    batch = None
+    if workers > 1 or scheduler:  # on the batch engine: results in input order, graded in the workers
+        from ..classify import check_task, run_items
+
+        lead = next((k for k, it in enumerate(items) if it[3] is None), len(items))
+        batch = run_items(check_task, [(p, timeout, solver, graded) for _, _, p, e in items if e is None],
+                          workers, scheduler, timeout, on_start=batch_started(bar, len(items), lead))
+    else:
+        bar.start(len(items))
+    try:
+        for file, index, puzzle, error in items:
+            if error is not None:
+                with SIGNALS.critical():
+                    codes.append(EXIT_INPUT)
+                    emit(file, index, None, error)
+                    bar.advance()
+                continue
+            assert puzzle is not None
+            extra = {}
+            try:
+                if batch is None:
+                    res = checker.check(puzzle, timeout)
+                else:
+                    kind, res, diff = _batched(next(batch)[1])
+                    if kind == "lost":
+                        with SIGNALS.critical():
+                            codes.append(EXIT_UNKNOWN if diff else EXIT_INTERNAL)
+                            emit(file, index, None, f"{label(file, index)}: {res}")
+                            bar.advance()
+                        continue
+                    if kind == "internal":
+                        raise InternalError(res)
+                    extra = {"difficulty": diff} if graded else {}
+            except InternalError as e:
+                with SIGNALS.critical():
+                    codes.append(EXIT_INTERNAL)
+                    emit(file, index, None, f"internal error: {e}")
+                    bar.advance()
+                continue
+            with SIGNALS.critical():
+                codes.append(STATUS_EXIT[res.status])
+                emit(file, index, res, None, **extra)
+                bar.advance()
+    except KeyboardInterrupt as e:
+        bar.stop()
+        sys.stdout.flush()
+        stopped(e, len(codes), len(items))
+    finally:
+        bar.stop()
+        if batch is not None:
+            batch.close()
+    return batch_code(codes)
+
+
+def _batched(result):  # type: ignore[no-untyped-def]
+    """A check task's result as ``(kind, payload, extra)``; a lost task as ``("lost", reason, timed_out)``."""
+    from ..batch import Lost
+
+    if isinstance(result, Lost):
+        return "lost", result.reason, result.timed_out
+    return result
+
+
+def graded(res: CheckResult, checker: Checker) -> dict:
+    """The difficulty grade of a checked puzzle (``satnono explain``'s); its time is added to
+    ``res.seconds``, so that the seconds reported cover everything reported."""
+    from ..classify import graded as _graded
+
+    return _graded(res, checker)
+
+
+def check_files(files: tuple[str, ...], fmt: str | None = None, timeout: float | None = None,
+                solver: str = DEFAULT_SOLVER, as_json: bool = False, grade: bool = False,
+                progress: bool | None = None, workers: int = 1, scheduler: str | None = None) -> int:
+    """``satnono check``: a verdict line (or JSON object) per puzzle; the exit code.  The defaults
+    are the command's."""
+    checker = Checker(solver)
+    bar = Bar("check", progress)
+
+    def emit(file: str, index: int | None, res: CheckResult | None, error: str | None, **extra) -> None:
+        # with --grade: graded here, or in a batch worker (which counted its time in res.seconds too)
+        difficulty = extra.get("difficulty") if res is not None else None
+        if grade and res is not None and difficulty is None:
+            difficulty = graded(res, checker)
+        if as_json:
+            import json
+
+            d = result_dict(res, file, index) if res is not None else error_dict(file, index, error or "")
+            if difficulty is not None:
+                d["difficulty"] = difficulty
+            bar.echo(json.dumps(d))
+            if error is not None:
+                bar.echo(f"satnono: {error}", err=True)
+        elif res is not None:
+            bar.echo(f"{label(file, index)}: {verdict_text(res)}")
+            if difficulty is not None:
+                bar.echo(f"  grade: {difficulty['text']}")
+        else:
+            bar.echo(f"satnono: {error or ''}", err=True)
+
+    return run_checks(files, fmt, timeout, solver, emit, bar, checker, workers, scheduler, graded=grade)

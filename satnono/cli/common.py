@@ -1,0 +1,213 @@
+"""What every command shares and what ``satnono check`` needs before click is loaded: the exit
+codes, writing a line (as ``click.echo`` does), the progress bar, reading the FILE arguments.
+
+Nothing here imports click, so that a plain ``satnono check FILE...`` can run without it
+(see :func:`satnono.cli.main`).
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import re
+import sys
+from typing import Iterator, NoReturn
+
+from ..interrupt import SIGNALS, Terminated
+from ..model import Puzzle
+
+EXIT_UNIQUE = 0
+EXIT_INTERNAL = 1
+EXIT_USAGE = 2
+EXIT_MULTIPLE = 3
+EXIT_NONE = 4
+EXIT_UNKNOWN = 5
+EXIT_INPUT = 6
+EXIT_BATCH = 7
+EXIT_SIGINT = 130
+EXIT_SIGTERM = 143
+
+# --- interruption ------------------------------------------------------------
+# Ctrl-C (SIGINT) raises KeyboardInterrupt, SIGTERM raises Terminated (a KeyboardInterrupt),
+# both in the main thread; inside a SAT call python-sat catches SIGINT and satnono.sat turns
+# it into KeyboardInterrupt too.  Writing a result (a resume-file line, an output file) is a
+# critical section: a signal that arrives during it takes effect right after it, so a record
+# is either written whole and counted, or not written at all.
+
+
+def stop_code(e: BaseException) -> int:
+    return EXIT_SIGTERM if isinstance(e, Terminated) else EXIT_SIGINT
+
+
+def fail(code: int, message: str | None = None) -> NoReturn:
+    """End the command with exit ``code``, after ``satnono: message`` on stderr when given."""
+    from .options import CliExit  # click is loaded only when a command ends this way
+
+    raise CliExit(code, message)
+
+
+def stopped(e: BaseException, done: int, total: int | None, what: str = "puzzles", extra: str = "") -> NoReturn:
+    """Report an interruption on stderr and exit 130 (SIGINT) or 143 (SIGTERM)."""
+    verb = "terminated" if isinstance(e, Terminated) else "interrupted"
+    of = f" of {total}" if total is not None else ""
+    err(f"{verb} after {done}{of} {what}{extra}")
+    fail(stop_code(e))
+
+
+def batch_code(codes: list[int]) -> int:
+    if EXIT_INTERNAL in codes:
+        return EXIT_INTERNAL
+    return max(codes, default=EXIT_UNIQUE)
+
+
+# --- output ---------------------------------------------------------------------
+
+_ANSI = re.compile(r"\033\[[0-?]*[ -/]*[@-~]")
+
+
+def _isatty(stream) -> bool:  # type: ignore[no-untyped-def]
+    try:
+        return bool(stream.isatty())
+    except Exception:
+        return False
+
+
+def _plain(stream) -> bool:  # type: ignore[no-untyped-def]
+    """True when a text line can be written to ``stream`` as is: ``click.echo`` would not re-wrap
+    it (an ASCII-configured stream) and it is no Jupyter kernel's."""
+    try:
+        ascii_ = codecs.lookup(getattr(stream, "encoding", None) or "ascii").name == "ascii"
+    except LookupError:
+        return False
+    return not ascii_ and not type(stream).__module__.startswith("ipykernel.")
+
+
+def echo(text: str = "", err: bool = False) -> None:
+    """Write ``text`` and a newline to stdout (stderr with ``err``) and flush, as ``click.echo``
+    does: ANSI codes are stripped when the stream is not a terminal."""
+    stream = sys.stderr if err else sys.stdout
+    if stream is None:
+        return
+    if not _plain(stream):
+        import click
+
+        click.echo(text, err=err)
+        return
+    out = text + "\n"
+    if not _isatty(stream):
+        out = _ANSI.sub("", out)
+    stream.write(out)
+    stream.flush()
+
+
+def err(msg: str) -> None:
+    echo(f"satnono: {msg}", err=True)
+
+
+class Bar:
+    """A progress bar on stderr (by default only when stderr is a terminal and there is more than
+    one puzzle: a bar for one puzzle tells nothing, and loading rich for it would cost more than
+    checking a small puzzle); text for stdout goes through :meth:`echo` so that it does not tear
+    the bar."""
+
+    def __init__(self, label: str, show: bool | None = None) -> None:
+        self.label = label
+        self.auto = show is None
+        self.show = show if show is not None else sys.stderr.isatty()
+        self.progress = None
+
+    def start(self, total: int, completed: int = 0) -> None:
+        if not self.show or self.progress is not None or (self.auto and total <= 1):
+            return
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeRemainingColumn,
+        )
+
+        console = Console(stderr=True)
+        self.progress = Progress(TextColumn(self.label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                                 console=console, redirect_stdout=False, redirect_stderr=False,
+                                 transient=console.is_terminal)
+        self.progress.start()
+        self.progress.add_task(self.label, total=total, completed=completed)
+
+    def advance(self) -> None:
+        if self.progress is not None:
+            self.progress.advance(self.progress.task_ids[0])
+
+    def echo(self, text: str, err: bool = False) -> None:
+        if self.progress is not None and (err or sys.stdout.isatty()) and sys.stderr.isatty():
+            # one terminal: print above the live bar (through its console)
+            self.progress.console.print(text, markup=False, highlight=False, soft_wrap=True)
+        else:
+            echo(text, err=err)
+
+    def stop(self) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+            self.progress = None
+
+
+def batch_started(bar: Bar, total: int, done: int = 0):  # type: ignore[no-untyped-def]
+    """The batch engine's start callback: say where the Dask dashboard is, start the bar."""
+    def started(runner) -> None:  # type: ignore[no-untyped-def]
+        if getattr(runner, "dashboard", None):
+            err(f"Dask dashboard: {runner.dashboard}")
+        bar.start(total, done)
+    return started
+
+
+# --- input --------------------------------------------------------------------------
+
+
+def locate(arg: str, puzzle: Puzzle) -> tuple[str, int | None]:
+    """``(file, index)`` of a loaded puzzle: index is set for puzzles of multi-puzzle files."""
+    src = puzzle.source or arg
+    base, sep, tail = src.rpartition("#")
+    if sep and tail.isdigit() and not os.path.exists(src):
+        return base, int(tail)
+    return src, None
+
+
+def iter_puzzles(files: tuple[str, ...], fmt: str | None) -> Iterator[tuple[str, int | None, Puzzle | None, str | None]]:
+    """Yield ``(file, index, puzzle, error)`` for every puzzle of every file argument."""
+    from ..errors import ParseError
+    from ..formats import load_all
+
+    for arg in files:
+        try:
+            puzzles = load_all(arg, fmt)
+        except ParseError as e:
+            yield arg, None, None, str(e)
+            continue
+        for p in puzzles:
+            yield (*locate(arg, p), p, None)
+
+
+__all__ = [
+    "EXIT_BATCH",
+    "EXIT_INPUT",
+    "EXIT_INTERNAL",
+    "EXIT_MULTIPLE",
+    "EXIT_NONE",
+    "EXIT_SIGINT",
+    "EXIT_SIGTERM",
+    "EXIT_UNIQUE",
+    "EXIT_UNKNOWN",
+    "EXIT_USAGE",
+    "SIGNALS",
+    "Bar",
+    "batch_code",
+    "batch_started",
+    "echo",
+    "err",
+    "fail",
+    "iter_puzzles",
+    "locate",
+    "stop_code",
+    "stopped",
+]

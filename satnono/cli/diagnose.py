@@ -1,0 +1,155 @@
+"""``satnono diagnose`` and ``satnono fix``: where a puzzle goes wrong, and how to mend it."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from ..errors import ParseError
+from ..solve import InternalError, Status
+from .common import (
+    EXIT_INPUT,
+    EXIT_INTERNAL,
+    EXIT_MULTIPLE,
+    EXIT_NONE,
+    EXIT_UNIQUE,
+    EXIT_UNKNOWN,
+)
+from .options import (
+    INTERNAL,
+    USAGE,
+    CliExit,
+    ascii_option,
+    done,
+    exit_help,
+    force_option,
+    format_option,
+    json_option,
+    picture_outputs,
+    png_option,
+    rule_option,
+    solver_option,
+    svg_option,
+    timeout_option,
+    write_pictures,
+)
+
+DIAGNOSE_EXIT_HELP = exit_help(
+    (0, "the puzzle is unique"), INTERNAL, USAGE,
+    (3, "the puzzle has several solutions"),
+    (4, "the puzzle has no solution"),
+    (5, "not settled in time (--timeout)"),
+    (6, "the input could not be read, or an output file exists (use --force) or cannot be written"))
+
+FIX_EXIT_HELP = exit_help(
+    (0, "proposals printed (or nothing to fix: unique and line-solvable already)"), INTERNAL,
+    (2, "usage error"),
+    (4, "the clues have no solution"),
+    (5, "time ran out before verified givens were found (what was found is printed)"),
+    (6, "the file could not be read, holds several puzzles (use FILE#k),\n"
+        "     or its goal picture does not satisfy its clues"))
+
+
+def _load(file: str, fmt: str | None):  # type: ignore[no-untyped-def]
+    """The one puzzle of FILE; exits 6 when it cannot be read."""
+    from ..formats import load
+
+    try:
+        return load(file, fmt)
+    except ParseError as e:
+        raise CliExit(EXIT_INPUT, str(e)) from None
+
+
+@click.command("diagnose", epilog=DIAGNOSE_EXIT_HELP)
+@click.argument("file")
+@format_option
+@rule_option()
+@timeout_option()
+@solver_option
+@svg_option("Write the heat map as SVG to OUT.", type=click.Path(dir_okay=False))
+@png_option("Write the heat map as PNG to OUT.", type=click.Path(dir_okay=False))
+@force_option("Overwrite OUT files that exist.")
+@json_option("One JSON object on stdout instead of text.")
+@ascii_option
+def diagnose_cmd(file: str, fmt: str | None, timeout: float | None, solver: str, svg_out: str | None,
+                 png_out: str | None, force: bool, as_json: bool, ascii_: bool) -> None:
+    """Show a puzzle author where a puzzle is ambiguous or contradictory.
+
+    FILE holds one puzzle (or use FILE#k). After line logic: the rows and
+    columns that still have more than one placement (and how many), the
+    undetermined cells; for several solutions, the ambiguity region (the cells
+    whose value is not the same in all solutions); for no solution, a minimal
+    set of rows and columns whose clues together admit no solution (removing
+    any one of them leaves satisfiable clues).
+
+    Text output is a heat map: black and white cells settled by line logic,
+    cells line logic leaves open, ambiguous cells, and cells of conflicting
+    lines. --json gives the same as data (0-based [row, col] and line indices):
+    name, width, height, status, line_solvable, after_line (rows of '#', '.',
+    '?'), open_lines (axis, index, clue, placements, unknown), undetermined,
+    solutions, ambiguous, ambiguity_complete, conflict (axis, index, clue),
+    conflict_minimal, reason, seconds.
+    """
+    from ..diagnose import diagnose
+    from ..render import render_heatmap, render_png, render_summary, render_svg
+
+    outputs = picture_outputs(svg_out, png_out, force)
+    puzzle = _load(file, fmt)
+    try:
+        d = diagnose(puzzle, timeout, solver)
+    except Exception as e:  # a bug: one line, no traceback
+        raise CliExit(EXIT_INTERNAL, f"{file}: internal error: {type(e).__name__}: {e}") from None
+    write_pictures(outputs, force, lambda kind: render_svg(d).encode("utf-8") if kind == "svg" else render_png(d))
+    if as_json:
+        click.echo(json.dumps({"file": file, **d.as_dict()}))
+    else:
+        click.echo(f"{file}: {render_summary(d)}")
+        click.echo(render_heatmap(d, ascii_))
+    done({"unique": EXIT_UNIQUE, "multiple": EXIT_MULTIPLE, "none": EXIT_NONE}.get(d.status, EXIT_UNKNOWN))
+
+
+@click.command("fix", epilog=FIX_EXIT_HELP)
+@click.argument("file")
+@format_option
+@rule_option()
+@timeout_option(20.0, "Time limit for the whole search.")
+@click.option("--max-edits", type=click.IntRange(min=0), default=5, show_default=True,
+              help="Edits to propose of each kind (line-solvable; unique only).")
+@json_option()
+@ascii_option
+def fix_cmd(file: str, fmt: str | None, timeout: float, max_edits: int, as_json: bool, ascii_: bool) -> None:
+    """Propose how to make an ambiguous (or not line-solvable) picture unique.
+
+    Two kinds of proposal, each verified before it is printed: given cells
+    (revealed to the player) that make the solution unique, and a set that
+    makes it line-solvable; and single-cell edits of the picture (clues
+    recomputed) that make it unique.  Without a goal picture in the file the
+    first solution found is taken as the picture.  Rows and columns count from
+    1 in text and from 0 in --json.
+    """
+    from ..fixer import FixError, fix
+    from ..report import fix_dict, fix_text
+
+    puzzle = _load(file, fmt)
+    try:
+        res = fix(puzzle, timeout=timeout, max_edits=max_edits)
+    except FixError as e:
+        raise CliExit(EXIT_INPUT, f"{file}: {e}") from None
+    except InternalError as e:
+        raise CliExit(EXIT_INTERNAL, f"internal error: {e}") from None
+    if res.status == Status.NONE:
+        code = EXIT_NONE
+    elif res.needs_fix and (res.givens_unique is None or res.givens_line is None):
+        code = EXIT_UNKNOWN
+    elif res.status == Status.UNKNOWN:
+        code = EXIT_UNKNOWN
+    else:
+        code = 0
+    if as_json:
+        click.echo(json.dumps(fix_dict(file, res)))
+    else:
+        for line in fix_text(file, res, ascii_, sys.stdout.isatty()):
+            click.echo(line)
+    done(code)

@@ -1,0 +1,167 @@
+"""``satnono generate``: random puzzles that meet a requirement."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+
+import click
+
+from ..model import Puzzle
+from .common import EXIT_INPUT, EXIT_UNKNOWN, SIGNALS, Bar, batch_started, err, stopped
+from .options import (
+    BATCH_EXIT_HELP,
+    INTERNAL,
+    CliExit,
+    exit_help,
+    rule_option,
+    scheduler_option,
+    timeout_option,
+    workers_option,
+)
+
+GENERATE_EXIT_HELP = exit_help(
+    (0, "COUNT puzzles were generated"), INTERNAL,
+    (2, "usage error (bad --size, --density or other option)"),
+    (5, "--max-candidates ran out first (the puzzles found are written)"),
+    (6, "an output file already exists (nothing is written) or cannot be written"))
+
+_GEN_SUFFIX = {"json": "json", "non": "non", "pbm": "pbm"}
+
+
+def _size_option(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, int]:
+    from ..model import MAX_SIDE
+
+    m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", value or "")
+    if not m:
+        raise click.BadParameter(f"expected WIDTHxHEIGHT such as 20x15, got {value!r}")
+    w, h = int(m.group(1)), int(m.group(2))
+    if not (1 <= w <= MAX_SIDE and 1 <= h <= MAX_SIDE):
+        raise click.BadParameter(f"each side must be between 1 and {MAX_SIDE}, got {w}x{h}")
+    return w, h
+
+
+def _density_option(ctx: click.Context, param: click.Parameter, value: str) -> tuple[float, float]:
+    parts = (value or "").split("-")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        lo, hi = (float(x.rstrip("%")) / (100 if x.strip().endswith("%") else 1) for x in parts)
+    except ValueError:
+        raise click.BadParameter(f"expected LO-HI such as 0.2-0.7 (or 20%-70%), got {value!r}") from None
+    if not (0.0 <= lo <= hi <= 1.0):
+        raise click.BadParameter(f"need 0 <= LO <= HI <= 1, got {value!r}")
+    return lo, hi
+
+
+def _puzzle_json_line(p: Puzzle) -> str:
+    """The puzzle in satnono's JSON format (palette and colours included), on one line."""
+    from ..formats import dumps
+
+    return json.dumps(json.loads(dumps(p, "json")), ensure_ascii=False)
+
+
+def _out_paths(out_dir: str, count: int, fmt: str) -> list[str]:
+    """The files --out will hold; exits 6 when one exists or the directory cannot be made."""
+    digits = max(4, len(str(count)))
+    paths = [os.path.join(out_dir, f"puzzle-{k:0{digits}d}.{_GEN_SUFFIX[fmt]}") for k in range(1, count + 1)]
+    existing = [p for p in paths if os.path.lexists(p)]
+    if existing:
+        more = f" (and {len(existing) - 1} more)" if len(existing) > 1 else ""
+        raise CliExit(EXIT_INPUT, f"{existing[0]}: exists{more}; refusing to overwrite (nothing written)")
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+    except OSError as e:
+        raise CliExit(EXIT_INPUT, f"{out_dir}: cannot create the directory: {e.strerror or e}") from None
+    return paths
+
+
+@click.command(epilog=GENERATE_EXIT_HELP + BATCH_EXIT_HELP)
+@click.option("--size", "size", required=True, callback=_size_option, metavar="WxH", help="Width x height, e.g. 25x25.")
+@click.option("-n", "--count", type=click.IntRange(min=1), required=True, help="Number of puzzles to generate.")
+@click.option("--seed", type=click.IntRange(min=0), required=True, help="Seed: the same seed and options give the same puzzles.")
+@click.option("--density", default="0.2-0.7", show_default=True, callback=_density_option, metavar="LO-HI",
+              help="Fraction of black cells: each candidate's target density is drawn uniformly from "
+                   "LO-HI and pictures outside it are rejected. Line-solvable puzzles come mostly "
+                   "from above 0.55, search ones from 0.4-0.6: a narrower band is faster.")
+@click.option("--require", type=click.Choice(["line", "unique", "search", "any"]), default="line", show_default=True,
+              help="line: solvable by line logic alone; unique: one solution (SAT-proved when line logic stalls); "
+                   "search: unique but NOT line-solvable; any: density band only.")
+@click.option("--min-open", type=click.IntRange(min=0), default=0, show_default=True,
+              help="With --require search: at least this many cells left open by line logic.")
+@click.option("--style", type=click.Choice(["noise", "smooth"]), default="noise", show_default=True,
+              help="noise: independent cells; smooth: noise averaged over 3x3 (larger connected areas).")
+@workers_option("Processes judging candidates (the output does not depend on it).")
+@scheduler_option
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Write puzzle-0001.EXT, ... into this directory (created if missing). Default: JSON lines on stdout.")
+@click.option("--format", "fmt", type=click.Choice(list(_GEN_SUFFIX)), default="json", show_default=True,
+              help="File format with --out.")
+@timeout_option(10.0, "SAT time limit per candidate; a candidate that exceeds it is rejected.")
+@click.option("--max-candidates", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Stop after drawing N candidates. Default: no limit.")
+@click.option("--colors", "colors", type=click.IntRange(min=1, max=32), default=1, show_default=True, metavar="K",
+              help="Block colours: 1 is black and white; K > 1 gives colour puzzles (colours a, b, ... with "
+                   "default RGB; the density band counts every non-background cell).")
+@rule_option("A rule every puzzle keeps (repeatable; spelled as for check): pictures are drawn to keep it "
+             "(mirrored for symmetric, one region for connected) and --require is judged under it.",
+             expose_value=True)
+def generate(size: tuple[int, int], count: int, seed: int, density: tuple[float, float], require: str, min_open: int,
+             style: str, workers: int, scheduler: str | None, out_dir: str | None, fmt: str, timeout: float,
+             max_candidates: int | None, colors: int, rules: tuple) -> None:
+    """Generate random puzzles that meet a requirement (line-solvable by default).
+
+    Candidate i is drawn from (SEED, i) alone and candidates are accepted in
+    order, so the same options give byte-identical output for any --workers.
+    Statistics (candidates tried, rejected by density and by class,
+    acceptance rate, time per puzzle) go to standard error.
+    """
+    from ..formats import save
+    from ..generator import generate as _generate
+
+    w, h = size
+    if min_open and require != "search":
+        raise click.UsageError("--min-open applies only to --require search")
+    if out_dir is None and fmt != "json":
+        raise click.UsageError(f"--format {fmt} needs --out (standard output gets JSON lines)")
+    if colors > 1 and fmt == "pbm":
+        raise click.UsageError("--format pbm holds black and white only; use json or non for --colors > 1")
+    paths = _out_paths(out_dir, count, fmt) if out_dir is not None else []
+    if rules and out_dir is not None and fmt != "json":
+        raise click.UsageError(f"--format {fmt} cannot hold rules; use json with --rule")
+    try:
+        gen = _generate(w, h, count, seed=seed, density=density, require=require, style=style, min_open=min_open,
+                        workers=workers, timeout=timeout, max_candidates=max_candidates, colors=colors, rules=rules,
+                        scheduler=scheduler)
+    except ValueError as e:  # a rule that does not fit the size or palette
+        raise click.BadParameter(str(e), param_hint="'--rule'") from None
+    gen.on_start = batch_started(Bar("generate", False), 0)
+    written = 0
+    try:
+        for p in gen:
+            with SIGNALS.critical():  # a puzzle is written whole and counted, or not at all
+                if out_dir is None:
+                    click.echo(_puzzle_json_line(p))
+                else:
+                    save(p, paths[written], fmt, overwrite=False)
+                written += 1
+    except KeyboardInterrupt as e:
+        sys.stdout.flush()
+        stopped(e, written, count, extra=f"; {out_dir} holds every finished file" if out_dir else "")
+    except FileExistsError:
+        raise CliExit(EXIT_INPUT, f"{paths[written]}: appeared while generating; refusing to overwrite") from None
+    except OSError as e:
+        raise CliExit(EXIT_INPUT, f"{paths[written] if out_dir else 'stdout'}: cannot write: {e.strerror or e}") from None
+    st = gen.stats
+    reasons = ", ".join(f"{k} {v}" for k, v in sorted(st.reasons.items()))
+    per = f"{st.seconds_per_accepted:.4f} s" if st.seconds_per_accepted is not None else "-"
+    err(f"generated {written} of {count} puzzles ({w}x{h}{f', {colors} colours' if colors > 1 else ''}, "
+        f"require {require}, style {style}, "
+        f"density {density[0]:g}-{density[1]:g}): {st.tried} candidates tried, "
+        f"{st.rejected_density} rejected by density, {st.rejected_class} rejected by class"
+        f"{f' ({reasons})' if reasons else ''}, acceptance rate {100 * st.acceptance_rate:.1f}%, "
+        f"{per} per accepted puzzle, {st.seconds:.2f} s in all")
+    if gen.exhausted:
+        raise CliExit(EXIT_UNKNOWN, f"--max-candidates {max_candidates} ran out before {count} puzzles were accepted")

@@ -1,0 +1,94 @@
+"""Start-up cost of the command line (issue 19): ``satnono check`` on a 1x1 puzzle, as a whole
+process, against ``python -c pass``.
+
+Runs N pairs of processes, alternately (so that a load change on a shared machine hits both
+sides alike), and prints the median wall seconds of each side and their ratio, and the same for
+the children's CPU seconds (user + system), which a loaded machine distorts less.  The target is
+a wall ratio of at most about 2.
+
+    python scripts/bench_startup.py              # 20 pairs, the installed console script
+    python scripts/bench_startup.py -n 50 --module   # python -m satnono instead
+    python scripts/bench_startup.py --puzzle FILE    # another puzzle (any format)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def satnono_command(module: bool) -> list[str]:
+    """The console script beside this interpreter (what a user runs), else ``python -m satnono``."""
+    if not module:
+        exe = Path(sys.executable).with_name("satnono")
+        if exe.is_file():
+            return [sys.executable, str(exe)]  # the script's own interpreter line may name another python
+        found = shutil.which("satnono")
+        if found:
+            return [sys.executable, found]
+    return [sys.executable, "-m", "satnono"]
+
+
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run(cmd: list[str], ok: tuple[int, ...] = (0,)) -> tuple[float, float]:
+    """Wall and CPU seconds of one process."""
+    cpu0 = _children_cpu()
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT, check=False)
+    seconds = time.perf_counter() - t0
+    if proc.returncode not in ok:
+        raise SystemExit(f"{' '.join(cmd)} exited {proc.returncode}: {proc.stderr.decode(errors='replace')[-300:]}")
+    return seconds, _children_cpu() - cpu0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("-n", "--runs", type=int, default=20, help="pairs of processes (default 20)")
+    ap.add_argument("--module", action="store_true", help="run python -m satnono, not the console script")
+    ap.add_argument("--puzzle", default=None, help="the puzzle to check (default: a 1x1 JSON puzzle)")
+    args = ap.parse_args()
+    tmp = None
+    puzzle = args.puzzle
+    if puzzle is None:
+        tmp = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
+        tmp.write('{"rows": [[1]], "columns": [[1]]}\n')
+        tmp.close()
+        puzzle = tmp.name
+    check = [*satnono_command(args.module), "check", puzzle]
+    bare = [sys.executable, "-c", "pass"]
+    try:
+        run(check), run(bare)  # warm the file cache (and .pyc files) before measuring
+        ours, base = [], []
+        for _ in range(args.runs):
+            ours.append(run(check))
+            base.append(run(bare))
+    finally:
+        if tmp is not None:
+            os.unlink(tmp.name)
+    shown = " ".join(os.path.basename(c) if c in (sys.executable,) else c for c in check)
+    print(f"{args.runs} runs each, alternating (PYTHONPATH={os.environ.get('PYTHONPATH', '')!s})")
+    for k, what in ((0, "wall"), (1, "CPU")):
+        a, b = [x[k] for x in ours], [x[k] for x in base]
+        m_ours, m_base = statistics.median(a), statistics.median(b)
+        print(f"  {what}: {shown:<55} median {m_ours:.4f} s  (min {min(a):.4f})")
+        print(f"  {what}: {'python -c pass':<55} median {m_base:.4f} s  (min {min(b):.4f})")
+        print(f"  {what} ratio {m_ours / m_base:.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
