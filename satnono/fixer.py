@@ -26,7 +26,10 @@ from typing import Mapping
 import numpy as np
 
 from .errors import SatnonoError
-from .generator import MAX_FAST_SIDE, _masks, find_switch, grid_of, other_solution, propagate_many
+from .generation import other_solution
+from .lines.switches import find_switch
+from .lines.vector import MAX_FAST_SIDE, grid_of, propagate_many
+from .lines.vector import row_masks as _masks
 from .model import BLACK, Grid, Puzzle, grid_diff
 from .solve import Checker, CheckResult, Status
 
