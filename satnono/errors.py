@@ -50,4 +50,5 @@ class PuzzleTooLarge(ParseError):
 
 
 class UnsupportedOperation(SatnonoError):
-    """A SAT back end was asked for something it cannot do."""
+    """A back end or kernel was asked for something it cannot do (a SAT back end, or
+    the vectorised line kernel on lines it cannot hold); the message is one sentence."""

@@ -14,19 +14,28 @@ before it is returned:
   line-solvable edits are found cheaply), flips with a 2x2 switch are skipped,
   and the rest go to SAT while time remains.
 
-The result is data (:class:`FixResult`); nothing here prints.
+Black-and-white puzzles without rules are scored and edited on the vectorised
+kernel (:mod:`satnono.lines.vector`); the others (colour, rules) by the
+library's own propagation, every edit to any other colour or to background.
+The first check, the greedy givens searches and the rule for taking an edit are
+shared by both.
+
+The result is data (:class:`FixResult`, JSON through :meth:`FixResult.as_dict`);
+nothing here prints.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Any
 
 import numpy as np
 
 from .errors import SatnonoError
-from .generator import MAX_FAST_SIDE, _masks, find_switch, grid_of, other_solution, propagate_many
+from .generation import other_solution
+from .lines.vector import grid_of, handles, propagate_many, supports, switch_of
 from .model import BLACK, Grid, Puzzle, grid_diff
 from .solve import Checker, CheckResult, Status
 
@@ -123,6 +132,41 @@ class FixResult:
     def needs_fix(self) -> bool:
         return self.status == Status.MULTIPLE or (self.status == Status.UNIQUE and not self.line_solvable)
 
+    def as_dict(self, file: str | None = None) -> dict[str, Any]:
+        """The one JSON shape of a fix proposal (the CLI's and the editor's).
+
+        ``file`` is the file name the puzzle came from (``None`` when there is none).  Each
+        given and each edit carries its character twice, as ``value`` and as ``char``.
+        """
+
+        def cells(prop: GivenProposal | None) -> dict[str, Any] | None:
+            if prop is None:
+                return None
+            return {"givens": [{"row": g.row, "col": g.col, "black": g.black, "value": g.char, "char": g.char}
+                               for g in prop.givens],
+                    "count": len(prop.givens), "line_solvable": prop.line_solvable}
+
+        return {
+            "file": file,
+            "name": self.puzzle.name,
+            "width": self.puzzle.width,
+            "height": self.puzzle.height,
+            "status": self.status.value,
+            "line_solvable": self.line_solvable,
+            "goal": list(self.goal) if self.goal else None,
+            "goal_from": self.goal_from,
+            "other": list(self.other) if self.other else None,
+            "diff": [list(x) for x in self.diff],
+            "givens_unique": cells(self.givens_unique),
+            "givens_line": cells(self.givens_line),
+            "edits": [{"row": e.row, "col": e.col, "black": e.black, "value": e.char, "char": e.char,
+                       "line_solvable": e.line_solvable} for e in self.edits],
+            "edits_tried": self.edits_tried,
+            "timed_out": self.timed_out,
+            "reason": self.reason,
+            "seconds": round(self.seconds, 6),
+        }
+
 
 def fix(
     puzzle: Puzzle,
@@ -180,45 +224,27 @@ def fix(
         res.reason = "already unique and line-solvable: nothing to fix"
         return done()
 
-    if puzzle.is_color or puzzle.rules:  # the vectorised engine knows black-and-white clues only
-        return _fix_color(puzzle, goal, res, first, checker, max_edits, left, out_of_time, done)
-    ink = puzzle.chars[1]  # '#', or a one-colour puzzle's own character
-    g = np.array([[ch == ink for ch in row] for row in goal], dtype=bool)
+    search: _Search = (_VectorSearch if handles(puzzle) else _CheckerSearch)(puzzle, goal, checker)
 
     # (a) givens
-    uniq = _givens_unique(puzzle, g, goal, res, first, checker, left, out_of_time)
+    uniq = _givens_unique(puzzle, goal, res, first, checker, left, out_of_time, search.best)
     if uniq is None:
         res.timed_out = True
         return done()
     res.givens_unique = uniq
-    line = _givens_line(puzzle, g, uniq, checker, left, out_of_time)
+    line = _givens_line(puzzle, uniq, checker, left, out_of_time, search.best)
     if line is None:
         res.timed_out = True
         return done()
     res.givens_line = line
 
     # (b) edits
-    _edits(puzzle, g, res, checker, max_edits, left, out_of_time)
+    _edits(puzzle, res, checker, max_edits, search, left, out_of_time)
     return done()
 
 
 # ---------------------------------------------------------------------------
 # givens
-
-
-def _open_after(g: np.ndarray, base: Mapping[tuple[int, int], bool], extra: list[tuple[int, int]]) -> np.ndarray:
-    """Open cells left by propagation with ``base`` givens plus each cell of ``extra`` in turn."""
-    B = len(extra)
-    h, w = g.shape
-    known = np.zeros((h, w), bool)
-    for (r, c) in base:
-        known[r, c] = True
-    kn = np.repeat(known[None], B, axis=0)
-    for b, (r, c) in enumerate(extra):
-        kn[b, r, c] = True
-    goals = np.repeat(g[None], B, axis=0)
-    kb, kw = propagate_many(goals, kn & goals, kn & ~goals)
-    return h * w - np.count_nonzero(kb | kw, axis=(1, 2))
 
 
 def _sample(cells: list[tuple[int, int]], n: int) -> list[tuple[int, int]]:
@@ -228,37 +254,17 @@ def _sample(cells: list[tuple[int, int]], n: int) -> list[tuple[int, int]]:
     return [cells[int(i * step)] for i in range(n)]
 
 
-def _batch(g: np.ndarray, n: int) -> int:
-    # beyond MAX_FAST_SIDE propagation runs one picture at a time: keep batches short
-    return n if max(g.shape) <= MAX_FAST_SIDE else max(4, n // 8)
-
-
-def _best(g: np.ndarray, givens: dict[tuple[int, int], bool], cells: list[tuple[int, int]]) -> tuple[int, int]:
-    """The cell whose revelation leaves the fewest open cells (ties: first in row-major order)."""
-    cand = _sample(sorted(cells), _batch(g, SCORE_SAMPLE))
-    counts = _open_after(g, givens, cand)
-    return cand[int(np.argmin(counts))]
-
-
-def _grid_in(puzzle: Puzzle, a: np.ndarray) -> Grid:
-    """A boolean picture as rows of the puzzle's own characters ('#', or a one-colour puzzle's)."""
-    g = grid_of(a)
-    return g if puzzle.chars[1] == BLACK else tuple(row.replace(BLACK, puzzle.chars[1]) for row in g)
-
-
 def _as_givens(givens: Mapping[tuple[int, int], bool | int], puzzle: Puzzle) -> tuple[Given, ...]:
     chars = puzzle.chars
     return tuple(Given(r, c, bool(v), chars[int(v)]) for (r, c), v in sorted(givens.items()))
 
 
-def _givens_unique(puzzle, g, goal, res, first, checker, left, out_of_time, best=None) -> GivenProposal | None:
-    """Givens that make the puzzle unique.  ``best(givens, cells)`` picks the next cell
-    (by default the vectorised black-and-white scorer over the goal array ``g``);
+def _givens_unique(puzzle, goal, res, first, checker, left, out_of_time, best: _Best) -> GivenProposal | None:
+    """Givens that make the puzzle unique.  ``best(givens, cells)`` picks the next cell;
     a given's value is the goal's at that cell."""
     givens: dict[tuple[int, int], bool | int] = {}
     if res.status == Status.UNIQUE:
         return GivenProposal("unique", (), first)
-    best = best or (lambda gv, cells: _best(g, gv, cells))
     other = res.other
     while True:
         if out_of_time():
@@ -300,10 +306,10 @@ def _given_value(puzzle: Puzzle, goal: Grid, cell: tuple[int, int]) -> bool | in
     return puzzle.chars.index(ch) if puzzle.is_color else ch == puzzle.chars[1]
 
 
-def _givens_line(puzzle, g, uniq: GivenProposal, checker, left, out_of_time, best=None) -> GivenProposal | None:
+def _givens_line(puzzle, uniq: GivenProposal, checker, left, out_of_time, best: _Best) -> GivenProposal | None:
+    """Givens (a superset of ``uniq``'s) that make the puzzle line-solvable; ``best`` as above."""
     if uniq.check.line_solvable:
         return GivenProposal("line", uniq.givens, uniq.check)
-    best = best or (lambda gv, cells: _best(g, gv, cells))
     goal = uniq.check.solutions[0]
     givens = {(x.row, x.col): _given_value(puzzle, goal, (x.row, x.col)) for x in uniq.givens}
     while True:
@@ -332,9 +338,9 @@ def _givens_line(puzzle, g, uniq: GivenProposal, checker, left, out_of_time, bes
 # edits
 
 
-def _edit_order(g: np.ndarray, res: FixResult, open_mask: np.ndarray) -> list[tuple[int, int]]:
+def _edit_order(res: FixResult, open_mask: np.ndarray) -> list[tuple[int, int]]:
     """Every cell, nearest to the ambiguity first (Chebyshev distance, then row-major)."""
-    h, w = g.shape
+    h, w = open_mask.shape
     region = open_mask.copy()
     for r, c in res.diff:
         region[r, c] = True
@@ -359,126 +365,178 @@ def _edit_order(g: np.ndarray, res: FixResult, open_mask: np.ndarray) -> list[tu
     return [divmod(int(i), w) for i in order]
 
 
-def _edits(puzzle, g, res: FixResult, checker: Checker, max_edits: int, left, out_of_time) -> None:
-    h, w = g.shape
-    state, _ = checker.propagate(puzzle)
-    open_mask = np.zeros((h, w), bool)
-    for r, c in state.unknown_cells():
-        open_mask[r, c] = True
-    order = _edit_order(g, res, open_mask)
-    want_unique = res.status == Status.MULTIPLE  # an already-unique puzzle only wants line-solvable edits
-    n_line = n_search = 0
-    step = _batch(g, EDIT_BATCH)
-    for start in range(0, len(order), step):
-        if out_of_time() or n_line >= max_edits:  # line-solvable edits are the best kind: enough
-            break
-        cells = order[start:start + step]
-        goals = np.repeat(g[None], len(cells), axis=0)
-        for b, (r, c) in enumerate(cells):
-            goals[b, r, c] = not goals[b, r, c]
-        kb, kw = propagate_many(goals)
-        for b, (r, c) in enumerate(cells):
-            if out_of_time() or n_line >= max_edits:
-                break
-            res.edits_tried += 1
-            known = kb[b] | kw[b]
-            line = bool(known.all())
-            if line and n_line >= max_edits:
-                continue
-            if not line:
-                if not want_unique or n_search >= max_edits:
-                    continue
-                open_ = ~known
-                if find_switch(_masks(goals[b]), _masks(np.ascontiguousarray(goals[b].T)), _masks(open_),
-                               _masks(np.ascontiguousarray(open_.T))) is not None:
-                    continue
-                edited = Puzzle.from_grid(_grid_in(puzzle, goals[b]), palette=puzzle.palette, name=puzzle.name,
-                                          meta=puzzle.meta, givens=_givens_after_edit(puzzle, r, c, int(goals[b, r, c])))
-                other = other_solution(goals[b], kb[b], kw[b], left(), puzzle=edited)
-                if other is not False:  # ambiguous, or out of time
-                    continue
-            else:
-                edited = Puzzle.from_grid(_grid_in(puzzle, goals[b]), palette=puzzle.palette, name=puzzle.name,
-                                          meta=puzzle.meta, givens=_givens_after_edit(puzzle, r, c, int(goals[b, r, c])))
-            chk = checker.check(edited, timeout=left())
-            if chk.status != Status.UNIQUE or chk.line_solvable != line:
-                continue  # unverified (out of time): not proposed
-            res.edits.append(EditProposal(r, c, bool(goals[b, r, c]), edited, chk, puzzle.chars[int(goals[b, r, c])]))
-            if line:
-                n_line += 1
-            else:
-                n_search += 1
-    if out_of_time() and res.edits_tried < h * w:
-        res.timed_out = True
-    res.edits.sort(key=lambda e: (not e.line_solvable, order.index((e.row, e.col))))
+class _Found:
+    """The edits found so far and the rule for taking a verified one: unique, and at most
+    ``max_edits`` of each kind (line-solvable; unique only, wanted only when the puzzle is
+    ambiguous, since an already-unique puzzle only wants line-solvable edits)."""
+
+    def __init__(self, res: FixResult, max_edits: int) -> None:
+        self.res = res
+        self.max_edits = max_edits
+        self.want_unique = res.status == Status.MULTIPLE
+        self.n_line = self.n_search = 0
+
+    def full(self) -> bool:
+        """Enough line-solvable edits (the best kind): the search stops."""
+        return self.n_line >= self.max_edits
+
+    def wants(self, line: bool) -> bool:
+        return self.n_line < self.max_edits if line else self.want_unique and self.n_search < self.max_edits
+
+    def take(self, r: int, c: int, black: bool, edited: Puzzle, chk: CheckResult, char: str = "",
+             expect: bool | None = None) -> None:
+        """Keep the edit of cell (r, c) when its check ``chk`` says unique (and line-solvable as
+        ``expect`` says, when given) and its kind is still wanted; an unverified edit (out of
+        time) is not proposed."""
+        if chk.status != Status.UNIQUE or (expect is not None and chk.line_solvable != expect):
+            return
+        if not self.wants(chk.line_solvable):
+            return
+        if chk.line_solvable:
+            self.n_line += 1
+        else:
+            self.n_search += 1
+        self.res.edits.append(EditProposal(r, c, black, edited, chk, char))
 
 
-# ---------------------------------------------------------------------------
-# colour puzzles: the same searches on the library's own propagation
-
-#: Cells scored per greedy step in colour (each costs one propagation in Python).
-COLOR_SCORE_SAMPLE = 24
-
-
-def _fix_color(puzzle: Puzzle, goal: Grid, res: FixResult, first: CheckResult, checker: Checker,
-               max_edits: int, left, out_of_time, done) -> FixResult:
-    """:func:`fix` for a colour puzzle: givens by the same greedy searches (scored by
-    propagation), edits that change one cell to any other colour or to background."""
-
-    def best(givens: Mapping[tuple[int, int], bool | int], cells: list[tuple[int, int]]) -> tuple[int, int]:
-        cand = _sample(sorted(cells), COLOR_SCORE_SAMPLE)
-        scores = []
-        for cell in cand:
-            trial = dict(givens)
-            trial[cell] = _given_value(puzzle, goal, cell)
-            state, _ = checker.propagate(puzzle, givens=trial)
-            scores.append(state.unknown_count())
-        return cand[scores.index(min(scores))]
-
-    uniq = _givens_unique(puzzle, None, goal, res, first, checker, left, out_of_time, best)
-    if uniq is None:
-        res.timed_out = True
-        return done()
-    res.givens_unique = uniq
-    line = _givens_line(puzzle, None, uniq, checker, left, out_of_time, best)
-    if line is None:
-        res.timed_out = True
-        return done()
-    res.givens_line = line
-
+def _edits(puzzle: Puzzle, res: FixResult, checker: Checker, max_edits: int, search: _Search,
+           left: Callable[[], float | None], out_of_time: Callable[[], bool]) -> None:
+    """Single-cell edits, nearest to the ambiguity first, until time or enough line-solvable ones."""
     h, w = puzzle.height, puzzle.width
     state, _ = checker.propagate(puzzle)
     open_mask = np.zeros((h, w), bool)
     for r, c in state.unknown_cells():
         open_mask[r, c] = True
-    order = _edit_order(open_mask, res, open_mask)
-    want_unique = res.status == Status.MULTIPLE
-    n_line = n_search = 0
-    chars = puzzle.chars
-    for r, c in order:
-        if out_of_time() or n_line >= max_edits:
-            break
-        res.edits_tried += 1
-        for ch in chars:
-            if ch == goal[r][c]:
-                continue
-            row = goal[r]
-            edited_goal = goal[:r] + (row[:c] + ch + row[c + 1:],) + goal[r + 1:]
-            edited = Puzzle.from_grid(edited_goal, palette=puzzle.palette, name=puzzle.name, meta=puzzle.meta,
-                                      givens=_givens_after_edit(puzzle, r, c, chars.index(ch)))
-            chk = checker.check(edited, timeout=left())
-            if chk.status != Status.UNIQUE:
-                continue
-            if chk.line_solvable:
-                if n_line >= max_edits:
-                    continue
-                n_line += 1
-            else:
-                if not want_unique or n_search >= max_edits:
-                    continue
-                n_search += 1
-            res.edits.append(EditProposal(r, c, ch != ".", edited, chk, ch))
+    order = _edit_order(res, open_mask)
+    search.edits(order, _Found(res, max_edits), left, out_of_time)
     if out_of_time() and res.edits_tried < h * w:
         res.timed_out = True
     res.edits.sort(key=lambda e: (not e.line_solvable, order.index((e.row, e.col))))
-    return done()
+
+
+_Best = Callable[[Mapping[tuple[int, int], bool | int], list[tuple[int, int]]], tuple[int, int]]
+
+
+class _Search:
+    """How one kind of puzzle is scored and edited: ``best(givens, cells)`` picks the cell whose
+    revelation leaves the fewest open cells; ``edits`` tries the flips of ``order``."""
+
+    def __init__(self, puzzle: Puzzle, goal: Grid, checker: Checker) -> None:
+        self.puzzle = puzzle
+        self.goal = goal
+        self.checker = checker
+
+    def best(self, givens: Mapping[tuple[int, int], bool | int], cells: list[tuple[int, int]]) -> tuple[int, int]:
+        raise NotImplementedError
+
+    def edits(self, order: list[tuple[int, int]], found: _Found, left: Callable[[], float | None],
+              out_of_time: Callable[[], bool]) -> None:
+        raise NotImplementedError
+
+
+def _in_palette(puzzle: Puzzle, grid: Grid) -> Grid:
+    """A ``#``/``.`` picture in the puzzle's own characters ('#', or a one-colour puzzle's)."""
+    ink = puzzle.chars[1]
+    return grid if ink == BLACK else tuple(row.replace(BLACK, ink) for row in grid)
+
+
+class _VectorSearch(_Search):
+    """Black and white without rules: whole batches of pictures propagated at once
+    (:func:`satnono.lines.vector.propagate_many`), 2x2 switches and goal-guided SAT
+    before the verifying check."""
+
+    def __init__(self, puzzle: Puzzle, goal: Grid, checker: Checker) -> None:
+        super().__init__(puzzle, goal, checker)
+        self.g = np.array([[ch == puzzle.chars[1] for ch in row] for row in goal], dtype=bool)
+        # beyond the vectorised kernel propagation runs one picture at a time: keep batches short
+        self.fast = supports(puzzle)
+
+    def _batch(self, n: int) -> int:
+        return n if self.fast else max(4, n // 8)
+
+    def _open_after(self, base: Mapping[tuple[int, int], bool | int], extra: list[tuple[int, int]]) -> np.ndarray:
+        """Open cells left by propagation with ``base`` givens plus each cell of ``extra`` in turn."""
+        g = self.g
+        B = len(extra)
+        h, w = g.shape
+        known = np.zeros((h, w), bool)
+        for (r, c) in base:
+            known[r, c] = True
+        kn = np.repeat(known[None], B, axis=0)
+        for b, (r, c) in enumerate(extra):
+            kn[b, r, c] = True
+        goals = np.repeat(g[None], B, axis=0)
+        kb, kw = propagate_many(goals, kn & goals, kn & ~goals, lines=self.checker.lines)
+        return h * w - np.count_nonzero(kb | kw, axis=(1, 2))
+
+    def best(self, givens: Mapping[tuple[int, int], bool | int], cells: list[tuple[int, int]]) -> tuple[int, int]:
+        """Ties: first in row-major order."""
+        cand = _sample(sorted(cells), self._batch(SCORE_SAMPLE))
+        counts = self._open_after(givens, cand)
+        return cand[int(np.argmin(counts))]
+
+    def edits(self, order: list[tuple[int, int]], found: _Found, left: Callable[[], float | None],
+              out_of_time: Callable[[], bool]) -> None:
+        puzzle, checker, res = self.puzzle, self.checker, found.res
+        step = self._batch(EDIT_BATCH)
+        for start in range(0, len(order), step):
+            if out_of_time() or found.full():
+                break
+            cells = order[start:start + step]
+            goals = np.repeat(self.g[None], len(cells), axis=0)
+            for b, (r, c) in enumerate(cells):
+                goals[b, r, c] = not goals[b, r, c]
+            kb, kw = propagate_many(goals, lines=checker.lines)
+            for b, (r, c) in enumerate(cells):
+                if out_of_time() or found.full():
+                    break
+                res.edits_tried += 1
+                known = kb[b] | kw[b]
+                line = bool(known.all())
+                if not found.wants(line):
+                    continue
+                if not line and switch_of(goals[b], ~known) is not None:
+                    continue
+                edited = Puzzle.from_grid(_in_palette(puzzle, grid_of(goals[b])), palette=puzzle.palette,
+                                          name=puzzle.name, meta=puzzle.meta,
+                                          givens=_givens_after_edit(puzzle, r, c, int(goals[b, r, c])))
+                if not line and other_solution(goals[b], kb[b], kw[b], left(), puzzle=edited,
+                                               lines=checker.lines) is not False:
+                    continue  # ambiguous, or out of time
+                found.take(r, c, bool(goals[b, r, c]), edited, checker.check(edited, timeout=left()), expect=line)
+
+
+#: Cells scored per greedy step in colour (each costs one propagation in Python).
+COLOR_SCORE_SAMPLE = 24
+
+
+class _CheckerSearch(_Search):
+    """Any puzzle (colour, rules): givens scored by the library's propagation, edits that
+    change one cell to any other colour or to background, each through the check."""
+
+    def best(self, givens: Mapping[tuple[int, int], bool | int], cells: list[tuple[int, int]]) -> tuple[int, int]:
+        cand = _sample(sorted(cells), COLOR_SCORE_SAMPLE)
+        scores = []
+        for cell in cand:
+            trial = dict(givens)
+            trial[cell] = _given_value(self.puzzle, self.goal, cell)
+            state, _ = self.checker.propagate(self.puzzle, givens=trial)
+            scores.append(state.unknown_count())
+        return cand[scores.index(min(scores))]
+
+    def edits(self, order: list[tuple[int, int]], found: _Found, left: Callable[[], float | None],
+              out_of_time: Callable[[], bool]) -> None:
+        puzzle, goal, res = self.puzzle, self.goal, found.res
+        chars = puzzle.chars
+        for r, c in order:
+            if out_of_time() or found.full():
+                break
+            res.edits_tried += 1
+            for ch in chars:
+                if ch == goal[r][c]:
+                    continue
+                row = goal[r]
+                edited_goal = goal[:r] + (row[:c] + ch + row[c + 1:],) + goal[r + 1:]
+                edited = Puzzle.from_grid(edited_goal, palette=puzzle.palette, name=puzzle.name, meta=puzzle.meta,
+                                          givens=_givens_after_edit(puzzle, r, c, chars.index(ch)))
+                found.take(r, c, ch != ".", edited, self.checker.check(edited, timeout=left()), ch)

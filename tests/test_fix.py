@@ -12,7 +12,7 @@ from click.testing import CliRunner
 import satnono
 from satnono.cli import cli
 from satnono.fixer import FixError, fix
-from satnono.generator import generate
+from satnono.generation import generate
 from satnono.model import Puzzle, clues_of_grid
 from satnono.solve import Checker, Status
 
@@ -146,6 +146,47 @@ def test_timeout_is_respected():
 def test_package_api():
     res = satnono.fix(Puzzle.from_grid(SWITCH_4))
     assert res.givens_unique is not None
+
+
+def _within(a, b):
+    """Every key of ``a`` is in ``b`` with the same value (dicts and lists compared entry by entry)."""
+    if isinstance(a, dict):
+        return isinstance(b, dict) and all(k in b and _within(v, b[k]) for k, v in a.items())
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(_within(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def _without_seconds(d):
+    return {k: v for k, v in d.items() if k != "seconds"}
+
+
+@pytest.mark.parametrize("grid,colours", [(SWITCH_4, 1), (["a.", ".a", "b."], 2), (["#..#", "##..", "..#.", "..#."], 1)])
+def test_as_dict_holds_what_the_cli_and_the_editor_emit(tmp_path, grid, colours):
+    """FixResult.as_dict is one shape for both consumers: every key the CLI's --json and
+    the editor's proposal emit today, with the same values (the character as value and char)."""
+    from satnono.formats import dumps, load
+    from satnono.model import default_palette
+    from satnono.web import session
+
+    puzzle = Puzzle.from_grid(grid, palette=default_palette(colours))
+    f = tmp_path / "p.json"
+    f.write_text(dumps(puzzle, "json"))
+    r = run("fix", str(f), "--json")
+    cli_out = json.loads(r.stdout)
+    res = fix(load(str(f)))
+    ours = res.as_dict(str(f))
+    assert _within(_without_seconds(cli_out), ours)
+    assert ours["seconds"] == round(res.seconds, 6) and ours["file"] == str(f)
+    doc = session.doc_of(puzzle)
+    web_out = session.propose(doc)
+    assert _within(_without_seconds(web_out), fix(session.puzzle_of(doc), timeout=session.FIX_TIMEOUT).as_dict())
+    assert res.as_dict()["file"] is None
+    for prop in (ours["givens_unique"], ours["givens_line"]):
+        assert prop is not None
+        assert all(g["value"] == g["char"] == grid[g["row"]][g["col"]] for g in prop["givens"])
+    assert all(e["value"] == e["char"] != grid[e["row"]][e["col"]] for e in ours["edits"])
+    assert ours["edits"] or res.status == Status.UNIQUE
 
 
 # ---------------------------------------------------------------------------

@@ -17,19 +17,21 @@ from click.testing import CliRunner
 import satnono
 from satnono.cli import cli, main
 from satnono.formats import load
-from satnono.generator import (
+from satnono.errors import UnsupportedOperation
+from satnono.generation import GenerateSpec, decide, draw, generate
+from satnono.lines.switches import find_switch
+from satnono.lines.vector import (
     MAX_FAST_SIDE,
     clue_arrays,
-    draw,
-    find_switch,
-    generate,
     grid_of,
+    handles,
     pack,
     propagate_many,
     solve_lines,
+    supports,
 )
 from satnono.linesolve import solve_line
-from satnono.model import Puzzle
+from satnono.model import Puzzle, default_palette
 from satnono.propagate import GridState, propagate
 from satnono.linesolve import LineSolver
 
@@ -437,6 +439,105 @@ def test_cli_max_candidates_exit_code():
 
 def test_fast_side_limit_is_sane():
     assert MAX_FAST_SIDE <= 62
+
+
+def test_supports_says_what_the_vectorised_kernel_takes():
+    from satnono.rules import rule_from_json
+
+    bw = Puzzle.from_grid(["#.", ".#"])
+    assert supports(bw) and handles(bw)
+    assert supports(Puzzle.from_grid(["#.", ".#"], givens=((0, 0, 1),)))  # givens are known cells
+    assert supports(Puzzle.from_grid(["#" * 62] * 2)) and supports(Puzzle.from_grid(["#"] * 62))
+    wide, tall = Puzzle.from_grid(["#" * 63]), Puzzle.from_grid(["#"] * 63)
+    assert not supports(wide) and not supports(tall)
+    assert handles(wide) and handles(tall)  # propagate_many takes them, one picture at a time
+    colour = Puzzle.from_grid(["ab", ".a"], palette=default_palette(2))
+    ruled = Puzzle.from_grid(["#.", ".#"], rules=(rule_from_json({"rule": "connected"}),))
+    for p in (colour, ruled):
+        assert not supports(p) and not handles(p)
+
+
+def test_kernel_refuses_lines_it_cannot_hold():
+    lines = np.zeros((2, 63), bool)
+    lines[:, ::2] = True
+    clue, rclue, k = clue_arrays(lines)
+    zero = np.zeros(2, np.uint64)
+    with pytest.raises(UnsupportedOperation) as e:
+        solve_lines(np.full(2, 63, np.uint64), zero, zero, clue, rclue, k)
+    assert "62" in str(e.value) and "\n" not in str(e.value)
+    with pytest.raises(UnsupportedOperation):
+        pack(np.zeros((1, 65), bool))
+    assert int(pack(np.ones((1, 64), bool))[0]) == (1 << 64) - 1
+
+
+def _decision_table(require, min_open, n_open, unique):
+    """The acceptance rules as the module docstring states them, written out case by case."""
+    if require == "line":
+        return ("accept", "line") if n_open == 0 else ("stalled", "")
+    if require == "unique":
+        if n_open == 0:
+            return "accept", "line"
+        return {True: ("accept", "search"), False: ("ambiguous", ""), None: ("timeout", "")}[unique]
+    assert require == "search"
+    if n_open == 0:
+        return "line", ""
+    if n_open < min_open:
+        return "open", ""
+    return {True: ("accept", "search"), False: ("ambiguous", ""), None: ("timeout", "")}[unique]
+
+
+@pytest.mark.parametrize("require", ["line", "unique", "search"])
+def test_one_decision_tree(require):
+    for min_open, n_open, unique in itertools.product((0, 3), (0, 1, 3, 9), (True, False, None)):
+        spec = GenerateSpec(5, 5, 0, 0.2, 0.7, require, "noise", min_open, None)
+        asked: list[int] = []
+
+        def answer(u=unique, asked=asked):
+            asked.append(1)
+            return u
+
+        got = decide(spec, n_open, answer)
+        assert got == _decision_table(require, min_open, n_open, unique)
+        # uniqueness is asked for exactly when the verdict depends on it
+        assert bool(asked) == (got[1] == "search" or got[0] in ("ambiguous", "timeout"))
+
+
+@pytest.mark.parametrize("require,kw", [("line", {}), ("unique", {}), ("search", {"min_open": 3})])
+def test_vectorised_and_scalar_paths_agree(require, kw, monkeypatch):
+    """Black-and-white candidates judged by the library's propagation and Checker (the colour
+    path) get the same verdicts as on the vectorised kernel, switches and goal-guided SAT."""
+    from satnono import generation
+
+    opts = dict(count=4, seed=11, require=require, density=(0.35, 0.65), max_candidates=3000, **kw)
+    fast = generate(8, 7, **opts)
+    a = [(p.name, p.goal, p.meta) for p in fast]
+    monkeypatch.setattr(generation, "handles", lambda puzzle: False)
+    slow = generate(8, 7, **opts)
+    b = [(p.name, p.goal, p.meta) for p in slow]
+    assert a == b and len(a) == 4
+    da, db = fast.stats.as_dict(), slow.stats.as_dict()
+    for k in ("tried", "rejected_density", "rejected_class", "accepted", "rejections", "classes"):
+        assert da[k] == db[k]
+
+
+def test_package_generate_survives_the_module_import():
+    import satnono.fixer  # imports the generation module
+    import satnono.generation
+
+    assert callable(satnono.generate) and len(list(satnono.generate(4, 4, 1, seed=1))) == 1
+
+
+def test_old_generator_module_reexports():
+    from satnono import generation
+    from satnono import generator as old
+    from satnono.lines import switches, vector
+
+    for name in old.__all__:
+        new = next(m for m in (generation, vector, switches) if hasattr(m, name))
+        assert getattr(old, name) is getattr(new, name), name
+    for name in ("generate", "draw", "grid_of", "find_switch", "propagate_many", "solve_lines", "clue_arrays",
+                 "pack", "unpack", "other_solution", "MAX_FAST_SIDE", "Generation", "GenerateStats"):
+        assert name in old.__all__
 
 
 def test_sat_timeout_rejects_and_is_counted():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from satnono import check
-from satnono.generator import generate
+from satnono.generation import generate
 from satnono.model import default_palette
 
 

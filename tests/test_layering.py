@@ -29,7 +29,7 @@ LAYERS: list[list[str]] = [
     ["satnono.diagnose"],
     ["satnono.explain"],
     ["satnono.classify"],
-    ["satnono.generate", "satnono.generator"],
+    ["satnono.generation", "satnono.generator"],
     ["satnono.fixer"],
     ["satnono.report", "satnono.render"],
     ["satnono.web", "satnono.cli", "satnono.__main__", "satnono"],
