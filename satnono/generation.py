@@ -56,7 +56,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .lines.vector import fits, grid_of, handles, propagate_many, row_masks, switch_of
-from .model import MAX_COLORS, MAX_SIDE, Grid, Puzzle, default_palette
+from .model import BLACK, MAX_COLORS, MAX_SIDE, Grid, Puzzle, default_palette
+from .results import Status
 
 if TYPE_CHECKING:
     from .linesolve import LineSolver
@@ -394,29 +395,29 @@ _SHARED: Checker | None = None
 
 
 def _checker() -> Checker:
-    """The checker of this process, and with it the line solver (and its cache) that every
-    candidate judged here shares: one per worker process, made on first use."""
+    """The checker of this process, on the process's one line solver (and its cache), that
+    every candidate judged here shares."""
     global _SHARED
     if _SHARED is None:
+        from .lines import shared_solver
         from .solve import Checker
 
-        _SHARED = Checker()
+        _SHARED = Checker(line_solver=shared_solver())
     return _SHARED
 
 
 def other_solution(goal: np.ndarray, kb: np.ndarray, kw: np.ndarray, timeout: float | None,
                    puzzle: Puzzle | None = None, lines: LineSolver | None = None) -> Grid | bool | None:
-    """Ask SAT for a solution other than ``goal`` given the propagated knowledge.
+    """Ask the settle pipeline for a solution other than ``goal`` given the propagated
+    knowledge (``kb``/``kw``: the cells known black and white, at the line fixpoint).
 
     ``lines``: the line solver to encode with (by default this process's shared one).
-    Returns the other grid, ``False`` when the goal is the only solution, or
+    Returns the other grid (verified), ``False`` when the goal is the only solution, or
     ``None`` when ``timeout`` ran out.
     """
-    from .encode import encode
-    from .propagate import GridState
-    from .sat import SatSession
+    from .logic.state import GridState
+    from .solve import Checker
 
-    h, w = goal.shape
     if puzzle is None:
         puzzle = Puzzle.from_grid(grid_of(goal))
     st = GridState(puzzle)
@@ -424,24 +425,17 @@ def other_solution(goal: np.ndarray, kb: np.ndarray, kw: np.ndarray, timeout: fl
     st.row_white[:] = row_masks(kw)
     st.col_black[:] = row_masks(np.ascontiguousarray(kb.T))
     st.col_white[:] = row_masks(np.ascontiguousarray(kw.T))
-    deadline = None if timeout is None else time.monotonic() + timeout
-    enc = encode(st, lines if lines is not None else _checker().lines)
-    if enc.unsat:  # the goal itself satisfies every clause: cannot happen
+    checker = _checker() if lines is None else Checker(line_solver=lines)
+    ink = puzzle.chars[1]
+    known = tuple(row.replace(BLACK, ink) for row in grid_of(goal)) if ink != BLACK else grid_of(goal)
+    res = checker.settle(puzzle, timeout, state=st, propagated=True, other_than=known, check_totals=False).result
+    if res.status is Status.MULTIPLE:
+        return res.solutions[1]
+    if res.status is Status.UNIQUE:
+        return False
+    if res.status is Status.NONE:  # the goal satisfies its own clues: cannot happen
         raise RuntimeError("the goal does not satisfy its own clues")
-    flat = goal.ravel()
-    with SatSession(enc.clauses) as sat:
-        sat.set_phases([v if flat[v - 1] else -v for v in range(1, h * w + 1)])
-        sat.add_clause([-v if flat[v - 1] else v for v in enc.unknown_vars])
-        r = sat.solve(deadline)
-        if r is None:
-            return None
-        if not r:
-            return False
-        model = sat.model()
-    other = goal.copy().ravel()
-    for v in enc.unknown_vars:
-        other[v - 1] = v <= len(model) and model[v - 1] > 0
-    return grid_of(other.reshape(h, w))
+    return None
 
 
 # ---------------------------------------------------------------------------
@@ -545,9 +539,8 @@ def _kept(spec: GenerateSpec, i: int, g: np.ndarray, pal) -> np.ndarray:
 
 def _evaluate_one(spec: GenerateSpec, i: int) -> Verdict:
     """The verdict on candidate ``i`` of a colour puzzle, or one with rules, through the
-    library's own propagation and check (the vectorised engine is black-and-white clues only)."""
-    from .solve import Status
-
+    library's own propagation and settle pipeline (the vectorised engine is black-and-white
+    clues only)."""
     checker = _checker()
     g = draw(spec, i)
     pal = default_palette(spec.colors)
@@ -566,8 +559,9 @@ def _evaluate_one(spec: GenerateSpec, i: int) -> Verdict:
     if bad is not None:  # cannot happen: the picture itself is a solution
         raise RuntimeError("internal error: a generated picture contradicts its own clues")
 
-    def unique() -> bool | None:
-        status = checker.check(p, spec.timeout).status
+    def unique() -> bool | None:  # the drawn picture is a solution: one SAT call looks for another
+        status = checker.settle(p, spec.timeout, state=state, propagated=True, other_than=rows,
+                                check_totals=False).result.status
         return True if status is Status.UNIQUE else False if status is Status.MULTIPLE else None
 
     verdict, cls = decide(spec, state.unknown_count(), unique)

@@ -190,7 +190,8 @@ class Checker:
     def settle(self, puzzle: Puzzle, timeout: float | None = None,
                givens: Mapping[tuple[int, int], bool | int] | None = None, *,
                deadline: float | None = None, solutions: int = 2, keep_open: bool = False,
-               state: GridState | None = None, check_totals: bool = True) -> Settlement:
+               state: GridState | None = None, propagated: bool = False, other_than: Grid | None = None,
+               check_totals: bool = True) -> Settlement:
         """The one settle pipeline: totals, line propagation, then for what is left the CNF,
         a first solution and (``solutions=2``) a second one; every solution is verified
         against the clues, the givens and the rules before it is reported.
@@ -199,8 +200,12 @@ class Checker:
         run.  With ``solutions=1`` it stops at the first solution (``unknown`` unless line
         logic alone settled the puzzle; the solution is in ``result.solutions``).
         ``state``: start from this state (propagated further in place) instead of a fresh
-        one.  ``keep_open``: leave the SAT session open in the :class:`Settlement` for the
-        caller to go on with.
+        one; ``propagated``: it is at the line fixpoint already (a batch kernel propagated
+        it), so go straight to the CNF.  ``other_than``: a solution already known (a
+        generator's picture): it is blocked at once and the one SAT call looks for another,
+        next to it; the result is ``unique`` with it or ``multiple`` with both.
+        ``keep_open``: leave the SAT session open in the :class:`Settlement` for the caller
+        to go on with.
         """
         t0 = time.monotonic()
         if deadline is None and timeout is not None:
@@ -224,7 +229,7 @@ class Checker:
             state = initial_state(puzzle, givens)
         out.state = state
         try:
-            bad = propagate(state, self.lines, deadline=deadline)
+            bad = None if propagated else propagate(state, self.lines, deadline=deadline)
         except Deadline:
             stats.unknown_after_propagation = state.unknown_count()
             return done(Status.UNKNOWN, reason="timed out during line propagation")
@@ -248,6 +253,19 @@ class Checker:
             return done(Status.NONE, reason="no solution: the remaining constraints are contradictory")
         sat = SatSession(enc.clauses, self.solver)
         try:
+            if other_than is not None:
+                known = verified(puzzle, other_than, givens)
+                model = enc.model_of(known, puzzle.chars)
+                sat.add_clause(enc.blocking_clause(model))
+                sat.set_phases(enc.phases(model))
+                other = solve_keeping_rules(sat, state, enc, deadline, stats)
+                if other is None:
+                    return done(Status.UNKNOWN, solutions=(known,),
+                                reason="timed out before proving the known solution unique")
+                if not other:
+                    return done(Status.UNIQUE, solutions=(known,))
+                s2 = verified(puzzle, other[0], givens)
+                return done(Status.MULTIPLE, solutions=(known, s2), diff=tuple(grid_diff(known, s2)))
             first = solve_keeping_rules(sat, state, enc, deadline, stats)
             if first is None:
                 return done(Status.UNKNOWN, reason="timed out before a first solution was found")

@@ -88,6 +88,18 @@ class Encoding:
                 return v
         return 0
 
+    def model_of(self, grid: Grid, chars: str) -> list[int]:
+        """A model (signed literals by variable) that gives the unknown cells their values in
+        ``grid`` (over the palette characters ``chars``): for :meth:`blocking_clause` and
+        :meth:`phases` of a solution known beforehand."""
+        model = [-(i + 1) for i in range(self.nvars)]
+        for r, c in self.unknown_cells:
+            v = chars.index(grid[r][c])
+            if v:
+                x = self.color_var(r, c, v)
+                model[x - 1] = x
+        return model
+
     def blocking_clause(self, model: Sequence[int]) -> list[int]:
         """The clause that excludes ``model`` on the unknown cells."""
         if self.ncolors == 1:

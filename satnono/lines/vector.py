@@ -314,8 +314,9 @@ def propagate_many(goals: np.ndarray, known_black: np.ndarray | None = None,
 
 def _propagate_scalar(goals: np.ndarray, known_black: np.ndarray | None, known_white: np.ndarray | None,
                       lines: LineSolver | None) -> tuple[np.ndarray, np.ndarray]:
-    from ..linesolve import LineSolver
-    from ..propagate import GridState, propagate
+    from ..logic.propagate import propagate
+    from ..logic.state import GridState
+    from . import LineSolver
 
     B, h, w = goals.shape
     kb = np.zeros((B, h, w), bool)
