@@ -270,7 +270,8 @@ def line_clauses(first_var: int, clue, n: int, res, excluded: tuple[int, ...], l
         from .blotted import range_line_clauses
 
         lo, hi = clue.ranges(n)
-        return range_line_clauses(first_var, lo, hi, clue.colors, n, res.starts, res.ends, lit)
+        return range_line_clauses(first_var, lo, hi, clue.colors, n, res.starts, res.ends, lit,
+                                  ncolors=len(excluded) - 1)
     if cell is not None:
         return bw_line_clauses(first_var, clue.lengths, n, res.starts, excluded[0], excluded[1], cell)
     cls, nv = color_line_clauses(first_var, clue.lengths, clue.colors, n, res.starts, lit, excluded)
