@@ -37,7 +37,7 @@ class Signals:
 
     def install(self) -> list[tuple[int, object]]:
         """Handle SIGINT and SIGTERM (unless ignored, e.g. under nohup); returns what to restore."""
-        saved = []
+        saved: list[tuple[int, object]] = []
         for sig in (signal.SIGINT, signal.SIGTERM):
             try:
                 old = signal.getsignal(sig)

@@ -209,19 +209,19 @@ class Puzzle:
     """Where the puzzle came from: the file name as given, with ``#k`` for the k-th puzzle of a multi-puzzle file."""
     palette: Palette = BW_PALETTE
     """Background first, then the block colours."""
-    row_colors: tuple[Colors, ...] | None = None
+    row_colors: tuple[Colors, ...] = ()
     """The colour of each block of each row (all 1 when omitted)."""
-    column_colors: tuple[Colors, ...] | None = None
+    column_colors: tuple[Colors, ...] = ()
     """The colour of each block of each column (all 1 when omitted)."""
     givens: tuple[tuple[int, int, int], ...] = ()
     """Cells revealed to the player: ``(row, col, colour index)`` (0-based; index 0 is the
     background, 1 black in black and white), sorted.  Every solution must agree with them."""
     rules: tuple = ()
     """Extra rules every solution keeps (see :mod:`satnono.rules`), bound to this puzzle."""
-    row_blots: tuple[int, ...] | None = None
+    row_blots: tuple[int, ...] = ()
     """Per row, the blotted blocks (bit j set: block j's length is hidden, at least 1; its
     entry in ``rows`` is then 1).  All 0 when omitted."""
-    column_blots: tuple[int, ...] | None = None
+    column_blots: tuple[int, ...] = ()
     """Per column, the blotted blocks, as ``row_blots``."""
     _all_rules: tuple = field(default=(), init=False, repr=False, compare=False)
     row_clues: tuple[LineClue, ...] = field(default=(), init=False, repr=False, compare=False)
@@ -241,10 +241,10 @@ class Puzzle:
                 ("rows", "row_colors", "row_blots", "row_clues"),
                 ("columns", "column_colors", "column_blots", "column_clues")):
             lines = tuple(getattr(self, lengths_attr))
-            given = getattr(self, colors_attr)
+            given = getattr(self, colors_attr) or None  # omitted: every block colour 1
             if given is not None and len(given) != len(lines):
                 raise ValueError(f"{len(lines)} {lengths_attr} but {len(given)} {colors_attr}")
-            given_blots = getattr(self, blots_attr)
+            given_blots = getattr(self, blots_attr) or None
             if given_blots is not None and len(given_blots) != len(lines):
                 raise ValueError(f"{len(lines)} {lengths_attr} but {len(given_blots)} {blots_attr}")
             lengths_out = []
@@ -307,17 +307,17 @@ class Puzzle:
 
     def row_blocks(self, i: int) -> tuple[Block, ...]:
         """Row ``i``'s clue as ``(length, colour)`` blocks."""
-        return tuple(zip(self.rows[i], self.row_colors[i]))  # type: ignore[index]
+        return tuple(zip(self.rows[i], self.row_colors[i]))
 
     def column_blocks(self, i: int) -> tuple[Block, ...]:
         """Column ``i``'s clue as ``(length, colour)`` blocks."""
-        return tuple(zip(self.columns[i], self.column_colors[i]))  # type: ignore[index]
+        return tuple(zip(self.columns[i], self.column_colors[i]))
 
     def line(self, axis: str, i: int) -> tuple[Clue, Colors]:
         """``(lengths, colours)`` of row or column ``i`` (``axis`` is ``"row"`` or ``"column"``)."""
         if axis == "row":
-            return self.rows[i], self.row_colors[i]  # type: ignore[index]
-        return self.columns[i], self.column_colors[i]  # type: ignore[index]
+            return self.rows[i], self.row_colors[i]
+        return self.columns[i], self.column_colors[i]
 
     def clue(self, axis: str, i: int) -> LineClue:
         """Row or column ``i``'s clue as one :class:`~satnono.clues.LineClue`."""
@@ -330,7 +330,7 @@ class Puzzle:
     @property
     def has_blots(self) -> bool:
         """True when some clue number is hidden (blotted)."""
-        return any(self.row_blots) or any(self.column_blots)  # type: ignore[arg-type]
+        return any(self.row_blots) or any(self.column_blots)
 
     def min_length(self, axis: str, i: int) -> int:
         """The fewest cells the clue of row or column ``i`` fits in: its blocks (a blot counts
@@ -419,7 +419,7 @@ class Puzzle:
         counts 1: with blots these are least totals)."""
         tot = [0] * len(self.palette)
         lengths, colors = (self.rows, self.row_colors) if axis == "row" else (self.columns, self.column_colors)
-        for ls, cs in zip(lengths, colors):  # type: ignore[arg-type]
+        for ls, cs in zip(lengths, colors):
             for n, col in zip(ls, cs):
                 tot[col] += n
         return tot

@@ -18,7 +18,7 @@ from typing import Sequence
 
 from .diagnose import Diagnosis, heat
 from .model import plain_black
-from .propagate import COLUMN, ROW
+from .clues import COLUMN, ROW, LineClue
 
 UNICODE_GLYPHS = ("··", "██", "??", "▓▓", "XX", "░░", "▒▒")
 ASCII_GLYPHS = (".", "#", "?", "!", "x", "-", "+")
@@ -60,8 +60,9 @@ def mark_colours(palette: Sequence) -> dict[int, tuple[int, int, int]]:
     return out
 
 
-def _clue_text(clue: Sequence[int]) -> str:
-    return " ".join(map(str, clue)) or "0"
+def _numbers(clue: LineClue) -> list[str]:
+    """The clue's numbers as drawn, ``?`` for a blotted (hidden) length."""
+    return ["?" if (clue.blots >> j) & 1 else str(n) for j, n in enumerate(clue.lengths)]
 
 
 def _settled_chars(d: Diagnosis) -> list[list[str]]:
@@ -104,7 +105,7 @@ def placement_list(axis: str, items: Sequence[tuple[int, int]], limit: int = 12)
 def render_heatmap(d: Diagnosis, ascii: bool = False) -> str:
     """The grid with each cell drawn by level; open rows carry their number of
     placements on the right, conflicting rows a marker; a legend follows."""
-    glyphs = ASCII_GLYPHS if ascii else UNICODE_GLYPHS
+    glyphs: tuple[str, ...] = ASCII_GLYPHS if ascii else UNICODE_GLYPHS
     levels = heat(d)
     p = d.puzzle
     search_mark = "+" if ascii else "·"
@@ -271,8 +272,8 @@ def layout(d: Diagnosis, cell: int = 16, text: bool = True) -> Layout:
     colour = not plain_black(p.palette)  # a one-colour puzzle of its own is drawn in its colour
     rgb_of = {c.char: c.rgb for c in p.palette}
     ink = [TEXT_RGB] + [_readable(c.rgb) for c in p.palette[1:]]  # clue text per colour index
-    row_clues = [_clue_text(c) for c in p.rows] if text else []
-    col_clues = [[str(n) for n in c] or ["0"] for c in p.columns] if text else []
+    row_clues = [" ".join(_numbers(c)) or "0" for c in p.row_clues] if text else []
+    col_clues = [_numbers(c) or ["0"] for c in p.column_clues] if text else []
     col_inks = [[ink[v] for v in cs] or [TEXT_RGB] for cs in p.column_colors] if text else []
     row_counts = {o.index: f"{o.placements:,}" for o in d.open_lines if o.axis == ROW} if text else {}
     col_counts = {o.index: f"{o.placements:,}" for o in d.open_lines if o.axis == COLUMN} if text else {}
@@ -329,10 +330,10 @@ def layout(d: Diagnosis, cell: int = 16, text: bool = True) -> Layout:
             items.append(_Text(x0 - pad, y0 + r * cell + base, t, fs, "end"))
             continue
         # each number in its block's colour, laid out from the grid leftwards
-        x = x0 - pad
-        for n, v in reversed(list(zip(p.rows[r], p.row_colors[r]))):  # type: ignore[arg-type]
-            items.append(_Text(x, y0 + r * cell + base, str(n), fs, "end", bold=True, rgb=ink[v]))
-            x -= (len(str(n)) + 1) * _EM * fs
+        x: float = x0 - pad
+        for t, v in reversed(list(zip(_numbers(p.row_clues[r]), p.row_colors[r]))):
+            items.append(_Text(x, y0 + r * cell + base, t, fs, "end", bold=True, rgb=ink[v]))
+            x -= (len(t) + 1) * _EM * fs
         if not p.rows[r]:
             items.append(_Text(x, y0 + r * cell + base, "0", fs, "end"))
     for c, nums in enumerate(col_clues):
@@ -356,9 +357,9 @@ def layout(d: Diagnosis, cell: int = 16, text: bool = True) -> Layout:
         else:
             items.append(_Rect(x0 + i * cell, y0, cell, h * cell, None, CONFLICT_RGB, 2))
     ly = legend_y
-    for rgb, t, frame in legend:
-        if rgb is not None:
-            items.append(_Rect(margin, ly, cell, cell, rgb, GRID_RGB, 1))
+    for swatch, t, frame in legend:
+        if swatch is not None:
+            items.append(_Rect(margin, ly, cell, cell, swatch, GRID_RGB, 1))
         elif frame:
             items.append(_Rect(margin + 1, ly + 1, cell - 2, cell - 2, None, CONFLICT_RGB, 2))
         items.append(_Text(margin + cell + 6, ly + base, t, ls))

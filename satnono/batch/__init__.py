@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator, Protocol
+from typing import Generator, Any, Callable, Iterable, Iterator, Protocol
 
 from ..errors import SatnonoError
 
@@ -114,7 +114,7 @@ def runner_for(workers: int = 1, scheduler: str | None = None, *, start_method: 
 def run(fn: Callable[[Any], Any], items: Iterable[tuple[int, Any]], *, workers: int = 1,
         scheduler: str | None = None, chunked: bool = True, start_method: str | None = None,
         hang_after: float | None = None,
-        on_start: Callable[[Runner], None] | None = None) -> Iterator[tuple[int, Any]]:
+        on_start: Callable[[Runner], None] | None = None) -> Generator[tuple[int, Any], None, None]:
     """Run ``fn`` over ``items`` on the back end :func:`runner_for` picks; yields
     ``(seq, result | Lost)`` as they finish (:func:`satnono.batch.ordered.in_order` puts
     them in input order).

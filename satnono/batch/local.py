@@ -90,8 +90,9 @@ class LocalRunner:
     def _reports(self, timeout: float) -> Iterator[tuple[int, Any]]:
         """Finished ``(seq, result)`` pairs (a :class:`Lost` when a worker died on it)."""
         by_conn = {w.conn: w for w in self.workers}
-        for conn in wait(list(by_conn), timeout):
-            w = by_conn[conn]
+        for ready in wait(list(by_conn), timeout):
+            w = by_conn[ready]  # type: ignore[index]  # wait() hands back the connections it was given
+            conn = w.conn
             try:
                 msg = conn.recv()
             except (EOFError, OSError):

@@ -15,7 +15,7 @@ class ResumeFileError(SatnonoError):
 
 
 def _valid_record(rec: object, classes: Iterable[str]) -> bool:
-    if not isinstance(rec, dict) or not isinstance(rec.get("file"), str) or rec.get("class") not in classes:
+    if not isinstance(rec, dict) or not isinstance(rec.get("file"), str) or rec.get("class") not in set(classes):
         return False
     index = rec.get("index")
     if index is not None and (type(index) is not int or index < 1):
@@ -66,7 +66,7 @@ class ResultLog:
                 rec = json.loads(line) if line.endswith(b"\n") else None  # no newline: a torn write
             except ValueError:
                 rec = None
-            if _valid_record(rec, self.classes):
+            if isinstance(rec, dict) and _valid_record(rec, self.classes):
                 self.records[result_key(rec["file"], rec.get("index"))] = rec
                 keep.append(line)
             else:

@@ -108,7 +108,7 @@ class Engine:
         # blotted clues go the colour way (exclusions per value) with the general technique
         self.color = state.nvals > 2 or p.has_blots
         if self.color:
-            self.colors = list(p.row_colors or ()) + list(p.column_colors or ())
+            self.colors = list(p.row_colors) + list(p.column_colors)
         self.version = [0] * (self.h + self.w)
         self.heap: list[tuple[int, int, int, int, LineMove]] = []
         self.dirty: set[int] = set()

@@ -281,7 +281,7 @@ def propagate_many(goals: np.ndarray, known_black: np.ndarray | None = None,
         b_r, r = np.divmod(src, h)
         b_c, c = np.divmod(src - bh, w)
         tgt = np.where(row, bh + b_r * w + pos, b_c * h + pos)
-        bit = U64(1) << np.where(row, r, c).astype(U64)
+        bit = U64(1) << np.asarray(np.where(row, r, c)).astype(U64)
         fresh = (masks[tgt] & bit) == 0  # not already found by the crossing line itself
         tgt, bit = tgt[fresh], bit[fresh]
         np.bitwise_or.at(masks, tgt, bit)
