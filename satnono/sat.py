@@ -85,9 +85,9 @@ class SatSession:
                 model = s.model()
     """
 
-    #: Budgeted slices (CaDiCaL).  The first slice assumes ``SLOW_RATE`` conflicts per second
-    #: on up to 10,000 clauses, falling with the square root of the clause count beyond, and
-    #: aims at ``FIRST_SHARE`` of the time left.  Measured rates are 3-15 times higher (on
+    #: Budgeted slices (CaDiCaL without the native timer).  The first slice assumes
+    #: ``SLOW_RATE`` conflicts per second on up to 10,000 clauses, falling with the square root
+    #: of the clause count beyond, and aims at ``FIRST_SHARE`` of the time left.  Measured rates are 3-15 times higher (on
     #: 2-core machines: 25x25 tournament puzzles, 12,000 clauses, 6,000-20,000 conflicts per
     #: second; Knotty, 35,000 clauses, 3,500-8,000; Faase, 280,000 clauses, 1,700-3,900), so
     #: the first slice ends well before the deadline.  Later slices aim at ``SLICE_SHARE`` of
