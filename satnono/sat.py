@@ -1,32 +1,44 @@
 """The SAT back end: the only module that imports pysat.
 
 :class:`SatSession` wraps one incremental python-sat solver chosen by name and
-adds a wall-clock deadline to every call:
+adds a wall-clock deadline to every call, without changing the search:
 
+* CaDiCaL (``terminate`` in :data:`SOLVERS`) runs each call in one piece.  Its
+  own asynchronous ``Solver::terminate()`` (documented as callable from another
+  thread or a signal handler) is called at the deadline by a POSIX timer whose
+  notification runs in a thread of the C library (``timer_create`` with
+  ``SIGEV_THREAD``): python-sat holds the GIL for the whole CaDiCaL call and has
+  no Python-level interrupt for it, so no Python thread could.  A call that runs
+  to its end does exactly the search it does without a deadline (same conflicts,
+  same models); a call stopped at the deadline leaves the solver intact, and a
+  later call with a later deadline continues from where it stopped (CaDiCaL
+  keeps what it learnt).  Where the timer or the symbol is missing (not Linux),
+  CaDiCaL falls back to conflict-budget slices (``budget``), which do perturb the
+  search: each new slice restarts its schedules.
 * solvers with ``interrupt()`` (Glucose, MiniSat family) are interrupted by a
-  watcher thread at the deadline, or at once on SIGINT/SIGTERM;
-* CaDiCaL 1.9.5 has no interrupt, so it runs in conflict-budget slices.
-  Every new slice re-enters the solver and sends its search elsewhere (on
-  hard tournament puzzles anywhere from 3x fewer to 8x more conflicts), so
-  the first slice is as long as a conservative conflict rate for the
-  formula's size allows, and most calls finish in it; later slices aim at a
-  share of the time left at the rate measured.
+  watcher thread at the deadline, or at once on SIGINT/SIGTERM.
 
-A call that runs out of time returns ``None`` ("unknown").
+A call that runs out of time returns ``None`` ("unknown"); the session then has
+``timed_out`` set and ``resumable`` says whether it may be called again.
 
 Ctrl-C: python-sat catches SIGINT inside a solve call (main thread only) and
 jumps out of the native solver, leaving it unusable (CaDiCaL aborts the whole
 process on the next call, including its destructor).  :meth:`SatSession.solve`
 turns that into :class:`KeyboardInterrupt` and abandons the native solver
 without touching it again, so an interrupted call can never be mistaken for an
-error of the puzzle and the process can stop cleanly.
+error of the puzzle and the process can stop cleanly.  A deadline never sends a
+signal, so a Ctrl-C is always the user's.
 """
 
 from __future__ import annotations
 
+import atexit
+import ctypes
+import ctypes.util
 import os
 import select
 import signal
+import sys
 import threading
 import time
 from collections import deque
@@ -41,9 +53,11 @@ from .errors import UnsupportedOperation
 from .interrupt import SIGNALS, checkpoint, critical
 
 #: Back ends that can be chosen with ``--solver`` (all incremental: clauses may be added after a solve).
+#: The value says how a deadline is kept (see the module's documentation); a ``terminate``
+#: back end falls back to ``budget`` where the native timer is not available.
 SOLVERS: dict[str, str] = {
-    "cadical195": "budget",
-    "cadical153": "budget",
+    "cadical195": "terminate",
+    "cadical153": "terminate",
     "glucose4": "interrupt",
     "glucose42": "interrupt",
     "glucose3": "interrupt",
@@ -71,9 +85,9 @@ class SatSession:
                 model = s.model()
     """
 
-    #: Budgeted slices (CaDiCaL).  The first slice assumes ``SLOW_RATE`` conflicts per second
-    #: on up to 10,000 clauses, falling with the square root of the clause count beyond, and
-    #: aims at ``FIRST_SHARE`` of the time left.  Measured rates are 3-15 times higher (on
+    #: Budgeted slices (CaDiCaL without the native timer).  The first slice assumes
+    #: ``SLOW_RATE`` conflicts per second on up to 10,000 clauses, falling with the square root
+    #: of the clause count beyond, and aims at ``FIRST_SHARE`` of the time left.  Measured rates are 3-15 times higher (on
     #: 2-core machines: 25x25 tournament puzzles, 12,000 clauses, 6,000-20,000 conflicts per
     #: second; Knotty, 35,000 clauses, 3,500-8,000; Faase, 280,000 clauses, 1,700-3,900), so
     #: the first slice ends well before the deadline.  Later slices aim at ``SLICE_SHARE`` of
@@ -95,11 +109,19 @@ class SatSession:
         self._solver = Solver(name=name)
         if name == "cadical195":
             self._solver.configure(CADICAL_OPTIONS)
+        self._stop: tuple[int, int] | None = None  # (terminate function, native solver) for the deadline timer
+        if self._limit == "terminate":
+            self._stop = _terminate_call(name, self._solver.solver)
+            if self._stop is None:  # no POSIX timer or no symbol here: conflict-budget slices
+                self._limit = "budget"
         self.add_clauses(clauses)
         self.calls = 0
         self.conflicts = 0
+        #: True when the last call stopped at its deadline (and returned None)
+        self.timed_out = False
         self._rate: float | None = None  # conflicts per second, measured on budgeted slices
         self._abandoned = False  # True once a call was interrupted (the native solver is unusable)
+        self._late_until = 0.0  # a deadline timer fired: its notification may reach the solver until then
 
     def __enter__(self) -> "SatSession":
         return self
@@ -107,13 +129,24 @@ class SatSession:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @property
+    def resumable(self) -> bool:
+        """Whether the session may be called again: True after a call stopped at its deadline
+        (the native solver is intact; a later call with a later deadline goes on with what it
+        learnt), False once a signal interrupted a call or the session was closed."""
+        return self._solver is not None and not self._abandoned
+
     def close(self) -> None:
         if self._solver is not None and not self._abandoned:
             # a KeyboardInterrupt between python-sat's native delete and its forgetting the
             # handle would have the handle deleted again later (a double free)
             with critical():
-                self._solver.delete()
+                if time.monotonic() < self._late_until:
+                    _LATE.add(self._late_until, self._solver)  # freed once a late terminate() cannot come
+                else:
+                    self._solver.delete()
                 self._solver = None  # type: ignore[assignment]
+                _LATE.reap()
 
     def add_clause(self, clause: Sequence[int]) -> None:
         if self._abandoned:  # interrupted: the native solver is unusable (CaDiCaL aborts the process on add)
@@ -160,8 +193,11 @@ class SatSession:
         if self._abandoned:
             raise KeyboardInterrupt("the SAT solver was interrupted earlier")
         checkpoint()
+        self.timed_out = False
         try:
-            return self._solve(s, deadline, a)
+            r = self._solve(s, deadline, a)
+            self.timed_out = r is None and deadline is not None
+            return r
         except KeyboardInterrupt:
             self._abandon()
             raise
@@ -178,13 +214,11 @@ class SatSession:
         to free it (its memory is lost; the process is about to stop)."""
         with critical():
             self._abandoned = True
-            inner = getattr(self._solver, "solver", None)
-            if inner is not None:
-                for key, value in list(vars(inner).items()):
-                    if type(value).__name__ == "PyCapsule":  # the native handle: unset, so __del__ skips it
-                        setattr(inner, key, None)
+            _forget_native(self._solver)
 
     def _solve(self, s: Solver, deadline: float | None, a: list[int]) -> bool | None:
+        if self._limit == "terminate":
+            return self._solve_terminate(s, deadline, a)
         if deadline is None:
             r = s.solve(assumptions=a)
             self._update_stats()
@@ -199,6 +233,39 @@ class SatSession:
                 s.clear_interrupt()  # after the watcher has stopped: it cannot set the flag again
             self._update_stats()
             return r
+        return self._solve_budget(s, deadline, a)
+
+    def _solve_terminate(self, s: Solver, deadline: float | None, a: list[int]) -> bool | None:
+        """One CaDiCaL call, stopped at ``deadline`` by the native timer.
+
+        Always ``solve_limited``: python-sat's ``solve`` reports a stopped call as False, and a
+        timer that fired just after an earlier call had returned leaves CaDiCaL's terminate
+        flag set for the next call.  Such a call (stopped while its own timer did not fire) is
+        made again: the flag is used up by then, and only one late notification exists per
+        fired timer."""
+        assert self._stop is not None
+        for _ in range(3):
+            timer = None
+            if deadline is not None:
+                if time.monotonic() >= deadline:
+                    return None
+                timer = _Timer.start(self._stop, deadline)
+                if timer is None:  # the C library would not make a timer (resource limits): slices
+                    return self._solve_budget(s, deadline, a)
+            fired = False
+            try:
+                r = s.solve_limited(assumptions=a)
+            finally:
+                if timer is not None:
+                    fired = timer.stop()
+                    if fired:
+                        self._late_until = time.monotonic() + LATE_GRACE
+            self._update_stats()
+            if r is not None or fired:
+                return r
+        return None
+
+    def _solve_budget(self, s: Solver, deadline: float, a: list[int]) -> bool | None:
         # Conflict-budget slices.  Every slice re-enters CaDiCaL, which perturbs its search
         # (restart and rephase schedules start again), so slices are few and the first is long.
         while True:
@@ -286,6 +353,186 @@ class _Watch:
         with suppress(BlockingIOError):
             while os.read(r, 4096):
                 pass
+
+
+# --------------------------------------------------------------------------
+# The deadline timer for CaDiCaL: its own asynchronous terminate(), called by the C library
+
+#: Seconds after a deadline timer fired during which its notification thread may still be on
+#: its way to ``terminate()``: the solver (and the timer) are freed only after that.  The
+#: thread starts at the expiry and makes one call that only sets a flag.
+LATE_GRACE = 10.0
+
+#: CaDiCaL's ``Solver::terminate()`` in python-sat's extension (Itanium C++ ABI: the object is
+#: the one argument), and the attribute of python-sat's solver object that holds the handle.
+_TERMINATE = {
+    "cadical195": ("_ZN10CaDiCaL1956Solver9terminateEv", "cadical"),
+    "cadical153": ("_ZN10CaDiCaL1536Solver9terminateEv", "cadical"),
+}
+_SIGEV_THREAD = 2  # Linux
+_CLOCK_MONOTONIC = 1  # Linux: the clock of time.monotonic()
+
+
+class _SigEvent(ctypes.Structure):
+    """``struct sigevent`` (Linux, 64 bytes) for a ``SIGEV_THREAD`` notification."""
+
+    _fields_ = [
+        ("value", ctypes.c_void_p),  # union sigval: passed to the function
+        ("signo", ctypes.c_int),
+        ("notify", ctypes.c_int),
+        ("function", ctypes.c_void_p),
+        ("attributes", ctypes.c_void_p),
+        ("pad", ctypes.c_byte * (56 - 3 * ctypes.sizeof(ctypes.c_void_p))),
+    ]
+
+
+class _TimeSpec(ctypes.Structure):
+    _fields_ = [("sec", ctypes.c_long), ("nsec", ctypes.c_long)]
+
+
+class _ITimerSpec(ctypes.Structure):
+    _fields_ = [("interval", _TimeSpec), ("value", _TimeSpec)]
+
+
+class _Native:
+    """The C library's POSIX timers and python-sat's extension, through ctypes."""
+
+    def __init__(self) -> None:
+        import pysolvers
+
+        if not sys.platform.startswith("linux") or ctypes.sizeof(_SigEvent) != 64:
+            raise OSError("POSIX timers with SIGEV_THREAD are only used on Linux")
+        libc = ctypes.CDLL(None, use_errno=True)
+        if not hasattr(libc, "timer_create"):  # glibc before 2.34: in librt
+            libc = ctypes.CDLL(ctypes.util.find_library("rt"), use_errno=True)
+        self.create = libc.timer_create
+        self.create.argtypes = [ctypes.c_int, ctypes.POINTER(_SigEvent), ctypes.POINTER(ctypes.c_void_p)]
+        self.create.restype = ctypes.c_int
+        self.settime = libc.timer_settime
+        self.settime.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(_ITimerSpec),
+                                 ctypes.POINTER(_ITimerSpec)]
+        self.settime.restype = ctypes.c_int
+        self.delete = libc.timer_delete
+        self.delete.argtypes = [ctypes.c_void_p]
+        self.delete.restype = ctypes.c_int
+        self.extension = ctypes.CDLL(pysolvers.__file__)  # already loaded: the same copy
+        self.pointer = ctypes.pythonapi.PyCapsule_GetPointer
+        self.pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+        self.pointer.restype = ctypes.c_void_p
+
+
+_NATIVE: list[_Native | None] = []  # built on first use; [None] when not available here
+
+
+def _native() -> _Native | None:
+    if not _NATIVE:
+        try:
+            _NATIVE.append(_Native())
+        except (OSError, AttributeError, ImportError):
+            _NATIVE.append(None)
+    return _NATIVE[0]
+
+
+def _terminate_call(name: str, inner: object) -> tuple[int, int] | None:
+    """(address of ``terminate``, the native solver) for python-sat's solver object ``inner``,
+    or None where that cannot be had (then the session uses conflict-budget slices)."""
+    native = _native()
+    if native is None or name not in _TERMINATE:
+        return None
+    symbol, attribute = _TERMINATE[name]
+    try:
+        function = ctypes.cast(getattr(native.extension, symbol), ctypes.c_void_p).value
+        solver = native.pointer(getattr(inner, attribute), None)
+    except (AttributeError, ValueError, TypeError):
+        return None
+    return (function, solver) if function and solver else None
+
+
+class _Timer:
+    """A one-shot timer on the monotonic clock whose expiry calls ``function(solver)`` in a
+    new thread of the C library: no Python code, so it runs while the caller holds the GIL."""
+
+    def __init__(self, native: _Native, tid: ctypes.c_void_p) -> None:
+        self.native = native
+        self.tid = tid
+
+    @classmethod
+    def start(cls, stop: tuple[int, int], deadline: float) -> _Timer | None:
+        native = _native()
+        assert native is not None
+        _LATE.reap()
+        function, solver = stop
+        event = _SigEvent(value=solver, notify=_SIGEV_THREAD, function=function)
+        tid = ctypes.c_void_p()
+        if native.create(_CLOCK_MONOTONIC, ctypes.byref(event), ctypes.byref(tid)) != 0:
+            return None
+        timer = cls(native, tid)
+        left = max(deadline - time.monotonic(), 1e-6)
+        sec = int(left)
+        nsec = max(int((left - sec) * 1e9), 0 if sec else 1)  # an all-zero value would disarm it
+        spec = _ITimerSpec(value=_TimeSpec(sec, nsec))
+        if native.settime(tid, 0, ctypes.byref(spec), None) != 0:
+            native.delete(tid)
+            return None
+        return timer
+
+    def stop(self) -> bool:
+        """Disarm the timer; True if it had fired (its notification may still be on its way:
+        the timer is then deleted only after ``LATE_GRACE``)."""
+        old = _ITimerSpec()
+        self.native.settime(self.tid, 0, ctypes.byref(_ITimerSpec()), ctypes.byref(old))
+        fired = old.value.sec == 0 and old.value.nsec == 0
+        if fired:
+            _LATE.add(time.monotonic() + LATE_GRACE, self.tid)
+        else:  # disarmed before it expired: no notification will ever come
+            self.native.delete(self.tid)
+        return fired
+
+
+class _Late:
+    """Timers that fired and the solvers they point at, kept until a late notification cannot
+    come any more, then freed.  At exit, what is not due yet is left to the system."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[float, object]] = []
+
+    def add(self, until: float, thing: object) -> None:
+        self.items.append((until, thing))
+
+    def reap(self) -> None:
+        now = time.monotonic()
+        if not any(until <= now for until, _ in self.items):
+            return
+        due = [thing for until, thing in self.items if until <= now]
+        self.items = [(until, thing) for until, thing in self.items if until > now]
+        native = _native()
+        for thing in due:
+            if isinstance(thing, ctypes.c_void_p):
+                if native is not None:
+                    native.delete(thing)
+            else:
+                thing.delete()  # type: ignore[attr-defined]
+
+    def at_exit(self) -> None:
+        self.reap()
+        for _, thing in self.items:
+            if not isinstance(thing, ctypes.c_void_p):
+                _forget_native(thing)  # not even its __del__ may free it now
+        self.items = []
+
+
+_LATE = _Late()
+atexit.register(_LATE.at_exit)
+
+
+def _forget_native(solver: object) -> None:
+    """Unset the native handle of python-sat's solver object, so that nothing (not even its
+    ``__del__``) calls the native solver again; its memory is left to the system."""
+    inner = getattr(solver, "solver", None)
+    if inner is not None:
+        for key, value in list(vars(inner).items()):
+            if type(value).__name__ == "PyCapsule":  # the native handle: unset, so __del__ skips it
+                setattr(inner, key, None)
 
 
 def leave_sigint_alone() -> None:

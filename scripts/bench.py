@@ -5,6 +5,7 @@
     python scripts/bench.py survey dom --no-reference
     python scripts/bench.py tournament --timeout 60 --csv tournament.csv
     python scripts/bench.py hard --timeout 600 --ref-timeout 600
+    python scripts/bench.py deadline --no-reference --no-startup   # --timeout 200 against none
 
 Everything runs in this one process, one puzzle at a time, with one
 ``Checker`` per set (a shared line cache, as the CLI does).  Per puzzle the CSV
@@ -58,7 +59,7 @@ SURVEY = "webpbn-survey"
 TOURNAMENT = "tournament/nonogramrecord"
 TOURNAMENT_SETS = ("taai2011", "icga2017", "icga2020")
 DEFAULT_SETS = ("survey", "dom", "wilk", "nonogram-db", "cauldron", *TOURNAMENT_SETS, "random", "colour")
-ALL_SETS = (*DEFAULT_SETS, "hard", "rules", "connected")
+ALL_SETS = (*DEFAULT_SETS, "hard", "rules", "connected", "deadline")
 ALIASES = {"tournament": TOURNAMENT_SETS, "default": DEFAULT_SETS}
 SETTLED = {"unique", "multiple", "none"}
 #: Random puzzles: (height, width, density), RANDOM_COUNT of each, from seed RANDOM_SEED.
@@ -76,6 +77,15 @@ RULES_SIZES = (25, 30)
 RULES_KINDS = ("symmetric", "count", "no-square", "line")
 RULES_COUNT = 5
 RULES_SEED = 20261124
+#: Deadlines (issue 19, cause 3): random colour pictures, each drawn from ``random.Random(seed)``
+#: (side 30-40, 2-3 colours, fill 0.45-0.7, as in the issue), settled twice in the same run,
+#: without a time limit and with DEADLINE_TIMEOUT: the conflicts must be the same.  Seeds 0 and 1
+#: are the first two draws; the others are the draws among seeds 0-399 that need the most search
+#: while settling in seconds (most draws settle in under 1,000 conflicts).  Then the deadline
+#: itself: DEADLINE_NEAR seconds on the two puzzles that need the most search.
+DEADLINE_SEEDS = (0, 1, 83, 303, 374, 208, 158)
+DEADLINE_TIMEOUT = 200.0
+DEADLINE_NEAR = 1.0
 
 COLUMNS = [
     "set", "puzzle", "height", "width", "status", "line_solvable", "unknown_after_propagation",
@@ -205,6 +215,17 @@ def _rules(kinds: tuple[str, ...]) -> list[Item]:
     return items
 
 
+def _deadline_picture(seed: int) -> Item:
+    rng = random.Random(seed)
+    h, w = rng.randint(30, 40), rng.randint(30, 40)
+    k, d = rng.choice((2, 3)), rng.uniform(0.45, 0.7)
+    pal = default_palette(k)
+    chars = "".join(c.char for c in pal)[1:]
+    grid = tuple("".join(rng.choice(chars) if rng.random() < d else "." for _ in range(w)) for _ in range(h))
+    name = f"deadline-{h}x{w}-k{k}-d{d:.2f}#{seed}"
+    return Item(name, Puzzle.from_grid(grid, palette=pal, source=name))
+
+
 def load_set(name: str, corpus: Path, limit: int | None) -> list[Item]:
     if name == "survey":
         items = _load(corpus, _files(corpus, f"{SURVEY}/webpbn-0*.xml"), expect_unique=True)
@@ -228,6 +249,8 @@ def load_set(name: str, corpus: Path, limit: int | None) -> list[Item]:
         items = _rules(RULES_KINDS)
     elif name == "connected":
         items = _rules(("connected",))
+    elif name == "deadline":
+        items = [_deadline_picture(seed) for seed in DEADLINE_SEEDS]
     else:  # pragma: no cover - argparse guards this
         raise ValueError(name)
     return items[:limit] if limit is not None else items
@@ -408,6 +431,62 @@ def run_satnono(name: str, items: list[Item], timeout: float | None, progress: C
         if i % 250 == 0:
             progress(f"  ... satnono {name}: {i}/{len(items)}")
     return rows
+
+
+def run_deadline(items: list[Item], out: Callable[[str], None]) -> list[Row]:
+    """Settle each puzzle without a time limit and with DEADLINE_TIMEOUT (a fresh ``Checker``
+    each time, so no run inherits the other's line cache); print the conflicts and CPU seconds
+    of both, the totals and their ratio; then settle the two puzzles that needed the most
+    conflicts with DEADLINE_NEAR seconds and print how long that took.  Returns the rows of
+    the runs with DEADLINE_TIMEOUT (for the summary and the correctness checks)."""
+
+    solutions: dict[int, tuple] = {}
+
+    def settle(it: Item, timeout: float | None) -> Row:
+        row = Row("deadline", it)
+        rss().reset()
+        c0, w0 = time.process_time(), time.perf_counter()
+        res = Checker().check(it.puzzle, timeout)
+        row.cpu, row.wall = time.process_time() - c0, time.perf_counter() - w0
+        row.maxrss_mb = rss().peak()
+        row.status, row.line_solvable = str(res.status), res.line_solvable
+        row.stats, row.reason = res.stats.as_dict(), res.reason or ""
+        row.problems = verify(it, row.status, res.solutions, "satnono")
+        solutions[id(row)] = res.solutions
+        return row
+
+    out(f"   {'puzzle':34} {'conflicts':>10} {'with -t':>10} {'CPU s':>8} {'with -t':>8}  status")
+    plain_rows, timed_rows = [], []
+    same = 0
+    for it in items:
+        plain, timed = settle(it, None), settle(it, DEADLINE_TIMEOUT)
+        differ = [what for what, a, b in (
+            ("status", plain.status, timed.status),
+            ("conflicts", plain.stats.get("conflicts"), timed.stats.get("conflicts")),
+            ("solutions", solutions[id(plain)], solutions[id(timed)])) if a != b]
+        same += not differ
+        out(f"   {it.name:34} {plain.stats.get('conflicts', 0):10d} {timed.stats.get('conflicts', 0):10d}"
+            f" {plain.cpu:8.2f} {timed.cpu:8.2f}  {timed.status}" + (f"  !!! {', '.join(differ)} differ" if differ else ""))
+        plain_rows.append(plain)
+        timed_rows.append(timed)
+    cpu_plain, cpu_timed = sum(r.cpu for r in plain_rows), sum(r.cpu for r in timed_rows)
+    out(f"   total CPU: without a time limit {cpu_plain:.2f} s, with --timeout {DEADLINE_TIMEOUT:g} {cpu_timed:.2f} s;"
+        f" ratio {cpu_timed / cpu_plain if cpu_plain else float('nan'):.2f}x")
+    out(f"   target (issue 19): the same conflicts and solutions with and without --timeout {DEADLINE_TIMEOUT:g}:"
+        f" {'PASS' if same == len(items) else 'FAIL'} ({same} of {len(items)} puzzles)")
+    hardest = sorted(plain_rows, key=lambda r: -r.stats.get("conflicts", 0))[:2]
+    worst_ratio = 0.0
+    for r in hardest:
+        near = settle(r.item, DEADLINE_NEAR)
+        ratio = near.wall / DEADLINE_NEAR
+        if near.status == "unknown":
+            worst_ratio = max(worst_ratio, ratio)
+        out(f"   --timeout {DEADLINE_NEAR:g} on {r.item.name}: {near.status} after {near.wall:.3f} s wall ({ratio:.2f}x)"
+            + ("" if near.status == "unknown" else " (settled in time: says nothing about the deadline)"))
+    if worst_ratio:
+        out(f"   target (issue 19): the deadline honoured within 10 %: {'PASS' if worst_ratio <= 1.1 else 'FAIL'}"
+            f" (worst {worst_ratio:.2f}x)")
+    return timed_rows
 
 
 def run_reference(rows: list[Row], timeout: float | None, progress: Callable[[str], None]) -> None:
@@ -704,7 +783,7 @@ def main(argv: list[str] | None = None) -> int:
         print(msg, flush=True)
 
     progress = (lambda msg: None) if args.quiet else out
-    if sets != ["random"] and not corpus.is_dir():
+    if not set(sets) <= {"random", "deadline"} and not corpus.is_dir():
         out(f"bench: corpus not found at {corpus} (use --corpus or SATNONO_CORPUS)")
         return 2
 
@@ -747,11 +826,14 @@ def main(argv: list[str] | None = None) -> int:
             items = load_set(name, corpus, args.limit)
             load_times[name] = time.perf_counter() - t0
             out(f"\n-- {name}: {len(items)} puzzles")
-            rows = run_satnono(name, items, args.timeout, progress)
+            if name == "deadline":  # its own time limits; the reference would take minutes a puzzle here
+                rows = run_deadline(items, out)
+            else:
+                rows = run_satnono(name, items, args.timeout, progress)
             results[name] = rows
-            if with_ref:
+            if with_ref and name != "deadline":
                 run_reference(rows, args.ref_timeout, progress)
-            summarise_set(name, rows, load_times[name], with_ref, out)
+            summarise_set(name, rows, load_times[name], with_ref and name != "deadline", out)
             if writer is not None:
                 writer.writerows(r.csv() for r in rows)
                 fh.flush()

@@ -316,3 +316,28 @@ print("ok")
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "ok", (out.returncode, out.stdout, out.stderr)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="needs /proc")
+def test_check_sigint_during_a_deadline_bound_sat_call(tmp_path):
+    """With --timeout, CaDiCaL runs each call in one piece and is stopped at the deadline by its
+    own terminate(); a Ctrl-C before the deadline is still the user's: exit 130 at once."""
+    if not (TOURNAMENT / "icga2020.txt").is_file():
+        pytest.skip("tournament corpus not available")
+    out = tmp_path / "out.jsonl"
+    with open(out, "wb") as fh:
+        proc = _start(["check", "--timeout", "300", str(TOURNAMENT / HARD), "--json"], tmp_path, fh)
+        # start-up, loading and line logic take about 0.8 s of CPU, the SAT search about 3 s more:
+        # wait for CPU time used, not wall time, so that a loaded machine does not send it early
+        _wait(proc, lambda: _cpu_seconds(proc.pid) >= 1.6)
+        os.killpg(proc.pid, signal.SIGINT)
+        t0 = time.monotonic()
+        _stopped(proc, signal.SIGINT)
+    assert time.monotonic() - t0 < 5
+    assert out.read_bytes() == b""
+
+
+def _cpu_seconds(pid: int) -> float:
+    """CPU seconds (user + system) used so far by process ``pid`` (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
