@@ -21,8 +21,11 @@ LAYERS: list[list[str]] = [
     ["satnono.model"],
     ["satnono.formats"],
     ["satnono.logic.state", "satnono.logic.propagate", "satnono.propagate"],
+    # the numpy batch kernel and the 2x2 switches work on whole pictures (Puzzle in, arrays out;
+    # pictures beyond the kernel's side fall back to the scalar propagation)
+    ["satnono.lines.vector", "satnono.lines.switches"],
     ["satnono.logic.probe", "satnono.logic.components", "satnono.components"],
-    ["satnono.cnf.encode", "satnono.encode", "satnono.sat", "satnono.cnf.ganak", "satnono.cnf.dp", "satnono.cnf"],
+    ["satnono.cnf.encode", "satnono.encode", "satnono.sat", "satnono.cnf.ganak", "satnono.cnf"],
     ["satnono.batch"],
     ["satnono.solve"],
     ["satnono.counting"],

@@ -204,7 +204,7 @@ def test_a_closed_session_after_a_deadline_frees_later():
 
 
 def test_ctrl_c_during_a_deadline_bound_call_is_a_keyboard_interrupt():
-    code = f"""
+    code = """
 import os, random, subprocess, time
 from satnono.sat import SatSession
 rng = random.Random(5); n = 330  # minutes of search
