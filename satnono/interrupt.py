@@ -17,7 +17,6 @@ starts with one), so a Ctrl-C is never lost.
 
 from __future__ import annotations
 
-import multiprocessing
 import signal
 import threading
 from contextlib import contextmanager
@@ -152,6 +151,8 @@ def ignore_in_child() -> None:
 def mp_context(method: str | None = None):  # type: ignore[no-untyped-def]
     """The multiprocessing context for child processes: ``method`` if given, else fork while
     this process runs a single thread (cheap, and safe then), spawn otherwise."""
+    import multiprocessing  # only what starts processes pays for it
+
     if method is None:
         forkable = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
         method = "fork" if forkable else "spawn"

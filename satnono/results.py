@@ -12,6 +12,10 @@ from dataclasses import dataclass
 from enum import Enum
 
 
+#: The SAT back end used unless another is named (python-sat's CaDiCaL 1.9.5).
+DEFAULT_SOLVER = "cadical195"
+
+
 class Status(str, Enum):
     """The verdict on a puzzle."""
 

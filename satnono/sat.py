@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 
 from .errors import UnsupportedOperation
 from .interrupt import SIGNALS, checkpoint, critical
+from .results import DEFAULT_SOLVER
 
 #: Back ends that can be chosen with ``--solver`` (all incremental: clauses may be added after a solve).
 #: The value says how a deadline is kept (see the module's documentation); a ``terminate``
@@ -65,7 +66,6 @@ SOLVERS: dict[str, str] = {
     "maplechrono": "interrupt",
     "mergesat3": "interrupt",
 }
-DEFAULT_SOLVER = "cadical195"
 
 #: CaDiCaL options applied at start-up, chosen by measurement on the tournament sets
 #: (one puzzle at a time, first solution then second/uniqueness):

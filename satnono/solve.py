@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
-from .cnf.encode import Encoding, encode, solution_grid
 from .lines import LineSolver
-from .model import Grid, Puzzle, grid_diff
-from .results import Status
 from .logic.propagate import propagate
 from .logic.state import Contradiction, Deadline, GridState, initial_state
-from .sat import DEFAULT_SOLVER, SatSession
+from .model import Grid, Puzzle, grid_diff
+from .results import DEFAULT_SOLVER, Status
+
+if TYPE_CHECKING:  # the CNF and the SAT session are loaded when line logic leaves cells open
+    from .cnf.encode import Encoding
+    from .sat import SatSession
 
 
 @dataclass(slots=True)
@@ -105,13 +107,15 @@ def solve_keeping_rules(sat: SatSession, state, enc, deadline: float | None, sta
                         assumptions=None):
     """Solve, cutting off every model that a lazily encoded rule rejects, until one keeps
     every rule: ``(grid, model)``, False when there is none, None when time ran out."""
+    from .cnf import encode as _encode
+
     lazy = lazy_rules(state.puzzle)
     while True:
         r = sat.solve(deadline) if assumptions is None else sat.solve(deadline, assumptions)
         if not r:
             return r
         model = sat.model()
-        grid = solution_grid(state, enc, model)
+        grid = _encode.solution_grid(state, enc, model)
         cuts = rule_cuts(lazy, grid, state, enc)
         if not cuts:
             return grid, model
@@ -246,7 +250,10 @@ class Checker:
                 return done(Status.NONE, reason=f"the only grid the clues allow breaks rule {broken}")
             return done(Status.UNIQUE, line_solvable=True, solutions=(verified(puzzle, state.grid(), givens),))
 
-        enc = out.enc = encode(state, self.lines)
+        from .cnf import encode as cnf_encode
+        from .sat import SatSession
+
+        enc = out.enc = cnf_encode.encode(state, self.lines)
         stats.cnf_vars = enc.nvars
         stats.cnf_clauses = len(enc.clauses)
         if enc.unsat:

@@ -274,7 +274,7 @@ def test_cadical_deadline_slices(monkeypatch):
 
 def test_unknown_keeps_the_solution_found():
     """Timing out in the uniqueness proof still returns the (verified) first solution."""
-    from satnono import solve as solve_mod
+    from satnono import sat as solve_mod  # the settle pipeline opens its session from satnono.sat
 
     p = Puzzle.from_grid(["#..#", ".##.", ".##.", "#..#"])
     calls = []

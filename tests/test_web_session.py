@@ -345,18 +345,19 @@ def test_editor_reads_a_level_once(tmp_path, monkeypatch):
 
 def test_a_solution_that_breaks_the_clues_is_an_internal_error_from_diagnose(monkeypatch):
     """analyze relies on diagnose's own verification (the settle pipeline's) of every solution."""
+    import satnono.cnf.encode as cnf_encode
     import satnono.diagnose as diag
     import satnono.solve as solve
     from satnono.solve import InternalError
 
-    real = solve.solution_grid
+    real = cnf_encode.solution_grid
 
     def wrong(state, enc, model):
         g = list(real(state, enc, model))
         g[0] = ("." if g[0][0] == "#" else "#") + g[0][1:]
         return tuple(g)
 
-    monkeypatch.setattr(solve, "solution_grid", wrong)
+    monkeypatch.setattr(cnf_encode, "solution_grid", wrong)
     with pytest.raises(InternalError, match="does not satisfy the clues"):
         session.analyze(doc(SWITCH))
     monkeypatch.setattr(solve, "propagate", lambda state, *a, **k: None)  # line logic settles nothing...

@@ -7,7 +7,7 @@ import sys
 from typing import Callable
 
 from ..report import error_dict, label, result_dict, verdict_text
-from ..sat import DEFAULT_SOLVER
+from ..results import DEFAULT_SOLVER
 from ..solve import Checker, CheckResult, InternalError, Status
 from .common import (
     EXIT_INPUT,
