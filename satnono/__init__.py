@@ -55,7 +55,7 @@ def generate(*args, **kwargs):
 
     Imported lazily so that ``import satnono`` does not load numpy.
     """
-    from .generator import generate as _generate
+    from .generation import generate as _generate
 
     return _generate(*args, **kwargs)
 

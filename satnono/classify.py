@@ -46,7 +46,7 @@ from .batch.inputs import result_key as result_key
 from .batch.ordered import in_order
 from .batch.resume import ResultLog as _ResultLog
 from .batch.resume import ResumeFileError as ResumeFileError
-from .linesolve import LineSolver
+from .lines import LineSolver
 from .model import Puzzle
 from .sat import DEFAULT_SOLVER
 

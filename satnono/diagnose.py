@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .encode import encode
+from .cnf.encode import encode
 from .lines import LineSolver
 from .lines.bits import known_of
 from .logic.state import partial_grid as after_line_grid  # noqa: F401  (its old name)

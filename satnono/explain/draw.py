@@ -6,7 +6,7 @@ from html import escape
 from typing import Iterator, Sequence
 
 from ..model import BLACK, WHITE, Color, Puzzle, plain_black
-from ..propagate import ROW
+from ..clues import ROW
 from .techniques import Step
 
 #: Glyphs: black, white, unknown, new black, new white.

@@ -15,10 +15,10 @@ import time
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from ..linesolve import LineSolver
+from ..lines import LineSolver
 from ..logic.probe import DEFAULT_PROBE_BUDGET, BudgetExhausted, Prober
 from ..model import BLACK, WHITE, Puzzle
-from ..propagate import COLUMN, ROW, GridState, initial_state
+from ..logic.state import COLUMN, ROW, GridState, initial_state
 from .engine import Engine, LineContradiction, rule_step, state_from_known, state_grid
 from .grade import end_note, grade
 from .techniques import Step, color_word

@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from ..linesolve import LineSolver
+from ..lines import LineSolver
 from ..logic.probe import DEFAULT_PROBE_BUDGET, BudgetExhausted
 from ..model import WHITE, Puzzle
 from ..solve import Checker, CheckResult, Status

@@ -54,9 +54,10 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ..lines.bits import bit_list
-from ..linesolve import ColorLineResult, LineResult, Mask
+from ..lines import ColorLineResult, LineResult, Mask
 from ..model import Puzzle
-from ..propagate import ROW, known_of
+from ..clues import ROW
+from ..lines.bits import known_of
 
 #: Technique name -> rank (lower is easier).
 TECHNIQUES: dict[str, int] = {

@@ -22,7 +22,7 @@ from ..model import Grid, Puzzle
 from .switches import find_switch
 
 if TYPE_CHECKING:
-    from ..linesolve import LineSolver
+    from . import LineSolver
 
 #: Longest line the vectorised engine handles (bits n+1 of a uint64 are used).
 MAX_FAST_SIDE = 62

@@ -19,7 +19,9 @@ import time
 from typing import Sequence
 
 from ..lines import LineSolver
-from ..propagate import Contradiction, Deadline, GridState, known_of, propagate
+from ..lines.bits import known_of
+from .propagate import propagate
+from .state import Contradiction, Deadline, GridState
 
 #: A depth-1 refutation costing at most this many line-solver calls ends the search for an easier one.
 QUICK_REFUTATION = 4
