@@ -163,8 +163,9 @@ def render_svg(puzzle: Puzzle, before: Sequence[str], step: Step, number: int, t
         x = left + c * _CELL + _CELL / 2
         for k, t in enumerate(reversed(labels)):
             out.append(f'<text x="{x:.1f}" y="{top - 4 - k * (_FONT + 2)}" text-anchor="middle"{fills[k]}>{t}</text>')
-    colour = {col.char: col.hex for col in puzzle.palette} if puzzle.is_color else None
-    ink = "#222222" if plain_black(puzzle.palette) else puzzle.palette[1].hex  # a one-colour puzzle's own colour
+    # a colour puzzle, and a one-colour puzzle of its own, draw each cell in its colour
+    colour = None if plain_black(puzzle.palette) else {col.char: col.hex for col in puzzle.palette}
+    ink = "#222222"
     for r, row in enumerate(after):
         for c, ch in enumerate(row):
             x, y = left + c * _CELL, top + r * _CELL

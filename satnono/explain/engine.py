@@ -18,7 +18,7 @@ from ..lines import LineSolver, Mask
 from ..lines.bits import bit_list
 from ..lines.count import count_line, count_placements
 from ..logic.state import COLUMN, ROW, GridState, initial_state, partial_grid
-from ..model import BLACK, WHITE, Puzzle
+from ..model import BLACK, WHITE, Puzzle, plain_black
 from .techniques import (ColorMove, LineMove, Step, clue_text, color_cells, color_line_move, line_move,
                          line_text, settled_text)
 
@@ -105,8 +105,9 @@ class Engine:
         self.strict = strict if strict is not None else self.h * self.w <= STRICT_MAX_CELLS
         self.clues = list(p.rows) + list(p.columns)
         self.lineclues = list(p.row_clues) + list(p.column_clues)
-        # blotted clues go the colour way (exclusions per value) with the general technique
-        self.color = state.nvals > 2 or p.has_blots
+        # blotted clues go the colour way (exclusions per value) with the general technique, and
+        # so does a one-colour puzzle of its own (its steps name its colour, not "black")
+        self.color = state.nvals > 2 or p.has_blots or not plain_black(p.palette)
         if self.color:
             self.colors = list(p.row_colors) + list(p.column_colors)
         self.version = [0] * (self.h + self.w)
