@@ -40,6 +40,8 @@ from .results import Status
 from .solve import Checker, CheckResult
 
 REQUIRES = ("unique", "line")
+#: Blots scored (by a propagation each) per greedy step of :func:`reveal_blots`.
+REVEAL_SAMPLE = 24
 
 Number = tuple[str, int, int]
 """One clue number: ``(axis, line, block)``, 0-based (``axis`` is ``"row"`` or ``"column"``)."""
@@ -223,9 +225,9 @@ def blot(picture: Puzzle | Sequence[str], require: str = "unique", seed: int = 0
         BlotError: no goal, or the picture's puzzle does not meet ``require`` to begin with.
         ValueError: ``require`` is not one of :data:`REQUIRES`.
 
-    >>> r = blot(["##.", "#.#", ".##"], seed=1)
-    >>> r.puzzle.is_solution(("##.", "#.#", ".##")), r.total, r.hidden >= 1
-    (True, 10, True)
+    >>> r = blot(["##.", "#..", "###"], seed=1)
+    >>> r.hidden, r.total, [r.puzzle.clue_text("row", i) for i in range(3)]
+    (5, 7, ['2', '?', '?'])
     """
     if require not in REQUIRES:
         raise ValueError(f"require must be one of {', '.join(REQUIRES)}, got {require!r}")
@@ -275,3 +277,105 @@ def blot(picture: Puzzle | Sequence[str], require: str = "unique", seed: int = 0
     return BlotResult(current, require, len(hidden), len(numbers(full)), tuple(hidden), final, tried,
                       judge.sat_calls, judge.timed_out, time.monotonic() - t0,
                       stats=final.stats.as_dict())
+
+
+# ---------------------------------------------------------------------------
+# Blots to reveal (fix)
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """A hidden clue number shown to the player, 0-based: block ``block`` of row or column ``line``."""
+
+    axis: str
+    """``"row"`` or ``"column"``."""
+    line: int
+    block: int
+    length: int
+    """The block's length in the goal."""
+    char: str
+    """The block's colour, as its grid character (``#`` in black and white)."""
+
+
+@dataclass
+class RevealProposal:
+    """Blots to reveal (their lengths shown) that make a blotted puzzle unique (verified)."""
+
+    reveals: tuple[Reveal, ...]
+    puzzle: Puzzle
+    """The puzzle with those numbers shown."""
+    check: CheckResult
+
+    @property
+    def line_solvable(self) -> bool:
+        return self.check.line_solvable
+
+
+def reveal_blots(puzzle: Puzzle, goal: Grid, other: Grid | None, checker: Checker | None = None,
+                 deadline: float | None = None) -> RevealProposal | str | None:
+    """The fewest blots found greedily whose lengths, shown, make the puzzle unique: as for the
+    givens, one at a time the blot that leaves the fewest cells open after line propagation,
+    chosen among the blots whose length in ``goal`` differs from the ``other`` solution's (so
+    that revealing it rules that solution out), then every blot that is not needed dropped.
+    ``puzzle`` is ambiguous, ``goal`` and ``other`` two of its solutions; ``deadline`` a
+    monotonic time.  Returns a reason (str) when even every blot revealed leaves the puzzle
+    ambiguous, None when time ran out; the proposal is verified.  (:func:`satnono.fixer.fix`
+    proposes it for blotted puzzles.)"""
+    checker = checker or Checker()
+
+    def left() -> float | None:
+        return None if deadline is None else max(deadline - time.monotonic(), 1e-3)
+
+    def out_of_time() -> bool:
+        return deadline is not None and time.monotonic() >= deadline
+
+    p = puzzle if puzzle.goal == goal else dataclasses.replace(puzzle, goal=goal)
+    hidden = hidden_numbers(p)
+    chk = checker.check(revealed(p, hidden), timeout=left())
+    if chk.status == Status.UNKNOWN:
+        return None
+    if chk.status != Status.UNIQUE:
+        return "revealing every blot leaves the puzzle ambiguous: no blots proposed"
+    true = _lengths(p, goal)
+    chars = p.chars
+    shown: list[Number] = []
+    while True:
+        if out_of_time() or other is None:
+            return None
+        theirs = _lengths(p, other)
+        cands = [n for n in hidden if n not in shown and theirs[n] != true[n]]
+        if not cands:  # cannot happen: the other solution breaks some hidden number's length
+            return None
+        scores = []
+        for n in cands[:REVEAL_SAMPLE]:
+            state, _ = checker.propagate(revealed(p, [*shown, n]))
+            scores.append(state.unknown_count())
+        shown.append(cands[scores.index(min(scores))])
+        chk = checker.check(revealed(p, shown), timeout=left())
+        if chk.status == Status.UNIQUE:
+            break
+        if chk.status != Status.MULTIPLE:
+            return None
+        other = next(s for s in chk.solutions if s != goal)
+    for n in list(reversed(shown)):  # minimal under removal (latest first)
+        if out_of_time():
+            return None
+        trial = [x for x in shown if x != n]
+        chk = checker.check(revealed(p, trial), timeout=left())
+        if chk.status == Status.UNIQUE:
+            shown = trial
+        elif chk.status == Status.UNKNOWN:
+            return None
+    final = revealed(p, shown)
+    chk = checker.check(final, timeout=left())
+    if chk.status != Status.UNIQUE or chk.solutions[0] != goal:
+        return None
+    reveals = tuple(Reveal(a, i, j, true[(a, i, j)], chars[p.clue(a, i).colors[j]]) for a, i, j in sorted(shown))
+    return RevealProposal(reveals, final, chk)
+
+
+def _lengths(puzzle: Puzzle, grid: Grid) -> dict[Number, int]:
+    """The length of every block of ``grid``'s lines, by ``(axis, line, block)``."""
+    rl, _, cl, _ = color_clues_of_grid(grid, puzzle.palette)
+    return {(axis, i, j): n for axis, lines in (("row", rl), ("column", cl))
+            for i, line in enumerate(lines) for j, n in enumerate(line)}
