@@ -146,10 +146,14 @@ def revealed(puzzle: Puzzle, shown: Iterable[Number]) -> Puzzle:
 
 def hide_numbers(picture: Puzzle | Sequence[str], fraction: float, seed: int = 0) -> Puzzle:
     """The picture's puzzle with ``round(fraction * numbers)`` of its clue numbers hidden, chosen
-    at random from ``seed`` with no requirement (the verdict may become ``multiple``)."""
+    at random from ``seed`` with no requirement (the verdict may become ``multiple``).  A puzzle
+    without a goal (and without blots) has its own clues blotted."""
     if not 0.0 <= fraction <= 1.0:
         raise ValueError(f"fraction must be between 0 and 1, got {fraction}")
-    full, _ = _base(picture)
+    if isinstance(picture, Puzzle) and picture.goal is None and not picture.has_blots:
+        full = picture  # no picture: the clues as they are
+    else:
+        full, _ = _base(picture)
     nums = numbers(full)
     chosen = random.Random(seed).sample(nums, round(fraction * len(nums)))
     return with_blots(full, chosen)
