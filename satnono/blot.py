@@ -16,10 +16,10 @@ SAT; only then does one SAT call look for a solution other than the goal.  One
 :class:`~satnono.solve.Checker` (one line-solver cache) serves the whole pass.  The result
 is checked again before it is returned.
 
-How far it gets (``scripts/bench_blotted.py --reach``, five 20x20 line-solvable pictures from
-``generate(20, 20, 5, seed=1)``, seeds 0): ``require="unique"`` hides 86 % of the clue numbers
-on average (a range of 82-90 %), ``require="line"`` 55 % (52-58 %); a pass takes about
-2-4 s (unique) and 1 s (line) on one core.
+How far it gets (``python scripts/bench.py blotted --reach``: the five 20x20 line-solvable
+pictures of ``generate(20, 20, 5, seed=1)``, blot seed 0): ``require="unique"`` hides 52 % of
+the clue numbers on average (50-55 %, e.g. 112 of 224), ``require="line"`` 50 % (46-54 %); a
+pass takes 0.8-1.6 s (unique, about 100 SAT checks) and 0.2-0.3 s (line, no SAT) on one core.
 
 :func:`hide_numbers` hides a given fraction of the numbers at random with no requirement
 (what the blotted benchmark settles).

@@ -22,8 +22,8 @@ import argparse
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 HERE = Path(__file__).resolve().parent
 if str(HERE.parent) not in sys.path:
@@ -31,8 +31,8 @@ if str(HERE.parent) not in sys.path:
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
-from satnono.blot import blot, hide_numbers  # noqa: E402
-from satnono.solve import Checker  # noqa: E402
+from satnono.blot import blot, hide_numbers
+from satnono.solve import Checker
 
 FRACTIONS = (0.2, 0.4, 0.6)
 SEED = 17

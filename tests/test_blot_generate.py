@@ -10,7 +10,14 @@ import random
 import pytest
 from click.testing import CliRunner
 
-from satnono.blot import BlotError, blot, hidden_numbers, hide_numbers, numbers, with_blots
+from satnono.blot import (
+    BlotError,
+    blot,
+    hidden_numbers,
+    hide_numbers,
+    numbers,
+    with_blots,
+)
 from satnono.fixer import fix
 from satnono.model import Puzzle
 from satnono.solve import Checker
@@ -167,7 +174,7 @@ def test_fix_reveals_blots_that_make_the_puzzle_unique_by_brute_force(h, w, char
             after = with_blots(base, set(hidden_numbers(p)) - shown)
             assert after == prop.puzzle and _solutions(after) == [pic]
             for x in prop.reveals:
-                assert x.length == dict(((a, i, j), n) for a, i, j, n in _goal_numbers(base))[(x.axis, x.line, x.block)]
+                assert x.length == {(a, i, j): n for a, i, j, n in _goal_numbers(base)}[(x.axis, x.line, x.block)]
             # minimal under removal
             for x in shown:
                 assert len(_solutions(with_blots(base, set(hidden_numbers(p)) - (shown - {x})))) > 1
