@@ -26,6 +26,7 @@ nothing here prints.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from .blot import RevealProposal, reveal_blots
 from .errors import SatnonoError
 from .generation import other_solution
 from .lines.vector import grid_of, handles, propagate_many, supports, switch_of
@@ -120,6 +122,11 @@ class FixResult:
     """Cells where ``goal`` and ``other`` differ."""
     givens_unique: GivenProposal | None = None
     givens_line: GivenProposal | None = None
+    blots_reveal: RevealProposal | None = None
+    """For an ambiguous blotted puzzle: the fewest blots (found greedily) whose lengths, shown,
+    make it unique."""
+    blots_note: str | None = None
+    """Why no blots are proposed for an ambiguous blotted puzzle (revealing all is not enough)."""
     edits: list[EditProposal] = field(default_factory=list)
     edits_tried: int = 0
     """Flips examined (of ``height * width``)."""
@@ -159,6 +166,12 @@ class FixResult:
             "diff": [list(x) for x in self.diff],
             "givens_unique": cells(self.givens_unique),
             "givens_line": cells(self.givens_line),
+            "blots_reveal": None if self.blots_reveal is None else {
+                "blots": [{"axis": x.axis, "line": x.line, "block": x.block, "length": x.length,
+                           "value": x.char, "char": x.char} for x in self.blots_reveal.reveals],
+                "count": len(self.blots_reveal.reveals),
+                "line_solvable": self.blots_reveal.line_solvable},
+            "blots_note": self.blots_note,
             "edits": [{"row": e.row, "col": e.col, "black": e.black, "value": e.char, "char": e.char,
                        "line_solvable": e.line_solvable} for e in self.edits],
             "edits_tried": self.edits_tried,
@@ -223,6 +236,16 @@ def fix(
     elif first.line_solvable:
         res.reason = "already unique and line-solvable: nothing to fix"
         return done()
+
+    if first.status == Status.MULTIPLE and puzzle.has_blots:
+        reveal = reveal_blots(puzzle, goal, res.other, checker, deadline)
+        if reveal is None:
+            res.timed_out = True
+            return done()
+        if isinstance(reveal, str):
+            res.blots_note = reveal
+        else:
+            res.blots_reveal = reveal
 
     search: _Search = (_VectorSearch if handles(puzzle) else _CheckerSearch)(puzzle, goal, checker)
 
@@ -510,6 +533,15 @@ class _VectorSearch(_Search):
 COLOR_SCORE_SAMPLE = 24
 
 
+def _keep_blots(puzzle: Puzzle, edited: Puzzle, r: int, c: int) -> Puzzle | None:
+    """``edited`` (cell (r, c) of the picture changed, clues recomputed) with ``puzzle``'s blots;
+    None when the edit changes the blocks of row r or column c (a blot there would have no
+    block to stay on: such an edit is not proposed rather than dropping the blot)."""
+    if edited.row_colors[r] != puzzle.row_colors[r] or edited.column_colors[c] != puzzle.column_colors[c]:  # type: ignore[index]
+        return None
+    return dataclasses.replace(edited, row_blots=puzzle.row_blots, column_blots=puzzle.column_blots)
+
+
 class _CheckerSearch(_Search):
     """Any puzzle (colour, rules): givens scored by the library's propagation, edits that
     change one cell to any other colour or to background, each through the check."""
@@ -539,4 +571,8 @@ class _CheckerSearch(_Search):
                 edited_goal = goal[:r] + (row[:c] + ch + row[c + 1:],) + goal[r + 1:]
                 edited = Puzzle.from_grid(edited_goal, palette=puzzle.palette, name=puzzle.name, meta=puzzle.meta,
                                           givens=_givens_after_edit(puzzle, r, c, chars.index(ch)))
+                if puzzle.has_blots:
+                    edited = _keep_blots(puzzle, edited, r, c)
+                    if edited is None:
+                        continue
                 found.take(r, c, ch != ".", edited, self.checker.check(edited, timeout=left()), ch)

@@ -6,6 +6,7 @@
     python scripts/bench.py tournament --timeout 60 --csv tournament.csv
     python scripts/bench.py hard --timeout 600 --ref-timeout 600
     python scripts/bench.py deadline --no-reference --no-startup   # --timeout 200 against none
+    python scripts/bench.py blotted --limit 20     # blotted clues (scripts/bench_blotted.py)
 
 Everything runs in this one process, one puzzle at a time, with one
 ``Checker`` per set (a shared line cache, as the CLI does).  Per puzzle the CSV
@@ -775,6 +776,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["blotted"]:  # issue 17: blotted clues against the CP-SAT model (scripts/bench_blotted.py)
+        import bench_blotted
+
+        return bench_blotted.main(argv[1:], load_set, DEFAULT_CORPUS)
     args = parse_args(argv)
     sets = expand_sets(args.sets)
     corpus: Path = args.corpus

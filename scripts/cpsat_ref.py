@@ -222,12 +222,15 @@ def _settle(m, time_limit: float | None, workers: int, t0: float, read, clues_ok
     return RefResult("multiple", (s1, s2), solves=solves)
 
 
-def color_line_automaton(lengths: Sequence[int], colors: Sequence[int]) -> tuple[list[tuple[int, int, int]], list[int]]:
+def color_line_automaton(lengths: Sequence[int], colors: Sequence[int],
+                         blots: int = 0) -> tuple[list[tuple[int, int, int]], list[int]]:
     """Transition triples and final states of the DFA of one colour line (symbols: 0
     background, v >= 1 colour v), starting state 0.
 
     States: ``S(j, t)`` -- t cells of block j read (t = 0: before block j,
     zeros allowed); ``E(j)`` -- block j complete; ``Z`` -- trailing zeros.
+    A blotted block j (bit j of ``blots``) is complete after one cell and ``E(j)`` reads
+    more of its colour: its length is 1..n, whatever the cells make it.
     """
     k = len(lengths)
     if k == 0:
@@ -245,6 +248,7 @@ def color_line_automaton(lengths: Sequence[int], colors: Sequence[int]) -> tuple
         nxt = ("E", j) if lengths[j] == 1 else ("S", j, 1)
         triples.append((src, colors[j], sid(nxt)))
 
+    lengths = [1 if (blots >> j) & 1 else n for j, n in enumerate(lengths)]
     for j in range(k):
         s0 = sid(("S", j, 0))
         triples.append((s0, 0, s0))
@@ -253,6 +257,8 @@ def color_line_automaton(lengths: Sequence[int], colors: Sequence[int]) -> tuple
             nxt = ("E", j) if t + 1 == lengths[j] else ("S", j, t + 1)
             triples.append((sid(("S", j, t)), colors[j], sid(nxt)))
         e = sid(("E", j))
+        if (blots >> j) & 1:  # a blot: any length >= 1
+            triples.append((e, colors[j], e))
         if j + 1 < k:
             triples.append((e, 0, sid(("S", j + 1, 0))))
             if colors[j + 1] != colors[j]:
@@ -318,3 +324,57 @@ def check_color(rows: Sequence[Sequence[tuple[int, int]]], columns: Sequence[Seq
                                              for r in range(h)),
                    clues_ok=lambda g: _color_clues_of(g, chars) == (tuple(rows), tuple(columns)),
                    differs=differs)
+
+
+def check_blotted(rows: Sequence[tuple[Sequence[int], Sequence[int], int]],
+                  columns: Sequence[tuple[Sequence[int], Sequence[int], int]], chars: str,
+                  time_limit: float | None = 60.0, workers: int = 1) -> RefResult:
+    """Settle a puzzle with blotted clues (black and white or colour): each line is
+    ``(lengths, colours, blots)`` as in ``satnono.clues.LineClue`` (bit j of ``blots``: block j's
+    length is hidden).  One integer 0..K per cell, one automaton per line
+    (:func:`color_line_automaton`), in which a blotted block's length is free (1..n): the
+    automaton's loop on its colour plays the length variable.  ``chars``: the grid characters
+    of colours 0..K.  Solutions are checked against the clues (known lengths equal, colours
+    and block counts equal)."""
+    if not AVAILABLE:
+        raise RuntimeError("ortools is not installed (pip install 'ortools>=9.10')")
+    rows = [(tuple(a), tuple(b), int(c)) for a, b, c in rows]
+    columns = [(tuple(a), tuple(b), int(c)) for a, b, c in columns]
+    h, w, k = len(rows), len(columns), len(chars) - 1
+    t0 = time.monotonic()
+    m = cp_model.CpModel()
+    x = [[m.new_int_var(0, k, f"x{r}_{c}") for c in range(w)] for r in range(h)]
+    cache: dict = {}
+
+    def automaton(line):
+        a = cache.get(line)
+        if a is None:
+            a = cache[line] = color_line_automaton(*line)
+        return a
+
+    _add_lines(m, x, rows, columns, automaton)
+
+    def fits(blocks, line) -> bool:
+        lengths, colors, blots = line
+        return (tuple(c for _, c in blocks) == colors and
+                all(n == want or (blots >> j) & 1 for j, ((n, _), want) in enumerate(zip(blocks, lengths))))
+
+    def clues_ok(g: Grid) -> bool:
+        rb, cb = _color_clues_of(g, chars)
+        return all(map(fits, rb, rows)) and all(map(fits, cb, columns))
+
+    def differs(s1: Grid) -> list:
+        out = []
+        for r in range(h):
+            for c in range(w):
+                b = m.new_bool_var("")
+                v = chars.index(s1[r][c])
+                m.add(x[r][c] != v).only_enforce_if(b)
+                m.add(x[r][c] == v).only_enforce_if(~b)
+                out.append(b)
+        return out
+
+    return _settle(m, time_limit, workers, t0,
+                   read=lambda solver: tuple("".join(chars[solver.value(x[r][c])] for c in range(w))
+                                             for r in range(h)),
+                   clues_ok=clues_ok, differs=differs)

@@ -33,6 +33,7 @@ LAYERS: list[list[str]] = [
     ["satnono.explain"],
     ["satnono.classify"],
     ["satnono.generation", "satnono.generator"],
+    ["satnono.blot"],
     ["satnono.fixer"],
     ["satnono.report", "satnono.render"],
     ["satnono.web", "satnono.cli", "satnono.__main__", "satnono"],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -57,10 +58,19 @@ def _density_option(ctx: click.Context, param: click.Parameter, value: str) -> t
 
 
 def _puzzle_json_line(p: Puzzle) -> str:
-    """The puzzle in satnono's JSON format (palette and colours included), on one line."""
+    """The puzzle in satnono's JSON format (palette and colours included), on one line; a
+    blotted number is written ``"?"`` (``["?", "a"]`` in colour)."""
     from ..formats import dumps
 
-    return json.dumps(json.loads(dumps(p, "json")), ensure_ascii=False)
+    doc = json.loads(dumps(p, "json"))
+    if p.has_blots:
+        for key, axis in (("rows", "row"), ("columns", "column")):
+            for i, clue in enumerate(p.clues(axis)):
+                for j in range(len(clue.lengths)):
+                    if clue.is_blotted(j):
+                        line = doc[key][i]
+                        line[j] = ["?", line[j][1]] if isinstance(line[j], list) else "?"
+    return json.dumps(doc, ensure_ascii=False)
 
 
 def _out_paths(out_dir: str, count: int, fmt: str) -> list[str]:
@@ -105,12 +115,16 @@ def _out_paths(out_dir: str, count: int, fmt: str) -> list[str]:
 @click.option("--colors", "colors", type=click.IntRange(min=1, max=32), default=1, show_default=True, metavar="K",
               help="Block colours: 1 is black and white; K > 1 gives colour puzzles (colours a, b, ... with "
                    "default RGB; the density band counts every non-background cell).")
+@click.option("--blot", is_flag=True, default=False,
+              help="Then hide as many clue numbers of each puzzle as possible (greedy, from --seed) while it "
+                   "still meets --require (line: line-solvable; unique and search: unique); a hidden number "
+                   "is written \"?\". JSON only.")
 @rule_option("A rule every puzzle keeps (repeatable; spelled as for check): pictures are drawn to keep it "
              "(mirrored for symmetric, one region for connected) and --require is judged under it.",
              expose_value=True)
 def generate(size: tuple[int, int], count: int, seed: int, density: tuple[float, float], require: str, min_open: int,
              style: str, workers: int, scheduler: str | None, out_dir: str | None, fmt: str, timeout: float,
-             max_candidates: int | None, colors: int, rules: tuple) -> None:
+             max_candidates: int | None, colors: int, blot: bool, rules: tuple) -> None:
     """Generate random puzzles that meet a requirement (line-solvable by default).
 
     Candidate i is drawn from (SEED, i) alone and candidates are accepted in
@@ -128,6 +142,10 @@ def generate(size: tuple[int, int], count: int, seed: int, density: tuple[float,
         raise click.UsageError(f"--format {fmt} needs --out (standard output gets JSON lines)")
     if colors > 1 and fmt == "pbm":
         raise click.UsageError("--format pbm holds black and white only; use json or non for --colors > 1")
+    if blot and require == "any":
+        raise click.UsageError("--blot keeps puzzles unique or line-solvable: use it with --require line, unique or search")
+    if blot and fmt != "json":
+        raise click.UsageError(f"--format {fmt} cannot hold blotted clues; use json with --blot")
     paths = _out_paths(out_dir, count, fmt) if out_dir is not None else []
     if rules and out_dir is not None and fmt != "json":
         raise click.UsageError(f"--format {fmt} cannot hold rules; use json with --rule")
@@ -139,8 +157,27 @@ def generate(size: tuple[int, int], count: int, seed: int, density: tuple[float,
         raise click.BadParameter(str(e), param_hint="'--rule'") from None
     gen.on_start = batch_started(Bar("generate", False), 0)
     written = 0
+    hidden = numbers = 0
+    blotter = None
+    if blot:
+        from ..blot import blot as blot_picture
+        from ..solve import Checker
+
+        checker = Checker()
+        keep = "line" if require == "line" else "unique"
+
+        def blotter(p: Puzzle) -> Puzzle:
+            nonlocal hidden, numbers
+            r = blot_picture(p, require=keep, seed=seed, checker=checker)
+            hidden += r.hidden
+            numbers += r.total
+            cls = "line" if r.check is not None and r.check.line_solvable else "search"  # blots may end line-solvability
+            meta = tuple((k, cls if k == "class" else v) for k, v in r.puzzle.meta)
+            return dataclasses.replace(r.puzzle, meta=meta)
     try:
         for p in gen:
+            if blotter is not None:
+                p = blotter(p)
             with SIGNALS.critical():  # a puzzle is written whole and counted, or not at all
                 if out_dir is None:
                     click.echo(_puzzle_json_line(p))
@@ -163,5 +200,8 @@ def generate(size: tuple[int, int], count: int, seed: int, density: tuple[float,
         f"{st.rejected_density} rejected by density, {st.rejected_class} rejected by class"
         f"{f' ({reasons})' if reasons else ''}, acceptance rate {100 * st.acceptance_rate:.1f}%, "
         f"{per} per accepted puzzle, {st.seconds:.2f} s in all")
+    if blot:
+        err(f"blotted {hidden} of {numbers} clue numbers ({100 * hidden / numbers if numbers else 0:.1f}%), "
+            f"keeping every puzzle {'line-solvable' if require == 'line' else 'unique'}")
     if gen.exhausted:
         raise CliExit(EXIT_UNKNOWN, f"--max-candidates {max_candidates} ran out before {count} puzzles were accepted")
