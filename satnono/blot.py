@@ -109,7 +109,7 @@ def _base(picture: Puzzle | Sequence[str]) -> tuple[Puzzle, Grid]:
             raise BlotError("the goal picture does not satisfy the puzzle's clues")
         rl, rc, cl, cc = color_clues_of_grid(goal, picture.palette)
         full = dataclasses.replace(picture, rows=rl, columns=cl, row_colors=rc, column_colors=cc,
-                                   row_blots=None, column_blots=None)
+                                   row_blots=(), column_blots=())
         return full, goal
     p = Puzzle.from_grid(tuple(picture))
     assert p.goal is not None

@@ -572,7 +572,8 @@ class _CheckerSearch(_Search):
                 edited = Puzzle.from_grid(edited_goal, palette=puzzle.palette, name=puzzle.name, meta=puzzle.meta,
                                           givens=_givens_after_edit(puzzle, r, c, chars.index(ch)))
                 if puzzle.has_blots:
-                    edited = _keep_blots(puzzle, edited, r, c)
-                    if edited is None:
+                    kept = _keep_blots(puzzle, edited, r, c)
+                    if kept is None:
                         continue
+                    edited = kept
                 found.take(r, c, ch != ".", edited, self.checker.check(edited, timeout=left()), ch)

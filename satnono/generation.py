@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -218,7 +218,7 @@ class Generation:
             yield start, stop
             start = stop
 
-    def _verdicts(self) -> Iterator[Verdict]:
+    def _verdicts(self) -> Generator[Verdict, None, None]:
         if self.workers <= 1 and not self.scheduler:
             for start, stop in self._chunks(1):
                 yield from evaluate_chunk(self.spec, start, stop)
