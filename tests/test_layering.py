@@ -15,7 +15,7 @@ PKG = Path(__file__).resolve().parents[1] / "satnono"
 #: Each entry is a module or a package prefix (``satnono.lines`` covers ``satnono.lines.*``).
 LAYERS: list[list[str]] = [
     ["satnono.errors", "satnono.interrupt"],
-    ["satnono.clues", "satnono.results"],
+    ["satnono.clues", "satnono.results", "satnono.palette"],
     ["satnono.lines", "satnono.cnf.ladders", "satnono.cnf.blotted", "satnono.linesolve"],
     ["satnono.rules"],
     ["satnono.model"],

@@ -21,7 +21,8 @@ import re
 from typing import Sequence
 
 from ..errors import ParseError
-from ..model import _RESERVED_CHARS, BACKGROUND, BW_PALETTE, MAX_COLORS, Color, Palette, Puzzle, parse_rgb, plain_black
+from ..model import BACKGROUND, BW_PALETTE, MAX_COLORS, Color, Palette, Puzzle, parse_rgb, plain_black
+from ..palette import RESERVED_CHARS
 
 RGB = tuple[int, int, int]
 
@@ -106,7 +107,7 @@ def rgb_of_spec(spec: str) -> RGB:
 
 def usable_char(ch: str) -> bool:
     """True when ``ch`` may show a block colour in grids."""
-    return len(ch) == 1 and ch != BACKGROUND and ch not in _RESERVED_CHARS and ch.isprintable()
+    return len(ch) == 1 and ch != BACKGROUND and ch not in RESERVED_CHARS and ch.isprintable()
 
 
 def assign_chars(preferred: Sequence[Sequence[str]]) -> list[str]:
