@@ -46,7 +46,7 @@ from .batch.inputs import result_key as result_key
 from .batch.ordered import in_order
 from .batch.resume import ResultLog as _ResultLog
 from .batch.resume import ResumeFileError as ResumeFileError
-from .lines import LineSolver
+from .lines import LineSolver, shared_solver
 from .model import Puzzle
 from .sat import DEFAULT_SOLVER
 
@@ -156,15 +156,9 @@ class Options:
     solver: str = DEFAULT_SOLVER
 
 
-_LINES: LineSolver | None = None
-
-
 def _shared_lines() -> LineSolver:
     """This process's line-solver cache, shared by the tasks it runs."""
-    global _LINES
-    if _LINES is None:
-        _LINES = LineSolver()
-    return _LINES
+    return shared_solver()
 
 
 def _run_one(task: Task, opts: Options, lines: LineSolver) -> dict[str, Any]:
