@@ -76,7 +76,8 @@ class Diagnosis:
     """Everything :func:`diagnose` found out about a puzzle."""
 
     puzzle: Puzzle
-    status: str
+    status: Status
+    """The verdict (the one :class:`~satnono.results.Status` vocabulary)."""
     """``unique``, ``multiple``, ``none`` or ``unknown``."""
     line_solvable: bool = False
     after_line: Grid = ()
@@ -199,14 +200,14 @@ def diagnose(puzzle: Puzzle, timeout: float | None = None, solver: str = DEFAULT
     t0 = time.monotonic()
     deadline = None if timeout is None else t0 + timeout
     lines = line_solver or LineSolver()
-    d = Diagnosis(puzzle, "unknown")
+    d = Diagnosis(puzzle, Status.UNKNOWN)
 
     def finish() -> Diagnosis:
         d.seconds = time.monotonic() - t0
         return d
 
     def no_solution(reason: str) -> Diagnosis:
-        d.status = "none"
+        d.status = Status.NONE
         d.reason = reason
         # the cells line logic left open (all of them when it did not run): the same cells
         # in the header, the JSON and the map
@@ -255,7 +256,7 @@ def _diagnosis(d: Diagnosis, st: Settlement, deadline: float | None, probe_cells
     d.undetermined = state.unknown_cells()
     d.open_lines = open_lines(state)
     if res.line_solvable:
-        d.status = "unique"
+        d.status = Status.UNIQUE
         d.line_solvable = True
         d.solutions = list(res.solutions)
         return finish()
@@ -266,9 +267,9 @@ def _diagnosis(d: Diagnosis, st: Settlement, deadline: float | None, probe_cells
         d.reason = res.reason
         return finish()
     if res.status is Status.UNIQUE:
-        d.status = "unique"
+        d.status = Status.UNIQUE
         return finish()
-    d.status = "multiple"
+    d.status = Status.MULTIPLE
     s1, s2 = res.solutions
     varies = set(grid_diff(s1, s2))
     if not probe_cells or st.sat is None or enc is None:
