@@ -86,6 +86,8 @@ def run(load_set: Callable, corpus: Path, limit: int | None, timeout: float, out
                 probs.append(f"verdicts differ: satnono {st}, CP-SAT {ref.status}")
             elif st == ref.status:
                 same += 1
+            else:  # one side did not settle within the timeout: said, not hidden
+                out(f"  ~ {it.name} at {frac:.0%}: satnono {st}, CP-SAT {ref.status}")
             if probs:
                 bad += 1
                 out(f"  !!! {it.name} at {frac:.0%}: {'; '.join(probs)}")
