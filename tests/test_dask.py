@@ -54,7 +54,9 @@ class Cluster:
         self.address = f"tcp://127.0.0.1:{_free_port()}"
         port = self.address.rsplit(":", 1)[1]
         self.scheduler = self._start([str(DASK), "scheduler", "--host", "127.0.0.1", "--port", port,
-                                      "--dashboard-address", f"127.0.0.1:{_free_port()}", "--no-show"])
+                                      "--dashboard-address", f"127.0.0.1:{_free_port()}", "--no-show",
+                                      # a cluster left behind by a killed test run stops by itself
+                                      "--idle-timeout", "600"])
         self.workers = [self._start([str(DASK), "worker", self.address, "--nthreads", "1", "--host", "127.0.0.1",
                                      "--no-dashboard", "--death-timeout", "20"]) for _ in range(workers)]
         self.wait_for_workers(workers)
