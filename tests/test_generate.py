@@ -189,16 +189,40 @@ def test_accepted_exactly_the_candidates_that_qualify(w, h, require, band, style
     assert st.accepted == len(got)
 
 
+# per kind: the generate() arguments and how many puzzles they give
+KIND_RUNS = {
+    "bw": dict(width=6, height=6, count=6, seed=11, density=(0.35, 0.65)),
+    "color": dict(width=10, height=8, count=3, seed=5, colors=2, density=(0.3, 0.7), max_candidates=5000),
+}
+
+
 @pytest.mark.parametrize("require", ["line", "unique", "search"])
-def test_generated_puzzles_meet_requirement_and_band(require):
-    band = (0.35, 0.65)
-    ps = list(generate(6, 6, count=6, seed=11, density=band, require=require))
-    assert len(ps) == 6
+@pytest.mark.parametrize("kind,style", [("bw", "noise"), ("color", "noise"), ("color", "smooth")])
+def test_generated_puzzles_meet_requirement_and_band(kind, style, require):
+    """Every accepted puzzle has its density band and its requirement: checked by the brute-force
+    oracles above in black and white, by the solver in both kinds."""
+    kw = KIND_RUNS[kind]
+    band = kw["density"]
+    ps = list(generate(**kw, require=require, style=style))
+    assert len(ps) == kw["count"]
     for p in ps:
-        assert in_band(p.goal, *band)
-        assert meets(require, p.goal)
-        if require != "unique":
-            assert p.metadata["class"] == require
+        assert p.is_color == (kind == "color")
+        if kind == "color":
+            assert p.palette == default_palette(2)
+        cells = p.width * p.height
+        filled = sum(ch != "." for row in p.goal for ch in row)
+        assert band[0] * cells - 1e-9 <= filled <= band[1] * cells + 1e-9
+        r = satnono.check(p)
+        assert r.status.value == "unique" and r.solutions[0] == p.goal
+        if require == "line":
+            assert r.line_solvable
+        if require == "search":
+            assert not r.line_solvable
+        if kind == "bw":
+            assert in_band(p.goal, *band)
+            assert meets(require, p.goal)
+            if require != "unique":
+                assert p.metadata["class"] == require
 
 
 def test_larger_puzzles_checked_by_core_and_brute_line_logic():
@@ -253,6 +277,13 @@ def test_bad_arguments():
             generate(**kw)
 
 
+def test_bad_colour_count():
+    with pytest.raises(ValueError):
+        generate(5, 5, 1, colors=0)
+    with pytest.raises(ValueError):
+        generate(5, 5, 1, colors=33)
+
+
 def test_package_api():
     a = [p.goal for p in satnono.generate(7, 7, 3, seed=5)]
     b = [p.goal for p in satnono.generate(7, 7, 3, seed=5)]
@@ -270,11 +301,27 @@ def _lines(ps):
     return "".join(dumps(p, "json") for p in ps)
 
 
-def test_same_output_whatever_workers():
-    opts = dict(count=12, seed=99, require="unique", density=(0.4, 0.6))
+@pytest.mark.parametrize("kind", ["bw", "color"])
+def test_same_output_whatever_workers(kind):
+    """The same seed gives the same puzzles, run twice or on two workers."""
+    if kind == "bw":
+        opts = dict(count=12, seed=99, require="unique", density=(0.4, 0.6))
+    else:
+        opts = dict(count=4, seed=9, colors=4, require="unique")
     one = _lines(generate(12, 12, workers=1, **opts))
+    again = _lines(generate(12, 12, workers=1, **opts))
     two = _lines(generate(12, 12, workers=2, **opts))
-    assert one == two and one
+    assert one == again == two and one
+    if kind == "color":
+        goals = [p.goal for p in generate(12, 12, **opts)]
+        assert len({ch for g in goals for row in g for ch in row}) == 5  # background and four colours
+
+
+def test_black_and_white_output_unchanged_by_the_colour_option():
+    """colors=1 is the black-and-white generator, candidate for candidate."""
+    a = [p.goal for p in generate(8, 8, 3, seed=2)]
+    b = [p.goal for p in generate(8, 8, 3, seed=2, colors=1)]
+    assert a == b and all(set("".join(g)) <= {"#", "."} for g in a)
 
 
 def test_workers_stats_identical():
