@@ -368,3 +368,14 @@ def test_one_colour_explain_svg_in_its_colour(tmp_path) -> None:
     assert r.exit_code == 0, r.output
     svg = (out / "step-0001.svg").read_text()
     assert 'fill="#d00000"' in svg and 'fill="#222222"' not in svg
+
+
+def test_nonny_default_colour_replaced_is_a_one_line_error(tmp_path) -> None:
+    """A clue in the default colour after a 'color' line replaced it (same RGB) is refused on one
+    line naming the file and line (found by fuzzing: it was a KeyError)."""
+    src = tmp_path / "x.non"
+    src.write_text("width 1\nheight 1\ncolor dark 000000 #\nrows\n1\ncolumns\n1\n")
+    r = CliRunner().invoke(cli, ["check", "-f", "nonny", str(src)])
+    assert r.exit_code == 6, r.output
+    assert f"{src}:5: colour 'black' is used but not defined" in r.output
+    assert "Traceback" not in r.output

@@ -172,6 +172,9 @@ class _Reader:
             raise self.error(f"no '{'rows' if self.rows is None else 'columns'}' block", None)
         assert self.width is not None and self.height is not None
         check_size(self.width, self.height, self.source, None)
+        for name, line in sorted(self.used.items(), key=lambda kv: kv[1]):
+            if name not in self.colors:  # e.g. 'black' (the default) replaced by a colour of its RGB
+                raise self.error(f"colour {name!r} is used but not defined (a later 'color' line replaced it)", line)
         order = [name for name in self.colors if name in self.used]
         first = min(self.used.values(), default=None)
         palette = build_palette(Color(self.background[0], ".", self.background[1]),
