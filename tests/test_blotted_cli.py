@@ -8,10 +8,9 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from conftest import PUZZLES
 
 from satnono.cli import cli
-
-from conftest import PUZZLES  # noqa: E402
 
 BW = {"rows": [["?", 1], [2], [1, 1], [4]], "columns": [[1, 2], ["?", 1], [1, 1], [1, 2]]}
 BW_MULTIPLE = {"rows": [["?", 1], [2], [1, 1], ["?"]], "columns": [[1, 2], ["?", 1], [1, 1], [1, "?"]]}
@@ -44,7 +43,7 @@ def _fits(cells: str, clue: list) -> bool:
 
 
 def _brute(rows: list, columns: list, chars: str) -> list[tuple[str, ...]]:
-    w, h = len(columns), len(rows)
+    w = len(columns)
     line_options = [["".join(t) for t in itertools.product(chars, repeat=w) if _fits("".join(t), r)] for r in rows]
     return [g for g in itertools.product(*line_options)
             if all(_fits("".join(row[c] for row in g), columns[c]) for c in range(w))]
