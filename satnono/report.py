@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
+from .clues import line_blocks
 from .model import BLACK, Color, plain_black
 from .solve import CheckResult, Status
 
@@ -119,7 +120,36 @@ def result_dict(res: CheckResult, file: str, index: int | None) -> dict[str, Any
             "stats": res.stats.as_dict(),
         }
     )
+    if p.has_blots:  # the clues, "?" for a blot (the JSON reader reads them back), and the lengths found
+        from .formats.jsonfmt import clue_json
+
+        chars = p.chars if p.is_color else None
+        d["rows"] = [clue_json(c, chars) for c in p.row_clues]
+        d["columns"] = [clue_json(c, chars) for c in p.column_clues]
+        d["blots"] = [{"axis": axis, "index": i, "block": j, "length": n}
+                      for axis, i, j, n in blot_lengths(p, res.solutions[0])] if res.solutions else []
     return d
+
+
+def blot_lengths(puzzle: Any, grid: Sequence[str]) -> list[tuple[str, int, int, int]]:
+    """``(axis, line, block, length)`` (0-based) of every blotted block as ``grid`` shows it."""
+    index = {ch: v for v, ch in enumerate(puzzle.chars)}
+    out = []
+    for axis in ("row", "column"):
+        for i, clue in enumerate(puzzle.clues(axis)):
+            if not clue.blots:
+                continue
+            cells = grid[i] if axis == "row" else "".join(r[i] for r in grid)
+            lengths, _ = line_blocks(cells, index)
+            out += [(axis, i, j, lengths[j]) for j in range(len(clue.lengths)) if clue.is_blotted(j)]
+    return out
+
+
+def blot_lengths_text(puzzle: Any, grid: Sequence[str]) -> str:
+    """The blotted lengths ``grid`` shows, e.g. ``blotted lengths: row 1 block 2 = 3, column 4 block 1 = 1``
+    (rows, columns and blocks from 1)."""
+    found = ", ".join(f"{axis} {i + 1} block {j + 1} = {n}" for axis, i, j, n in blot_lengths(puzzle, grid))
+    return f"blotted lengths: {found}"
 
 
 def error_dict(file: str, index: int | None, message: str) -> dict[str, Any]:

@@ -40,10 +40,26 @@ def _same_palette(fmt: str, p: Puzzle, q: Puzzle) -> bool:
         [tuple(getattr(c, f) for f in fields) for c in p.palette]
 
 
+def _blots() -> Puzzle:
+    return Puzzle.from_clues([[1, "?"], ["?"], [2, 1], ["?", "?"]], [["?"], [1, 1], ["?"], [3]])
+
+
+def _colour_blots() -> Puzzle:
+    return Puzzle.from_clues([[("?", "r"), ("?", "b")], [(1, "r")], [("?", "r"), (1, "b"), (1, "r")], [(1, "b"), (1, "r")]],
+                             [[(2, "r"), ("?", "b")], [(1, "r"), (1, "b")], [("?", "b")], [(1, "b"), ("?", "r")]],
+                             palette=PAL)
+
+
+def _same_clues(fmt: str, p: Puzzle, q: Puzzle) -> bool:
+    return q.row_clues == p.row_clues and q.column_clues == p.column_clues
+
+
 FEATURES = {
     # name: (a puzzle with it, does a read-back puzzle keep it?, the word a refusal uses)
     "colour": (_colour, lambda fmt, p, q: _same_palette(fmt, p, q) and q.row_colors == p.row_colors, "colour"),
     "givens": (_givens, lambda fmt, p, q: q.givens == p.givens, "given"),
+    "blots": (_blots, _same_clues, "blotted"),
+    "colour blots": (_colour_blots, lambda fmt, p, q: _same_clues(fmt, p, q) and _same_palette(fmt, p, q), "blotted"),
     "rules": (_rules, lambda fmt, p, q: [r.as_json() for r in q.rules] == [r.as_json() for r in p.rules], "rules"),
 }
 

@@ -489,10 +489,10 @@ def test_error_positions(fmt: str, text: str, line: int | None, fragment: str) -
 
 
 def test_unsupported_puzzles() -> None:
-    xml = '<puzzleset><puzzle>\n<clues type="rows"><line><count>{}</count></line></clues>\n</puzzle></puzzleset>'
-    with pytest.raises(UnsupportedPuzzle, match="blotted clues are not supported yet") as e:
-        loads(xml.format("0"), "xml")
-    assert e.value.line == 2
+    # a blotted clue (<count>0</count>) is read since issue 17 (tests/test_blotted_io.py)
+    xml = ('<puzzleset><puzzle>\n<clues type="rows"><line><count>0</count></line></clues>\n'
+           '<clues type="columns"><line><count>1</count></line></clues></puzzle></puzzleset>')
+    assert loads(xml, "xml")[0].row_clues[0].blots == 1
     with pytest.raises(UnsupportedPuzzle, match="triddler"):
         loads('<puzzleset><puzzle type="triddler"></puzzle></puzzleset>', "xml")
     with pytest.raises(UnsupportedPuzzle, match="triangle"):

@@ -580,3 +580,63 @@ def test_rules_listed_added_drawn_mirrored_saved_and_removed(start, page, tmp_pa
     assert verdict(page, "") != text or "unique" in text
     cell(page, 2, 2).click()
     assert grid_of(page, 10, 10)[2] == "..#......."  # no longer mirrored
+
+
+BLOT_XML = """<?xml version="1.0"?>
+<puzzleset><puzzle type="grid" defaultcolor="red">
+<color name="white" char=".">FFFFFF</color><color name="red" char="r">C80000</color>
+<color name="blue" char="b">0000C8</color>
+<clues type="columns">
+<line><count>1</count><count color="blue">0</count></line>
+<line><count>1</count><count color="blue">1</count><count>1</count></line>
+<line><count color="blue">1</count></line>
+</clues>
+<clues type="rows">
+<line><count>0</count><count color="blue">1</count></line>
+<line><count color="blue">1</count></line>
+<line><count color="blue">1</count><count>1</count></line>
+</clues>
+</puzzle></puzzleset>
+"""
+
+
+def test_blotted_clues_show_as_blots_and_typing_a_question_mark_blots_a_clue(start, page, tmp_path):
+    """Issue 17: a blotted clue is a filled rounded box of its colour with '?', kept typed; typing '?'
+    (in colour '?b') blots a clue number and the live verdict follows (checked by the CLI tests'
+    brute force: this puzzle is unique, and multiple once row 2's number is blotted too)."""
+    f = tmp_path / "blot.xml"
+    f.write_text(BLOT_XML)
+    ed = start(str(f))
+    page.goto(ed.url)
+    assert "line-solvable" in verdict(page, "unique")
+    assert grid_of(page, 3, 3) == ["###", ".#.", "##."]
+    blot = page.get_by_test_id("row-clue-0").locator(".chip.blot")
+    sync_api.expect(blot).to_have_text("?")
+    style = page.evaluate("(e) => { const s = getComputedStyle(e); return [s.backgroundColor, s.borderTopLeftRadius]; }",
+                          blot.element_handle())
+    assert style[0] == "rgb(200, 0, 0)" and style[1] != "0px"
+    col0 = page.get_by_test_id("col-clue-0").locator(".chip.blot")
+    sync_api.expect(col0).to_have_text("?")
+    assert page.evaluate("(e) => getComputedStyle(e).backgroundColor", col0.element_handle()) == "rgb(0, 0, 200)"
+    page.get_by_test_id("col-clue-2").click()
+    sync_api.expect(page.locator(".clue-input")).to_have_value("1b")
+    page.locator(".clue-input").fill("?b")
+    page.locator(".clue-input").press("Enter")
+    sync_api.expect(page.get_by_test_id("col-clue-2").locator(".chip.blot")).to_have_text("?")
+    assert "line-solvable" in verdict(page, "unique")
+    page.get_by_test_id("row-clue-1").click()
+    page.locator(".clue-input").fill("?b")
+    page.locator(".clue-input").press("Enter")
+    verdict(page, "multiple")
+    shot(page, "editor-blotted.png")
+    with page.expect_download() as dl:  # saved as JSON, the blots as ["?", "b"]
+        page.get_by_test_id("save-format").select_option("json")
+        page.locator("#download").click()
+    got = tmp_path / dl.value.suggested_filename
+    dl.value.save_as(got)
+    p = load(str(got))
+    assert [c.text(p.chars, True) for c in p.row_clues] == ["?r 1b", "?b", "1b 1r"]
+    assert [c.text(p.chars, True) for c in p.column_clues] == ["1r ?b", "1r 1b 1r", "?b"]
+    page.get_by_test_id("save-format").select_option("non")  # a format without blots: one line, nothing saved
+    page.locator("#download").click()
+    sync_api.expect(page.get_by_test_id("message")).to_contain_text("cannot store blotted clues", timeout=WAIT)

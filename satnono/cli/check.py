@@ -9,6 +9,7 @@ import click
 
 from ..errors import SatnonoError
 from ..report import (
+    blot_lengths_text,
     diff_legend,
     error_dict,
     label,
@@ -70,7 +71,9 @@ def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
     JSON object per line (fields: file, index for multi-puzzle files, name,
     width, height, status, line_solvable, colors, palette, solutions as row
     strings of the palette's characters, diff as 0-based [row, col], reason,
-    seconds, stats).
+    seconds, stats; a puzzle with blotted clues adds rows and columns, its
+    clues with "?" for a blot, and blots, the lengths the first solution
+    shows: [{"axis", "index", "block", "length"}, ...] 0-based).
     """
     done(check_files(files, fmt, timeout, solver, as_json, grade, progress, workers, scheduler))
 
@@ -97,7 +100,8 @@ def solve(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
     palette's characters ('.' background) with --ascii or when stdout is not a
     terminal. --svg/--png draw the first solution in the puzzle's colours (one
     puzzle only: give FILE#k for a multi-puzzle file); nothing is drawn when
-    there is no solution.
+    there is no solution.  A puzzle with blotted clues also prints the lengths
+    each solution shows ("blotted lengths: row 1 block 2 = 3, ...").
     """
     outputs = picture_outputs(svg_out, png_out, force)
     if outputs and len(files) != 1:
@@ -144,11 +148,16 @@ def solve(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
         colour = not plain_black(pal)  # a one-colour puzzle of its own shows its own characters
         # colour grids: 24-bit terminal colour on a terminal, the palette's characters otherwise
         plain = ascii_ or (colour and not sys.stdout.isatty())
+        blotted = res.puzzle.has_blots
         if res.solutions:
             click.echo(render_grid(res.solutions[0], plain, palette=pal))
+            if blotted:
+                click.echo(blot_lengths_text(res.puzzle, res.solutions[0]))
         if len(res.solutions) > 1:
             click.echo("second solution " + diff_legend(plain, colour) + ":")
             click.echo(render_grid(res.solutions[1], plain, res.diff, palette=pal))
+            if blotted:
+                click.echo(blot_lengths_text(res.puzzle, res.solutions[1]))
         click.echo("")
 
     done(run_checks(files, fmt, timeout, solver, emit, Bar("solve", False), checker))

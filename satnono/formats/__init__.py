@@ -53,8 +53,10 @@ from ._text import parse_int
 from .sniff import SIGNATURE_FORMATS, candidates, format_from_suffix, order, sniff
 
 __all__ = [
+    "BLOTS_FORMATS",
     "FORMATS",
     "WRITABLE_FORMATS",
+    "blots_text",
     "dumps",
     "format_from_suffix",
     "load",
@@ -151,6 +153,8 @@ def __getattr__(name: str):
 GIVENS_FORMATS: tuple[str, ...] = ("json",)
 #: Formats that store a puzzle's extra rules (see :mod:`satnono.rules`).
 RULES_FORMATS: tuple[str, ...] = ("json",)
+#: Formats that store blotted clues (a block length hidden, at least 1).
+BLOTS_FORMATS: tuple[str, ...] = ("xml", "json")
 #: Every format name ``load``/``loads`` accept as ``fmt``.
 FORMATS: tuple[str, ...] = tuple(_READERS)
 #: The format names ``dumps``/``save`` accept.
@@ -381,8 +385,8 @@ def dumps(puzzle: Puzzle, fmt: str) -> str | bytes:
         ValueError: ``fmt`` cannot be written, or it stores a picture (``pbm``, ``txt``,
             ``ppm``, ``png``) and the puzzle has no goal, or it is black and white only
             and the puzzle has colours, or the puzzle has given cells and ``fmt`` is not
-            in :data:`GIVENS_FORMATS` (rules: :data:`RULES_FORMATS`), or a rule that cannot be
-            written as JSON.
+            in :data:`GIVENS_FORMATS` (rules: :data:`RULES_FORMATS`, blotted clues:
+            :data:`BLOTS_FORMATS`), or a rule that cannot be written as JSON.
     """
     writer = _WRITERS.get(fmt)
     if writer is None:
@@ -390,11 +394,28 @@ def dumps(puzzle: Puzzle, fmt: str) -> str | bytes:
     if puzzle.givens and fmt not in GIVENS_FORMATS:
         raise ValueError(f"the {fmt} format cannot store given (revealed) cells; write the puzzle as "
                          f"{' or '.join(GIVENS_FORMATS)}")
+    if puzzle.has_blots and fmt not in BLOTS_FORMATS:
+        raise ValueError(f"the {fmt} format cannot store blotted clues ({blots_text(puzzle)}); write the puzzle as "
+                         f"{' or '.join(BLOTS_FORMATS)}")
     if puzzle.rules and fmt not in RULES_FORMATS:
         names = ", ".join(getattr(rule, "name", "?") for rule in puzzle.rules)
         raise ValueError(f"the {fmt} format cannot store rules ({names}); write the puzzle as "
                          f"{' or '.join(RULES_FORMATS)}")
     return writer(puzzle)
+
+
+def blots_text(puzzle: Puzzle, most: int = 4) -> str:
+    """The blotted blocks of a puzzle in words, rows and columns and blocks from 1, e.g.
+    ``row 1 block 2, column 3 block 1`` (the first ``most``, then how many more).
+
+    >>> blots_text(Puzzle.from_clues([["?"], [1]], [[1], [2, "?"]]))
+    'row 1 block 1, column 2 block 2'
+    """
+    names = [f"{axis} {i + 1} block {j + 1}"
+             for axis in ("row", "column") for i, clue in enumerate(puzzle.clues(axis))
+             for j in range(len(clue.lengths)) if clue.is_blotted(j)]
+    more = f" and {len(names) - most} more" if len(names) > most else ""
+    return ", ".join(names[:most]) + more
 
 
 def save(puzzle: Puzzle, path: str, fmt: str | None = None, overwrite: bool = False) -> None:

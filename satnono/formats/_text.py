@@ -58,8 +58,12 @@ def parse_block(token: str, source: str | None, line: int | None) -> int:
     """One block length of a clue.
 
     Raises:
-        ParseError: for anything that is not a length in ``0..MAX_SIDE``.
+        ParseError: for anything that is not a length in ``0..MAX_SIDE`` (a blotted length
+            ``?`` with a sentence saying which formats hold one).
     """
+    if token.strip() == "?":
+        raise ParseError("a blotted clue ('?') cannot be written in this format: use webpbn XML "
+                         "(<count>0</count>) or JSON (\"?\")", source, line)
     n = parse_int(token, "block length", source, line)
     if n > MAX_SIDE:
         raise ParseError(

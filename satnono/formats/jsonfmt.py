@@ -5,6 +5,7 @@ Schema written by :func:`write` (every key but ``rows``/``columns`` optional)::
     {"title": "Dancer", "author": "...", "rows": [[2], [2, 1], []],
      "columns": [[2, 1], ...], "goal": [".##..", ...]}
 
+A blotted block (its length hidden, at least 1) is ``"?"``, in colour ``["?", char]``.
 A colour puzzle adds its palette and writes each block as ``[length, char]``::
 
     {"colors": {"a": {"name": "red", "rgb": "#ff0000"},
@@ -23,11 +24,13 @@ Reading:
   ``[0]`` and ``""`` are empty;
 * inside a list a length is a JSON integer (``"1"`` and ``1.0`` are refused
   alike); a whole clue may be one string such as ``"3 1"`` or ``"3a 1b"``;
-* a block is a length (``3``), or in colour ``[3, "a"]`` or ``"3a"``
+* a block is a length (``3``), or in colour ``[3, "a"]`` or ``"3a"``; a
+  blotted block is ``"?"`` (``["?", "a"]`` or ``"?a"`` in colour)
   where the colour is a character of ``colors``, a colour name, or (in a
   pair) a colour number from 1 in ``colors`` order; a bare length has colour
   1 (the first of ``colors``);
-* ``colors`` maps each colour's grid character to ``{"name", "rgb"}`` or to
+* ``colors`` (or, when ``colors`` is not an object or a list, ``palette``: the
+  list ``check --json`` prints) maps each colour's grid character to ``{"name", "rgb"}`` or to
   just an RGB (``"#ff0000"``) or a colour name; without ``colors``, the colour
   characters of the clues (or of the goal) become colours with default RGB
   values, in sorted order; with ``colors``, an unknown colour is an error;
@@ -51,8 +54,9 @@ import json
 import re
 from typing import Any
 
+from ..clues import LineClue
 from ..errors import ParseError
-from ..model import BLACK, BW_PALETTE, MAX_SIDE, WHITE, Color, Puzzle, clues_of_grid, default_rgb
+from ..model import BLACK, BLOT, BW_PALETTE, MAX_SIDE, WHITE, Color, Puzzle, clues_of_grid, default_rgb
 from ._palette import RGB, build_palette, name_for_rgb, puzzle_of_blocks, rgb_of_name, rgb_of_spec
 from ._text import check_size, parse_block
 
@@ -61,10 +65,11 @@ _COLUMNS = ("columns", "cols", "ver")
 _RESERVED = frozenset(_ROWS + _COLUMNS + ("title", "name", "goal", "colors", "colours", "background", "givens",
                                           "rules"))
 _GOAL_CELLS = {"#": BLACK, "X": BLACK, "x": BLACK, "1": BLACK, ".": WHITE, "-": WHITE, "0": WHITE}
-_COLOUR_TOKEN = re.compile(r"([0-9]+)([^0-9\s,])")
+_COLOUR_TOKEN = re.compile(r"([0-9]+|\?)([^0-9\s,?])")
 
-RawClue = tuple[tuple[int, "str | int | None"], ...]
-"""A clue as read: ``(length, colour key)`` per block, ``None`` for a bare length."""
+RawClue = tuple[tuple["int | str", "str | int | None"], ...]
+"""A clue as read: ``(length, colour key)`` per block (a blotted length is ``"?"``), ``None``
+for a bare length."""
 
 
 def read(text: str, source: str | None) -> list[Puzzle]:
@@ -84,7 +89,9 @@ def read(text: str, source: str | None) -> list[Puzzle]:
     raise ParseError("expected a JSON object (or a list of objects) describing a puzzle", source)
 
 
-def _length(item: Any, where: str, source: str | None) -> int:
+def _length(item: Any, where: str, source: str | None) -> int | str:
+    if isinstance(item, str) and item.strip() == BLOT:
+        return BLOT
     if isinstance(item, bool) or not isinstance(item, (int, str)):
         raise ParseError(f"{where}: expected a whole number, got {str(item)[:20]!r}", source)
     if isinstance(item, int):
@@ -112,7 +119,7 @@ def _clue(value: Any, where: str, source: str | None) -> RawClue:
         # numbers inside a list must be JSON integers: "1" is refused like 1.0 (a whole clue
         # may still be one string such as "3 1"); colour blocks are [3, "a"] or "3a"
         bad = next((j for j, x in enumerate(value)
-                    if isinstance(x, bool) or not (isinstance(x, (int, list))
+                    if isinstance(x, bool) or not (isinstance(x, (int, list)) or x == BLOT
                                                    or (isinstance(x, str) and _COLOUR_TOKEN.fullmatch(x.strip())))),
                    None)
         if bad is not None:
@@ -121,14 +128,14 @@ def _clue(value: Any, where: str, source: str | None) -> RawClue:
         items = value
     else:
         raise ParseError(f"{where}: expected a list of block lengths, got {type(value).__name__}", source)
-    out: list[tuple[int, str | int | None]] = []
+    out: list[tuple[int | str, str | int | None]] = []
     for j, item in enumerate(items):
         key: str | int | None = None
         if isinstance(item, list):
             if len(item) != 2 or isinstance(item[1], bool) or not isinstance(item[1], (str, int)):
                 raise ParseError(f"{where}[{j}]: a colour block is [length, colour], got {str(item)[:30]}", source)
             item, key = item
-            if isinstance(item, bool) or not isinstance(item, int):
+            if isinstance(item, bool) or not (isinstance(item, int) or item == BLOT):
                 raise ParseError(f"{where}[{j}]: expected a whole number, got {json.dumps(item)[:20]}", source)
             if isinstance(key, str) and not key:
                 raise ParseError(f"{where}[{j}]: empty colour", source)
@@ -206,8 +213,8 @@ class _Palette:
                  clues: list[RawClue], goal_rows: list[str] | None) -> None:
         self.source = source
         self.prefix = prefix
-        colours_key = "colors" if "colors" in doc else "colours"
-        given = doc.get(colours_key)
+        colours_key = _colours_key(doc)
+        given = doc.get(colours_key) if colours_key else None
         entries: list[tuple[str, str | None, RGB]] = []  # (char, name, rgb) in file order
         list_background = None
         if isinstance(given, list):  # [{"char", "name", "rgb"}, ...] as 'check --json' prints 'palette'
@@ -362,7 +369,7 @@ def _puzzle_clues(doc: Any, where: str, source: str | None) -> Puzzle:
         meta = (("name", doc["name"]),) + meta
     keyed = any(k is not None for c in (rows or ()) + (columns or ()) for _, k in c)
     odd_goal = goal_rows is not None and any(ch not in _GOAL_CELLS for r in goal_rows for ch in r)
-    if "colors" in doc or "colours" in doc or keyed or odd_goal:
+    if _colours_key(doc) or keyed or odd_goal:
         if rows is None and columns is None and goal_rows is None:
             raise ParseError(f"{prefix}rows: missing (and no goal)", source)
         if goal_rows is None and (rows is None or columns is None):
@@ -383,6 +390,15 @@ def _puzzle_clues(doc: Any, where: str, source: str | None) -> Puzzle:
         raise ParseError(f"{prefix}{'rows' if row_lengths is None else 'columns'}: missing (and no goal)", source)
     check_size(len(col_lengths), len(row_lengths), source, None)
     return Puzzle(rows=row_lengths, columns=col_lengths, name=name, goal=goal, meta=meta)
+
+
+def _colours_key(doc: dict[str, Any]) -> str | None:
+    """The key of the palette: ``colors`` (or ``colours``), else the ``palette`` list that
+    ``check --json`` prints beside its ``colors`` count."""
+    for key in ("colors", "colours"):
+        if key in doc and not (isinstance(doc[key], int) and isinstance(doc.get("palette"), list)):
+            return key
+    return "palette" if isinstance(doc.get("palette"), list) else None
 
 
 def _scalar(v: str | int | float | bool) -> str:
@@ -420,14 +436,13 @@ def write(puzzle: Puzzle) -> str:
         parts.append(f'  "colors": {{\n{body}\n  }}')
         chars = puzzle.chars
         for key, axis, count in (("rows", "row", puzzle.height), ("columns", "column", puzzle.width)):
-            lines = [zip(*puzzle.line(axis, i)) for i in range(count)]
             body = ",\n".join(
-                "    " + json.dumps([[n, chars[c]] for n, c in blocks], ensure_ascii=False) for blocks in lines
+                "    " + json.dumps(clue_json(puzzle.clue(axis, i), chars), ensure_ascii=False) for i in range(count)
             )
             parts.append(f'  "{key}": [\n{body}\n  ]')
     else:
-        for key, lines in (("rows", puzzle.rows), ("columns", puzzle.columns)):
-            body = ",\n".join(f"    {json.dumps(list(c))}" for c in lines)
+        for key, lines in (("rows", puzzle.row_clues), ("columns", puzzle.column_clues)):
+            body = ",\n".join(f"    {json.dumps(clue_json(c))}" for c in lines)
             parts.append(f'  "{key}": [\n{body}\n  ]')
     if puzzle.goal is not None:
         body = ",\n".join(f"    {json.dumps(r, ensure_ascii=False)}" for r in puzzle.goal)
@@ -446,6 +461,19 @@ def write(puzzle: Puzzle) -> str:
             docs.append(f"    {json.dumps(doc, ensure_ascii=False)}")
         parts.append('  "rules": [\n' + ",\n".join(docs) + "\n  ]")
     return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+def clue_json(clue: LineClue, chars: str | None = None) -> list:
+    """One clue as JSON: lengths (``"?"`` for a blot), or with ``chars`` (the palette's characters)
+    ``[length, char]`` pairs.
+
+    >>> clue_json(LineClue((3, 1), (1, 1), 0b10)), clue_json(LineClue((1, 2), (2, 1), 0b01), ".ab")
+    ([3, '?'], [['?', 'b'], [2, 'a']])
+    """
+    lengths = [BLOT if (clue.blots >> j) & 1 else n for j, n in enumerate(clue.lengths)]
+    if chars is None:
+        return lengths
+    return [[n, chars[c]] for n, c in zip(lengths, clue.colors)]
 
 
 def _givens(value: Any, puzzle: Puzzle, where: str, source: str | None) -> tuple[tuple[int, int, int], ...]:

@@ -134,7 +134,7 @@ def require_bw_level(puzzle: Puzzle) -> None:
     """Refuse what a level cannot hold: colours (its picture is a black-and-white PBM) and revealed cells.
 
     Raises:
-        ValueError: the puzzle has more than one block colour, or given cells.
+        ValueError: the puzzle has more than one block colour, given cells, rules or blotted clues.
     """
     if puzzle.is_color:
         raise ValueError(f"a level's picture is a black-and-white PBM and this picture has {puzzle.ncolors} colours: "
@@ -143,6 +143,10 @@ def require_bw_level(puzzle: Puzzle) -> None:
         raise ValueError("a level stores no revealed cells: save the puzzle as json, or remove them")
     if puzzle.rules:
         raise ValueError("a level stores no rules: save the puzzle as json, or remove them")
+    if puzzle.has_blots:
+        from . import blots_text
+
+        raise ValueError(f"a level stores no blotted clues ({blots_text(puzzle)}): save the puzzle as xml or json")
 
 
 def _same_flag(data: bytes, flag: bool) -> bool:

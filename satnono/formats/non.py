@@ -133,7 +133,9 @@ class _Reader:
                 if key in self.blocks:
                     raise self.error(f"a second '{key}' section (the first is on line {self.blocks[key][0]})", lineno)
                 block: list[tuple[int, str]] = []
-                while i < len(lines) and (is_blank(lines[i]) or lines[i].strip()[0] in _CLUE_START):
+                # a '?' (a blot, which .non cannot hold) is a clue line too: refused, not ignored
+                while i < len(lines) and (is_blank(lines[i]) or lines[i].strip()[0] in _CLUE_START
+                                          or lines[i].strip()[0] == "?"):
                     block.append((self.offset + i + 1, lines[i]))
                     i += 1
                 end = self.offset + i + 1 if i < len(lines) else self.offset + len(lines)

@@ -20,8 +20,10 @@ the DTD named in a ``<!DOCTYPE>`` is never fetched).  Reading rules:
   ``]``, space, or taken) and then gets a free one; the background's char
   becomes ``.``.  A puzzle whose blocks use one colour is black and white
   (``#``), as are number-loom's exports (``defaultcolor="white"`` with every
-  count marked ``color="black"``).  Triddlers and blotted clues
-  (``<count>0</count>``) raise :class:`UnsupportedPuzzle`.
+  count marked ``color="black"``).  Triddlers raise :class:`UnsupportedPuzzle`.
+* A blotted clue (``<count>0</count>``, as webpbn writes it) is a block of
+  unknown length, at least 1, in the colour of its ``color`` attribute (or the
+  default colour); the writer writes a blot back the same way.
 * The first ``<solution>`` of type ``goal`` (the default type) becomes the goal:
   rows delimited by ``|``, whitespace outside a declared colour character
   ignored.  Missing clues are derived from the goal.
@@ -41,7 +43,7 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import DefusedXMLParser
 
 from ..errors import ParseError, UnsupportedPuzzle
-from ..model import BLACK, BW_PALETTE, WHITE, Color, Palette, Puzzle, default_rgb, parse_rgb
+from ..model import BLACK, BLOT, BW_PALETTE, WHITE, Color, Palette, Puzzle, default_rgb, parse_rgb
 from ._palette import RGB, build_palette, puzzle_of_blocks, rgb_of_name
 from ._text import check_size, parse_block
 
@@ -133,8 +135,8 @@ def read(data: str | bytes, source: str | None) -> list[Puzzle]:
     return puzzles
 
 
-Blocks = tuple[tuple[int, str], ...]
-"""A clue as read: ``(length, colour name)`` per block."""
+Blocks = tuple[tuple["int | str", str], ...]
+"""A clue as read: ``(length, colour name)`` per block; a blotted length is ``"?"``."""
 
 
 class _Puzzle:
@@ -175,9 +177,9 @@ class _Puzzle:
         for count in line:
             if count.tag != "count":
                 continue
-            n = parse_block(_text(count), self.source, self.lines.get(count))
-            if n == 0:
-                raise UnsupportedPuzzle("blotted clues are not supported yet", self.source, self.lines.get(count))
+            n: int | str = parse_block(_text(count), self.source, self.lines.get(count))
+            if n == 0:  # webpbn's blot: a hidden length, at least 1
+                n = BLOT
             colour = self.use_colour(count.get("color", self.default), count)
             blocks.append((n, colour))
         return tuple(blocks)
@@ -357,12 +359,13 @@ def write(puzzle: Puzzle) -> str:
     for kind, count in (("columns", puzzle.width), ("rows", puzzle.height)):
         out.append(f'<clues type="{kind}">')
         for i in range(count):
-            lengths, colors = puzzle.line("row" if kind == "rows" else "column", i)
+            clue = puzzle.clue("row" if kind == "rows" else "column", i)
             out.append(
                 "<line>"
                 + "".join(
-                    f"<count>{n}</count>" if c == 1 else f"<count color={names[c]}>{n}</count>"
-                    for n, c in zip(lengths, colors)
+                    f"<count>{0 if clue.is_blotted(j) else n}</count>" if c == 1
+                    else f"<count color={names[c]}>{0 if clue.is_blotted(j) else n}</count>"
+                    for j, (n, c) in enumerate(zip(clue.lengths, clue.colors))
                 )
                 + "</line>"
             )

@@ -42,7 +42,7 @@ from typing import Any
 from ..errors import SatnonoError
 from ..formats import level as levelfmt
 from ..formats._palette import SPARE_CHARS
-from ..model import BLACK, BW_PALETTE, MAX_COLORS, Color, Palette, Puzzle, check_grid, check_palette, \
+from ..model import BLACK, BLOT, BW_PALETTE, MAX_COLORS, Color, Palette, Puzzle, check_grid, check_palette, \
     color_clues_of_grid, parse_rgb
 
 #: Largest side the editor handles, smaller than the library's :data:`~satnono.model.MAX_SIDE`
@@ -117,30 +117,31 @@ def _picture(grid: Any, palette: Palette) -> tuple[str, ...]:
         raise DocError(str(e)) from None
 
 
-def _clue_list(value: Any, n: int, what: str, palette: Palette) -> list[tuple[tuple[int, ...], tuple[int, ...]] | None]:
-    """Typed clues as ``(lengths, colours)``, ``None`` where the picture's own clue stands."""
+def _clue_list(value: Any, n: int, what: str, palette: Palette) -> list[tuple[tuple[Any, ...], tuple[int, ...]] | None]:
+    """Typed clues as ``(lengths, colours)`` (a blotted length is ``"?"``), ``None`` where the
+    picture's own clue stands."""
     if value is None:
         return [None] * n
     if not isinstance(value, list) or len(value) != n:
         raise DocError(f"{what} must be a list of {n} entries")
     index = {c.char: i for i, c in enumerate(palette) if i}
-    out: list[tuple[tuple[int, ...], tuple[int, ...]] | None] = []
+    out: list[tuple[tuple[Any, ...], tuple[int, ...]] | None] = []
     for i, clue in enumerate(value):
         if clue is None:
             out.append(None)
             continue
         if not isinstance(clue, list) or len(clue) > EDITOR_MAX_SIDE:
             raise DocError(f"{what} {i + 1}: a clue is a list of at most {EDITOR_MAX_SIDE} blocks")
-        lengths: list[int] = []
+        lengths: list[Any] = []
         colors: list[int] = []
         for block in clue:
             n_: Any = block
             col: int | None = 1
             if isinstance(block, list):
                 n_, col = (block[0], index.get(block[1])) if len(block) == 2 and isinstance(block[1], str) else (None, 1)
-            if not isinstance(n_, int) or isinstance(n_, bool) or not 0 <= n_ <= EDITOR_MAX_SIDE:
+            if n_ != BLOT and (not isinstance(n_, int) or isinstance(n_, bool) or not 0 <= n_ <= EDITOR_MAX_SIDE):
                 raise DocError(f"{what} {i + 1}: a clue is a list of block lengths from 0 to {EDITOR_MAX_SIDE}"
-                               " (or [length, colour character] pairs)")
+                               ' or "?" for a blot (or [length, colour character] pairs)')
             if col is None:
                 raise DocError(f"{what} {i + 1}: block {block!r} names a colour the palette does not have")
             if n_:

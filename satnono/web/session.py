@@ -27,6 +27,7 @@ from ..diagnose import diagnose
 from ..errors import ParseError
 from ..formats import WRITABLE_FORMATS, dumps, format_from_suffix, load_all, loads, read_bytes, save
 from ..formats import level as levelfmt
+from ..formats.jsonfmt import clue_json
 from ..linesolve import LineSolver
 from ..model import BLACK, MAX_COLORS, WHITE, Color, Puzzle, default_palette
 from ..report import palette_list
@@ -102,16 +103,16 @@ def doc_of(puzzle: Puzzle, fmt: str | None = None, level: dict[str, Any] | None 
         res = Checker(line_solver=_LINES).check(puzzle, timeout=timeout)
         if res.solutions:
             grid = res.solutions[0]
-    typed_rows: list[Any] = [None] * h
-    typed_cols: list[Any] = [None] * w
+    chars = puzzle.chars
+
+    def typed(axis: str, i: int) -> list[Any]:  # "?" for a blotted length
+        return clue_json(puzzle.clue(axis, i), chars if puzzle.is_color else None)
+
+    # blotted clues stay typed (the picture shows lengths, not blots); without a picture every clue is
+    typed_rows: list[Any] = [typed("row", i) if puzzle.row_clues[i].blots else None for i in range(h)]
+    typed_cols: list[Any] = [typed("column", i) if puzzle.column_clues[i].blots else None for i in range(w)]
     if grid is None:
         grid = tuple(WHITE * w for _ in range(h))
-        chars = puzzle.chars
-
-        def typed(axis: str, i: int) -> list[Any]:
-            lengths, colors = puzzle.line(axis, i)
-            return [[n, chars[c]] for n, c in zip(lengths, colors)] if puzzle.is_color else list(lengths)
-
         typed_rows = [typed("row", i) for i in range(h)]
         typed_cols = [typed("column", i) for i in range(w)]
     meta = [[k, v] for k, v in puzzle.meta if not (level is not None and k == levelfmt.COMPLETED)]

@@ -511,8 +511,8 @@ function editClue(el) {
   const input = document.createElement("input");
   input.className = "clue-input";
   input.value = el.dataset.text;
-  input.title = isColor(d) ? "blocks: length then colour character, e.g. 3a 1b (a bare length is the first colour); 0: an empty line; empty: the picture's own clue"
-    : "block lengths, e.g. 3 1 2; 0: an empty line; empty: the picture's own clue";
+  input.title = isColor(d) ? "blocks: length then colour character, e.g. 3a 1b (a bare length is the first colour); ?a: a blotted block (length hidden); 0: an empty line; empty: the picture's own clue"
+    : "block lengths, e.g. 3 1 2; ?: a blotted block (length hidden); 0: an empty line; empty: the picture's own clue";
   el.replaceChildren(input);
   el.dataset.text = "";
   input.focus();

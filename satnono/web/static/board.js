@@ -1,7 +1,7 @@
 // The board: clues above and left of the grid, placement counts right and below,
 // all in one CSS grid so that every clue lines up with its row or column.
 
-import { BACKGROUND, clueText, clues, height, isColor, palette, width } from "./doc.js";
+import { BACKGROUND, BLOT, clueText, clues, height, isColor, palette, width } from "./doc.js";
 
 const INK = "#1d1d22"; // black in black and white: the page's ink, a little softer than #000
 
@@ -124,7 +124,8 @@ export class Board {
     this.root.style.setProperty("--col-clues", `${box.height}px`);
   }
 
-  /** One clue: plain numbers in black and white; in colour each block is a chip of its colour. */
+  /** One clue: plain numbers in black and white; in colour each block is a chip of its colour;
+   * a blotted block (any puzzle) is a chip of its colour showing "?". */
   _clue(el, blocks, typed, doc, color) {
     const text = clueText(doc, blocks);
     if (el.dataset.text !== text) {
@@ -134,13 +135,15 @@ export class Board {
         const s = document.createElement("span");
         s.textContent = String(n);
         if (n >= 10) s.className = "wide";
-        if (color && ch) {
+        if (n === BLOT) s.className = "blot"; // a blot of its colour: a filled rounded box with "?"
+        if ((color || n === BLOT) && ch) {
           const rgb = this.colors[ch] || "#888888";
           s.classList.add("chip");
           s.style.backgroundColor = rgb;
           s.style.color = textOn(rgb);
           s.dataset.char = ch;
-          s.title = `${n} ${this.names[ch] || ch} (${ch})`;
+          s.title = n === BLOT ? `a blotted ${this.names[ch] || ch} block (${ch}): its length is hidden, at least 1`
+            : `${n} ${this.names[ch] || ch} (${ch})`;
         }
         return s;
       }));

@@ -32,6 +32,9 @@ export function palette(doc) { return doc.palette || BW_PALETTE; }
 /** True for a document with more than one block colour. */
 export function isColor(doc) { return palette(doc).length > 2; }
 
+/** A blotted block's length in a clue: hidden, at least 1 (the library's "?"). */
+export const BLOT = "?";
+
 /** The clue of one line (a string of cell characters): its blocks, [length, char] each. */
 export function lineClue(cells) {
   const out = [];
@@ -52,7 +55,7 @@ export function typedBlocks(doc, clue) {
   return clue.map((b) => (Array.isArray(b) ? b : [b, first]));
 }
 
-/** A clue as a person types it: "3 1" in black and white, "3a 1b" in colour, "0" when empty. */
+/** A clue as a person types it: "3 1" in black and white, "3a 1b" in colour ("?", "?a" for a blot), "0" when empty. */
 export function clueText(doc, blocks) {
   if (!blocks.length) return "0";
   const color = isColor(doc);
@@ -142,7 +145,8 @@ export function cleared(doc) {
 
 /**
  * Parse a typed clue for a document: "3 1 2" (or "3,1,2"), in colour "3a 1b" with the
- * palette's characters (a bare length is the first colour); "0" is an empty line;
+ * palette's characters (a bare length is the first colour); "?" (in colour "?a") is a
+ * blotted block, its length hidden (at least 1); "0" is an empty line;
  * null for empty text (use the picture's own clue).  Blocks come back as [length, char].
  */
 export function parseClue(text, max, doc = null) {
@@ -152,12 +156,12 @@ export function parseClue(text, max, doc = null) {
   const chars = new Set(pal.slice(1).map((p) => p.char));
   const out = [];
   for (const p of t.split(/[\s,]+/)) {
-    const m = /^(\d+)(.?)$/u.exec(p);
-    if (!m) throw new Error(`"${p}" is not a block (a length, then a colour character in colour: 3a)`);
-    const n = Number(m[1]);
+    const m = /^(\d+|\?)(.?)$/u.exec(p);
+    if (!m) throw new Error(`"${p}" is not a block (a length or ?, then a colour character in colour: 3a, ?a)`);
+    const n = m[1] === BLOT ? BLOT : Number(m[1]);
     const ch = m[2] || pal[1].char;
     if (!chars.has(ch)) throw new Error(`"${p}": no colour uses the character "${ch}" (the palette has ${[...chars].join(" ")})`);
-    if (n > max) throw new Error(`a block of ${n} does not fit in ${max} cells`);
+    if (n !== BLOT && n > max) throw new Error(`a block of ${n} does not fit in ${max} cells`);
     if (n) out.push([n, ch]);
   }
   return out;
