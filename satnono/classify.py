@@ -31,7 +31,7 @@ from __future__ import annotations
 import time
 from contextlib import closing
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Generator, Iterable
 
 from .counting import MULTIPLE, NONE, UNIQUE, count
 from . import batch
@@ -196,7 +196,7 @@ def lost_record(task: Task, lost: Lost) -> dict[str, Any]:
 
 def run_batch(tasks: list[Task], opts: Options, workers: int = 1,
               on_start: Callable[..., None] | None = None,
-              scheduler: str | None = None) -> Iterator[tuple[Task, dict[str, Any]]]:
+              scheduler: str | None = None) -> Generator[tuple[Task, dict[str, Any]], None, None]:
     """Classify ``tasks``; yields ``(task, record)`` as each finishes (completion order).
 
     ``workers`` > 1 uses that many local processes; ``scheduler`` a Dask cluster (see
@@ -281,7 +281,7 @@ def count_task(item: tuple[Puzzle, int | None, float | None, bool, str]) -> Any:
 
 def run_items(fn: Callable[[Any], Any], items: list[Any], workers: int = 1, scheduler: str | None = None,
               timeout: float | None = None,
-              on_start: Callable[[Any], None] | None = None) -> Iterator[tuple[int, Any]]:
+              on_start: Callable[[Any], None] | None = None) -> Generator[tuple[int, Any], None, None]:
     """``(i, fn(items[i]))`` in input order on the batch engine (a :class:`Lost` when an item
     could not be run); for the check and count commands.
 

@@ -186,10 +186,10 @@ def convert(source: str, target: str, from_fmt: str | None, to_fmt: str | None, 
             else:
                 click.echo(out, nl=not out.endswith("\n"))
         else:
-            fmt = to_fmt or format_from_suffix(target)
-            if fmt is None:
+            out_fmt = to_fmt or format_from_suffix(target)
+            if out_fmt is None:
                 raise click.UsageError(f"cannot tell the output format from {target!r}; use --to")
-            save(puzzle, target, fmt, overwrite=force)
+            save(puzzle, target, out_fmt, overwrite=force)
     except FileExistsError:
         raise CliExit(EXIT_INPUT, f"{target}: exists; not overwritten (use --force)") from None
     except (SatnonoError, ValueError, OSError) as e:

@@ -11,7 +11,7 @@ import codecs
 import os
 import re
 import sys
-from typing import Iterator, NoReturn
+from typing import Any, Iterator, NoReturn
 
 from ..interrupt import SIGNALS, Terminated
 from ..model import Puzzle
@@ -114,7 +114,7 @@ class Bar:
         self.label = label
         self.auto = show is None
         self.show = show if show is not None else sys.stderr.isatty()
-        self.progress = None
+        self.progress: Any = None  # a rich Progress once shown
 
     def start(self, total: int, completed: int = 0) -> None:
         if not self.show or self.progress is not None or (self.auto and total <= 1):
@@ -149,7 +149,7 @@ class Bar:
     def stop(self) -> None:
         if self.progress is not None:
             self.progress.stop()
-            self.progress = None
+            self.progress = None  # a rich Progress once shown
 
 
 def batch_started(bar: Bar, total: int, done: int = 0):  # type: ignore[no-untyped-def]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from typing import Any
 
 import click
 
@@ -223,7 +224,7 @@ def explain_cmd(file: str, fmt: str | None, as_json: bool, svg_out: str | None, 
             except OSError as e:
                 raise CliExit(EXIT_INPUT, f"{svg_out}: cannot write: {e.strerror or e}") from None
         if as_json:
-            d = {"file": fname}
+            d: dict[str, Any] = {"file": fname}
             if index is not None:
                 d["index"] = index
             d.update(ex.as_dict())

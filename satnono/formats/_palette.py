@@ -229,7 +229,8 @@ def split_blocks(text: str, sep: str, source: str | None, line: int | None) -> l
     return out
 
 
-Blocks = Sequence[tuple[int, int]]
+Blocks = Sequence[tuple["int | str", int]]
+"""``(length, colour index)`` blocks of one line; a length may be ``"?"`` (a blot)."""
 
 
 def puzzle_of_blocks(
@@ -249,7 +250,6 @@ def puzzle_of_blocks(
         if columns is None:
             columns = [derived.column_blocks(i) for i in range(derived.width)]
     if len(palette) == 2:  # the common case, kept on the fast path of plain lengths
-        return Puzzle(rows=tuple(tuple(n for n, _ in b) for b in rows),
-                      columns=tuple(tuple(n for n, _ in b) for b in columns), goal=goal, palette=palette,
-                      **kwargs)  # type: ignore[arg-type]
-    return Puzzle(rows=tuple(rows), columns=tuple(columns), goal=goal, palette=palette, **kwargs)  # type: ignore[arg-type]
+        return Puzzle.from_clues(rows=[[n for n, _ in b] for b in rows], columns=[[n for n, _ in b] for b in columns],
+                                 goal=goal, palette=palette, **kwargs)
+    return Puzzle.from_clues(rows=rows, columns=columns, goal=goal, palette=palette, **kwargs)

@@ -238,7 +238,7 @@ class _Palette:
         self.entries = entries
         # characters first: a character wins over another colour's name
         self.by_char: dict[str, int] = {ch: i for i, (ch, _, _) in enumerate(entries)}
-        self.lookup: dict[str | int, int] = dict(self.by_char)
+        self.lookup: dict[str | int, int] = {ch: i for ch, i in self.by_char.items()}
         for i, (_, name, _) in enumerate(entries):
             self.lookup.setdefault(i + 1, i)
             if name is not None:
@@ -389,7 +389,7 @@ def _puzzle_clues(doc: Any, where: str, source: str | None) -> Puzzle:
     if row_lengths is None or col_lengths is None:
         raise ParseError(f"{prefix}{'rows' if row_lengths is None else 'columns'}: missing (and no goal)", source)
     check_size(len(col_lengths), len(row_lengths), source, None)
-    return Puzzle(rows=row_lengths, columns=col_lengths, name=name, goal=goal, meta=meta)
+    return Puzzle.from_clues(rows=row_lengths, columns=col_lengths, name=name, goal=goal, meta=meta)
 
 
 def _colours_key(doc: dict[str, Any]) -> str | None:

@@ -274,8 +274,9 @@ class _Puzzle:
         goal = None
         if named_goal is not None:
             goal = tuple("".join(WHITE if n is None else chars_of[n] for n in row) for row in named_goal)
-        check_size(len(named_goal[0]) if columns is None else len(columns),
-                   len(named_goal) if rows is None else len(rows), self.source, self.lines.get(elem))
+        width = len(columns) if columns is not None else len(named_goal[0]) if named_goal else 0
+        height = len(rows) if rows is not None else len(named_goal) if named_goal else 0
+        check_size(width, height, self.source, self.lines.get(elem))
         name = next((_text(c) for c in elem if c.tag == "title" and _text(c)), self.set_title)
         meta = [(c.tag, _text(c)) for c in elem if c.tag in _META_TAGS and _text(c)]
         have = {k for k, _ in meta}

@@ -279,7 +279,7 @@ def fix_dict(res: Any) -> dict[str, Any]:
 # files
 
 
-def export(doc: Doc, fmt: str) -> tuple[str, bytes]:
+def export(doc: Any, fmt: str) -> tuple[str, bytes]:
     """``(file name, content)`` of a download of the document in ``fmt`` (a level is a zip of its three files).
 
     Raises:
@@ -393,7 +393,7 @@ class Editor:
                 out.append(None)
         return tuple(out)
 
-    def save(self, doc: Doc) -> str:
+    def save(self, doc: Any) -> str:
         """Save over the file named on the command line (an explicit Save); returns its path.
 
         Raises:
@@ -414,7 +414,7 @@ class Editor:
                 raise DocError(f"{os.path.basename(self.path)} holds {n} puzzles; saving would lose the others: use Save as")
         return self._write(doc, self.path, fmt, overwrite=True)
 
-    def save_as(self, doc: Doc, name: str, fmt: str | None = None, overwrite: bool = False) -> str:
+    def save_as(self, doc: Any, name: Any, fmt: str | None = None, overwrite: bool = False) -> str:
         """Save under ``name`` in the editor's folder (never outside it); returns the path.
 
         The new file becomes the one Save writes to.
