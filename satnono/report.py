@@ -247,33 +247,9 @@ def classify_summary(summary: dict[str, Any]) -> tuple[Any, list[str]]:
 
 
 def fix_dict(file: str, res: Any) -> dict[str, Any]:
-    """The JSON object of ``satnono fix --json`` (coordinates 0-based)."""
-    def cells(prop):  # type: ignore[no-untyped-def]
-        if prop is None:
-            return None
-        return {"givens": [{"row": g.row, "col": g.col, "black": g.black, "value": g.char} for g in prop.givens],
-                "count": len(prop.givens), "line_solvable": prop.line_solvable}
-
-    return {
-        "file": file,
-        "name": res.puzzle.name,
-        "width": res.puzzle.width,
-        "height": res.puzzle.height,
-        "status": res.status.value,
-        "line_solvable": res.line_solvable,
-        "goal": list(res.goal) if res.goal else None,
-        "goal_from": res.goal_from,
-        "other": list(res.other) if res.other else None,
-        "diff": [list(x) for x in res.diff],
-        "givens_unique": cells(res.givens_unique),
-        "givens_line": cells(res.givens_line),
-        "edits": [{"row": e.row, "col": e.col, "black": e.black, "value": e.char, "line_solvable": e.line_solvable}
-                  for e in res.edits],
-        "edits_tried": res.edits_tried,
-        "timed_out": res.timed_out,
-        "reason": res.reason,
-        "seconds": round(res.seconds, 6),
-    }
+    """The JSON object of ``satnono fix --json`` (coordinates 0-based): the one shape of a fix
+    proposal, :meth:`~satnono.fixer.FixResult.as_dict`, which the editor sends too."""
+    return res.as_dict(file)
 
 
 def fix_text(file: str, res: Any, ascii: bool = False, tty: bool = False) -> list[str]:
@@ -329,6 +305,15 @@ def fix_text(file: str, res: Any, ascii: bool = False, tty: bool = False) -> lis
         extra = ", line-solvable too" if prop.target == "unique" and prop.line_solvable else ""
         n = len(prop.givens)
         out.append(f"{title} ({n} cell{'s' if n != 1 else ''}, verified{extra}): {cells}")
+    reveal = getattr(res, "blots_reveal", None)
+    if reveal is not None:
+        shown = ", ".join(f"{x.axis} {x.line + 1} block {x.block + 1} = {x.length}" for x in reveal.reveals)
+        n = len(reveal.reveals)
+        extra = ", line-solvable too" if reveal.line_solvable else ""
+        out.append(f"blots to reveal for a unique solution ({n} number{'s' if n != 1 else ''}, verified{extra}): "
+                   f"{shown}")
+    elif getattr(res, "blots_note", None):
+        out.append(f"blots: {res.blots_note}")
     if res.needs_fix and res.goal is not None:
         total = res.puzzle.height * res.puzzle.width
         if res.edits:

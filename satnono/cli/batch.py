@@ -88,7 +88,7 @@ def count_cmd(files: tuple[str, ...], fmt: str | None, max_solutions: int | None
     reason.
     """
     from ..counting import count as count_solutions
-    from ..linesolve import LineSolver
+    from ..lines import LineSolver
 
     lines = LineSolver()
     codes: list[int] = []

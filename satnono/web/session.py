@@ -28,7 +28,7 @@ from ..errors import ParseError
 from ..formats import WRITABLE_FORMATS, dumps, format_from_suffix, load_all, loads, read_bytes, save
 from ..formats import level as levelfmt
 from ..formats.jsonfmt import clue_json
-from ..linesolve import LineSolver
+from ..lines import shared_solver
 from ..model import BLACK, MAX_COLORS, WHITE, Color, Puzzle, default_palette
 from ..report import palette_list
 from ..solve import Checker
@@ -45,7 +45,6 @@ DOWNLOAD_SUFFIX = {"non": ".non", "xml": ".xml", "nin": ".nin", "mk": ".mk", "cw
 #: Formats the editor can save and download.
 SAVE_FORMATS: tuple[str, ...] = (*WRITABLE_FORMATS, "level")
 
-_LINES = LineSolver()  # one per worker process: repeated lines are solved once
 
 
 def page_limits() -> dict[str, Any]:
@@ -100,7 +99,7 @@ def doc_of(puzzle: Puzzle, fmt: str | None = None, level: dict[str, Any] | None 
     puzzle = editable(puzzle)
     grid: tuple[str, ...] | None = puzzle.goal if puzzle.goal is not None and puzzle.is_solution(puzzle.goal) else None
     if grid is None:
-        res = Checker(line_solver=_LINES).check(puzzle, timeout=timeout)
+        res = Checker(line_solver=shared_solver()).check(puzzle, timeout=timeout)
         if res.solutions:
             grid = res.solutions[0]
     chars = puzzle.chars
@@ -211,7 +210,7 @@ def analyze(doc: Doc | Puzzle, timeout: float = CHECK_TIMEOUT) -> dict[str, Any]
     """
     puzzle = _puzzle(doc)
     # the cells where two solutions differ (probing every open cell for the whole region costs seconds)
-    d = diagnose(puzzle, timeout=timeout, line_solver=_LINES, probe_cells=False)
+    d = diagnose(puzzle, timeout=timeout, line_solver=shared_solver(), probe_cells=False)
     rows: list[str | None] = [None] * puzzle.height
     cols: list[str | None] = [None] * puzzle.width
     for o in d.open_lines:
@@ -247,32 +246,17 @@ def propose(doc: Doc | Puzzle, timeout: float = FIX_TIMEOUT, max_edits: int = 5)
         return {"status": "skipped", "reason": "the picture does not match the typed clues", "edits": [],
                 "givens_unique": None, "givens_line": None}
     try:
-        res = fix(puzzle, timeout=timeout, max_edits=max_edits, checker=Checker(line_solver=_LINES))
+        res = fix(puzzle, timeout=timeout, max_edits=max_edits, checker=Checker(line_solver=shared_solver()))
     except FixError as e:
         raise DocError(str(e)) from None
     return fix_dict(res)
 
 
 def fix_dict(res: Any) -> dict[str, Any]:
-    """A :class:`~satnono.fixer.FixResult` as the page reads it: each edit and each proposed given
-    says its new value as ``char`` (the command line's JSON says ``value``).
-
-    The editor's only builder of this shape.  It must be replaced by ``FixResult.as_dict()``
-    (one JSON shape for the command line and the editor, a superset of both) once the fixer
-    has it; the page reads only the keys built here.
-    """
-    def givens(prop: Any) -> dict[str, Any] | None:
-        if prop is None:
-            return None
-        return {"givens": [{"row": g.row, "col": g.col, "black": g.black, "char": g.char} for g in prop.givens],
-                "count": len(prop.givens), "line_solvable": prop.line_solvable}
-
-    return {"status": res.status.value, "line_solvable": res.line_solvable,
-            "givens_unique": givens(res.givens_unique), "givens_line": givens(res.givens_line),
-            "edits": [{"row": e.row, "col": e.col, "black": e.black, "char": e.char, "line_solvable": e.line_solvable}
-                      for e in res.edits],
-            "edits_tried": res.edits_tried, "timed_out": res.timed_out, "reason": res.reason,
-            "seconds": round(res.seconds, 6)}
+    """A :class:`~satnono.fixer.FixResult` as the page gets it: the one JSON shape of a fix
+    proposal (:meth:`~satnono.fixer.FixResult.as_dict`, as ``satnono fix --json`` prints it;
+    each edit and given says its new value as ``char`` and as ``value``)."""
+    return res.as_dict()
 
 
 # ---------------------------------------------------------------------------
