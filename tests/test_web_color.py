@@ -122,10 +122,14 @@ def test_palette_characters_a_clue_cannot_type_are_replaced():
     assert chars[3] == "b" and all(session.editable_char(ch) for ch in chars[1:]) and len(set(chars)) == 4
     q = session.puzzle_of(d)
     assert q.row_colors == p.row_colors and q.goal is not None
-    # a one-colour palette draws with '#', whatever the file called it; its RGB stays
+    # a one-colour palette keeps its own character, name and RGB in the editor (issue 20)
     navy = Puzzle.from_grid(["x.", ".x"], palette=(odd[0], Color("navy", "x", (0, 0, 128))))
     d1 = session.doc_of(navy)
-    assert d1["grid"] == ["#.", ".#"] and d1["palette"][1] == {"name": "navy", "char": "#", "rgb": "#000080"}
+    assert d1["grid"] == ["x.", ".x"] and d1["palette"][1] == {"name": "navy", "char": "x", "rgb": "#000080"}
+    back = session.puzzle_of(d1)
+    assert back.palette == navy.palette and back.goal == navy.goal
+    verdict = session.analyze(d1)
+    assert verdict["status"] == "multiple"
 
 
 def test_a_clue_only_colour_file_opens_with_typed_colour_clues():
@@ -157,7 +161,6 @@ BAD_PALETTES = [
       {"name": "b", "char": "b", "rgb": "#000000"}], "two colours use"),
     ([{"name": "white", "char": ".", "rgb": "#ffffff"}, {"name": "a", "char": "a", "rgb": "#000000"},
       {"name": "a", "char": "b", "rgb": "#000000"}], "two colours are named"),
-    ([{"name": "white", "char": ".", "rgb": "#ffffff"}, {"name": "a", "char": "a", "rgb": "#000000"}], "one colour draws with '#'"),
     ([{"name": "white", "char": ".", "rgb": "#ffffff"}, 7], "name, char and rgb"),
 ]
 

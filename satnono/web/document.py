@@ -42,7 +42,7 @@ from typing import Any
 from ..errors import SatnonoError
 from ..formats import level as levelfmt
 from ..formats._palette import SPARE_CHARS
-from ..model import BLACK, BLOT, BW_PALETTE, MAX_COLORS, Color, Palette, Puzzle, check_grid, check_palette, \
+from ..model import BLOT, BW_PALETTE, MAX_COLORS, Color, Palette, Puzzle, check_grid, check_palette, \
     color_clues_of_grid, parse_rgb
 
 #: Largest side the editor handles, smaller than the library's :data:`~satnono.model.MAX_SIDE`
@@ -98,8 +98,6 @@ def check_palette_doc(value: Any) -> Palette:
         pal = check_palette(out)
     except ValueError as x:
         raise DocError(f"palette: {x}") from None
-    if len(pal) == 2 and pal[1].char != BLACK:
-        raise DocError(f"a palette of one colour draws with '#', not {pal[1].char!r}")
     return pal
 
 

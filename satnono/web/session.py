@@ -29,7 +29,7 @@ from ..formats import WRITABLE_FORMATS, dumps, format_from_suffix, load_all, loa
 from ..formats import level as levelfmt
 from ..formats.jsonfmt import clue_json
 from ..lines import shared_solver
-from ..model import BLACK, MAX_COLORS, WHITE, Color, Puzzle, default_palette
+from ..model import MAX_COLORS, WHITE, Color, Puzzle, default_palette
 from ..report import palette_list
 from ..solve import Checker
 from .document import (EDITOR_MAX_SIDE, EDITOR_SPARE_CHARS, Doc, DocError, check_palette_doc, editable_char,
@@ -125,14 +125,11 @@ def doc_of(puzzle: Puzzle, fmt: str | None = None, level: dict[str, Any] | None 
 def editable(puzzle: Puzzle) -> Puzzle:
     """``puzzle`` with palette characters the page can type and index: a colour whose character
     is a digit, ``,`` or outside the BMP gets a spare one (its goal is redrawn to match); a
-    palette of one colour draws with ``#``.  Names and RGB values stay."""
+    one-colour puzzle keeps its own character.  Names and RGB values stay."""
     pal = puzzle.palette
-    if len(pal) == 2:
-        new = [pal[0], Color(pal[1].name, BLACK, pal[1].rgb)]
-    else:
-        taken = {c.char for c in pal}
-        spare = (ch for ch in EDITOR_SPARE_CHARS if ch not in taken)
-        new = [c if i == 0 or editable_char(c.char) else Color(c.name, next(spare), c.rgb) for i, c in enumerate(pal)]
+    taken = {c.char for c in pal}
+    spare = (ch for ch in EDITOR_SPARE_CHARS if ch not in taken)
+    new = [c if i == 0 or editable_char(c.char) else Color(c.name, next(spare), c.rgb) for i, c in enumerate(pal)]
     if [c.char for c in new] == [c.char for c in pal]:
         return puzzle
     table = str.maketrans(puzzle.chars, "".join(c.char for c in new))

@@ -216,7 +216,7 @@ export function editColor(doc, i, name, rgb) {
   return d;
 }
 
-/** A copy without colour ``i`` (unused); when one colour is left it draws with '#' (black and white). */
+/** A copy without colour ``i`` (unused); the colours left keep their characters. */
 export function removeColor(doc, i) {
   const pal = palette(doc);
   if (pal.length <= 2) throw new Error("a picture needs at least one colour");
@@ -227,15 +227,7 @@ export function removeColor(doc, i) {
   const named = (clue) => (clue == null ? null : clue.map((b) => (Array.isArray(b) ? b : [b, first])));
   d.row_clues = d.row_clues.map(named);
   d.column_clues = d.column_clues.map(named);
-  let rest = pal.filter((_, j) => j !== i).map((p) => ({ ...p }));
-  if (rest.length === 2 && rest[1].char !== "#") {
-    const old = rest[1].char;
-    rest[1].char = "#";
-    d.grid = d.grid.map((row) => row.split(old).join("#"));
-    const swap = (clue) => (clue == null ? null : clue.map(([n, ch]) => [n, ch === old ? "#" : ch]));
-    d.row_clues = d.row_clues.map(swap);
-    d.column_clues = d.column_clues.map(swap);
-  }
+  const rest = pal.filter((_, j) => j !== i).map((p) => ({ ...p }));  // one colour left keeps its character
   d.palette = rest;
   return d;
 }
