@@ -260,36 +260,28 @@ class Checker:
             return done(Status.NONE, reason="no solution: the remaining constraints are contradictory")
         sat = SatSession(enc.clauses, self.solver)
         try:
-            if other_than is not None:
-                known = verified(puzzle, other_than, givens)
-                model = enc.model_of(known, puzzle.chars)
-                sat.add_clause(enc.blocking_clause(model))
-                sat.set_phases(enc.phases(model))
-                other = solve_keeping_rules(sat, state, enc, deadline, stats)
-                if other is None:
-                    return done(Status.UNKNOWN, solutions=(known,),
-                                reason="timed out before proving the known solution unique")
-                if not other:
-                    return done(Status.UNIQUE, solutions=(known,))
-                s2 = verified(puzzle, other[0], givens)
-                return done(Status.MULTIPLE, solutions=(known, s2), diff=tuple(grid_diff(known, s2)))
-            first = solve_keeping_rules(sat, state, enc, deadline, stats)
-            if first is None:
-                return done(Status.UNKNOWN, reason="timed out before a first solution was found")
-            if not first:
-                return done(Status.NONE, reason="no solution (proved by SAT search after line propagation)")
-            grid, model = first
-            out.first_model = model
-            s1 = verified(puzzle, grid, givens)
-            if solutions < 2:
-                return done(Status.UNKNOWN, solutions=(s1,), reason="stopped at the first solution")
+            if other_than is not None:  # a solution known beforehand: only a second one is sought
+                s1 = verified(puzzle, other_than, givens)
+                model = enc.model_of(s1, puzzle.chars)
+                late = "timed out before proving the known solution unique"
+            else:
+                first = solve_keeping_rules(sat, state, enc, deadline, stats)
+                if first is None:
+                    return done(Status.UNKNOWN, reason="timed out before a first solution was found")
+                if not first:
+                    return done(Status.NONE, reason="no solution (proved by SAT search after line propagation)")
+                grid, model = first
+                out.first_model = model
+                s1 = verified(puzzle, grid, givens)
+                if solutions < 2:
+                    return done(Status.UNKNOWN, solutions=(s1,), reason="stopped at the first solution")
+                late = "found a solution, but timed out before proving it unique"
             sat.add_clause(enc.blocking_clause(model))
             # Search next to the first solution: second solutions usually differ in few cells.
             sat.set_phases(enc.phases(model))
             second = solve_keeping_rules(sat, state, enc, deadline, stats)
             if second is None:
-                return done(Status.UNKNOWN, solutions=(s1,),
-                            reason="found a solution, but timed out before proving it unique")
+                return done(Status.UNKNOWN, solutions=(s1,), reason=late)
             if not second:
                 return done(Status.UNIQUE, solutions=(s1,))
             s2 = verified(puzzle, second[0], givens)
