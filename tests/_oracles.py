@@ -7,6 +7,8 @@ any kind (black and white, colour, blotted) by trying every colouring; :func:`br
 black-and-white and colour grids.  (``tests/_brute.py`` and ``tests/_brute_color.py`` re-export
 the grid and placement oracles under their old names for the tests that still import them.)
 
+:func:`palette` (and ``PAL2``) builds the small test palettes the colour tests share.
+
 :func:`probe` is single-cell contradiction probing written plainly (every value of every open
 cell, no budget, no ordering, no shortcuts), the independent check of the explanations'
 depth-1 grade (:class:`satnono.logic.probe.Prober`).  It lived in ``satnono.classify``.
@@ -20,7 +22,7 @@ from collections import defaultdict
 
 from satnono.clues import LineClue
 from satnono.linesolve import LineSolver
-from satnono.model import Puzzle, line_clue
+from satnono.model import BW_PALETTE, Color, Puzzle, default_rgb, line_clue
 from satnono.propagate import Contradiction, GridState, propagate
 
 
@@ -61,6 +63,14 @@ def _propagate_from(state: GridState, lines: LineSolver, r: int, c: int, h: int,
     dr[r] = True
     dc[c] = True
     return propagate(state, lines, dr, dc, deadline)
+
+
+def palette(k: int) -> tuple[Color, ...]:
+    """White background and ``k`` block colours named c1..ck, written a, b, c, ..."""
+    return (BW_PALETTE[0],) + tuple(Color(f"c{v}", chr(ord("a") + v - 1), default_rgb(v)) for v in range(1, k + 1))
+
+
+PAL2 = palette(2)
 
 
 # --- brute force: lines and grids, independent of satnono's kernels and solver -------------------

@@ -10,7 +10,7 @@ from satnono.classify import classify_puzzle
 from satnono.diagnose import count_color_placements, diagnose
 from satnono.model import Puzzle
 from tests._brute_color import blocks_of, char_of, grid_solutions, line_placements
-from tests.test_color_solve import PAL2, palette
+from tests._oracles import PAL2, palette
 
 
 def test_color_placements_match_brute_force():

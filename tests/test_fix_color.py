@@ -8,7 +8,7 @@ from satnono import fix
 from satnono.model import Puzzle
 from satnono.solve import Status
 from tests._brute_color import grid_solutions
-from tests.test_color_solve import palette
+from tests._oracles import palette
 
 
 def _solutions_with(p: Puzzle, givens) -> list:

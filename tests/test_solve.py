@@ -1,53 +1,109 @@
-"""Verdicts against brute force; encoding exactness; timeouts, givens, back ends."""
+"""Verdicts against brute force for every kind of puzzle; encoding exactness; timeouts, givens,
+back ends.
+
+A puzzle's kind is that of its lines (:attr:`satnono.clues.LineClue.kind`): ``bw`` (one block
+colour) or ``color``.  The tests that hold for both are parametrized over the kind, with the
+kind's oracle from ``tests/_oracles.py``; the tests that only make sense for one kind (the
+black-and-white reference encoder, colour exact counts) stay specific.
+"""
 
 from __future__ import annotations
 
-import collections
+import itertools
 import random
 import time
+from collections import Counter
 
 import pytest
+from _encode_ref import reference_line_clauses
+from _oracles import PAL2, blocks_of, brute_force_solutions, grid_solutions, palette
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from satnono import Checker, Puzzle, Status, check
 from satnono.encode import encode
 from satnono.linesolve import LineSolver
-from satnono.model import clues_of_grid
+from satnono.model import BW_PALETTE, Color, clues_of_grid
 from satnono.propagate import GridState, propagate
 from satnono.sat import SOLVERS, SatSession
 
-from _brute import brute_force_solutions
-from _encode_ref import reference_line_clauses
+KINDS = ("bw", "color")
 
 
-def all_grids(h, w):
-    for bits in range(1 << (h * w)):
-        yield tuple("".join("#" if bits >> (r * w + c) & 1 else "." for c in range(w)) for r in range(h))
+# --- clue sets of every grid, by kind -----------------------------------------------------------
+
+def clue_key(kind: str, grid):
+    """The clues of a grid: lengths in black and white, (lengths, colours) per line in colour."""
+    if kind == "bw":
+        return clues_of_grid(grid)
+    rows = tuple(blocks_of(r) for r in grid)
+    cols = tuple(blocks_of("".join(col)) for col in zip(*grid))
+    return rows, cols
 
 
-def test_every_clue_set_up_to_4x4_matches_brute_force():
-    """Every puzzle that has a solution, up to 4x4: unique iff exactly one grid has its clues."""
+def puzzle_of_key(kind: str, key, pal=PAL2) -> Puzzle:
+    rows, cols = key
+    if kind == "bw":
+        return Puzzle(rows, cols)
+    return Puzzle(rows=tuple(r[0] for r in rows), columns=tuple(c[0] for c in cols),
+                  row_colors=tuple(r[1] for r in rows), column_colors=tuple(c[1] for c in cols), palette=pal)
+
+
+def all_clue_sets(kind: str, h: int, w: int) -> Counter:
+    """Every clue set of an h x w grid (black and white over "#.", colour over ".ab") with its
+    exact number of solutions."""
+    chars = "#." if kind == "bw" else ".ab"
+    return Counter(clue_key(kind, tuple("".join(row) for row in zip(*[iter(cells)] * w)))
+                   for cells in itertools.product(chars, repeat=h * w))
+
+
+def solutions(p: Puzzle, limit: int | None = None) -> list[tuple[str, ...]]:
+    """The puzzle's solutions by the brute force of its kind."""
+    if p.is_color:
+        return grid_solutions(p.rows, p.row_colors, p.columns, p.column_colors, limit=limit)
+    return brute_force_solutions(p, limit=limit)
+
+
+SIZES = {"bw": [(1, 1), (1, 4), (2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (3, 4), (4, 3), (4, 4)],
+         "color": [(1, 1), (1, 2), (2, 1), (1, 3), (2, 2), (2, 3), (3, 2), (3, 3)]}
+
+
+@pytest.mark.parametrize("kind,h,w", [(kind, h, w) for kind in KINDS for h, w in SIZES[kind]])
+def test_every_clue_set_matches_brute_force(kind, h, w):
+    """Every puzzle that has a solution (up to 4x4 in black and white, 3x3 in two colours):
+    unique iff exactly one grid has its clues; in colour also the exact count."""
+    from satnono.counting import count
+
     checker = Checker()
-    seen = 0
-    for h, w in [(1, 1), (1, 4), (2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (3, 4), (4, 3), (4, 4)]:
-        groups = collections.Counter(clues_of_grid(g) for g in all_grids(h, w))
-        for (rows, cols), n in groups.items():
-            res = checker.check(Puzzle(rows, cols))
-            assert res.status == (Status.UNIQUE if n == 1 else Status.MULTIPLE), (rows, cols, n)
-            assert all(Puzzle(rows, cols).is_solution(s) for s in res.solutions)
-            if res.line_solvable:
-                assert res.status is Status.UNIQUE
-            seen += 1
-    assert seen > 52362  # all 4x4 unique clue sets alone are 52362 (OEIS A242876)
+    seen = Counter()
+    for key, n in all_clue_sets(kind, h, w).items():
+        p = puzzle_of_key(kind, key)
+        r = checker.check(p)
+        want = Status.UNIQUE if n == 1 else Status.MULTIPLE
+        assert r.status is want, (key, n, r.status, r.reason)
+        assert all(p.is_solution(s) for s in r.solutions)
+        if r.line_solvable:
+            assert r.status is Status.UNIQUE
+        if n > 1:
+            assert len(r.solutions) == 2 and r.solutions[0] != r.solutions[1]
+        if kind == "color":
+            c = count(p, line_solver=checker.lines)
+            assert (c.count, c.exact) == (n, True), (key, n, c.count)
+        seen[want] += 1
+    if h > 1 and w > 1:
+        assert seen[Status.UNIQUE] and seen[Status.MULTIPLE]
+    if (kind, h, w) == ("bw", 4, 4):
+        assert sum(seen.values()) > 52362  # the 4x4 unique clue sets alone are 52362 (OEIS A242876)
 
+
+# --- clue sets no grid has ---------------------------------------------------------------------
 
 def test_clue_sets_without_solution_up_to_3x3():
     """Random clue combinations that no grid has must get 'none'; those some grid has must not."""
     rng = random.Random(3)
     checker = Checker()
     for h, w in [(2, 2), (2, 3), (3, 3), (3, 4)]:
-        groups = collections.Counter(clues_of_grid(g) for g in all_grids(h, w))
+        groups = all_clue_sets("bw", h, w)
         row_clues = sorted({r for rows, _ in groups for r in rows})
         col_clues = sorted({c for _, cols in groups for c in cols})
         for _ in range(400):
@@ -60,6 +116,62 @@ def test_clue_sets_without_solution_up_to_3x3():
             if want is Status.NONE:
                 assert res.reason
 
+
+@pytest.mark.parametrize("h,w", [(1, 1), (1, 2), (2, 1), (2, 2), (1, 3), (3, 1)])
+def test_every_combination_of_line_clues_small(h, w):
+    """Every combination of possible row clues and column clues (satisfiable or not) up to 2x2:
+    the verdict and the exact count against the number of grids with those clues (0: none)."""
+    from satnono.counting import count
+
+    def line_clues(n):
+        return sorted({blocks_of("".join(cells)) for cells in itertools.product(".ab", repeat=n)})
+
+    grids = all_clue_sets("color", h, w)
+    checker = Checker()
+    nones = 0
+    for rows in itertools.product(line_clues(w), repeat=h):
+        for cols in itertools.product(line_clues(h), repeat=w):
+            key = (rows, cols)
+            n = grids.get(key, 0)
+            p = puzzle_of_key("color", key)
+            r = checker.check(p)
+            want = "none" if n == 0 else "unique" if n == 1 else "multiple"
+            assert r.status.value == want, (key, n, r.reason)
+            c = count(p, line_solver=checker.lines)
+            assert (c.count, c.exact) == (n, True), key
+            nones += n == 0
+    assert nones
+
+
+def test_unsatisfiable_clue_sets_up_to_3x3():
+    """Clue sets no grid has (mutated colours and lengths): `none`, exactly when brute force finds nothing."""
+    rng = random.Random(2)
+    checker = Checker()
+    nones = 0
+    for _ in range(400):
+        h, w = rng.randint(1, 3), rng.randint(1, 3)
+        grid = tuple("".join(rng.choice(".ab") for _ in range(w)) for _ in range(h))
+        rows, cols = clue_key("color", grid)
+        rows = list(rows)
+        i = rng.randrange(h)
+        ls, cs = rows[i]
+        if ls and rng.random() < 0.5:
+            j = rng.randrange(len(ls))
+            cs = cs[:j] + (3 - cs[j],) + cs[j + 1:]  # swap a block's colour
+        else:
+            ls, cs = ls + (1,), cs + (rng.randint(1, 2),)
+        rows[i] = (ls, cs)
+        key = (tuple(rows), cols)
+        p = puzzle_of_key("color", key)
+        sols = grid_solutions(p.rows, p.row_colors, p.columns, p.column_colors, limit=2)
+        r = checker.check(p)
+        want = "none" if not sols else "unique" if len(sols) == 1 else "multiple"
+        assert r.status.value == want, (key, r.reason)
+        nones += want == "none"
+    assert nones > 100
+
+
+# --- round trips ------------------------------------------------------------------------------
 
 @settings(max_examples=150, deadline=None)
 @given(st.integers(1, 9), st.integers(1, 9), st.randoms(use_true_random=False), st.floats(0.2, 0.8))
@@ -78,32 +190,119 @@ def test_random_grid_round_trip(h, w, rng, density):
         assert res.diff and all(res.solutions[0][r][c] != res.solutions[1][r][c] for r, c in res.diff)
 
 
-def _enumerate_cnf(p: Puzzle) -> int:
-    """Number of solutions by blocking-clause enumeration over the residue CNF."""
-    ls = LineSolver()
+def test_random_grids_round_trip():
+    """Random colour grids -> clues -> solve -> a grid with the same clues (sizes up to 15x15, 2-5 colours)."""
+    rng = random.Random(8)
+    checker = Checker()
+    statuses = Counter()
+    for _ in range(60):
+        k = rng.randint(2, 5)
+        h, w = rng.randint(2, 15), rng.randint(2, 15)
+        chars = "." + "abcde"[:k]
+        weights = [rng.uniform(0.5, 2)] + [1] * k
+        grid = tuple("".join(rng.choices(chars, weights)[0] for _ in range(w)) for _ in range(h))
+        p = Puzzle.from_grid(grid, palette=palette(k))
+        r = checker.check(p, timeout=60)
+        assert r.status.value in ("unique", "multiple"), r.reason
+        for s in r.solutions:
+            assert p.is_solution(s)
+        if r.status.value == "unique":
+            assert r.solutions[0] == grid
+        statuses[(r.status.value, r.line_solvable)] += 1
+    assert statuses[("unique", True)] and statuses[("multiple", False)]
+
+
+def test_propagation_state_views_agree():
+    """After colour propagation the row and column masks describe the same cells."""
+    rng = random.Random(6)
+    lines = LineSolver()
+    for _ in range(40):
+        k = rng.randint(2, 4)
+        h, w = rng.randint(2, 10), rng.randint(2, 10)
+        grid = tuple("".join(rng.choice("." + "abcd"[:k]) for _ in range(w)) for _ in range(h))
+        p = Puzzle.from_grid(grid, palette=palette(k))
+        st = GridState(p)
+        assert propagate(st, lines) is None
+        for v in range(k + 1):
+            for r in range(h):
+                for c in range(w):
+                    assert (st.row_ex[v][r] >> c) & 1 == (st.col_ex[v][c] >> r) & 1
+                    if (st.row_ex[v][r] >> c) & 1:
+                        assert grid[r][c] != p.chars[v]  # never excludes the truth
+
+
+def test_black_and_white_is_the_one_colour_case():
+    """A one-colour puzzle written with explicit colours is the same puzzle as plain lengths."""
+    p = Puzzle.from_clues(rows=[[(1, 1)], [(1, "black")]], columns=[[1], [(1, "#")]])
+    q = Puzzle.from_clues(rows=[[1], [1]], columns=[[1], [1]])
+    assert p == q and not p.is_color
+    assert check(p).status.value == "multiple"
+
+
+# --- the CNF ----------------------------------------------------------------------------------
+
+def _cnf_model_count(p: Puzzle, propagated: bool = False) -> int:
+    """Models of the CNF of the empty (or propagated) state, by blocking-clause enumeration.
+
+    In colour every line is encoded and the models are projected on every cell's colour
+    variables; in black and white the propagated state gives the residue CNF (the lines with
+    unknown cells, known cells folded away), projected on the unknown cells."""
+    lines = LineSolver()
     state = GridState(p)
-    if propagate(state, ls) is not None:
-        return 0
-    if state.is_complete():
-        return 1
-    enc = encode(state, ls)
+    if propagated:
+        if propagate(state, lines) is not None:
+            return 0
+        if state.is_complete():
+            return 1
+    if propagated and not p.is_color:
+        enc = encode(state, lines)
+        project = enc.unknown_vars
+    else:
+        enc = encode(state, lines, rows=range(p.height), columns=range(p.width))
+        project = [enc.color_var(r, c, v) for r in range(p.height) for c in range(p.width)
+                   for v in range(1, p.ncolors + 1)]
     n = 0
-    with SatSession(enc.clauses) as s:
-        while s.solve():
-            m = s.model()
+    with SatSession(enc.clauses) as sat:
+        while sat.solve():
+            m = sat.model()
             n += 1
-            s.add_clause([-m[v - 1] for v in enc.unknown_vars])
+            sat.add_clause([-m[v - 1] for v in project])
     return n
 
 
-def test_encoding_is_exact_on_random_puzzles():
-    """The residue CNF has exactly as many models (over unknown cells) as the puzzle has solutions."""
-    rng = random.Random(5)
-    for _ in range(150):
-        h, w = rng.randint(2, 6), rng.randint(2, 6)
-        grid = tuple("".join("#" if rng.random() < rng.choice((0.35, 0.5, 0.65)) else "." for _ in range(w)) for _ in range(h))
-        p = Puzzle.from_grid(grid)
-        assert _enumerate_cnf(p) == len(brute_force_solutions(p)), grid
+def _cnf_cases(kind: str):
+    """Random small pictures: (seed, count, picture drawer)."""
+    if kind == "bw":
+        def draw(rng):
+            h, w = rng.randint(2, 6), rng.randint(2, 6)
+            d = rng.choice((0.35, 0.5, 0.65))
+            return Puzzle.from_grid(tuple("".join("#" if rng.random() < d else "." for _ in range(w))
+                                          for _ in range(h)))
+        return 5, 150, draw
+
+    def draw(rng):
+        k = rng.choice((2, 2, 3, 4))
+        h, w = rng.randint(1, 4), rng.randint(1, 4)
+        chars = "." * k + "abcd"[:k]  # half background: ambiguous pictures are common then
+        grid = tuple("".join(rng.choice(chars) for _ in range(w)) for _ in range(h))
+        return Puzzle.from_grid(grid, palette=palette(k))
+    return 4, 300, draw
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_cnf_model_count_equals_brute_force(kind):
+    """The CNF has exactly one model per solution, with no propagation at all and on the
+    propagated state (known cells as units or folded away), on random small pictures."""
+    seed, n, draw = _cnf_cases(kind)
+    rng = random.Random(seed)
+    multi = 0
+    for _ in range(n):
+        p = draw(rng)
+        want = len(solutions(p))
+        assert _cnf_model_count(p, propagated=True) == want, p.goal
+        assert _cnf_model_count(p) == want, p.goal
+        multi += want > 1
+    assert multi > 8
 
 
 def test_line_clauses_equal_the_reference_encoder():
@@ -147,7 +346,7 @@ def test_known_black_cells_keep_their_cover_clauses():
         if st_.is_complete() or not any(st_.row_black):
             continue
         checked += 1
-        assert _enumerate_cnf(p) == len(brute_force_solutions(p))
+        assert _cnf_model_count(p, propagated=True) == len(brute_force_solutions(p))
 
 
 def test_encoding_leaves_the_garbage_collector_as_it_found_it():
@@ -173,6 +372,8 @@ def test_encoding_leaves_the_garbage_collector_as_it_found_it():
         gc.enable() if was else gc.disable()
 
 
+# --- none, givens, the one-colour case ----------------------------------------------------------
+
 def test_none_reasons():
     res = check(Puzzle.from_clues([[2, 1], [0]], [[1], [1], [1]]))
     assert res.status is Status.NONE and "row 1" in res.reason and "needs 4 cells" in res.reason
@@ -188,13 +389,74 @@ def test_empty_and_full():
     assert r.status is Status.UNIQUE and r.line_solvable and r.solutions == (("####",) * 3,)
 
 
-def test_givens():
-    p = Puzzle.from_grid(["#.", ".#"])
+GIVENS = {
+    # kind: (picture, palette, [(givens, status, its one solution or a word of the reason)])
+    "bw": (("#.", ".#"), None, [({(0, 0): True}, Status.UNIQUE, ("#.", ".#")),
+                                ({(0, 0): True, (1, 0): True}, Status.NONE, "given")]),
+    "color": (("a.b", ".ab"), PAL2, [({(0, 0): 1}, Status.UNIQUE, ("a.b", ".ab")),
+                                     ({(0, 0): 0}, Status.UNIQUE, (".ab", "a.b")),
+                                     ({(0, 0): 2}, Status.NONE, "")]),
+}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_givens(kind):
+    grid, pal, cases = GIVENS[kind]
+    p = Puzzle.from_grid(grid, palette=pal) if pal else Puzzle.from_grid(grid)
     assert check(p).status is Status.MULTIPLE
-    r = check(p, givens={(0, 0): True})
-    assert r.status is Status.UNIQUE and r.solutions == (("#.", ".#"),)
-    r = check(p, givens={(0, 0): True, (1, 0): True})
-    assert r.status is Status.NONE and "given" in r.reason
+    for givens, status, want in cases:
+        r = check(p, givens=givens)
+        assert r.status is status, givens
+        if status is Status.UNIQUE:
+            assert r.solutions == (want,)
+        else:
+            assert want in (r.reason or "")
+
+
+def test_exact_counts_against_brute_force():
+    """count(): exact integers for colour puzzles, through components, enumeration and Ganak."""
+    from satnono.counting import count
+
+    rng = random.Random(3)
+    multi = 0
+    for _ in range(120):
+        k = rng.choice((2, 2, 3))
+        h, w = rng.randint(1, 4), rng.randint(1, 5)
+        chars = "." * k + "abc"[:k]
+        grid = tuple("".join(rng.choice(chars) for _ in range(w)) for _ in range(h))
+        p = Puzzle.from_grid(grid, palette=palette(k))
+        want = len(grid_solutions(p.rows, p.row_colors, p.columns, p.column_colors))
+        for kw in ({}, {"decompose": False}, {"enum_cap": 2}):
+            r = count(p, **kw)
+            assert (r.count, r.exact) == (want, True), (grid, kw)
+        multi += want > 1
+    assert multi > 5
+
+
+def test_components_multiply_in_colour():
+    """Two independent ambiguous switches in different colours: 2 x 2 solutions in two components."""
+    from satnono.counting import count
+
+    grid = ("a.....", ".a....", "......", "....b.", ".....b")
+    p = Puzzle.from_grid(grid, palette=PAL2)
+    r = count(p)
+    assert r.count == 4 and r.exact and len(r.components) == 2
+
+
+def test_a_lone_colour_keeps_its_character():
+    """A picture with one block colour is solved as black and white but keeps its own
+    character, name and RGB (issue 20, item 1: it was renamed '#')."""
+    p = Puzzle.from_grid(["a.", "aa"])
+    assert not p.is_color and p.chars == ".a" and p.goal == ("a.", "aa")
+    r = check(p)
+    assert r.status.value == "unique" and r.solutions == (("a.", "aa"),)
+    q = Puzzle.from_clues(rows=[[1], [2]], columns=[[2], [1]],
+                          palette=(BW_PALETTE[0], Color("red", "r", (255, 0, 0))))
+    assert q.palette[1] == Color("red", "r", (255, 0, 0)) and check(q).solutions == (("r.", "rr"),)
+    assert Puzzle.from_grid(["#.", "##"]).palette == BW_PALETTE
+
+
+# --- back ends and deadlines --------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("name", list(SOLVERS))
