@@ -4,7 +4,7 @@ Brute force, independent of satnono's kernels and solver: :func:`brute_clue` sol
 any kind (black and white, colour, blotted) by trying every colouring; :func:`brute_bw_line` and
 :func:`brute_line` are the black-and-white and colour line oracles by placements;
 :func:`brute_force_solutions` and :func:`grid_solutions` enumerate the solutions of small
-black-and-white and colour grids.  (``tests/_brute.py`` and ``tests/_brute_color.py`` re-export
+black-and-white and colour grids (:func:`puzzle_solutions`: either, by the puzzle's kind).  (``tests/_brute.py`` and ``tests/_brute_color.py`` re-export
 the grid and placement oracles under their old names for the tests that still import them.)
 
 :func:`palette` (and ``PAL2``) builds the small test palettes the colour tests share.
@@ -188,6 +188,14 @@ def grid_solutions(rows, row_colors, columns, column_colors, limit: int | None =
             if limit is not None and len(out) >= limit:
                 break
     return out
+
+
+
+def puzzle_solutions(p: Puzzle, limit: int | None = None) -> list[tuple[str, ...]]:
+    """All solutions of a puzzle of either kind, by the brute force of its kind."""
+    if p.is_color:
+        return grid_solutions(p.rows, p.row_colors, p.columns, p.column_colors, limit=limit)
+    return brute_force_solutions(p, limit=limit)
 
 
 @functools.cache

@@ -1,37 +1,52 @@
-"""Diagnostics for authors: placements, ambiguity region, minimal conflicts, rendering, CLI."""
+"""Diagnostics for authors, for every kind of puzzle: placements, ambiguity region, minimal
+conflicts, classification, rendering, CLI.
+
+A puzzle's kind is that of its lines (:attr:`satnono.clues.LineClue.kind`): ``bw`` or
+``color``.  The ambiguity region is checked for both kinds against the kind's brute force
+(``tests/_oracles.py``); the tests of one kind's own matter (its placement counter, its
+conflicts and messages) stay specific.
+"""
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
 import os
 import random
-import io
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from _oracles import PAL2, blocks_of, char_of, color_line_placements, palette
+from _oracles import bw_line_placements as _placements
+from _oracles import puzzle_solutions as solutions
 
+from satnono.classify import classify_puzzle
 from satnono.cli import main
-from satnono.diagnose import count_placements, diagnose, heat, minimal_conflict
+from satnono.diagnose import (
+    count_color_placements,
+    count_placements,
+    diagnose,
+    heat,
+    minimal_conflict,
+)
 from satnono.encode import encode
 from satnono.linesolve import LineSolver
 from satnono.model import Puzzle, line_clue
 from satnono.propagate import COLUMN, ROW, GridState
-from satnono.render import COLOURS, layout, render_heatmap, render_png, render_summary, render_svg
+from satnono.render import (
+    COLOURS,
+    layout,
+    render_heatmap,
+    render_png,
+    render_summary,
+    render_svg,
+)
 from satnono.sat import SatSession
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
-
-
-def _placements(clue, n):
-    return ["".join(b) for b in itertools.product(".#", repeat=n) if line_clue("".join(b)) == clue]
-
-
-def brute_solutions(p: Puzzle) -> list[tuple[str, ...]]:
-    rows = [_placements(c, p.width) for c in p.rows]
-    return [combo for combo in itertools.product(*rows)
-            if all(line_clue("".join(col)) == clue for col, clue in zip(zip(*combo), p.columns))]
+KINDS = ("bw", "color")
 
 
 def lines_satisfiable_brute(p: Puzzle, lines: list[tuple[str, int]]) -> bool:
@@ -53,6 +68,17 @@ def lines_satisfiable_sat(p: Puzzle, lines: list[tuple[str, int]]) -> bool:
 
 def random_grid(rng, h, w, d=0.5):
     return ["".join("#" if rng.random() < d else "." for _ in range(w)) for _ in range(h)]
+
+
+def random_picture(kind: str, rng) -> Puzzle:
+    """A small random picture: black and white up to 5x5, two or three colours up to 4x4."""
+    if kind == "bw":
+        return Puzzle.from_grid(random_grid(rng, rng.randint(2, 5), rng.randint(2, 5), rng.uniform(0.3, 0.7)))
+    k = rng.choice((2, 3))
+    h, w = rng.randint(2, 4), rng.randint(2, 4)
+    grid = tuple("".join(rng.choice("." * k + "abc"[:k]) for _ in range(w)) for _ in range(h))
+    return Puzzle.from_grid(grid, palette=palette(k))
+
 
 
 # --------------------------------------------------------------------------
@@ -77,6 +103,25 @@ def test_count_placements_matches_brute_force():
                            if all((pl[i] == "#") == bool((black >> i) & 1) for i in range(n)
                                   if ((black | white) >> i) & 1))
                 assert count_placements(clue, n, black, white) == want, (clue, n, black, white)
+
+
+def test_color_placements_match_brute_force():
+    rng = random.Random(12)
+    for _ in range(1500):
+        k = rng.randint(2, 4)
+        n = rng.randint(1, 10)
+        cells = "".join(char_of(rng.choice([0, 0] + list(range(1, k + 1)))) for _ in range(n))
+        lengths, colors = blocks_of(cells)
+        excluded = [0] * (k + 1)
+        for i in range(n):
+            for v in range(k + 1):
+                if rng.random() < 0.1:
+                    excluded[v] |= 1 << i
+        want = sum(
+            1 for line, _ in color_line_placements(lengths, colors, n)
+            if not any((excluded[0 if ch == "." else ord(ch) - 96] >> i) & 1 for i, ch in enumerate(line))
+        )
+        assert count_color_placements(lengths, colors, n, excluded) == want
 
 
 def test_count_placements_is_exact_for_long_lines():
@@ -104,12 +149,19 @@ def test_open_lines_and_undetermined_cells():
     assert d.undetermined == [(0, 0), (0, 1), (1, 0), (1, 1)] and d.ambiguous == d.undetermined
 
 
-def test_ambiguity_region_is_where_solutions_disagree():
-    rng = random.Random(8)
+AMBIGUITY = {"bw": (8, 300, 20), "color": (13, 80, 5)}  # kind: seed, pictures, ambiguous ones at least
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_ambiguity_region_is_where_solutions_disagree(kind):
+    """The ambiguity region is exactly the cells where the solutions differ; what line logic
+    settles agrees with every solution."""
+    seed, n, at_least = AMBIGUITY[kind]
+    rng = random.Random(seed)
     seen = strict = 0
-    for _ in range(300):
-        p = Puzzle.from_grid(random_grid(rng, rng.randint(2, 5), rng.randint(2, 5), rng.uniform(0.3, 0.7)))
-        sols = brute_solutions(p)
+    for _ in range(n):
+        p = random_picture(kind, rng)
+        sols = solutions(p)
         d = diagnose(p)
         assert d.status == ("multiple" if len(sols) > 1 else "unique")
         want = sorted({(r, c) for r in range(p.height) for c in range(p.width)
@@ -119,7 +171,17 @@ def test_ambiguity_region_is_where_solutions_disagree():
         strict += len(sols) > 1 and len(want) < len(d.undetermined)  # open cells with one value
         for s in d.solutions:
             assert p.is_solution(s)
-    assert seen > 20 and strict > 0
+        for r, c in d.undetermined:
+            assert d.after_line[r][c] == "?"
+        for r, row in enumerate(d.after_line):
+            for c, ch in enumerate(row):
+                if ch != "?":
+                    assert all(s[r][c] == ch for s in sols)
+        for o in d.open_lines:
+            assert o.placements > 1 and (o.colors is not None) == (kind == "color")
+    assert seen > at_least
+    if kind == "bw":  # (the colour sample has no ambiguous picture with an open cell of one value)
+        assert strict > 0
 
 
 def _unsat_cases():
@@ -131,7 +193,7 @@ def _unsat_cases():
         rows = list(p.rows)
         rows[rng.randrange(h)] = tuple(rng.randint(1, 2) for _ in range(rng.randint(0, 2)))
         q = Puzzle.from_clues(rows, p.columns)
-        if not brute_solutions(q):
+        if not solutions(q):
             out.append(q)
     return out
 
@@ -189,6 +251,42 @@ def test_json_form_is_data():
     d = diagnose(Puzzle.from_clues([[1], [2, 2]], [[1], [1], [1], [1]]))
     j = json.loads(json.dumps(d.as_dict()))
     assert j["status"] == "none" and j["conflict"] == [{"axis": "row", "index": 1, "clue": [2, 2]}]
+
+
+def test_conflicting_colour_lines():
+    """A row asks for red where every crossing column asks for blue: `none` with a minimal set of lines."""
+    p = Puzzle.from_clues(rows=[[(2, "a")], [(2, "b")]], columns=[[(1, "b"), (1, "a")], [(1, "b"), (1, "a")]],
+                          palette=PAL2)
+    assert not p.sum_mismatch()
+    d = diagnose(p)
+    assert d.status == "none" and d.conflict and d.conflict_minimal
+    rec = classify_puzzle(p)
+    assert rec["class"] == "none"
+
+
+def test_sum_mismatch_names_the_colour():
+    p = Puzzle.from_clues(rows=[[(1, "a")]], columns=[[(1, "b")]], palette=PAL2)
+    d = diagnose(p)
+    assert d.status == "none" and "c1" in d.reason
+
+
+def test_classify_with_probing_in_colour():
+    rng = random.Random(14)
+    seen = set()
+    for _ in range(60):
+        k = rng.choice((2, 3))
+        h, w = rng.randint(2, 4), rng.randint(2, 4)
+        grid = tuple("".join(rng.choice("." * k + "abc"[:k]) for _ in range(w)) for _ in range(h))
+        p = Puzzle.from_grid(grid, palette=palette(k))
+        rec = classify_puzzle(p, probing=True, max_solutions=1000)
+        n = len(solutions(p, limit=1001))
+        assert rec["count"] == n and rec["count_exact"]
+        if rec["class"] in ("line", "search"):
+            assert rec["level"] in ("line", "probe", "probe2", "search")
+            seen.add(rec["level"])
+        else:
+            assert rec["class"] == "multiple"
+    assert "line" in seen
 
 
 # --------------------------------------------------------------------------
@@ -306,6 +404,46 @@ def test_text_heat_map():
     assert "<- conflict" in render_heatmap(d) and "row 2 [2 2]" in render_summary(d)
 
 
+def _text_box(it, em: float):
+    """The horizontal extent of a layout text item, as the layout itself estimates widths."""
+    w = len(it.text) * em * it.size
+    x = it.x - (w if it.anchor == "end" else w / 2 if it.anchor == "middle" else 0)
+    return x, x + w
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_picture_marks_differ_from_every_palette_colour_and_text_fits(seed):
+    """Diagnose pictures: the undetermined, ambiguous and conflict marks stay apart from every
+    colour of the puzzle (orange #FFAC2B was the undetermined yellow's twin) and every text
+    fits the canvas, small and large, colour and black and white (issue 20, item 4)."""
+    import random as _random
+
+    from satnono import render
+    from satnono.diagnose import diagnose
+    from satnono.model import Color, Puzzle
+
+    rng = _random.Random(seed)
+    k = rng.randint(1, 5)
+    near = [(0xFF, 0xAC, 0x2B), (0xF2, 0xC9, 0x4C), (0xE5, 0x39, 0x35), (0x8E, 0x24, 0xAA)]
+    rgbs = [rng.choice(near) if rng.random() < 0.5 else tuple(rng.randrange(256) for _ in range(3)) for _ in range(k)]
+    rgbs = list(dict.fromkeys(rgbs))
+    pal = (Color("white", ".", (255, 255, 255)),) + tuple(
+        Color(f"c{i}", "abcde"[i], rgb) for i, rgb in enumerate(rgbs))
+    h, w = rng.choice([(1, 3), (3, 1), (5, 5), (12, 9), (30, 25)])
+    grid = ["".join(rng.choice(".." + "abcde"[:len(rgbs)]) for _ in range(w)) for _ in range(h)]
+    p = Puzzle.from_grid(grid, palette=pal) if len(pal) > 2 else Puzzle.from_grid(
+        [r.replace("a", "#") for r in grid])
+    marks = render.mark_colours(p.palette)
+    for level, rgb in marks.items():
+        assert all(render._distance(rgb, c.rgb) >= render.MARK_DISTANCE for c in p.palette), (level, rgb)
+    lay = render.layout(diagnose(p, timeout=5))
+    for it in lay.items:
+        if isinstance(it, render._Text) and not it.rotate:
+            x1, x2 = _text_box(it, render._EM)
+            assert 0 <= x1 and x2 <= lay.width, (it.text, x1, x2, lay.width)
+            assert 0 < it.y <= lay.height
+
+
 # --------------------------------------------------------------------------
 # CLI
 
@@ -413,3 +551,20 @@ def test_cells_left_after_line_logic_mean_one_thing(tmp_path):
     assert left > 0 and left == len(diag["undetermined"]) == sum(r.count("?") for r in diag["after_line"])
     assert f"{left} cells left after line logic" in run(cli, ["check", str(path)]).stdout
     assert "contradiction found" in run(cli, ["explain", str(path)]).stdout
+
+
+def test_conflicting_colour_lines_are_listed_with_their_colours(tmp_path):
+    import json as _json
+
+    from click.testing import CliRunner
+
+    from satnono.cli import cli
+
+    path = tmp_path / "cc.json"
+    path.write_text(_json.dumps({"colors": {"a": "#ff0000", "b": "#0000ff"},
+                                 "rows": [[[1, "a"], [1, "b"]], [[1, "b"], [1, "a"]]],
+                                 "columns": [[[1, "a"], [1, "b"]], [[1, "a"], [1, "a"]]]}))
+    run = CliRunner().invoke
+    assert "column 2 [1a 1a]" in run(cli, ["diagnose", str(path)]).stdout
+    d = _json.loads(run(cli, ["diagnose", "--json", str(path)]).stdout)
+    assert d["conflict"] == [{"axis": "column", "index": 1, "clue": [1, 1], "colors": ["a", "a"]}]

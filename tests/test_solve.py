@@ -17,6 +17,7 @@ from collections import Counter
 import pytest
 from _encode_ref import reference_line_clauses
 from _oracles import PAL2, blocks_of, brute_force_solutions, grid_solutions, palette
+from _oracles import puzzle_solutions as solutions
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -55,13 +56,6 @@ def all_clue_sets(kind: str, h: int, w: int) -> Counter:
     chars = "#." if kind == "bw" else ".ab"
     return Counter(clue_key(kind, tuple("".join(row) for row in zip(*[iter(cells)] * w)))
                    for cells in itertools.product(chars, repeat=h * w))
-
-
-def solutions(p: Puzzle, limit: int | None = None) -> list[tuple[str, ...]]:
-    """The puzzle's solutions by the brute force of its kind."""
-    if p.is_color:
-        return grid_solutions(p.rows, p.row_colors, p.columns, p.column_colors, limit=limit)
-    return brute_force_solutions(p, limit=limit)
 
 
 SIZES = {"bw": [(1, 1), (1, 4), (2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (3, 4), (4, 3), (4, 4)],
