@@ -1,180 +1,54 @@
-"""Explanations (issue 12): every step is checked against independent truth.
+"""Explanations (issue 12), black and white and colour: every step is checked against independent
+truth by the checkers in ``tests/_explain_checks.py`` (``bw_*`` and ``color_*``):
 
-* a line step's cells are forced by its line alone given the cells known
-  before it: brute force over the line's placements (short lines) or the
-  complete line solver (long lines);
-* a step's technique name is true: its simple rule, computed here by brute
-  force, yields those cells;
-* a probe step's chain replays (each chain step sound in turn) to a line with
-  no placement;
-* replaying every step reaches exactly the line-logic fixpoint (depth 0) or the
-  solution (when the explanation says solved).
+* a line step's cells (and, in colour, the colours it rules out) are forced by its line alone given
+  what was known before it: brute force over the line's placements (short lines) or the complete
+  line solver (long lines);
+* a step's technique name is true: its simple rule, computed by brute force, yields its claims;
+* a probe step's chain replays (each chain step sound in turn) to a line with no placement;
+* replaying every step reaches exactly the line-logic fixpoint (depth 0; in colour every colour
+  exclusion, not only settled cells) or the solution (when the explanation says solved).
+
+Tests that hold for both kinds are parametrized over ``kind`` (``bw``, ``color``); the others are
+about puzzles, hints or drawings of one kind.
 """
 
 from __future__ import annotations
 
-import itertools
 import json
 
 import pytest
+from _explain_checks import (
+    Replay,
+    bw_check_line_step,
+    bw_check_steps,
+    check_color_technique,
+    color_check_steps,
+    fixpoint_exclusions,
+    fixpoint_grid,
+    replay_exclusions,
+    value_of,
+)
+from _oracles import brute_line, color_line_placements, grid_solutions
+from _oracles import probe as probe_oracle
+from conftest import PUZZLES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from satnono import Puzzle, check, load
 from satnono.explain import LEVELS, Explainer, explain, next_hint
-from satnono.explain.draw import render_step, replay, svg_files
-from satnono.linesolve import LineSolver, solve_line
-from satnono.model import BLACK, WHITE, line_clue
+from satnono.explain.draw import legend, render_step, replay, svg_files
+from satnono.explain.engine import Engine
+from satnono.linesolve import LineSolver, solve_color_line
+from satnono.model import BLACK, WHITE
 from satnono.propagate import GridState, propagate
 
-from _oracles import probe as probe_oracle  # noqa: E402
-from conftest import PUZZLES  # noqa: E402
+KINDS = ["bw", "color"]
 
-BRUTE_MAX = 14  # lines up to this length are checked by enumerating all 2^n fillings
-
-
-def _placements(clue: tuple[int, ...], known: str) -> list[str]:
-    """Every filling of the line that has clue ``clue`` and agrees with ``known`` ('#', '.', '?')."""
-    n = len(known)
-    out = []
-    for bits in itertools.product(".#", repeat=n):
-        s = "".join(bits)
-        if all(k == "?" or k == ch for k, ch in zip(known, s)) and line_clue(s) == clue:
-            out.append(s)
-    return out
-
-
-def _starts(s: str) -> list[int]:
-    return [i for i in range(len(s)) if s[i] == BLACK and (i == 0 or s[i - 1] == WHITE)]
-
-
-def _line_of(grid, axis: str, index: int) -> str:
-    if axis == "row":
-        return grid[index]
-    return "".join(row[index] for row in grid)
-
-
-def _masks(line: str) -> tuple[int, int]:
-    b = sum(1 << i for i, ch in enumerate(line) if ch == BLACK)
-    w = sum(1 << i for i, ch in enumerate(line) if ch == WHITE)
-    return b, w
-
-
-def check_line_step(puzzle: Puzzle, grid, step) -> None:
-    """Assert that ``step`` is forced by its line alone and that its technique name is true."""
-    clue = puzzle.rows[step.index] if step.axis == "row" else puzzle.columns[step.index]
-    assert tuple(step.clue) == clue
-    known = _line_of(grid, step.axis, step.index)
-    n = len(known)
-    pos = {}
-    for r, c, v in step.cells:
-        p = c if step.axis == "row" else r
-        assert (r == step.index) if step.axis == "row" else (c == step.index), "a cell off the step's line"
-        assert known[p] == "?", "a step claims a cell that was already known"
-        pos[p] = v
-    assert pos, "a step that settles nothing"
-    if n <= BRUTE_MAX:
-        fits = _placements(clue, known)
-        assert fits, "the line had no placement before the step"
-        for p, v in pos.items():
-            assert all(f[p] == v for f in fits), f"{step.text}: cell {p} is not forced"
-        _check_technique(step, clue, known, fits, pos)
-    else:
-        b, w = _masks(known)
-        res = solve_line(clue, n, b, w)
-        assert res is not None
-        for p, v in pos.items():
-            assert (res.black if v == BLACK else res.white) >> p & 1, f"{step.text}: cell {p} is not forced"
-
-
-def _check_technique(step, clue, known: str, fits: list[str], pos: dict[int, str]) -> None:
-    """The simple rule behind the technique name, by brute force, yields the step's cells."""
-    t = step.technique
-    n = len(known)
-    unknown = {i for i, ch in enumerate(known) if ch == "?"}
-    black = {p for p, v in pos.items() if v == BLACK}
-    white = {p for p, v in pos.items() if v == WHITE}
-    starts = [sorted({_starts(f)[j] for f in fits}) for j in range(len(clue))]
-    if t == "empty":
-        assert not clue and white == unknown
-    elif t == "complete":
-        assert known.count(BLACK) == sum(clue) and white == unknown and not black
-    elif t == "fill":
-        assert n - known.count(WHITE) == sum(clue) and black == unknown and not white
-    elif t in ("edge", "fixed"):
-        cover = set()
-        for j, c in enumerate(clue):
-            if len(starts[j]) == 1:
-                s = starts[j][0]
-                cover |= set(range(s - 1, s + c + 1))
-        assert set(pos) <= cover
-    elif t == "overlap":
-        assert not white
-        for p in black:
-            assert any(max(starts[j]) <= p < min(starts[j]) + c for j, c in enumerate(clue))
-    elif t == "gap":
-        assert not black
-        for p in white:
-            a = p
-            while a > 0 and known[a - 1] != WHITE:
-                a -= 1
-            b = p
-            while b < n - 1 and known[b + 1] != WHITE:
-                b += 1
-            assert b - a + 1 < min(clue) and BLACK not in known[a:b + 1]
-    elif t == "reach":
-        assert not black
-        for p in white:
-            assert not any(min(starts[j]) <= p < max(starts[j]) + c for j, c in enumerate(clue))
-    else:
-        assert t == "placements" and step.placements == len(fits)
-
-
-def check_steps(puzzle: Puzzle, steps, known=None) -> tuple[str, ...]:
-    """Check every step in order (probe chains recursively); return the grid reached."""
-    grid = tuple(known or ["?" * puzzle.width] * puzzle.height)
-    for before, stp in replay(puzzle, steps, grid):
-        assert before == grid
-        if stp.kind == "line":
-            check_line_step(puzzle, before, stp)
-        else:
-            check_probe_step(puzzle, before, stp)
-        rows = [list(r) for r in grid]
-        for r, c, v in stp.cells:
-            rows[r][c] = v
-        grid = tuple("".join(r) for r in rows)
-    return grid
-
-
-def check_probe_step(puzzle: Puzzle, grid, stp) -> None:
-    r, c, assumed = stp.probe
-    assert grid[r][c] == "?"
-    assert stp.cells == [(r, c, WHITE if assumed == BLACK else BLACK)]
-    trial = [list(row) for row in grid]
-    trial[r][c] = assumed
-    trial = tuple("".join(x) for x in trial)
-    end = check_steps(puzzle, stp.chain, trial)
-    line = _line_of(end, stp.axis, stp.index)
-    clue = puzzle.rows[stp.index] if stp.axis == "row" else puzzle.columns[stp.index]
-    b, w = _masks(line)
-    assert solve_line(clue, len(line), b, w) is None, "the refutation does not end in a line without placement"
-    if len(line) <= BRUTE_MAX:
-        assert not _placements(clue, line)
-    nested = [s.depth for s in stp.chain if s.kind == "probe"]
-    assert stp.depth >= 1 + max(nested, default=0)
-    assert stp.technique == ("probe" if stp.depth == 1 else "probe2")
-
-
-def fixpoint_grid(puzzle: Puzzle) -> tuple[str, ...]:
-    state = GridState(puzzle)
-    assert propagate(state, LineSolver()) is None
-    from satnono.explain import state_grid
-
-    return state_grid(state)
 
 
 # --------------------------------------------------------------------------
-# Property tests
+# Property tests on random grids (both kinds)
 
 
 @st.composite
@@ -185,44 +59,208 @@ def grids(draw, max_side: int = 7):
     return tuple(rows)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(grids())
-def test_line_steps_sound_and_replay_reaches_the_fixpoint(g):
+@st.composite
+def color_grids(draw, max_side: int = 6, max_colors: int = 3):
+    k = draw(st.integers(2, max_colors))
+    alphabet = "." + "abc"[:k]
+    h = draw(st.integers(1, max_side))
+    w = draw(st.integers(1, max_side))
+    rows = draw(st.lists(st.text(alphabet=alphabet, min_size=w, max_size=w), min_size=h, max_size=h))
+    if len(set("".join(rows)) - {"."}) < 2:  # make it a real colour puzzle
+        rows[0] = ("ab" + rows[0][2:])[:w] if w >= 2 else rows[0]
+        if len(set("".join(rows)) - {"."}) < 2:
+            rows = ["ab"[: w] for _ in range(h)] if w >= 2 else rows
+    return tuple(rows)
+
+
+def _puzzle(g) -> Puzzle | None:
     p = Puzzle.from_grid(g)
+    return p if p.is_color else None
+
+
+def draw_puzzle(data, kind: str, max_side: int) -> Puzzle | None:
+    """A random puzzle of the kind (None for a colour grid that came out in one colour)."""
+    if kind == "bw":
+        return Puzzle.from_grid(data.draw(grids(max_side), label="grid"))
+    return _puzzle(data.draw(color_grids(max_side), label="grid"))
+
+
+def replay_to_fixpoint(kind: str, p: Puzzle, steps) -> tuple[str, ...]:
+    """Check every step and that replaying them reaches the line-logic fixpoint (in colour the whole
+    exclusion state); return the grid reached."""
+    if kind == "bw":
+        end = bw_check_steps(p, steps)
+        assert end == fixpoint_grid(p)
+        return end
+    rp = color_check_steps(p, steps)
+    assert replay_exclusions(rp) == fixpoint_exclusions(p)
+    return rp.grid()
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_line_steps_sound_and_replay_reaches_the_fixpoint(kind, data):
+    p = draw_puzzle(data, kind, 7 if kind == "bw" else 6)
+    if p is None:
+        return
     ex = explain(p, max_depth=0, verdict_timeout=None)
     assert all(s.kind == "line" for s in ex.steps)
-    end = check_steps(p, ex.steps)
-    assert end == ex.grid == fixpoint_grid(p)
+    if kind == "color":
+        assert all(s.excluded is not None for s in ex.steps)
+    end = replay_to_fixpoint(kind, p, ex.steps)
+    assert end == ex.grid
     assert ex.solved == ("?" not in "".join(end))
     if ex.solved:
         assert p.is_solution(end) and ex.difficulty["level"] == "line"
 
 
+@pytest.mark.parametrize("kind", KINDS)
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(grids(max_side=6))
-def test_probe_steps_replay_to_a_contradiction(g):
-    p = Puzzle.from_grid(g)
+@given(data=st.data())
+def test_probe_steps_replay_to_a_contradiction(kind, data):
+    p = draw_puzzle(data, kind, 6 if kind == "bw" else 5)
+    if p is None:
+        return
     ex = explain(p, verdict_timeout=None)
-    end = check_steps(p, ex.steps)
-    assert end == ex.grid
     res = check(p)
-    if ex.solved:
-        assert p.is_solution(end)
-        assert res.status.value == "unique" and end == res.solutions[0]
+    if kind == "bw":
+        end = bw_check_steps(p, ex.steps)
+        assert end == ex.grid
+        if ex.solved:
+            assert p.is_solution(end)
+            assert res.status.value == "unique" and end == res.solutions[0]
+        else:
+            # what logic settles is true in every solution: it agrees with both solutions shown
+            for sol in res.solutions:
+                assert all(ch == "?" or ch == sol[r][c] for r, row in enumerate(end) for c, ch in enumerate(row))
     else:
-        # what logic settles is true in every solution: it agrees with both solutions shown
-        for sol in res.solutions:
-            assert all(ch == "?" or ch == sol[r][c] for r, row in enumerate(end) for c, ch in enumerate(row))
+        rp = color_check_steps(p, ex.steps)
+        assert rp.grid() == ex.grid
+        sols = grid_solutions(p.rows, p.row_colors, p.columns, p.column_colors, limit=2)
+        assert sols
+        # what logic settles or rules out holds in every solution (the oracle writes colour v as chr(96 + v))
+        for sol in sols:
+            assert all(value_of(sol[r][c]) in rp.poss[r][c] for r in range(p.height) for c in range(p.width))
+        if ex.solved:
+            assert len(sols) == 1
+            assert ex.grid == tuple("".join(p.chars[value_of(ch)] for ch in row) for row in sols[0])
     level = ex.difficulty["level"]
     assert (level == "line") == res.line_solvable
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_rounds_order_is_sound_and_reaches_the_fixpoint(kind, data):
+    """The order by rounds (used on large grids) gives sound steps and the same fixpoint."""
+    p = draw_puzzle(data, kind, 7 if kind == "bw" else 6)
+    if p is None:
+        return
+    eng = Engine(GridState(p), LineSolver(), strict=False)
+    steps = []
+    while eng.step(steps) is not None:
+        pass
+    replay_to_fixpoint(kind, p, steps)
+
+
+def _dom5(kind: str) -> Puzzle:
+    """5-Dom, which needs probing depth 2; in colour recoloured as a 2-colour puzzle (its black cells
+    colour a and an extra row holding one colour-b cell), which still does."""
+    p0 = load(str(PUZZLES / "dom" / "5-dom.xml"))
+    if kind == "bw":
+        return p0
+    sol = check(p0).solutions[0]
+    return Puzzle.from_grid([row.replace("#", "a") for row in sol] + ["b" + "." * (p0.width - 1)])
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_depth_two_probes_replay(kind):
+    """Every step, nested probes included, replays soundly to the solution (in colour by brute force
+    on its 11- and 12-cell lines' placements)."""
+    p = _dom5(kind)
+    ex = explain(p, probe_budget=400_000)
+    assert ex.solved and ex.difficulty["level"] == "probe2" and ex.difficulty["exact"]
+    deep = [s for s in ex.steps if s.kind == "probe" and s.depth == 2]
+    assert deep and any(x.kind == "probe" for s in deep for x in s.chain)
+    if kind == "color":
+        assert "placements" in {s.technique for s in ex.steps}
+    end = bw_check_steps(p, ex.steps) if kind == "bw" else color_check_steps(p, ex.steps).grid()
+    assert end == ex.grid == check(p).solutions[0]
+
+
+# --------------------------------------------------------------------------
+# Single lines and large grids
+
+
+@st.composite
+def line_states(draw):
+    """A line of 3..10 cells, a clue of up to 4 blocks in 1 or 2 colours, and known exclusions."""
+    n = draw(st.integers(3, 10))
+    k = draw(st.integers(0, 4))
+    lengths = tuple(draw(st.lists(st.integers(1, 3), min_size=k, max_size=k)))
+    two = draw(st.booleans())
+    colors = tuple(draw(st.lists(st.integers(1, 2 if two else 1), min_size=k, max_size=k)))
+    ex = tuple(draw(st.integers(0, (1 << n) - 1)) if draw(st.booleans()) else 0 for _ in range(3))
+    return lengths, colors, n, ex
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(line_states())
+def test_colour_line_moves_against_brute_force(case):
+    """One line at a time, over many more states than whole puzzles reach: the move's exclusions
+    are new and forced, and its technique's rule gives them (placements counted by brute force)."""
+    from types import SimpleNamespace
+
+    from satnono.explain.techniques import color_line_move
+
+    lengths, colors, n, ex = case
+    p = Puzzle.from_grid(["ab", "ba"])
+    res = solve_color_line(lengths, colors, n, ex)
+    brute = brute_line(lengths, colors, n, ex)
+    assert (res is None) == (brute is None)
+    if res is None:
+        return
+    mv = color_line_move(p, lengths, colors, n, ex, res, "row")
+    new = [b & ~e for b, e in zip(brute[0], ex)]
+    if mv is None:
+        assert not any(new)
+        return
+    assert any(mv.ex) and all(not (m & ~nw) for m, nw in zip(mv.ex, new)), mv.technique
+    line_cells = [{v for v in range(3) if not (ex[v] >> k) & 1} for k in range(n)]
+    fits = [(cells, starts) for cells, starts in color_line_placements(lengths, colors, n)
+            if all(value_of(ch) in line_cells[k] for k, ch in enumerate(cells))]
+    pos: dict[int, set[int]] = {}
+    for v, m in enumerate(mv.ex):
+        for k in range(n):
+            if (m >> k) & 1:
+                pos.setdefault(k, set()).add(v)
+    placements = None
+    if mv.technique == "placements":
+        from satnono.diagnose import count_color_placements
+
+        placements = count_color_placements(lengths, colors, n, ex)
+    check_color_technique(SimpleNamespace(technique=mv.technique, placements=placements), lengths, colors,
+                     line_cells, fits, pos)
 
 
 def test_larger_lines_checked_against_the_line_solver():
     g = tuple(("#" * ((r * 7 + 3) % 19) + "." + "#" * (r % 5)).ljust(24, ".")[:24] for r in range(18))
     p = Puzzle.from_grid(g)
     ex = explain(p, verdict_timeout=None)
-    end = check_steps(p, ex.steps)
+    end = bw_check_steps(p, ex.steps)
     assert end == ex.grid
+
+
+def test_bundled_colour_puzzles_replay_soundly():
+    """Long lines (31 and 40 cells) checked against the complete line solver; replay == solution."""
+    for name in ("webpbn/webpbn-color-00047.xml", "satnono/colour-search-10x10.non"):
+        p = load(str(PUZZLES / name))
+        ex = explain(p)
+        assert ex.solved, name
+        rp = color_check_steps(p, ex.steps)
+        assert rp.grid() == ex.grid == check(p).solutions[0]
+        assert p.is_solution(ex.grid)
 
 
 # --------------------------------------------------------------------------
@@ -260,7 +298,7 @@ def test_empty_and_complete_lines():
     ex = explain(p, verdict_timeout=None)
     techs = {s.technique for s in ex.steps}
     assert "empty" in techs
-    check_steps(p, ex.steps)
+    bw_check_steps(p, ex.steps)
 
 
 def test_probe_needed_puzzle_has_probe_steps_and_grade():
@@ -270,7 +308,22 @@ def test_probe_needed_puzzle_has_probe_steps_and_grade():
     probes = [s for s in ex.steps if s.kind == "probe"]
     assert probes and ex.difficulty["level"] == "probe" and ex.difficulty["probes"] == len(probes)
     assert "would have no placement after" in probes[0].text
-    check_steps(p, ex.steps)
+    bw_check_steps(p, ex.steps)
+
+
+def test_colour_search_puzzle_needs_a_probe_and_techniques_are_varied():
+    p = load(str(PUZZLES / "satnono" / "colour-search-10x10.non"))
+    ex = explain(p)
+    assert ex.difficulty["level"] == "probe" and ex.difficulty["exact"]
+    probes = [s for s in ex.steps if s.kind == "probe"]
+    assert probes and all("so it is not" in s.text for s in probes)
+    assert {"absent", "complete", "fill", "edge"} <= {s.technique for s in ex.steps}
+    d = ex.as_dict()
+    line = next(s for s in d["steps"] if s["kind"] == "line")
+    assert set(line) >= {"cells", "excluded", "colors", "clue"}
+    for s in d["steps"]:
+        for r, c, v in s["cells"]:
+            assert v in p.chars
 
 
 def test_multiple_solutions_said_honestly():
@@ -348,6 +401,69 @@ def test_grade_is_monotone_on_the_corpus():
     assert LEVELS.index("line") < LEVELS.index("probe") < LEVELS.index("probe2") < LEVELS.index("search")
 
 
+def test_colour_depth_one_grade_is_monotone():
+    """line < probe < search on random colour puzzles, each level confirmed by independent probing."""
+    import random
+
+    from _oracles import probe as probe_oracle
+
+    lines = LineSolver()
+    seen = set()
+    rng = random.Random(12)
+    for _ in range(40):
+        g = ["".join(rng.choice("..abc") for _ in range(9)) for _ in range(9)]
+        p = Puzzle.from_grid(g)
+        if True:
+            res = check(p)
+            if res.status.value != "unique":
+                continue
+            e = Explainer(lines).explain(p, verdict=lambda: "unique")
+            d = e.difficulty
+            if not d["exact"]:
+                continue
+            seen.add(d["level"])
+            state = GridState(p)
+            propagate(state, lines)
+            assert (d["level"] == "line") == res.line_solvable
+            if d["level"] == "line":
+                continue
+            by_depth1 = probe_oracle(state, lines) is None and state.unknown_count() == 0
+            assert (d["level"] == "probe") == by_depth1
+    assert "line" in seen
+
+
+@pytest.mark.parametrize("chars", [".#", "..abc"])
+def test_prober_fixpoint_matches_plain_probing(chars):
+    """``Prober.fixpoint`` (which skips the assumptions a consistent trial implied) reaches the same
+    depth-1 probing fixpoint as plain probing of every value of every cell, in black and white and
+    colour, also from states with a wrong cell set; both agree on whether a contradiction is found."""
+    import random
+
+    from satnono.logic.probe import Prober
+
+    lines = LineSolver()
+    rng = random.Random(7)
+    settled = 0
+    for k in range(60):
+        g = ["".join(rng.choice(chars) for _ in range(7)) for _ in range(7)]
+        p = Puzzle.from_grid(g)
+        state = GridState(p)
+        assert propagate(state, lines) is None
+        if k % 2 and state.unknown_cells():  # a wrong value in an open cell
+            r, c = rng.choice(state.unknown_cells())
+            state.set_cell(r, c, rng.choice([v for v in state.possible(r, c) if p.chars[v] != g[r][c]]))
+            if propagate(state, lines) is not None:
+                continue
+        plain, fast = state.copy(), state.copy()
+        bad_plain = probe_oracle(plain, lines)
+        bad_fast = Prober(lines, 10**9, None).fixpoint(fast)
+        assert (bad_plain is None) == (bad_fast is None), g
+        if bad_plain is None:
+            assert fast.row_ex == plain.row_ex and fast.col_ex == plain.col_ex, g
+            settled += fast.known_count() - state.known_count()
+    assert settled  # probing settled cells somewhere, so the comparison is not vacuous
+
+
 # --------------------------------------------------------------------------
 # Golden explanations
 
@@ -355,7 +471,8 @@ def test_grade_is_monotone_on_the_corpus():
 GOLDEN = PUZZLES.parent / "tests" / "golden_explain"
 
 
-@pytest.mark.parametrize("path", ["webpbn/webpbn-00001.xml", "webpbn/webpbn-00023.xml", "dom/3-dom.xml"])
+@pytest.mark.parametrize("path", ["webpbn/webpbn-00001.xml", "webpbn/webpbn-00023.xml", "dom/3-dom.xml",
+                                  "satnono/colour-search-10x10.non"])
 def test_golden_explanations(path):
     p = load(str(PUZZLES / path))
     got = explain(p).as_dict()
@@ -376,7 +493,7 @@ def test_hint_gives_a_sound_easiest_step():
     for before, stp in list(replay(p, ex.steps))[:10]:
         h = next_hint(p, before)
         assert h.kind == "step"
-        check_line_step(p, before, h.step)
+        bw_check_line_step(p, before, h.step)
         grid = before
     assert grid
 
@@ -411,6 +528,39 @@ def test_hint_contradiction_on_ambiguous_puzzle():
     assert h.kind == "contradiction"
 
 
+def test_colour_hint_step_wrong_and_solved():
+    p = load(str(PUZZLES / "satnono" / "colour-search-10x10.non"))
+    sol = check(p).solutions[0]
+    blank = ["?" * p.width] * p.height
+    for known in (blank, [row[:5] + "?" * 5 for row in sol]):  # empty, and half filled in correctly
+        h = next_hint(p, known)
+        assert h.kind == "step" and h.step is not None and h.step.technique != "absent"
+        # the hint is sound once the absent steps (read off the clues) are taken, which are checked too
+        color_check_steps(p, _absent_steps(p, known) + [h.step], Replay(p, known))
+    # a wrong cell is named with its colour
+    r, c = 6, 0
+    wrong = [list(row) for row in blank]
+    wrong[r][c] = next(ch for ch in p.chars if ch != sol[r][c])
+    h = next_hint(p, ["".join(x) for x in wrong])
+    assert h.kind == "wrong" and h.wrong == [(r, c)] and "row 7, column 1" in h.text
+    assert next_hint(p, list(sol)).kind == "solved"
+    with pytest.raises(ValueError, match="palette"):
+        next_hint(p, ["#" * p.width] * p.height)
+
+
+def _absent_steps(p: Puzzle, known) -> list:
+    from satnono.explain import state_from_known
+
+    eng = Engine(state_from_known(p, known), LineSolver())
+    out = []
+    got = eng.next_move()
+    while got is not None and got[1].technique == "absent":
+        out.append(eng.make_step(*got))
+        eng.apply_step(out[-1])
+        got = eng.next_move()
+    return out
+
+
 def test_library_export():
     import satnono
 
@@ -441,62 +591,22 @@ def test_svg_files_one_per_step():
         xml.dom.minidom.parseString(data)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(grids())
-def test_rounds_order_is_sound_and_reaches_the_fixpoint(g):
-    """The order by rounds (used on large grids) gives sound steps and the same fixpoint."""
-    from satnono.explain.engine import Engine
-
-    p = Puzzle.from_grid(g)
-    state = GridState(p)
-    eng = Engine(state, LineSolver(), strict=False)
-    steps = []
-    while eng.step(steps) is not None:
-        pass
-    assert check_steps(p, steps) == fixpoint_grid(p)
-
-
-def test_depth_two_probes_replay():
-    """5-Dom needs probing depth 2: every step, nested probes included, replays soundly to the solution."""
-    p = load(str(PUZZLES / "dom" / "5-dom.xml"))
-    ex = explain(p, probe_budget=400_000)
-    assert ex.solved and ex.difficulty["level"] == "probe2" and ex.difficulty["exact"]
-    deep = [s for s in ex.steps if s.kind == "probe" and s.depth == 2]
-    assert deep and any(x.kind == "probe" for s in deep for x in s.chain)
-    end = check_steps(p, ex.steps)
-    assert end == check(p).solutions[0]
+def test_colour_drawings():
+    p = load(str(PUZZLES / "satnono" / "colour-search-10x10.non"))
+    ex = explain(p)
+    before, stp = list(replay(p, ex.steps))[-1]
+    text = render_step(before, stp, True, p.palette)
+    assert "*" in text and "?" not in text.replace("'?'", "")
+    assert "\x1b[48;2;" in render_step(before, stp, False, p.palette)
+    assert "palette" in legend(True, p.palette)
+    files = svg_files(p, ex.steps)
+    assert len(files) == len(ex.steps)
+    last = files[max(files)].decode()
+    assert "#dc2828" in last and "#289628" in last  # the puzzle's own colours
 
 
-@pytest.mark.parametrize("chars", [".#", "..abc"])
-def test_prober_fixpoint_matches_plain_probing(chars):
-    """``Prober.fixpoint`` (which skips the assumptions a consistent trial implied) reaches the same
-    depth-1 probing fixpoint as plain probing of every value of every cell, in black and white and
-    colour, also from states with a wrong cell set; both agree on whether a contradiction is found."""
-    import random
-
-    from satnono.logic.probe import Prober
-
-    lines = LineSolver()
-    rng = random.Random(7)
-    settled = 0
-    for k in range(60):
-        g = ["".join(rng.choice(chars) for _ in range(7)) for _ in range(7)]
-        p = Puzzle.from_grid(g)
-        state = GridState(p)
-        assert propagate(state, lines) is None
-        if k % 2 and state.unknown_cells():  # a wrong value in an open cell
-            r, c = rng.choice(state.unknown_cells())
-            state.set_cell(r, c, rng.choice([v for v in state.possible(r, c) if p.chars[v] != g[r][c]]))
-            if propagate(state, lines) is not None:
-                continue
-        plain, fast = state.copy(), state.copy()
-        bad_plain = probe_oracle(plain, lines)
-        bad_fast = Prober(lines, 10**9, None).fixpoint(fast)
-        assert (bad_plain is None) == (bad_fast is None), g
-        if bad_plain is None:
-            assert fast.row_ex == plain.row_ex and fast.col_ex == plain.col_ex, g
-            settled += fast.known_count() - state.known_count()
-    assert settled  # probing settled cells somewhere, so the comparison is not vacuous
+# --------------------------------------------------------------------------
+# Old import paths
 
 
 def test_old_engine_import_path_gives_the_moved_names():
