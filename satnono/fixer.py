@@ -526,7 +526,9 @@ class _VectorSearch(_Search):
                 if not line and other_solution(goals[b], kb[b], kw[b], left(), puzzle=edited,
                                                lines=checker.lines) is not False:
                     continue  # ambiguous, or out of time
-                found.take(r, c, bool(goals[b, r, c]), edited, checker.check(edited, timeout=left()), expect=line)
+                filled = bool(goals[b, r, c])
+                found.take(r, c, filled, edited, checker.check(edited, timeout=left()),
+                           puzzle.chars[1] if filled else ".", expect=line)  # in the puzzle's own characters
 
 
 #: Cells scored per greedy step in colour (each costs one propagation in Python).

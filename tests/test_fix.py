@@ -4,6 +4,7 @@ checked with brute force on small pictures and with the core Checker on 20x20.""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,8 @@ from satnono.model import Puzzle, clues_of_grid
 from satnono.solve import Checker, Status
 
 from test_generate import count_solutions, line_solvable
+
+from tests._oracles import grid_solutions, palette
 
 SWITCH_4 = ["....", ".#..", "..#.", "...."]
 SWITCH_5 = [".....", ".##..", ".#.#.", "..##.", "....."]
@@ -252,3 +255,49 @@ def test_classify_help_no_longer_calls_colour_puzzles_errors():
     from satnono.cli import cli
 
     assert "colour puzzle" not in CliRunner().invoke(cli, ["classify", "--help"]).output
+
+
+# --- every kind of line: each proposal against brute force -----------------------------------------
+
+
+def _solutions_with(p: Puzzle, givens) -> list:
+    sols = grid_solutions(p.rows, p.row_colors, p.columns, p.column_colors)
+    return [s for s in sols if all(s[g.row][g.col] == g.char for g in givens)]
+
+
+@pytest.mark.parametrize("kind", ["one-colour", "color"])
+def test_proposals_on_random_ambiguous_pictures(kind):
+    """Givens and edits on small ambiguous pictures, checked by enumerating every solution: one
+    block colour (black and white inside, in the palette's own character ``a``) and two or three."""
+    rng = random.Random(21 if kind == "color" else 23)
+    fixed = 0
+    for _ in range(60):
+        k = 1 if kind == "one-colour" else rng.choice((2, 3))
+        h, w = rng.randint(2, 4), rng.randint(2, 5)
+        grid = tuple("".join(rng.choice("." * k + "abc"[:k]) for _ in range(w)) for _ in range(h))
+        p = Puzzle.from_grid(grid, palette=palette(k))
+        res = fix(p, timeout=60)
+        if not res.needs_fix:
+            continue
+        fixed += 1
+        assert res.givens_unique is not None and res.givens_line is not None
+        for prop in (res.givens_unique, res.givens_line):
+            assert _solutions_with(p, prop.givens) == [grid]  # unique, and the picture itself
+            for g in prop.givens:
+                assert grid[g.row][g.col] == g.char
+        assert res.givens_line.line_solvable
+        for e in res.edits:
+            assert e.char != grid[e.row][e.col] and e.char in p.chars
+            edited = list(grid)
+            edited[e.row] = edited[e.row][:e.col] + e.char + edited[e.row][e.col + 1:]
+            q = e.puzzle
+            assert q.goal == tuple(edited) and q.palette == p.palette
+            assert grid_solutions(q.rows, q.row_colors, q.columns, q.column_colors) == [tuple(edited)]
+    assert fixed > 10
+
+
+@pytest.mark.parametrize("grid,k", [(("#.", ".#"), 0), (("ab", "ba"), 2)])
+def test_unique_line_solvable_needs_nothing(grid, k):
+    p = Puzzle.from_grid(grid, palette=palette(k)) if k else Puzzle.from_grid(("##", "#."))
+    res = fix(p)
+    assert res.status == Status.UNIQUE and res.line_solvable and not res.needs_fix
