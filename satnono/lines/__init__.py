@@ -87,14 +87,17 @@ class LineSolver:
             # kernel's own entry (the colours are all 1), whose result reads as ``excluded`` too
             black, white = excluded
             key: tuple = (clue.lengths, n, black, white)
+            cache = self._cache
             try:
-                r = self._cache[key]
+                r = cache[key]
                 self.hits += 1
                 return r  # type: ignore[return-value]
             except KeyError:
                 pass
             r = solve_line(clue.lengths, n, black, white)
-            self._store(key, r)
+            if len(cache) >= self.max_entries:  # _store, inlined: this is the hot path
+                cache.clear()
+            cache[key] = r
             return r
         key = (clue, n, excluded)
         try:

@@ -214,14 +214,13 @@ def _sweep(axis: str, clues, n: int, ex: list[list[Mask]], cross_ex: list[list[M
     bad = None
     solve = solver.solve
     values = range(nvals)
-    # each line's exclusions as one tuple, for all lines at once (a line's own masks change only
-    # when it is solved, and the crossing lines' only after the sweep)
-    lines = list(zip(*ex))
+    two = nvals == 2  # the black-and-white layout: the line's pair is read without a loop
+    ex0, ex1 = ex[0], ex[1]
     for i, is_dirty in enumerate(dirty):
         if not is_dirty:
             continue
         dirty[i] = False
-        cur = lines[i]
+        cur = (ex0[i], ex1[i]) if two else tuple([e[i] for e in ex])
         res = solve(clues[i], n, cur)
         if res is None:
             bad = Contradiction(axis, i, solve(clues[i], n, (0,) * nvals) is not None)
