@@ -210,10 +210,8 @@ def _sweep(axis: str, clues, n: int, ex: list[list[Mask]], cross_ex: list[list[M
     crossing lines."""
     nvals = len(ex)
     news: list[list[tuple[int, Mask]]] = [[] for _ in range(nvals)]
-    counts = [0] * nvals
     bad = None
     solve = solver.solve
-    values = range(nvals)
     two = nvals == 2  # the black-and-white layout: the line's pair is read without a loop
     ex0, ex1 = ex[0], ex[1]
     for i, is_dirty in enumerate(dirty):
@@ -227,16 +225,12 @@ def _sweep(axis: str, clues, n: int, ex: list[list[Mask]], cross_ex: list[list[M
             break
         after = res.excluded
         if after != cur:
-            for v in values:
-                new = after[v]
-                old = cur[v]
+            for exv, newv, new, old in zip(ex, news, after, cur):
                 if new != old:
-                    ex[v][i] = new
-                    d = new & ~old
-                    news[v].append((i, d))
-                    counts[v] += d.bit_count()
-    for v in values:  # pushed even on a contradiction, so both views of the state agree
-        _push(news[v], counts[v], ex[v], n, cross_ex[v], cross_dirty)
+                    exv[i] = new
+                    newv.append((i, new & ~old))
+    for exv, newv, crossv in zip(ex, news, cross_ex):  # pushed even on a contradiction: both views agree
+        _push(newv, sum([d.bit_count() for _, d in newv]), exv, n, crossv, cross_dirty)
     return bad
 
 
