@@ -20,6 +20,7 @@ colour.  ``?`` is reserved for an unknown cell in partial grids.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence, cast
@@ -232,7 +233,11 @@ class Puzzle:
         return cls(rows=rl, columns=cl, palette=pal, row_colors=rc, column_colors=cc, **kwargs)  # type: ignore[arg-type]
 
     def with_source(self, source: str | None) -> "Puzzle":
-        return dataclasses.replace(self, source=source)
+        """The same puzzle with ``source`` set (a copy: the clues are normalised already, so
+        they are not normalised again)."""
+        new = copy.copy(self)
+        object.__setattr__(new, "source", source)
+        return new
 
     @property
     def all_rules(self) -> tuple:

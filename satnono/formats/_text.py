@@ -61,10 +61,13 @@ def parse_block(token: str, source: str | None, line: int | None) -> int:
         ParseError: for anything that is not a length in ``0..MAX_SIDE`` (a blotted length
             ``?`` with a sentence saying which formats hold one).
     """
-    if token.strip() == "?":
-        raise ParseError("a blotted clue ('?') cannot be written in this format: use webpbn XML "
-                         "(<count>0</count>) or JSON (\"?\")", source, line)
-    n = parse_int(token, "block length", source, line)
+    try:
+        n = parse_int(token, "block length", source, line)
+    except ParseError:
+        if token.strip() == "?":  # looked at only when the token is not a number
+            raise ParseError("a blotted clue ('?') cannot be written in this format: use webpbn XML "
+                             "(<count>0</count>) or JSON (\"?\")", source, line) from None
+        raise
     if n > MAX_SIDE:
         raise ParseError(
             f"block length {n} is longer than any supported line (at most {MAX_SIDE} cells)", source, line
