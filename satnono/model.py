@@ -21,7 +21,6 @@ colour.  ``?`` is reserved for an unknown cell in partial grids.
 from __future__ import annotations
 
 import copy
-import dataclasses
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence, cast
 

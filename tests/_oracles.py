@@ -199,7 +199,7 @@ def puzzle_solutions(p: Puzzle, limit: int | None = None) -> list[tuple[str, ...
 
 
 @functools.cache
-def _colourings(n: int, k: int) -> dict[tuple[int, ...], list[tuple]]:
+def colourings(n: int, k: int) -> dict[tuple[int, ...], list[tuple]]:
     """Every colouring of n cells with values 0..k, keyed by the colours of its runs:
     a list of (lengths, starts, last cells, values)."""
     by: dict[tuple[int, ...], list[tuple]] = defaultdict(list)
@@ -229,7 +229,7 @@ def brute_clue(clue: LineClue, n: int, excluded: tuple[int, ...]):
     st = [0] * len(lo)
     en = [0] * len(lo)
     found = False
-    for lengths, starts, ends, vals in _colourings(n, nvals - 1).get(tuple(clue.colors), ()):
+    for lengths, starts, ends, vals in colourings(n, nvals - 1).get(tuple(clue.colors), ()):
         if not all(a <= m <= b for a, m, b in zip(lo, lengths, hi)):
             continue
         if any((excluded[v] >> i) & 1 for i, v in enumerate(vals)):

@@ -24,11 +24,9 @@ A 40-cell black-and-white line with 10 blocks, 2 of them blotted: 18.5 us per ca
 
 from __future__ import annotations
 
-import functools
 import itertools
 import random
 import time
-from collections import defaultdict
 
 import pytest
 
@@ -36,26 +34,7 @@ from satnono.cnf.blotted import range_line_clauses
 from satnono.lines.blotted import count_range_placements, solve_range_line
 from satnono.linesolve import solve_color_line, solve_line
 from satnono.sat import SatSession
-
-
-@functools.cache
-def _colourings(n: int, k: int) -> dict[tuple[int, ...], list[tuple]]:
-    """Every colouring of n cells with values 0..k, keyed by the colours of its runs:
-    a list of (lengths, starts, last cells, values)."""
-    by: dict[tuple[int, ...], list[tuple]] = defaultdict(list)
-    for vals in itertools.product(range(k + 1), repeat=n):
-        lengths, starts, ends, colors = [], [], [], []
-        i = 0
-        for v, run in itertools.groupby(vals):
-            m = len(list(run))
-            if v:
-                colors.append(v)
-                lengths.append(m)
-                starts.append(i)
-                ends.append(i + m - 1)
-            i += m
-        by[tuple(colors)].append((tuple(lengths), tuple(starts), tuple(ends), vals))
-    return by
+from tests._oracles import colourings as _colourings
 
 
 def brute(lo, hi, colors, n, excluded):
