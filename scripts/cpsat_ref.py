@@ -286,6 +286,28 @@ def _color_clues_of(grid: Grid, chars: str):
     return tuple(blocks(r) for r in grid), tuple(blocks("".join(c)) for c in zip(*grid))
 
 
+def _color_cells(m, x, chars: str):
+    """For a model whose cells ``x[r][c]`` are colour indices: how a solution is read back as a
+    grid, and the literals "the cell differs from grid s1" (for the second-solution search)."""
+    h, w = len(x), len(x[0]) if x else 0
+
+    def read(solver) -> Grid:
+        return tuple("".join(chars[solver.value(x[r][c])] for c in range(w)) for r in range(h))
+
+    def differs(s1: Grid) -> list:
+        out = []
+        for r in range(h):
+            for c in range(w):
+                b = m.new_bool_var("")
+                v = chars.index(s1[r][c])
+                m.add(x[r][c] != v).only_enforce_if(b)
+                m.add(x[r][c] == v).only_enforce_if(~b)
+                out.append(b)
+        return out
+
+    return read, differs
+
+
 def check_color(rows: Sequence[Sequence[tuple[int, int]]], columns: Sequence[Sequence[tuple[int, int]]],
                 chars: str, time_limit: float | None = 60.0, workers: int = 1) -> RefResult:
     """Settle a colour puzzle given by its ``(length, colour)`` blocks; ``chars`` are the
@@ -308,20 +330,8 @@ def check_color(rows: Sequence[Sequence[tuple[int, int]]], columns: Sequence[Seq
 
     _add_lines(m, x, rows, columns, automaton)
 
-    def differs(s1: Grid) -> list:
-        out = []
-        for r in range(h):
-            for c in range(w):
-                b = m.new_bool_var("")
-                v = chars.index(s1[r][c])
-                m.add(x[r][c] != v).only_enforce_if(b)
-                m.add(x[r][c] == v).only_enforce_if(~b)
-                out.append(b)
-        return out
-
-    return _settle(m, time_limit, workers, t0,
-                   read=lambda solver: tuple("".join(chars[solver.value(x[r][c])] for c in range(w))
-                                             for r in range(h)),
+    read, differs = _color_cells(m, x, chars)
+    return _settle(m, time_limit, workers, t0, read=read,
                    clues_ok=lambda g: _color_clues_of(g, chars) == (tuple(rows), tuple(columns)),
                    differs=differs)
 
@@ -363,18 +373,5 @@ def check_blotted(rows: Sequence[tuple[Sequence[int], Sequence[int], int]],
         rb, cb = _color_clues_of(g, chars)
         return all(map(fits, rb, rows)) and all(map(fits, cb, columns))
 
-    def differs(s1: Grid) -> list:
-        out = []
-        for r in range(h):
-            for c in range(w):
-                b = m.new_bool_var("")
-                v = chars.index(s1[r][c])
-                m.add(x[r][c] != v).only_enforce_if(b)
-                m.add(x[r][c] == v).only_enforce_if(~b)
-                out.append(b)
-        return out
-
-    return _settle(m, time_limit, workers, t0,
-                   read=lambda solver: tuple("".join(chars[solver.value(x[r][c])] for c in range(w))
-                                             for r in range(h)),
-                   clues_ok=clues_ok, differs=differs)
+    read, differs = _color_cells(m, x, chars)
+    return _settle(m, time_limit, workers, t0, read=read, clues_ok=clues_ok, differs=differs)

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from satnono.formats import load
+from test_blotted_cli import XML as BLOT_XML  # the blotted colour puzzle the CLI tests use
 
 sync_api = pytest.importorskip("playwright.sync_api")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -582,22 +583,6 @@ def test_rules_listed_added_drawn_mirrored_saved_and_removed(start, page, tmp_pa
     assert grid_of(page, 10, 10)[2] == "..#......."  # no longer mirrored
 
 
-BLOT_XML = """<?xml version="1.0"?>
-<puzzleset><puzzle type="grid" defaultcolor="red">
-<color name="white" char=".">FFFFFF</color><color name="red" char="r">C80000</color>
-<color name="blue" char="b">0000C8</color>
-<clues type="columns">
-<line><count>1</count><count color="blue">0</count></line>
-<line><count>1</count><count color="blue">1</count><count>1</count></line>
-<line><count color="blue">1</count></line>
-</clues>
-<clues type="rows">
-<line><count>0</count><count color="blue">1</count></line>
-<line><count color="blue">1</count></line>
-<line><count color="blue">1</count><count>1</count></line>
-</clues>
-</puzzle></puzzleset>
-"""
 
 
 def test_blotted_clues_show_as_blots_and_typing_a_question_mark_blots_a_clue(start, page, tmp_path):
