@@ -246,12 +246,6 @@ def classify_summary(summary: dict[str, Any]) -> tuple[Any, list[str]]:
     return table, lines
 
 
-def fix_dict(file: str, res: Any) -> dict[str, Any]:
-    """The JSON object of ``satnono fix --json`` (coordinates 0-based): the one shape of a fix
-    proposal, :meth:`~satnono.fixer.FixResult.as_dict`, which the editor sends too."""
-    return res.as_dict(file)
-
-
 def fix_text(file: str, res: Any, ascii: bool = False, tty: bool = False) -> list[str]:
     """The lines of ``satnono fix``: the verdict, the picture, the proposals (rows and columns
     from 1).  ``tty``: stdout is a terminal (colour pictures are drawn in colour there)."""

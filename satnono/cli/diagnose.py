@@ -130,7 +130,7 @@ def fix_cmd(file: str, fmt: str | None, timeout: float, max_edits: int, as_json:
     1 in text and from 0 in --json.
     """
     from ..fixer import FixError, fix
-    from ..report import fix_dict, fix_text
+    from ..report import fix_text
 
     puzzle = _load(file, fmt)
     try:
@@ -148,7 +148,7 @@ def fix_cmd(file: str, fmt: str | None, timeout: float, max_edits: int, as_json:
     else:
         code = 0
     if as_json:
-        click.echo(json.dumps(fix_dict(file, res)))
+        click.echo(json.dumps(res.as_dict(file)))  # the one shape of a fix proposal
     else:
         for line in fix_text(file, res, ascii_, sys.stdout.isatty()):
             click.echo(line)

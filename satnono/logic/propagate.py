@@ -18,7 +18,7 @@ from ..lines import SolvesLines
 from ..lines.bits import Mask, bit_list
 from .state import Contradiction, Deadline, GridState
 
-__all__ = ["line_starts", "propagate", "scatter_limit", "transpose", "TRANSPOSE_MAX_SIDE"]
+__all__ = ["propagate", "scatter_limit", "transpose", "TRANSPOSE_MAX_SIDE"]
 
 
 def _scatter(bits: Mask, index: int, cross: list[Mask], dirty: list[bool]) -> None:
@@ -232,13 +232,3 @@ def _sweep(axis: str, clues, n: int, ex: list[list[Mask]], cross_ex: list[list[M
     for exv, newv, crossv in zip(ex, news, cross_ex):  # pushed even on a contradiction: both views agree
         _push(newv, sum([d.bit_count() for _, d in newv]), exv, n, crossv, cross_dirty)
     return bad
-
-
-def line_starts(state: GridState, solver: SolvesLines, axis: str, index: int):
-    """The line solver's result for one line of a consistent state: ``excluded`` and the
-    valid ``starts`` of each block (and ``ends`` for a blotted line)."""
-    n = state.width if axis == ROW else state.height
-    res = solver.solve(state.puzzle.clue(axis, index), n, state.line_excluded(axis, index))
-    if res is None:
-        raise ValueError(f"{axis} {index} is inconsistent; propagate first")
-    return res

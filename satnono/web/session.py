@@ -231,7 +231,7 @@ def analyze(doc: Doc | Puzzle, timeout: float = CHECK_TIMEOUT) -> dict[str, Any]
 
 def propose(doc: Doc | Puzzle, timeout: float = FIX_TIMEOUT, max_edits: int = 5) -> dict[str, Any]:
     """The proposals of :func:`satnono.fix` for the picture of a document (or of the puzzle
-    :func:`puzzle_of` made of it), as the page shows them (:func:`fix_dict`).
+    :func:`puzzle_of` made of it), as the page shows them (:meth:`~satnono.fixer.FixResult.as_dict`).
 
     Only for a picture that satisfies its clues: each edit sets one cell of that picture to
     ``char`` (another colour or the background; ``black`` is true for any colour).
@@ -246,14 +246,7 @@ def propose(doc: Doc | Puzzle, timeout: float = FIX_TIMEOUT, max_edits: int = 5)
         res = fix(puzzle, timeout=timeout, max_edits=max_edits, checker=Checker(line_solver=shared_solver()))
     except FixError as e:
         raise DocError(str(e)) from None
-    return fix_dict(res)
-
-
-def fix_dict(res: Any) -> dict[str, Any]:
-    """A :class:`~satnono.fixer.FixResult` as the page gets it: the one JSON shape of a fix
-    proposal (:meth:`~satnono.fixer.FixResult.as_dict`, as ``satnono fix --json`` prints it;
-    each edit and given says its new value as ``char`` and as ``value``)."""
-    return res.as_dict()
+    return res.as_dict()  # the one shape of a fix proposal, as fix --json prints it
 
 
 # ---------------------------------------------------------------------------
@@ -463,5 +456,5 @@ def _split(path: str) -> tuple[str, int | None]:
     return split_selector(path)
 
 
-__all__ = ["Editor", "DocError", "analyze", "propose", "fix_dict", "export", "open_bytes", "doc_of", "puzzle_of",
+__all__ = ["Editor", "DocError", "analyze", "propose", "export", "open_bytes", "doc_of", "puzzle_of",
            "page_limits", "check_palette_doc", "editable", "editable_char"]
