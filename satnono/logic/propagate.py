@@ -207,28 +207,44 @@ def _lines_fixpoint(
 def _sweep(axis: str, clues, n: int, ex: list[list[Mask]], cross_ex: list[list[Mask]],
            dirty: list[bool], cross_dirty: list[bool], solver: SolvesLines) -> Contradiction | None:
     """Solve every dirty line of one axis once, then push each colour's new exclusions to the
-    crossing lines."""
+    crossing lines.
+
+    Two values (black and white, the common case) are read and written as a pair of
+    locals, more values through a loop; the work is the same.
+    """
     nvals = len(ex)
     news: list[list[tuple[int, Mask]]] = [[] for _ in range(nvals)]
     bad = None
     solve = solver.solve
-    two = nvals == 2  # the black-and-white layout: the line's pair is read without a loop
     ex0, ex1 = ex[0], ex[1]
+    new0, new1 = news[0], news[1]
+    two = nvals == 2
     for i, is_dirty in enumerate(dirty):
         if not is_dirty:
             continue
         dirty[i] = False
-        cur = (ex0[i], ex1[i]) if two else tuple([e[i] for e in ex])
+        if two:
+            old0, old1 = cur = (ex0[i], ex1[i])
+        else:
+            cur = tuple([e[i] for e in ex])
         res = solve(clues[i], n, cur)
         if res is None:
             bad = Contradiction(axis, i, solve(clues[i], n, (0,) * nvals) is not None)
             break
         after = res.excluded
-        if after != cur:
-            for exv, newv, new, old in zip(ex, news, after, cur):
-                if new != old:
-                    exv[i] = new
-                    newv.append((i, new & ~old))
+        if two:
+            a0, a1 = after
+            if a0 != old0:
+                ex0[i] = a0
+                new0.append((i, a0 & ~old0))
+            if a1 != old1:
+                ex1[i] = a1
+                new1.append((i, a1 & ~old1))
+        elif after != cur:
+            for exv, newv, a, old in zip(ex, news, after, cur):
+                if a != old:
+                    exv[i] = a
+                    newv.append((i, a & ~old))
     for exv, newv, crossv in zip(ex, news, cross_ex):  # pushed even on a contradiction: both views agree
         _push(newv, sum([d.bit_count() for _, d in newv]), exv, n, crossv, cross_dirty)
     return bad
