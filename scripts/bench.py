@@ -573,6 +573,32 @@ def measure_startup(corpus: Path, repeat: int = 5) -> dict[str, tuple[float, str
     return out
 
 
+def measure_pick(corpus: Path, count: int = 50, repeat: int = 3) -> tuple[float, float] | None:
+    """``satnono check F#1 ... F#count`` on a 1000-puzzle tournament file against ``check`` on the
+    same puzzles as separate JSON files: best-of-``repeat`` wall seconds of each, run
+    alternately (issue 19: at most 1.2x).  None when the corpus lacks the file."""
+    big = corpus / TOURNAMENT / "question" / f"{TOURNAMENT_SETS[1]}.txt"
+    if not big.is_file():
+        return None
+    from satnono.formats import dumps
+
+    with tempfile.TemporaryDirectory() as tmp:
+        separate = []
+        for k, p in enumerate(load_all(str(big))[:count], 1):
+            path = Path(tmp) / f"p{k}.json"
+            path.write_text(dumps(p, "json"))  # type: ignore[arg-type]
+            separate.append(str(path))
+        picked = [*_satnono_command(), "check", *(f"{big}#{k}" for k in range(1, count + 1))]
+        files = [*_satnono_command(), "check", *separate]
+        best = [float("inf"), float("inf")]
+        for _ in range(repeat):
+            for side, cmd in enumerate((picked, files)):
+                t0 = time.perf_counter()
+                subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
+                best[side] = min(best[side], time.perf_counter() - t0)
+    return best[0], best[1]
+
+
 # --------------------------------------------------------------------------- report
 
 def fmt_s(x: float | None) -> str:
@@ -799,6 +825,7 @@ def main(argv: list[str] | None = None) -> int:
             startup = measure_startup(corpus)
         except Exception as e:  # report, do not lose the run
             out(f"!!! start-up measurement failed: {e}")
+    pick = measure_pick(corpus) if args.startup else None
 
     with_ref = args.reference
     ref_note = ""
@@ -898,6 +925,9 @@ def main(argv: list[str] | None = None) -> int:
     if startup:
         out(f"children ru_maxrss {children_mb:.1f} MB (start-up runs, measured first; on Linux it includes"
             " the parent's image at spawn, so see the per-command figures above)")
+    if pick is not None:
+        out(f"\nFILE#k: check F#1 ... F#50 {pick[0]:.3f} s, the same 50 puzzles as files {pick[1]:.3f} s,"
+            f" ratio {pick[0] / pick[1]:.2f}x (target 1.2x or less)")
     print_targets(targets(results, startup, peak_sat), out)
 
     nprob = sum(bool(r.problems) for r in all_rows)

@@ -751,6 +751,46 @@ def test_selectors_parse_a_multi_puzzle_file_once(tmp_path, monkeypatch):
     assert len(calls) == 2
 
 
+def test_a_selector_on_a_tournament_file_parses_only_that_puzzle(tmp_path):
+    """FILE#k on a format with an index (tournament sets) parses puzzle k alone (issue 19:
+    `check F#1 ... F#50` on a 1000-puzzle file cost 1.5x the same puzzles as files): puzzle k
+    read so equals puzzle k of a whole read, a malformed puzzle elsewhere does not stop it, and
+    puzzle k's own error names its line."""
+    import random
+
+    import satnono.formats as formats
+    from satnono.model import Puzzle
+
+    rng = random.Random(7)
+    chunks = []
+    for k in range(1, 7):
+        n = rng.randrange(1, 6)
+        p = Puzzle.from_grid(["".join(rng.choice("#.") for _ in range(n)) for _ in range(n)])
+        body = [" ".join(map(str, c)) or "0" for c in (*p.columns, *p.rows)]
+        chunks.append("\n".join([f"${k}", *[b.replace(" ", "\t") for b in body]]))
+    good = tmp_path / "set.txt"
+    good.write_text("\n".join(chunks) + "\n")
+    whole = formats.load_all(str(good))
+    picked = [formats.load(f"{good}#{k}") for k in range(1, len(whole) + 1)]
+    assert picked == whole and [p.source for p in picked] == [p.source for p in whole]
+    assert [p.meta for p in picked] == [p.meta for p in whole]
+
+    bad = tmp_path / "bad.txt"
+    lines = "\n".join(chunks).splitlines()
+    second = lines.index("$2")
+    lines[second + 1] = "1\tx"
+    bad.write_text("\n".join(lines) + "\n")
+    assert formats.load(f"{bad}#1") == whole[0].with_source(f"{bad}#1")
+    assert formats.load(f"{bad}#3") == whole[2].with_source(f"{bad}#3")
+    with pytest.raises(ParseError) as e:
+        formats.load(f"{bad}#2")
+    assert e.value.line == second + 2
+    with pytest.raises(ParseError):
+        formats.load_all(str(bad))  # a whole read still refuses the file
+    with pytest.raises(ParseError, match="there is no puzzle #7: the file holds 6 puzzles"):
+        formats.load(f"{bad}#7")
+
+
 def test_picross_refuses_colour_like_the_other_black_and_white_formats(tmp_path):
     from click.testing import CliRunner
 

@@ -304,9 +304,32 @@ def _read_bytes(path: str) -> bytes:
 read_bytes = _read_bytes
 
 
+#: Readers that can read puzzle k of a multi-puzzle file without parsing the others:
+#: ``index(text, source) -> (count, puzzle k)``.
+_INDEXERS: dict[str, Callable] = {"tournament": _Lazy("tournament", "index")}
+
+
+class _Picker:
+    """The puzzles of one multi-puzzle file, read one at a time on demand (each once)."""
+
+    __slots__ = ("count", "_read", "_done")
+
+    def __init__(self, count: int, read: Callable[[int], Puzzle]) -> None:
+        self.count = count
+        self._read = read
+        self._done: dict[int, Puzzle] = {}
+
+    def get(self, k: int) -> Puzzle:
+        p = self._done.get(k)
+        if p is None:
+            p = self._done[k] = self._read(k)
+        return p
+
+
 # The last multi-puzzle file read through a ``FILE#k`` selector, so that ``check F#1 ... F#50``
-# parses F once: (path, format, background, rules, mtime, size) -> puzzles.
-_LAST_PARSED: list[tuple[tuple, list[Puzzle]]] = []
+# reads F once (and, in a format with an index, parses only the 50 puzzles):
+# (path, format, background, rules, mtime, size) -> its puzzles.
+_LAST_PARSED: list[tuple[tuple, _Picker]] = []
 
 
 def _file_key(path: str, fmt, background, rules) -> tuple | None:
@@ -319,16 +342,44 @@ def _file_key(path: str, fmt, background, rules) -> tuple | None:
     return (os.path.abspath(path), fmt, background, rules, st.st_mtime_ns, st.st_size)
 
 
-def _parsed(path: str, fmt, background, rules) -> list[Puzzle] | None:
+def _picker(path: str, fmt: str | None, background: str | None, rules: tuple) -> _Picker:
+    """The puzzles of ``path`` for a ``#k`` selector: remembered from the last call on the same
+    unchanged file, else read (through the format's index when it has one)."""
     key = _file_key(path, fmt, background, rules)
     if key is not None and _LAST_PARSED and _LAST_PARSED[0][0] == key:
         return _LAST_PARSED[0][1]
-    return None
+    data = _read_bytes(path)
+    picker = _indexed(data, fmt, path, background, rules)
+    if picker is None:
+        puzzles = loads(data, fmt, source=path, background=background)
+        if rules:
+            puzzles = [_with_rules(p, rules, path) for p in puzzles]
+        picker = _Picker(len(puzzles), lambda k: puzzles[k - 1])
+    _LAST_PARSED[:] = [] if key is None else [(key, picker)]
+    return picker
 
 
-def _remember(path: str, fmt, background, rules, puzzles: list[Puzzle]) -> None:
-    key = _file_key(path, fmt, background, rules)
-    _LAST_PARSED[:] = [] if key is None else [(key, puzzles)]
+def _indexed(data: bytes, fmt: str | None, path: str, background: str | None, rules: tuple) -> _Picker | None:
+    """A picker over the format's index, when the file's format (``fmt``, else the one
+    :func:`loads` would try first) has one and the index reads; None otherwise (then the whole
+    file is read, which also gives the same error a plain read would)."""
+    if fmt is None:
+        hint = format_from_suffix(path) if path != STDIN else None
+        tried = order(data, hint) if data.strip() else []
+        fmt = tried[0] if tried else None
+    indexer = _INDEXERS.get(fmt) if fmt is not None else None
+    if indexer is None:
+        return None
+    try:
+        count, read = indexer(data.decode("utf-8-sig"), path)
+    except (ParseError, UnicodeDecodeError):
+        return None
+
+    def one(k: int) -> Puzzle:
+        p = read(k).with_source(f"{path}#{k}" if count > 1 else path)
+        return _with_rules(p, rules, path) if rules else p
+
+    return _Picker(count, one)
 
 
 def load_all(path: str, fmt: str | None = None, background: str | None = None) -> list[Puzzle]:
@@ -340,20 +391,15 @@ def load_all(path: str, fmt: str | None = None, background: str | None = None) -
         ParseError: as :func:`loads`, or the file cannot be read, or ``#k`` is out of range.
     """
     base, k = split_selector(path)
-    puzzles = _parsed(base, fmt, background, EXTRA_RULES.get()) if k is not None else None
-    if puzzles is None:
+    if k is None:
         puzzles = loads(_read_bytes(base), fmt, source=base, background=background)
         extra = EXTRA_RULES.get()
-        if extra:
-            puzzles = [_with_rules(p, extra, base) for p in puzzles]
-        if k is not None:
-            _remember(base, fmt, background, extra, puzzles)
-    if k is None:
-        return puzzles
-    if k > len(puzzles):
-        held = "one puzzle" if len(puzzles) == 1 else f"{len(puzzles)} puzzles"
+        return [_with_rules(p, extra, base) for p in puzzles] if extra else puzzles
+    picker = _picker(base, fmt, background, EXTRA_RULES.get())
+    if k > picker.count:
+        held = "one puzzle" if picker.count == 1 else f"{picker.count} puzzles"
         raise ParseError(f"there is no puzzle #{k}: the file holds {held}", base)
-    return [puzzles[k - 1]]
+    return [picker.get(k)]
 
 
 def _with_rules(puzzle: Puzzle, rules: tuple, source: str) -> Puzzle:

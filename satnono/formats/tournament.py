@@ -15,6 +15,7 @@ gets the source ``path#k`` when the file holds several.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ..errors import ParseError
 from ..model import Puzzle
@@ -25,19 +26,28 @@ HEADER = re.compile(r"\$\s*(\S*)")
 
 def read(text: str, source: str | None) -> list[Puzzle]:
     """All puzzles of a tournament file."""
+    count, puzzle = index(text, source)
+    return [puzzle(k) for k in range(1, count + 1)]
+
+
+def index(text: str, source: str | None) -> tuple[int, Callable[[int], Puzzle]]:
+    """How many puzzles the file holds, and a function reading puzzle k (from 1) alone.
+
+    Finding the puzzles costs a scan of the lines for ``$`` headers; reading one
+    parses only its own clue lines, so ``FILE#k`` on a 1000-puzzle file does not
+    parse the other 999.
+    """
     lines = split_lines(text)
     headers = [i for i, line in enumerate(lines) if line.lstrip().startswith("$")]
     if not headers:
         if all(is_blank(x) for x in lines):
             raise ParseError("empty file", source)
-        return [_puzzle(lines, 0, len(lines), None, source)]
+        return 1, lambda k: _puzzle(lines, 0, len(lines), None, source)
     for i in range(headers[0]):
         if not is_blank(lines[i]):
             raise ParseError("text before the first '$' puzzle header", source, i + 1)
     bounds = headers + [len(lines)]
-    return [
-        _puzzle(lines, start + 1, end, start, source) for start, end in zip(bounds, bounds[1:])
-    ]
+    return len(headers), lambda k: _puzzle(lines, bounds[k - 1] + 1, bounds[k], bounds[k - 1], source)
 
 
 def _puzzle(lines: list[str], start: int, end: int, header: int | None, source: str | None) -> Puzzle:
