@@ -84,6 +84,19 @@ def verified(puzzle: Puzzle, grid: Grid, givens: Mapping[tuple[int, int], bool |
     return grid
 
 
+def known_solution(puzzle: Puzzle, givens: Mapping[tuple[int, int], bool | int] | None = None) -> Grid | None:
+    """The puzzle's goal picture when it is a solution (clues, givens, rules): a first solution
+    known without search, so settling it takes one SAT call, for a second one, next to it.
+    An author's picture in the editor, a file that stores its solution."""
+    goal = puzzle.goal
+    if goal is None or not puzzle.is_solution(goal):
+        return None
+    chars = puzzle.chars
+    if any(goal[r][c] != chars[int(value)] for (r, c), value in (givens or {}).items()):
+        return None
+    return goal
+
+
 def broken_rule(puzzle: Puzzle, grid: Grid) -> str | None:
     """The name of a rule ``grid`` breaks (rules that narrow cannot leave one broken in a
     complete state; a rule with clauses only can), or None."""
@@ -207,7 +220,10 @@ class Checker:
         one; ``propagated``: it is at the line fixpoint already (a batch kernel propagated
         it), so go straight to the CNF.  ``other_than``: a solution already known (a
         generator's picture): it is blocked at once and the one SAT call looks for another,
-        next to it; the result is ``unique`` with it or ``multiple`` with both.
+        next to it; the result is ``unique`` with it or ``multiple`` with both.  By default
+        the puzzle's goal picture is that known solution when it satisfies the clues, the
+        givens and the rules (:func:`known_solution`: the editor's drawing, a file that stores
+        its solution); a goal that does not is ignored and the search finds a first solution.
         ``keep_open``: leave the SAT session open in the :class:`Settlement` for the caller
         to go on with.
         """
@@ -258,6 +274,8 @@ class Checker:
         stats.cnf_clauses = len(enc.clauses)
         if enc.unsat:
             return done(Status.NONE, reason="no solution: the remaining constraints are contradictory")
+        if other_than is None and solutions >= 2:
+            other_than = known_solution(puzzle, givens)
         sat = SatSession(enc.clauses, self.solver)
         try:
             if other_than is not None:  # a solution known beforehand: only a second one is sought
@@ -289,7 +307,7 @@ class Checker:
         finally:
             stats.sat_calls = sat.calls
             stats.conflicts = sat.conflicts
-            if keep_open and out.first_model is not None:
+            if keep_open and (out.first_model is not None or other_than is not None):
                 out.sat = sat
             else:
                 sat.close()

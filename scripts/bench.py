@@ -39,6 +39,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -403,6 +404,17 @@ def verify(item: Item, status: str, solutions, who: str) -> list[str]:
     return probs
 
 
+#: False (the default): satnono is given each puzzle's clues alone, as the reference is, and a
+#: stored solution (a file's goal picture) only checks the verdict; True (``--stored-solutions``):
+#: the puzzle as read, so a stored solution is the first solution and one SAT call remains.
+USE_STORED_SOLUTIONS = False
+
+
+def clues_only(p: Puzzle) -> Puzzle:
+    """``p`` without its goal picture, unless :data:`USE_STORED_SOLUTIONS`."""
+    return p if USE_STORED_SOLUTIONS or p.goal is None else dataclasses.replace(p, goal=None)
+
+
 def run_satnono(name: str, items: list[Item], timeout: float | None, progress: Callable[[str], None]) -> list[Row]:
     checker = Checker()
     rows = []
@@ -412,7 +424,7 @@ def run_satnono(name: str, items: list[Item], timeout: float | None, progress: C
         rss().reset()
         c0, w0 = time.process_time(), time.perf_counter()
         try:
-            res = checker.check(it.puzzle, timeout)
+            res = checker.check(clues_only(it.puzzle), timeout)
         except Exception as e:  # a bug in satnono: record it, keep going
             row.cpu, row.wall = time.process_time() - c0, time.perf_counter() - w0
             row.status, row.reason = "error", f"{type(e).__name__}: {e}"
@@ -447,7 +459,7 @@ def run_deadline(items: list[Item], out: Callable[[str], None]) -> list[Row]:
         row = Row("deadline", it)
         rss().reset()
         c0, w0 = time.process_time(), time.perf_counter()
-        res = Checker().check(it.puzzle, timeout)
+        res = Checker().check(clues_only(it.puzzle), timeout)
         row.cpu, row.wall = time.process_time() - c0, time.perf_counter() - w0
         row.maxrss_mb = rss().peak()
         row.status, row.line_solvable = str(res.status), res.line_solvable
@@ -792,6 +804,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--startup", action=argparse.BooleanOptionalAction, default=True,
                     help="measure process start-up (default on)")
     ap.add_argument("--quiet", action="store_true", help="no per-puzzle progress lines")
+    ap.add_argument("--stored-solutions", action="store_true",
+                    help="give satnono the puzzles as read, stored solutions (goal pictures) included: "
+                         "one SAT call (for a second solution) instead of two; by default only the clues")
     args = ap.parse_args(argv)
     bad = [s for s in args.sets if s not in ALL_SETS and s not in ALIASES]
     if bad:
@@ -808,6 +823,8 @@ def main(argv: list[str] | None = None) -> int:
 
         return bench_blotted.main(argv[1:], load_set, DEFAULT_CORPUS)
     args = parse_args(argv)
+    global USE_STORED_SOLUTIONS
+    USE_STORED_SOLUTIONS = args.stored_solutions
     sets = expand_sets(args.sets)
     corpus: Path = args.corpus
 
@@ -844,6 +861,8 @@ def main(argv: list[str] | None = None) -> int:
     gitv = git_version()
     out(f"satnono bench  git {gitv}  python {sys.version.split()[0]}  sets: {' '.join(sets)}")
     out(f"timeout {args.timeout:g} s (satnono), {args.ref_timeout:g} s (reference); {ref_note}")
+    out("satnono is given " + ("the puzzles as read (stored solutions used)" if USE_STORED_SOLUTIONS
+                               else "the clues only (stored solutions just check the verdicts)"))
 
     results: dict[str, list[Row]] = {}
     load_times: dict[str, float] = {}
