@@ -383,16 +383,6 @@ def test_damaged_pictures_give_parse_error(p: Puzzle, data: st.DataObject) -> No
             assert "\n" not in str(e)
 
 
-def test_unsatisfiable_colour_clues_give_none(tmp_path: Path) -> None:
-    # well-formed clues whose colours never meet in the crossing lines: a 'none' verdict, not an error
-    path = tmp_path / "cross.non"
-    path.write_text("width 2\nheight 1\ncolor a #ff0000\ncolor b #00ff00\nrows\n1a,1a\ncolumns\n1b\n1b\n")
-    p = load(str(path))
-    assert satnono.check(p).status.value == "none"
-    r = CliRunner().invoke(cli, ["check", str(path)])
-    assert r.exit_code == 4 and "no solution" in r.output
-
-
 def test_convert_writes_pictures(tmp_path: Path) -> None:
     src = tmp_path / "flag.non"
     src.write_text("width 2\nheight 1\ncolor a #ff0000\ncolor b #0000ff\nrows\n1a,1b\ncolumns\n1a\n1b\n"
