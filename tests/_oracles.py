@@ -4,8 +4,7 @@ Brute force, independent of satnono's kernels and solver: :func:`brute_clue` sol
 any kind (black and white, colour, blotted) by trying every colouring; :func:`brute_bw_line` and
 :func:`brute_line` are the black-and-white and colour line oracles by placements;
 :func:`brute_force_solutions` and :func:`grid_solutions` enumerate the solutions of small
-black-and-white and colour grids (:func:`puzzle_solutions`: either, by the puzzle's kind).  (``tests/_brute.py`` and ``tests/_brute_color.py`` re-export
-the grid and placement oracles under their old names for the tests that still import them.)
+black-and-white and colour grids (:func:`puzzle_solutions`: either, by the puzzle's kind).
 
 :func:`palette` (and ``PAL2``) builds the small test palettes the colour tests share.
 

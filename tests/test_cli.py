@@ -1,12 +1,23 @@
-"""The command line through click's runner: verdicts, JSON, exit codes, bad input."""
+"""The command line through click's runner: verdicts, JSON, exit codes, bad input.
+
+The first tests run on the bundled black-and-white files.  The verbs on small puzzles written
+by the tests are parametrized over the clue kind (``bw``, ``color``): the same puzzle shapes in
+each kind (:data:`UNIQUE`, :data:`AMBIGUOUS`), written with :func:`write`.  Output that only
+colour has (palettes, colour names, ``--colors``, ``--background``) is tested on colour alone.
+"""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
+import satnono
 from satnono.cli import cli
+from satnono.formats import dumps, load
+from satnono.model import Puzzle, default_palette
 
 from conftest import PUZZLES  # noqa: E402
 
@@ -14,6 +25,9 @@ DANCER = str(PUZZLES / "webpbn" / "webpbn-00001.xml")
 EDGE = str(PUZZLES / "webpbn" / "webpbn-00023.xml")
 MULTI = str(PUZZLES / "jwilk" / "data001.nin")
 KNOTTY = str(PUZZLES / "webpbn" / "knotty.xml")
+
+
+KINDS = ("bw", "color")
 
 
 def run(*args, input=None):
@@ -42,9 +56,22 @@ def test_check_json_fields():
     assert rows[0]["file"] == DANCER and "index" not in rows[0]
 
 
-def test_none_exit_code(tmp_path):
+#: Well-formed clues without a solution, per kind: black and white (the columns' blocks cannot
+#: meet the rows'), and colour (the row's colours never meet the columns' in the crossing cells).
+NONE_TEXT = {
+    "bw": "width 3\nheight 3\nrows\n1,1\n0\n1,1\ncolumns\n2\n0\n2\n",
+    "color": "width 2\nheight 1\ncolor a #ff0000\ncolor b #00ff00\nrows\n1a,1a\ncolumns\n1b\n1b\n",
+}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_none_exit_code(tmp_path, kind):
+    """Unsatisfiable clues are a 'none' verdict (exit code 4), not an error."""
     f = tmp_path / "bad.non"
-    f.write_text("width 3\nheight 3\nrows\n1,1\n0\n1,1\ncolumns\n2\n0\n2\n")
+    f.write_text(NONE_TEXT[kind])
+    p = load(str(f))
+    assert p.is_color == (kind == "color")
+    assert satnono.check(p).status.value == "none"
     r = run("check", str(f))
     assert r.exit_code == 4
     assert "no solution" in r.output
@@ -168,3 +195,199 @@ def test_check_progress_goes_to_stderr_only():
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         assert main(["check", DANCER]) == 0  # not a terminal: no bar by default
     assert err.getvalue() == ""
+
+
+# --------------------------------------------------------------------------- every verb, both kinds
+
+#: Per kind, a line-solvable puzzle with one solution, and an ambiguous one whose two solutions
+#: (AMBIGUOUS and OTHER) differ in the top-left 2x2 square (SWAPPED), its last row settled.
+UNIQUE = {"bw": ("##.", ".#.", "###"), "color": ("ab.", ".ba", "aab")}
+AMBIGUOUS = {"bw": ("#..#", ".#.#", "..##"), "color": ("a.b", ".ab", "bb.")}
+OTHER = {"bw": (".#.#", "#..#", "..##"), "color": (".ab", "a.b", "bb.")}
+SWAPPED = [(0, 0), (0, 1), (1, 0), (1, 1)]
+#: The palette's characters, background first.
+CHARS = {"bw": ".#", "color": ".ab"}
+
+
+def write(tmp_path: Path, grid, fmt: str = "non", name: str = "p") -> str:
+    """The puzzle of ``grid`` in ``fmt``: black and white over '#', colour over 'a' and 'b'."""
+    colour = "#" not in "".join(grid)
+    p = Puzzle.from_grid(grid, palette=default_palette(2), name=name) if colour else Puzzle.from_grid(grid, name=name)
+    assert p.is_color == colour
+    path = tmp_path / f"{name}.{fmt}"
+    data = dumps(p, fmt)
+    path.write_bytes(data if isinstance(data, bytes) else data.encode())
+    return str(path)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_check_and_solve(tmp_path, kind):
+    unique, ambiguous = UNIQUE[kind], AMBIGUOUS[kind]
+    u, m = write(tmp_path, unique, name="u"), write(tmp_path, ambiguous, name="m")
+    r = run("check", u, m)
+    assert r.exit_code == 3 and "unique" in r.output and "multiple" in r.output
+    r = run("check", "--json", u, m)
+    rows = [json.loads(x) for x in r.stdout.splitlines()]
+    assert rows[0]["solutions"] == [list(unique)] and rows[0]["colors"] == len(CHARS[kind]) - 1
+    assert [c["char"] for c in rows[0]["palette"]] == list(CHARS[kind])
+    assert rows[0]["palette"][1]["rgb"].startswith("#")
+    a, b = rows[1]["solutions"]
+    assert {tuple(a), tuple(b)} == {ambiguous, OTHER[kind]}
+    assert sorted(map(tuple, rows[1]["diff"])) == SWAPPED
+    r = run("solve", m)
+    assert r.exit_code == 3 and "second solution" in r.output
+    if kind == "color":  # not a terminal: the palette's characters, differing cells marked with '*'
+        assert "a.b" in r.output and ("a*.*b" in r.output or ".*a*b" in r.output)
+    else:  # blocks, differing cells shaded by what they are in the second solution
+        assert "░░▓▓··██" in r.output or "▓▓░░··██" in r.output
+    r = run("solve", "--ascii", u)
+    assert r.exit_code == 0 and "\n".join(unique) in r.output
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_count_classify_diagnose(tmp_path, kind):
+    m = write(tmp_path, AMBIGUOUS[kind], name="m")
+    r = run("count", "--json", m)
+    d = json.loads(r.stdout)
+    assert d["count"] == 2 and d["exact"] is True
+    r = run("classify", "--json", m)
+    assert json.loads(r.stdout.splitlines()[0])["class"] == "multiple"
+    r = run("diagnose", "--json", m)
+    d = json.loads(r.stdout)
+    assert d["status"] == "multiple"
+    assert sorted(map(tuple, d["ambiguous"])) == SWAPPED
+    assert d["after_line"][2] == AMBIGUOUS[kind][2]  # settled cells in the palette's characters
+    assert d["open_lines"]
+    if kind == "color":
+        assert all(o["colors"] for o in d["open_lines"])
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_fix(tmp_path, kind):
+    ambiguous = AMBIGUOUS[kind]
+    m = write(tmp_path, ambiguous, name="m")
+    r = run("fix", "--json", m)
+    d = json.loads(r.stdout)
+    assert d["status"] == "multiple" and d["givens_unique"]["count"] == 1
+    g = d["givens_unique"]["givens"][0]
+    assert ambiguous[g["row"]][g["col"]] == g["value"]
+    assert d["edits"] and all(e["value"] in CHARS[kind] for e in d["edits"])
+    r = run("fix", m)
+    assert "givens for a unique solution" in r.output
+    if kind == "color":
+        assert "c1" in r.output or "black (a)" in r.output
+    else:
+        [line] = [x for x in r.output.splitlines() if x.startswith("givens for a unique solution")]
+        assert line.endswith((" black", " white"))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_convert_to_picture_and_back(tmp_path, kind):
+    u = write(tmp_path, UNIQUE[kind], name="u", fmt="xml")
+    png = tmp_path / "u.png"
+    r = run("convert", u, str(png))
+    assert r.exit_code == 0, r.output
+    r = run("check", "--json", str(png))
+    assert json.loads(r.stdout)["solutions"] == [list(UNIQUE[kind])]
+
+
+#: Per kind, a JSON puzzle without a solution.
+NONE_JSON = {
+    "bw": '{"rows": [[1], [1]], "columns": [[1], [0]]}',
+    "color": '{"colors": {"a": "#ff0000", "b": "#0000ff"}, "rows": [["1a"]], "columns": [["1b"]]}',
+}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_solve_draws_the_solution_in_its_colours(tmp_path, kind):
+    from PIL import Image
+
+    unique = UNIQUE[kind]
+    u = write(tmp_path, unique, name="u")
+    svg, png = tmp_path / "s.svg", tmp_path / "s.png"
+    r = run("solve", u, "--svg", str(svg), "--png", str(png), "--cell", "4")
+    assert r.exit_code == 0, r.output
+    img = Image.open(png).convert("RGB")
+    assert img.size == (12, 12)
+    pal = {c.char: c.rgb for c in load(u).palette}
+    if kind == "color":
+        assert pal == {c.char: c.rgb for c in default_palette(2)}
+    assert set(pal) == set(CHARS[kind])
+    for row, cells in enumerate(unique):
+        for col, ch in enumerate(cells):
+            assert img.getpixel((col * 4 + 1, row * 4 + 1)) == pal[ch]
+    text = svg.read_text()
+    assert text.count("<rect") == 1 + sum(ch != "." for row in unique for ch in row)
+    for ch in CHARS[kind][1:]:
+        assert "#{:02x}{:02x}{:02x}".format(*pal[ch]) in text
+    # never overwritten without --force; nothing drawn for a puzzle without a solution
+    r = run("solve", u, "--svg", str(svg))
+    assert r.exit_code == 6 and "exists" in r.output
+    bad = tmp_path / "bad.json"
+    bad.write_text(NONE_JSON[kind])
+    r = run("solve", str(bad), "--png", str(tmp_path / "none.png"))
+    assert r.exit_code == 4 and not (tmp_path / "none.png").exists()
+    r = run("solve", u, u, "--png", str(tmp_path / "two.png"))
+    assert r.exit_code == 2
+
+
+# --------------------------------------------------------------------------- colour only
+
+def test_generate_colors(tmp_path):
+    r = run("generate", "--size", "8x6", "--count", "2", "--seed", "1", "--colors", "3")
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert len(lines) == 2
+    for line in lines:
+        d = json.loads(line)
+        assert set(d["colors"]) == {"a", "b", "c"}
+    out = tmp_path / "gen"
+    r = run("generate", "--size", "8x6", "--count", "2", "--seed", "1", "--colors", "3", "--out", str(out),
+            "--format", "non")
+    assert r.exit_code == 0
+    files = sorted(out.iterdir())
+    assert len(files) == 2
+    p = load(str(files[0]))
+    assert p.is_color and p.ncolors <= 3
+    assert run("check", *map(str, files)).exit_code == 0
+    r = run("generate", "--size", "8x6", "--count", "1", "--seed", "1", "--colors", "2", "--out", str(tmp_path / "x"),
+            "--format", "pbm")
+    assert r.exit_code == 2 and "black and white only" in r.output
+
+
+def test_diagnose_pictures_and_map_in_colour(tmp_path):
+    from PIL import Image
+
+    m = write(tmp_path, AMBIGUOUS["color"], name="m")
+    svg, png = tmp_path / "d.svg", tmp_path / "d.png"
+    r = run("diagnose", m, "--svg", str(svg), "--png", str(png))
+    assert r.exit_code == 3, r.output
+    pal = load(m).palette  # (.non names its colours by RGB)
+    text = svg.read_text()
+    for c in pal[1:]:
+        assert c.hex in text and f"{c.name} ({c.char})" in text  # cells and legend in the puzzle's colours
+    assert Image.open(png).size[0] > 50
+    # the text map shows settled cells as their colour's character: row 3 is "bb." in every solution
+    lines = r.output.splitlines()
+    assert any(line.startswith("bbbb··") for line in lines)
+    assert f"legend: a {pal[1].name}, b {pal[2].name}" in r.output
+
+
+def test_background_colour_of_pictures(tmp_path):
+    """A level image on green: --background names the colour that is not a block."""
+    from PIL import Image
+
+    img = Image.new("RGB", (3, 2), (0, 255, 0))
+    img.putpixel((0, 0), (255, 0, 0))
+    img.putpixel((2, 1), (0, 0, 255))
+    img.putpixel((1, 1), (0, 0, 255))
+    path = tmp_path / "level.png"
+    img.save(path)
+    r = run("--background", "#00ff00", "check", "--json", str(path))
+    d = json.loads(r.stdout)
+    assert r.exit_code == 0 and d["colors"] == 2
+    assert d["solutions"] == [["a..", ".bb"]]
+    r = run("check", "--json", str(path))  # white background: green is a block colour too
+    assert json.loads(r.stdout)["colors"] == 3
+    r = run("--background", "nosuchcolour", "check", str(path))
+    assert r.exit_code == 2 and "--background" in r.output

@@ -13,8 +13,8 @@ from satnono.errors import ParseError
 from satnono.fixer import fix
 from satnono.formats import dumps, loads
 from satnono.model import Puzzle, default_palette
-from tests._brute import brute_force_solutions
-from tests._brute_color import grid_solutions
+
+from _oracles import brute_force_solutions, grid_solutions
 
 
 def _with(p: Puzzle, givens) -> Puzzle:

@@ -293,7 +293,7 @@ def test_generate_and_fix_with_a_user_written_rule():
 
 def _grids5(p: Puzzle) -> list[tuple[str, ...]]:
     """Every 5x5 grid with the clues of ``p`` (rows enumerated, columns checked)."""
-    from _brute import brute_force_solutions
+    from _oracles import brute_force_solutions
 
     return brute_force_solutions(dataclasses.replace(p, rules=()))
 
