@@ -579,3 +579,59 @@ def test_grid_helpers_against_cell_by_cell_definitions():
         assert not Puzzle(rows, cols).is_solution(grid[:-1] + (grid[-1][:-1] + "x",))
     with pytest.raises(ValueError):
         clues_of_grid(("##", "#"))
+
+
+@pytest.mark.parametrize("colors", [1, 2])
+def test_a_stored_solution_is_the_first_solution(colors):
+    """A goal picture that solves the puzzle spares the first SAT search (one call, for a
+    second solution next to it); the verdict and the second solution are those of the clues
+    alone (brute force), and a goal that is not a solution (clues, givens) is ignored."""
+    rng = random.Random(11 + colors)
+    chars = BW_PALETTE if colors == 1 else palette(colors)
+    seen = Counter()
+    for _ in range(80):
+        h, w = rng.randrange(3, 7 - colors), rng.randrange(3, 7)
+        grid = tuple("".join(rng.choice(".." + "".join(c.char for c in chars[1:])) for _ in range(w))
+                     for _ in range(h))
+        p = Puzzle.from_grid(grid, palette=chars)
+        truth = solutions(p)
+        want = Status.UNIQUE if len(truth) == 1 else Status.MULTIPLE
+        r = check(p)
+        assert r.status is want and r.solutions[0] == grid
+        assert all(s in truth for s in r.solutions) and len(set(r.solutions)) == len(r.solutions)
+        if not r.line_solvable:
+            assert r.stats.sat_calls == 1
+            seen[want] += 1
+        bare = check(Puzzle.from_grid(grid, palette=chars, goal=None))
+        assert bare.status is want and (r.line_solvable or bare.stats.sat_calls == 2)
+        if want is Status.MULTIPLE:  # another solution stored: still a first solution, also one call
+            other = next(s for s in truth if s != grid)
+            q = check(Puzzle.from_grid(grid, palette=chars, goal=other))
+            assert q.status is Status.MULTIPLE and q.solutions[0] == other and q.stats.sat_calls == 1
+        wrong = tuple(row[::-1] for row in grid)  # mirrored: a solution only when symmetric
+        if wrong not in truth:
+            q = check(Puzzle.from_grid(grid, palette=chars, goal=wrong))
+            assert q.status is want and q.solutions[0] != wrong
+        if not r.line_solvable:  # a given that the goal breaks: the goal is no solution of it
+            (rr, cc), = [next((x, y) for x in range(h) for y in range(w) if grid[x][y] != ".")]
+            q = check(Puzzle.from_grid(grid, palette=chars), givens={(rr, cc): 0})
+            assert all(s[rr][cc] == "." for s in q.solutions)
+            assert q.status is {0: Status.NONE, 1: Status.UNIQUE}.get(
+                sum(s[rr][cc] == "." for s in truth), Status.MULTIPLE)
+    assert seen[Status.MULTIPLE] and (colors > 1 or seen[Status.UNIQUE]), seen  # verdicts that met the SAT path
+
+
+def test_a_stored_colour_solution_proves_uniqueness_in_one_call():
+    """The bundled colour puzzle that needs search stores its picture: one SAT call (unsatisfiable)
+    proves it unique, with the verdict of its clues alone."""
+    import dataclasses
+    from pathlib import Path
+
+    from satnono.formats import load
+
+    p = load(str(Path(__file__).resolve().parents[1] / "puzzles" / "satnono" / "colour-search-10x10.non"))
+    assert p.goal is not None and p.is_color
+    r, bare = check(p), check(dataclasses.replace(p, goal=None))
+    assert r.status is bare.status is Status.UNIQUE and not r.line_solvable
+    assert r.solutions == bare.solutions == (p.goal,)
+    assert (r.stats.sat_calls, bare.stats.sat_calls) == (1, 2)
