@@ -22,11 +22,24 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
 if TYPE_CHECKING:
-    from typing import Iterable, Mapping, Sequence
+    from typing import Any, Iterable, Mapping, Sequence
 
 from .clues import LineClue, line_blocks
-from .palette import (BACKGROUND, BLACK, BW_PALETTE, MAX_COLORS, WHITE, Color, Palette,  # noqa: F401  (re-exported)
-                      check_palette, default_palette, default_rgb, palette_for_chars, parse_rgb, plain_black)
+from .palette import (  # noqa: F401  (re-exported)
+    BACKGROUND,
+    BLACK,
+    BW_PALETTE,
+    MAX_COLORS,
+    WHITE,
+    Color,
+    Palette,
+    check_palette,
+    default_palette,
+    default_rgb,
+    palette_for_chars,
+    parse_rgb,
+    plain_black,
+)
 from .values import Frozen
 
 Clue = tuple[int, ...]
@@ -50,7 +63,7 @@ class _DataclassFields:
     the frozen dataclass it was, while loading a puzzle does not load :mod:`dataclasses` (and
     :mod:`inspect`, which it imports: together more than Python's own start-up costs)."""
 
-    def __get__(self, obj: object, cls: type) -> dict:
+    def __get__(self, obj: object, cls: Any) -> dict:
         from dataclasses import field, make_dataclass
 
         hints = cls.__annotations__
@@ -60,7 +73,7 @@ class _DataclassFields:
         spec = [(name, hints[name], field(default=defaults[name]) if name in defaults else field())
                 for name in cls.__match_args__]
         spec += [(name, hints[name], field(default=(), init=False, repr=False, compare=False)) for name in derived]
-        fields = make_dataclass(cls.__name__, spec, frozen=True).__dataclass_fields__
+        fields = getattr(make_dataclass(cls.__name__, spec, frozen=True), "__dataclass_fields__")  # noqa: B009  (a type to mypy)
         type.__setattr__(cls, "__dataclass_fields__", fields)  # made once
         return fields
 
@@ -77,8 +90,9 @@ class Puzzle(Frozen):
     :mod:`satnono.values`); :meth:`replace` is ``dataclasses.replace``.
     """
 
-    __slots__ = ("rows", "columns", "name", "goal", "meta", "source", "palette", "row_colors", "column_colors",
-                 "givens", "rules", "row_blots", "column_blots", "_all_rules", "row_clues", "column_clues")
+    __slots__ = (  # noqa: RUF023  (in field order, which pickling follows)
+        "rows", "columns", "name", "goal", "meta", "source", "palette", "row_colors", "column_colors", "givens",
+        "rules", "row_blots", "column_blots", "_all_rules", "row_clues", "column_clues")
     __match_args__ = ("rows", "columns", "name", "goal", "meta", "source", "palette", "row_colors",
                       "column_colors", "givens", "rules", "row_blots", "column_blots")
 
@@ -129,7 +143,7 @@ class Puzzle(Frozen):
             setattr_(self, attr, value)
         self.__post_init__()
 
-    def replace(self, **changes: object) -> "Puzzle":
+    def replace(self, **changes: object) -> Puzzle:
         """A new puzzle with some fields changed, normalised again (what
         ``dataclasses.replace(puzzle, **changes)`` gives)."""
         fields = dict(zip(self.__match_args__, self._key()))
@@ -183,7 +197,9 @@ class Puzzle(Frozen):
             object.__setattr__(self, "givens", _normalise_givens(self.givens, len(self.rows), len(self.columns), len(pal) - 1))
         object.__setattr__(self, "meta", tuple((str(k), str(v)) for k, v in self.meta))
         if self.rules:
-            from .rules import bind  # rules are optional: a puzzle without them never loads the package
+            from .rules import (
+                bind,  # rules are optional: a puzzle without them never loads the package
+            )
             object.__setattr__(self, "rules", tuple(bind(rule, self) for rule in self.rules))
         if self.givens:
             from .rules import Givens
@@ -261,7 +277,7 @@ class Puzzle(Frozen):
         rows: Iterable[Iterable[object]],
         columns: Iterable[Iterable[object]],
         **kwargs: object,
-    ) -> "Puzzle":
+    ) -> Puzzle:
         """Build a puzzle, normalising clues (a lone ``0`` means an empty line).
 
         >>> Puzzle.from_clues(rows=[[1], [1]], columns=[[1], [1]]).is_color
@@ -270,7 +286,7 @@ class Puzzle(Frozen):
         return cls(rows=tuple(rows), columns=tuple(columns), **kwargs)  # type: ignore[arg-type]
 
     @classmethod
-    def from_grid(cls, grid: Sequence[str], palette: Sequence[Color] | None = None, **kwargs: object) -> "Puzzle":
+    def from_grid(cls, grid: Sequence[str], palette: Sequence[Color] | None = None, **kwargs: object) -> Puzzle:
         """The puzzle whose clues describe ``grid`` (which becomes its goal).
 
         Without ``palette`` a grid over ``#``/``.`` is black and white, and any
@@ -287,7 +303,7 @@ class Puzzle(Frozen):
         kwargs.setdefault("goal", g)
         return cls(rows=rl, columns=cl, palette=pal, row_colors=rc, column_colors=cc, **kwargs)  # type: ignore[arg-type]
 
-    def with_source(self, source: str | None) -> "Puzzle":
+    def with_source(self, source: str | None) -> Puzzle:
         """The same puzzle with ``source`` set (a copy: the clues are normalised already, so
         they are not normalised again)."""
         new = object.__new__(self.__class__)

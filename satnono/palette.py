@@ -33,7 +33,7 @@ class Color(Frozen):
     Color(name='red', char='r', rgb=(255, 0, 0))
     """
 
-    __slots__ = ("name", "char", "rgb")
+    __slots__ = ("name", "char", "rgb")  # noqa: RUF023  (field order)
     __match_args__ = ("name", "char", "rgb")
 
     name: str

@@ -57,7 +57,7 @@ class Frozen(Record):
 
     __slots__ = ()
 
-    def __hash__(self) -> int:
+    def __hash__(self) -> int:  # type: ignore[override]  # a Record has none
         return hash(self._key())
 
     def __setattr__(self, name: str, value: object) -> None:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import sys
+
 from ..report import error_dict, label, result_dict, verdict_text
 from ..results import DEFAULT_SOLVER
 from ..solve import Checker, CheckResult, InternalError, Status

@@ -11,6 +11,7 @@ import codecs
 import os
 import re
 import sys
+
 from ..interrupt import SIGNALS, Terminated
 from ..model import Puzzle
 

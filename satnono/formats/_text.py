@@ -7,6 +7,7 @@ Every helper raises :class:`~satnono.errors.ParseError` with the file name and a
 from __future__ import annotations
 
 import re
+
 from ..errors import ParseError, PuzzleTooLarge
 from ..model import MAX_CELLS, MAX_SIDE, Clue
 
