@@ -11,12 +11,13 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from typing import TYPE_CHECKING, Any
-
 from .errors import ParseError, PuzzleTooLarge, SatnonoError, UnsupportedPuzzle
 from .model import Puzzle
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
 if TYPE_CHECKING:
+    from typing import Any
+
     from .explain.hint import next_hint
     from .solve import Checker, CheckResult, Stats, Status, check
 

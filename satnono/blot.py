@@ -27,7 +27,6 @@ pass takes 0.8-1.6 s (unique, about 100 SAT checks) and 0.2-0.3 s (line, no SAT)
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import time
 from collections.abc import Iterable, Sequence
@@ -108,7 +107,7 @@ def _base(picture: Puzzle | Sequence[str]) -> tuple[Puzzle, Grid]:
         if not picture.is_solution(goal):
             raise BlotError("the goal picture does not satisfy the puzzle's clues")
         rl, rc, cl, cc = color_clues_of_grid(goal, picture.palette)
-        full = dataclasses.replace(picture, rows=rl, columns=cl, row_colors=rc, column_colors=cc,
+        full = picture.replace(rows=rl, columns=cl, row_colors=rc, column_colors=cc,
                                    row_blots=(), column_blots=())
         return full, goal
     p = Puzzle.from_grid(tuple(picture))
@@ -134,7 +133,7 @@ def with_blots(full: Puzzle, hidden: Iterable[Number]) -> Puzzle:
     cb = [0] * full.width
     for axis, i, j in hidden:
         (rb if axis == "row" else cb)[i] |= 1 << j
-    return dataclasses.replace(full, row_blots=tuple(rb), column_blots=tuple(cb))
+    return full.replace(row_blots=tuple(rb), column_blots=tuple(cb))
 
 
 def revealed(puzzle: Puzzle, shown: Iterable[Number]) -> Puzzle:
@@ -333,7 +332,7 @@ def reveal_blots(puzzle: Puzzle, goal: Grid, other: Grid | None, checker: Checke
     def out_of_time() -> bool:
         return deadline is not None and time.monotonic() >= deadline
 
-    p = puzzle if puzzle.goal == goal else dataclasses.replace(puzzle, goal=goal)
+    p = puzzle if puzzle.goal == goal else puzzle.replace(goal=goal)
     hidden = hidden_numbers(p)
     chk = checker.check(revealed(p, hidden), timeout=left())
     if chk.status == Status.UNKNOWN:

@@ -26,7 +26,6 @@ nothing here prints.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -541,7 +540,7 @@ def _keep_blots(puzzle: Puzzle, edited: Puzzle, r: int, c: int) -> Puzzle | None
     block to stay on: such an edit is not proposed rather than dropping the blot)."""
     if edited.row_colors[r] != puzzle.row_colors[r] or edited.column_colors[c] != puzzle.column_colors[c]:  # type: ignore[index]
         return None
-    return dataclasses.replace(edited, row_blots=puzzle.row_blots, column_blots=puzzle.column_blots)
+    return edited.replace(row_blots=puzzle.row_blots, column_blots=puzzle.column_blots)
 
 
 class _CheckerSearch(_Search):

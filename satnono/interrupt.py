@@ -18,9 +18,11 @@ starts with one), so a Ctrl-C is never lost.
 from __future__ import annotations
 
 import signal
-import threading
 from contextlib import contextmanager
-from typing import Iterator
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
+if TYPE_CHECKING:
+    from typing import Iterator
 
 
 class Terminated(KeyboardInterrupt):
@@ -151,7 +153,8 @@ def ignore_in_child() -> None:
 def mp_context(method: str | None = None):  # type: ignore[no-untyped-def]
     """The multiprocessing context for child processes: ``method`` if given, else fork while
     this process runs a single thread (cheap, and safe then), spawn otherwise."""
-    import multiprocessing  # only what starts processes pays for it
+    import multiprocessing  # only what starts processes pays for it (and for threading)
+    import threading
 
     if method is None:
         forkable = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1

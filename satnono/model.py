@@ -20,13 +20,27 @@ colour.  ``?`` is reserved for an unknown cell in partial grids.
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence, cast
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
+if TYPE_CHECKING:
+    from typing import Any, Iterable, Mapping, Sequence
 
 from .clues import LineClue, line_blocks
-from .palette import (BACKGROUND, BLACK, BW_PALETTE, MAX_COLORS, WHITE, Color, Palette,  # noqa: F401  (re-exported)
-                      check_palette, default_palette, default_rgb, palette_for_chars, parse_rgb, plain_black)
+from .palette import (  # noqa: F401  (re-exported)
+    BACKGROUND,
+    BLACK,
+    BW_PALETTE,
+    MAX_COLORS,
+    WHITE,
+    Color,
+    Palette,
+    check_palette,
+    default_palette,
+    default_rgb,
+    palette_for_chars,
+    parse_rgb,
+    plain_black,
+)
+from .values import Frozen
 
 Clue = tuple[int, ...]
 """The block lengths of one line."""
@@ -43,48 +57,104 @@ MAX_SIDE = 10_000
 #: Largest accepted number of cells.
 MAX_CELLS = 4_000_000
 
-@dataclass(frozen=True, slots=True)
-class Puzzle:
+class _DataclassFields:
+    """``Puzzle.__dataclass_fields__``, made on first use, so that :func:`dataclasses.replace`,
+    :func:`~dataclasses.fields` and :func:`~dataclasses.asdict` work on a :class:`Puzzle` as on
+    the frozen dataclass it was, while loading a puzzle does not load :mod:`dataclasses` (and
+    :mod:`inspect`, which it imports: together more than Python's own start-up costs)."""
+
+    def __get__(self, obj: object, cls: Any) -> dict:
+        from dataclasses import field, make_dataclass
+
+        hints = cls.__annotations__
+        derived = ("_all_rules", "row_clues", "column_clues")
+        init = cls.__init__
+        defaults = dict(zip(cls.__match_args__[-len(init.__defaults__):], init.__defaults__))
+        spec = [(name, hints[name], field(default=defaults[name]) if name in defaults else field())
+                for name in cls.__match_args__]
+        spec += [(name, hints[name], field(default=(), init=False, repr=False, compare=False)) for name in derived]
+        fields = getattr(make_dataclass(cls.__name__, spec, frozen=True), "__dataclass_fields__")  # noqa: B009  (a type to mypy)
+        type.__setattr__(cls, "__dataclass_fields__", fields)  # made once
+        return fields
+
+
+class Puzzle(Frozen):
     """A nonogram: row and column clues over a palette, plus optional metadata.
 
     Clues may be given as lists of lengths (every block of colour 1) or of
     ``(length, colour)`` pairs, where a colour is an index into ``palette``,
     a palette name or a palette character.
+
+    A frozen value that behaves as the frozen dataclass it was (equality, hashing, ``repr``,
+    pickling, :func:`dataclasses.replace`, :func:`dataclasses.fields`: see
+    :mod:`satnono.values`); :meth:`replace` is ``dataclasses.replace``.
     """
+
+    __slots__ = (  # noqa: RUF023  (in field order, which pickling follows)
+        "rows", "columns", "name", "goal", "meta", "source", "palette", "row_colors", "column_colors", "givens",
+        "rules", "row_blots", "column_blots", "_all_rules", "row_clues", "column_clues")
+    __match_args__ = ("rows", "columns", "name", "goal", "meta", "source", "palette", "row_colors",
+                      "column_colors", "givens", "rules", "row_blots", "column_blots")
 
     rows: tuple[Clue, ...]
     """Row clues (block lengths), top to bottom."""
     columns: tuple[Clue, ...]
     """Column clues (block lengths), left to right."""
-    name: str | None = None
+    name: str | None
     """A title, if the file gave one."""
-    goal: Grid | None = None
+    goal: Grid | None
     """The intended picture, if the file carried one (not trusted: it is checked, never assumed)."""
-    meta: tuple[tuple[str, str], ...] = field(default=())
+    meta: tuple[tuple[str, str], ...]
     """Other properties from the file (author, copyright, licence, ...), in file order."""
-    source: str | None = None
+    source: str | None
     """Where the puzzle came from: the file name as given, with ``#k`` for the k-th puzzle of a multi-puzzle file."""
-    palette: Palette = BW_PALETTE
+    palette: Palette
     """Background first, then the block colours."""
-    row_colors: tuple[Colors, ...] = ()
+    row_colors: tuple[Colors, ...]
     """The colour of each block of each row (all 1 when omitted)."""
-    column_colors: tuple[Colors, ...] = ()
+    column_colors: tuple[Colors, ...]
     """The colour of each block of each column (all 1 when omitted)."""
-    givens: tuple[tuple[int, int, int], ...] = ()
+    givens: tuple[tuple[int, int, int], ...]
     """Cells revealed to the player: ``(row, col, colour index)`` (0-based; index 0 is the
     background, 1 black in black and white), sorted.  Every solution must agree with them."""
-    rules: tuple = ()
+    rules: tuple
     """Extra rules every solution keeps (see :mod:`satnono.rules`), bound to this puzzle."""
-    row_blots: tuple[int, ...] = ()
+    row_blots: tuple[int, ...]
     """Per row, the blotted blocks (bit j set: block j's length is hidden, at least 1; its
     entry in ``rows`` is then 1).  All 0 when omitted."""
-    column_blots: tuple[int, ...] = ()
+    column_blots: tuple[int, ...]
     """Per column, the blotted blocks, as ``row_blots``."""
-    _all_rules: tuple = field(default=(), init=False, repr=False, compare=False)
-    row_clues: tuple[LineClue, ...] = field(default=(), init=False, repr=False, compare=False)
+    _all_rules: tuple
+    row_clues: tuple[LineClue, ...]
     """Each row's clue as one :class:`~satnono.clues.LineClue` (what the kernels take)."""
-    column_clues: tuple[LineClue, ...] = field(default=(), init=False, repr=False, compare=False)
+    column_clues: tuple[LineClue, ...]
     """Each column's clue as one :class:`~satnono.clues.LineClue`."""
+
+    def __init__(self, rows: Iterable[Iterable[object]], columns: Iterable[Iterable[object]], name: str | None = None,
+                 goal: Grid | None = None, meta: Iterable[tuple[str, str]] = (), source: str | None = None,
+                 palette: Palette = BW_PALETTE, row_colors: tuple[Colors, ...] = (),
+                 column_colors: tuple[Colors, ...] = (), givens: Iterable[Sequence[int]] = (), rules: tuple = (),
+                 row_blots: tuple[int, ...] = (), column_blots: tuple[int, ...] = ()) -> None:
+        setattr_ = object.__setattr__
+        for attr, value in (("rows", rows), ("columns", columns), ("name", name), ("goal", goal), ("meta", meta),
+                            ("source", source), ("palette", palette), ("row_colors", row_colors),
+                            ("column_colors", column_colors), ("givens", givens), ("rules", rules),
+                            ("row_blots", row_blots), ("column_blots", column_blots)):
+            setattr_(self, attr, value)
+        self.__post_init__()
+
+    def replace(self, **changes: object) -> Puzzle:
+        """A new puzzle with some fields changed, normalised again (what
+        ``dataclasses.replace(puzzle, **changes)`` gives)."""
+        fields = dict(zip(self.__match_args__, self._key()))
+        unknown = changes.keys() - fields.keys()
+        if unknown:
+            raise TypeError(f"Puzzle.__init__() got an unexpected keyword argument {min(unknown)!r}")
+        fields.update(changes)
+        return self.__class__(**fields)  # type: ignore[arg-type]
+
+    __replace__ = replace  # copy.replace (Python 3.13)
+    __dataclass_fields__ = _DataclassFields()
 
     def __post_init__(self) -> None:
         # Normalise so that every consumer sees the same clue shape: tuples of
@@ -127,7 +197,9 @@ class Puzzle:
             object.__setattr__(self, "givens", _normalise_givens(self.givens, len(self.rows), len(self.columns), len(pal) - 1))
         object.__setattr__(self, "meta", tuple((str(k), str(v)) for k, v in self.meta))
         if self.rules:
-            from .rules import bind  # rules are optional: a puzzle without them never loads the package
+            from .rules import (
+                bind,  # rules are optional: a puzzle without them never loads the package
+            )
             object.__setattr__(self, "rules", tuple(bind(rule, self) for rule in self.rules))
         if self.givens:
             from .rules import Givens
@@ -205,7 +277,7 @@ class Puzzle:
         rows: Iterable[Iterable[object]],
         columns: Iterable[Iterable[object]],
         **kwargs: object,
-    ) -> "Puzzle":
+    ) -> Puzzle:
         """Build a puzzle, normalising clues (a lone ``0`` means an empty line).
 
         >>> Puzzle.from_clues(rows=[[1], [1]], columns=[[1], [1]]).is_color
@@ -214,7 +286,7 @@ class Puzzle:
         return cls(rows=tuple(rows), columns=tuple(columns), **kwargs)  # type: ignore[arg-type]
 
     @classmethod
-    def from_grid(cls, grid: Sequence[str], palette: Sequence[Color] | None = None, **kwargs: object) -> "Puzzle":
+    def from_grid(cls, grid: Sequence[str], palette: Sequence[Color] | None = None, **kwargs: object) -> Puzzle:
         """The puzzle whose clues describe ``grid`` (which becomes its goal).
 
         Without ``palette`` a grid over ``#``/``.`` is black and white, and any
@@ -231,10 +303,11 @@ class Puzzle:
         kwargs.setdefault("goal", g)
         return cls(rows=rl, columns=cl, palette=pal, row_colors=rc, column_colors=cc, **kwargs)  # type: ignore[arg-type]
 
-    def with_source(self, source: str | None) -> "Puzzle":
+    def with_source(self, source: str | None) -> Puzzle:
         """The same puzzle with ``source`` set (a copy: the clues are normalised already, so
         they are not normalised again)."""
-        new = copy.copy(self)
+        new = object.__new__(self.__class__)
+        new.__setstate__(self.__getstate__())  # a copy
         object.__setattr__(new, "source", source)
         return new
 
@@ -355,7 +428,7 @@ def _normalise_blocks(clue: Iterable[object], colors: Iterable[int] | None,
     are dropped; a blotted length (``"?"`` or ``None``) becomes 1 with its bit set in the blots."""
     items = tuple(clue)
     if colors is None and all(type(x) is int for x in items):  # the common case: plain lengths
-        ints = cast("tuple[int, ...]", items)
+        ints: tuple[int, ...] = items  # type: ignore[assignment]
         if any(x < 0 for x in ints):
             raise ValueError(f"negative block length in clue {list(ints)}")
         lengths_only = ints if 0 not in ints else tuple(x for x in ints if x)

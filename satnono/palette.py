@@ -8,8 +8,12 @@ the one-colour palette :data:`BW_PALETTE`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Iterable, Sequence
+
+from .values import Frozen
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
+if TYPE_CHECKING:
+    from typing import Iterable, Sequence
 
 BLACK = "#"
 WHITE = "."
@@ -22,9 +26,15 @@ MAX_COLORS = 32
 RESERVED_CHARS = frozenset(".?|[]\\") | frozenset(" \t\r\n")
 
 
-@dataclass(frozen=True, slots=True)
-class Color:
-    """One palette entry."""
+class Color(Frozen):
+    """One palette entry: a frozen value (see :mod:`satnono.values`).
+
+    >>> Color("red", "r", (255, 0, 0))
+    Color(name='red', char='r', rgb=(255, 0, 0))
+    """
+
+    __slots__ = ("name", "char", "rgb")  # noqa: RUF023  (field order)
+    __match_args__ = ("name", "char", "rgb")
 
     name: str
     """The colour's name (``black``, ``red``, ...)."""
@@ -32,6 +42,11 @@ class Color:
     """The one character that shows a cell of this colour in grids."""
     rgb: tuple[int, int, int]
     """Red, green, blue, each 0..255."""
+
+    def __init__(self, name: str, char: str, rgb: tuple[int, int, int]) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "char", char)
+        object.__setattr__(self, "rgb", rgb)
 
     @property
     def hex(self) -> str:
@@ -51,7 +66,7 @@ def plain_black(palette: Sequence[Color]) -> bool:
     which every reader, writer and picture keeps as it is."""
     return len(palette) == 2 and palette[1] == BW_PALETTE[1]
 
-_HEX = re.compile(r"#?([0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})")
+_HEX = r"#?([0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})"  # compiled on first use (re caches it)
 
 
 def parse_rgb(text: str) -> tuple[int, int, int]:
@@ -63,7 +78,7 @@ def parse_rgb(text: str) -> tuple[int, int, int]:
     >>> parse_rgb("#ff8000"), parse_rgb("0f0")
     ((255, 128, 0), (0, 255, 0))
     """
-    m = _HEX.fullmatch(text.strip())
+    m = re.fullmatch(_HEX, text.strip())
     if not m:
         raise ValueError(f"malformed RGB colour {text.strip()[:20]!r} (expected 3 or 6 hex digits, like #ff0000)")
     digits = m.group(1)

@@ -9,33 +9,48 @@ again.  Every solution is re-checked against the clues before it is returned.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Mapping
 
 from .lines import LineSolver
 from .logic.propagate import propagate
 from .logic.state import Contradiction, Deadline, GridState, initial_state
 from .model import Grid, Puzzle, grid_diff
 from .results import DEFAULT_SOLVER, Status
+from .values import Record
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
 if TYPE_CHECKING:  # the CNF and the SAT session are loaded when line logic leaves cells open
+    from typing import Mapping
+
     from .cnf.encode import Encoding
     from .sat import SatSession
 
 
-@dataclass(slots=True)
-class Stats:
-    """How much work a verdict took."""
+class Stats(Record):
+    """How much work a verdict took (a mutable record: see :mod:`satnono.values`)."""
 
-    cells: int = 0
-    unknown_after_propagation: int = 0
-    line_calls: int = 0
-    cnf_vars: int = 0
-    cnf_clauses: int = 0
-    sat_calls: int = 0
-    conflicts: int = 0
-    cuts: int = 0
+    __slots__ = __match_args__ = ("cells", "unknown_after_propagation", "line_calls", "cnf_vars", "cnf_clauses",
+                                  "sat_calls", "conflicts", "cuts")
+
+    cells: int
+    unknown_after_propagation: int
+    line_calls: int
+    cnf_vars: int
+    cnf_clauses: int
+    sat_calls: int
+    conflicts: int
+    cuts: int
     """Clauses added lazily by rules that cut off solutions breaking them (``connected``)."""
+
+    def __init__(self, cells: int = 0, unknown_after_propagation: int = 0, line_calls: int = 0, cnf_vars: int = 0,
+                 cnf_clauses: int = 0, sat_calls: int = 0, conflicts: int = 0, cuts: int = 0) -> None:
+        self.cells = cells
+        self.unknown_after_propagation = unknown_after_propagation
+        self.line_calls = line_calls
+        self.cnf_vars = cnf_vars
+        self.cnf_clauses = cnf_clauses
+        self.sat_calls = sat_calls
+        self.conflicts = conflicts
+        self.cuts = cuts
 
     def as_dict(self) -> dict[str, int]:
         d = {
@@ -52,22 +67,36 @@ class Stats:
         return d
 
 
-@dataclass(slots=True)
-class CheckResult:
-    """The outcome of :func:`check`."""
+class CheckResult(Record):
+    """The outcome of :func:`check` (a mutable record: see :mod:`satnono.values`)."""
+
+    __slots__ = __match_args__ = ("puzzle", "status", "line_solvable", "solutions", "diff", "reason", "seconds",
+                                  "stats")
 
     puzzle: Puzzle
     status: Status
-    line_solvable: bool = False
+    line_solvable: bool
     """True when line logic alone determines every cell (implies ``unique``)."""
-    solutions: tuple[Grid, ...] = ()
+    solutions: tuple[Grid, ...]
     """Up to two solutions, each a tuple of row strings over the palette's characters (``#``/``.`` in black and white)."""
-    diff: tuple[tuple[int, int], ...] = ()
+    diff: tuple[tuple[int, int], ...]
     """0-based ``(row, col)`` cells where the two solutions differ."""
-    reason: str | None = None
+    reason: str | None
     """Why, for ``none``, ``unknown`` and ``error``."""
-    seconds: float = 0.0
-    stats: Stats = field(default_factory=Stats)
+    seconds: float
+    stats: Stats
+
+    def __init__(self, puzzle: Puzzle, status: Status, line_solvable: bool = False, solutions: tuple[Grid, ...] = (),
+                 diff: tuple[tuple[int, int], ...] = (), reason: str | None = None, seconds: float = 0.0,
+                 stats: Stats | None = None) -> None:
+        self.puzzle = puzzle
+        self.status = status
+        self.line_solvable = line_solvable
+        self.solutions = solutions
+        self.diff = diff
+        self.reason = reason
+        self.seconds = seconds
+        self.stats = Stats() if stats is None else stats
 
 
 class InternalError(RuntimeError):
@@ -148,24 +177,35 @@ def sum_mismatch_reason(puzzle: Puzzle) -> str:
     return "row and column clues disagree"
 
 
-@dataclass(slots=True)
-class Settlement:
+class Settlement(Record):
     """What :meth:`Checker.settle` found, with the work it did, for verbs that go on from there
     (counting enumerates in the same SAT session, diagnose probes cells in it)."""
 
+    __slots__ = __match_args__ = ("result", "state", "contradiction", "enc", "sat", "first_model")
+
     result: CheckResult
-    state: GridState | None = None
+    state: GridState | None
     """The state after line propagation (None when it did not run)."""
-    contradiction: Contradiction | None = None
+    contradiction: Contradiction | None
     """What line logic (or a rule) found impossible, for a ``none`` found by propagation."""
-    enc: Encoding | None = None
+    enc: Encoding | None
     """The CNF of the residue (None when line logic settled the puzzle or stopped it)."""
-    sat: SatSession | None = None
+    sat: SatSession | None
     """The SAT session, left open with ``keep_open=True`` when a first solution was found; the
     caller closes it (:meth:`close`).  After a ``multiple`` it holds the blocking clause of the
     first solution."""
-    first_model: list[int] | None = None
+    first_model: list[int] | None
     """The SAT model of the first solution."""
+
+    def __init__(self, result: CheckResult, state: GridState | None = None,
+                 contradiction: Contradiction | None = None, enc: Encoding | None = None,
+                 sat: SatSession | None = None, first_model: list[int] | None = None) -> None:
+        self.result = result
+        self.state = state
+        self.contradiction = contradiction
+        self.enc = enc
+        self.sat = sat
+        self.first_model = first_model
 
     def close(self) -> None:
         if self.sat is not None:

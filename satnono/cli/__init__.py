@@ -24,7 +24,6 @@ import errno
 import os
 import signal
 import sys
-from typing import Any
 
 from ..errors import SatnonoError
 from ..interrupt import Terminated
@@ -45,6 +44,10 @@ from .common import (
     iter_puzzles,
     stop_code,
 )
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "EXIT_BATCH",

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import sys
-from typing import Callable
 
 from ..report import error_dict, label, result_dict, verdict_text
 from ..results import DEFAULT_SOLVER
@@ -24,6 +23,12 @@ from .common import (
     stopped,
 )
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
+if TYPE_CHECKING:
+    from typing import Callable
+
+    Emit = Callable[..., None]
+
 STATUS_EXIT = {
     Status.UNIQUE: EXIT_UNIQUE,
     Status.MULTIPLE: EXIT_MULTIPLE,
@@ -32,7 +37,6 @@ STATUS_EXIT = {
     Status.ERROR: EXIT_INPUT,
 }
 
-Emit = Callable[..., None]
 
 
 def run_checks(files, fmt, timeout, solver, emit: Emit, bar: Bar, checker: Checker | None = None,

@@ -11,10 +11,13 @@ import codecs
 import os
 import re
 import sys
-from typing import Any, Iterator, NoReturn
 
 from ..interrupt import SIGNALS, Terminated
 from ..model import Puzzle
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
+if TYPE_CHECKING:
+    from typing import Any, Iterator, NoReturn
 
 EXIT_UNIQUE = 0
 EXIT_INTERNAL = 1

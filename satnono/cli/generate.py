@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import re
@@ -173,7 +172,7 @@ def generate(size: tuple[int, int], count: int, seed: int, density: tuple[float,
             numbers += r.total
             cls = "line" if r.check is not None and r.check.line_solvable else "search"  # blots may end line-solvability
             meta = tuple((k, cls if k == "class" else v) for k, v in r.puzzle.meta)
-            return dataclasses.replace(r.puzzle, meta=meta)
+            return r.puzzle.replace(meta=meta)
     try:
         for p in gen:
             if blotter is not None:

@@ -37,7 +37,6 @@ beside it (by suffix only); :func:`satnono.formats.level.save` writes the three 
 
 from __future__ import annotations
 
-import dataclasses
 import errno
 import importlib
 import os
@@ -45,12 +44,17 @@ import re
 import sys
 from contextlib import suppress
 from contextvars import ContextVar
-from typing import Callable, Union
 
 from ..errors import ParseError, PuzzleTooLarge, UnsupportedPuzzle
 from ..model import Puzzle
 from ._text import parse_int
 from .sniff import SIGNATURE_FORMATS, candidates, format_from_suffix, order, sniff
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
+if TYPE_CHECKING:
+    from typing import Callable, Union
+
+    Reader = Callable[..., list[Puzzle]]
 
 __all__ = [
     "BLOTS_FORMATS",
@@ -66,8 +70,6 @@ __all__ = [
     "sniff",
     "write_atomic",
 ]
-
-Reader = Callable[..., list[Puzzle]]
 
 
 class _Lazy:
@@ -405,7 +407,7 @@ def load_all(path: str, fmt: str | None = None, background: str | None = None) -
 def _with_rules(puzzle: Puzzle, rules: tuple, source: str) -> Puzzle:
     """``puzzle`` with ``rules`` added (bound to it: a rule that does not fit is a ParseError)."""
     try:
-        return dataclasses.replace(puzzle, rules=puzzle.rules + tuple(rules))
+        return puzzle.replace(rules=puzzle.rules + tuple(rules))
     except ValueError as e:
         raise ParseError(str(e), puzzle.source or source) from None
 

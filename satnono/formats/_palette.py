@@ -18,11 +18,13 @@ matching one of them and otherwise gives its ``#rrggbb``.
 from __future__ import annotations
 
 import re
-from typing import Sequence
-
 from ..errors import ParseError
 from ..model import BACKGROUND, BW_PALETTE, MAX_COLORS, Color, Palette, Puzzle, parse_rgb, plain_black
 from ..palette import RESERVED_CHARS
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
+if TYPE_CHECKING:
+    from typing import Sequence
 
 RGB = tuple[int, int, int]
 
@@ -229,8 +231,9 @@ def split_blocks(text: str, sep: str, source: str | None, line: int | None) -> l
     return out
 
 
-Blocks = Sequence[tuple["int | str", int]]
-"""``(length, colour index)`` blocks of one line; a length may be ``"?"`` (a blot)."""
+if TYPE_CHECKING:
+    Blocks = Sequence[tuple["int | str", int]]
+    """``(length, colour index)`` blocks of one line; a length may be ``"?"`` (a blot)."""
 
 
 def puzzle_of_blocks(

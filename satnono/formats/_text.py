@@ -7,10 +7,13 @@ Every helper raises :class:`~satnono.errors.ParseError` with the file name and a
 from __future__ import annotations
 
 import re
-from typing import Sequence
 
 from ..errors import ParseError, PuzzleTooLarge
 from ..model import MAX_CELLS, MAX_SIDE, Clue
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
+if TYPE_CHECKING:
+    from typing import Sequence
 
 _DIGITS = re.compile(r"[0-9]+")
 _NEGATIVE = re.compile(r"-[0-9]+")

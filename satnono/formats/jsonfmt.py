@@ -49,16 +49,17 @@ the offending key and index instead of a line (syntax errors have a line).
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
-from typing import Any
-
 from ..clues import LineClue
 from ..errors import ParseError
 from ..model import BLACK, BLOT, BW_PALETTE, MAX_SIDE, WHITE, Color, Puzzle, clues_of_grid, default_rgb
 from ._palette import RGB, build_palette, name_for_rgb, puzzle_of_blocks, rgb_of_name, rgb_of_spec
 from ._text import check_size, parse_block
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
+if TYPE_CHECKING:
+    from typing import Any
 
 _ROWS = ("rows", "hor")
 _COLUMNS = ("columns", "cols", "ver")
@@ -320,7 +321,7 @@ def _puzzle(doc: Any, where: str, source: str | None) -> Puzzle:
     p = _puzzle_clues(doc, where, source)
     prefix = f"{where}." if where else ""
     if isinstance(doc, dict) and doc.get("givens") is not None:
-        p = dataclasses.replace(p, givens=_givens(doc["givens"], p, prefix, source))
+        p = p.replace(givens=_givens(doc["givens"], p, prefix, source))
     if isinstance(doc, dict) and doc.get("rules") is not None:
         p = _rules(doc["rules"], p, prefix, source)
     return p
@@ -340,16 +341,16 @@ def _rules(value: Any, puzzle: Puzzle, where: str, source: str | None) -> Puzzle
                 if set(obj) != {"rule", "cells"}:
                     raise RuleError('rule givens: write {"rule": "givens", "cells": [[row, col, value], ...]}')
                 givens = _givens(obj["cells"], puzzle, f"{where}rules[{i}].", source)
-                puzzle = dataclasses.replace(puzzle, givens=puzzle.givens + givens)
+                puzzle = puzzle.replace(givens=puzzle.givens + givens)
                 continue
             rule = rule_from_json(obj)
             rules.append(rule)
-            dataclasses.replace(puzzle, rules=(rule,))  # bound here, so an error names this rule
+            puzzle.replace(rules=(rule,))  # bound here, so an error names this rule
         except (RuleError, ValueError) as e:
             if isinstance(e, ParseError):
                 raise
             raise ParseError(f"{where}rules[{i}]: {e}", source) from None
-    return dataclasses.replace(puzzle, rules=puzzle.rules + tuple(rules))
+    return puzzle.replace(rules=puzzle.rules + tuple(rules))
 
 
 def _puzzle_clues(doc: Any, where: str, source: str | None) -> Puzzle:
@@ -499,7 +500,7 @@ def _givens(value: Any, puzzle: Puzzle, where: str, source: str | None) -> tuple
                              f"{puzzle.width}x{puzzle.height} grid", source)
         out.append((r, c, v))
     try:
-        return dataclasses.replace(puzzle, givens=tuple(out)).givens  # checked and sorted by the model
+        return puzzle.replace(givens=tuple(out)).givens  # checked and sorted by the model
     except ValueError as e:
         raise ParseError(f"{where}givens: {e}", source) from None
 

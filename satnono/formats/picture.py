@@ -35,7 +35,6 @@ cell (1 by default).  :func:`satnono.formats.dumps` writes the goal at scale 1
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import re
 from typing import Sequence
@@ -212,7 +211,7 @@ def read_png(data: bytes | str, source: str | None, background: str | Sequence[i
         pixels = rgba[..., :3]
     puzzle = puzzle_of_pixels(pixels, source, background)
     if isinstance(title, str) and title:
-        puzzle = dataclasses.replace(puzzle, name=title)
+        puzzle = puzzle.replace(name=title)
     return [puzzle]
 
 

@@ -30,10 +30,10 @@ lists in TOML strings and share :func:`parse_items`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from ..errors import ParseError
 from ..model import MAX_SIDE, Clue, Puzzle
+from ..values import Frozen
 from ._palette import RGB, build_palette, puzzle_of_blocks, rgb_of_name, rgb_of_spec
 from ._text import check_size, parse_int, split_lines
 
@@ -49,14 +49,22 @@ _COLOUR_DEF = re.compile(r"\(\s*(.*?)\s*\)\s*(\S)?\s*")
 SECTIONS = ("clues", "colors", "colours")
 
 
-@dataclass(frozen=True, slots=True)
-class ColourDef:
-    """One entry of a ``[colors]`` section: ``name = (description) char``."""
+class ColourDef(Frozen):
+    """One entry of a ``[colors]`` section: ``name = (description) char`` (a frozen value, see
+    :mod:`satnono.values`: every plain text file's sniffing loads this module)."""
+
+    __slots__ = __match_args__ = ("name", "description", "char", "line")
 
     name: str
     description: str
     char: str | None
     line: int | None
+
+    def __init__(self, name: str, description: str, char: str | None, line: int | None) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "description", description)
+        object.__setattr__(self, "char", char)
+        object.__setattr__(self, "line", line)
 
 
 def strip_comment(line: str) -> str:

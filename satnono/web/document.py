@@ -35,7 +35,6 @@ mean is checked by the model (:func:`~satnono.model.check_palette`,
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from typing import Any
 
@@ -185,7 +184,7 @@ def puzzle_of(doc: Any) -> Puzzle:
     if doc.get("rules"):
         p = _with_rules(p, doc["rules"])
     if p.is_solution(grid):
-        p = dataclasses.replace(p, goal=grid)
+        p = p.replace(goal=grid)
     return p
 
 
@@ -198,7 +197,7 @@ def _with_rules(puzzle: Puzzle, value: Any) -> Puzzle:
         raise DocError(f"rules must be a list of at most {MAX_RULES} rule objects")
     try:
         rules = tuple(rule_from_json(obj) for obj in value)
-        return dataclasses.replace(puzzle, rules=rules)
+        return puzzle.replace(rules=rules)
     except (RuleError, ValueError) as e:
         raise DocError(str(e)) from None
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import base64
 import copy
-import dataclasses
 import io
 import os
 import zipfile
@@ -134,7 +133,7 @@ def editable(puzzle: Puzzle) -> Puzzle:
         return puzzle
     table = str.maketrans(puzzle.chars, "".join(c.char for c in new))
     goal = None if puzzle.goal is None else tuple(r.translate(table) for r in puzzle.goal)
-    return dataclasses.replace(puzzle, palette=tuple(new), goal=goal)
+    return puzzle.replace(palette=tuple(new), goal=goal)
 
 
 def open_bytes(files: list[tuple[str, bytes]], timeout: float = CHECK_TIMEOUT) -> Doc:
