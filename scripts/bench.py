@@ -39,7 +39,6 @@ import sys
 import tempfile
 import time
 from collections import Counter
-import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -412,7 +411,7 @@ USE_STORED_SOLUTIONS = False
 
 def clues_only(p: Puzzle) -> Puzzle:
     """``p`` without its goal picture, unless :data:`USE_STORED_SOLUTIONS`."""
-    return p if USE_STORED_SOLUTIONS or p.goal is None else dataclasses.replace(p, goal=None)
+    return p if USE_STORED_SOLUTIONS or p.goal is None else p.replace(goal=None)
 
 
 def run_satnono(name: str, items: list[Item], timeout: float | None, progress: Callable[[str], None]) -> list[Row]:

@@ -223,6 +223,7 @@ def _sweep(axis: str, clues, n: int, ex: list[list[Mask]], cross_ex: list[list[M
         if not is_dirty:
             continue
         dirty[i] = False
+        cur: tuple[Mask, ...]
         if two:
             old0, old1 = cur = (ex0[i], ex1[i])
         else:
