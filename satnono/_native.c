@@ -789,7 +789,11 @@ PyMODINIT_FUNC PyInit__native(void)
     PyObject *m = PyModule_Create(&native_module);
     if (m == NULL)
         return NULL;
-    if (PyModule_AddIntConstant(m, "KERNEL_MAX_N", KERNEL_MAX_N) < 0) {
+#ifndef SATNONO_NATIVE_SHA256
+#define SATNONO_NATIVE_SHA256 ""
+#endif
+    if (PyModule_AddIntConstant(m, "KERNEL_MAX_N", KERNEL_MAX_N) < 0
+        || PyModule_AddStringConstant(m, "SOURCE_SHA256", SATNONO_NATIVE_SHA256) < 0) {
         Py_DECREF(m);
         return NULL;
     }
