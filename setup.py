@@ -1,7 +1,7 @@
 """Build configuration beyond pyproject.toml: the optional compiled core.
 
-``satnono._native`` (``satnono/_native.c``, plain C on the CPython API) speeds up the
-black-and-white line kernel and clause builder.  It is optional: where it cannot be
+``satnono.lines._native`` (``satnono/lines/_native.c``, plain C on the CPython API) speeds
+up the black-and-white line kernel and clause builder.  It is optional: where it cannot be
 compiled (no C compiler or no Python headers) the install goes on without it and
 satnono runs its pure-Python reference implementations, which give the same results.
 
@@ -19,7 +19,7 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SOURCE = os.path.join("satnono", "_native.c")
+SOURCE = os.path.join("satnono", "lines", "_native.c")
 
 
 def _source_sha() -> str:
@@ -51,7 +51,7 @@ class BuildExt(build_ext):
 setup(
     ext_modules=[
         Extension(
-            "satnono._native",
+            "satnono.lines._native",
             sources=[SOURCE],
             define_macros=[("SATNONO_NATIVE_SHA256", f'"{_source_sha()}"')],
             optional=True,

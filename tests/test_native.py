@@ -1,4 +1,4 @@
-"""The compiled core (``satnono._native``) against the Python reference it transcribes.
+"""The compiled core (``satnono.lines._native``) against the Python reference it transcribes.
 
 The C line kernel and clause builder must give exactly what ``satnono.lines.bw._solve_line_py``
 and ``satnono.cnf.ladders._bw_line_clauses_py`` give: the same forced cells and valid starts,
@@ -30,7 +30,7 @@ from satnono.lines.bw import LineResult, _solve_line_py
 ROOT = Path(__file__).resolve().parents[1]
 
 try:
-    from satnono import _native  # type: ignore[attr-defined]
+    from satnono.lines import _native  # type: ignore[attr-defined]
 except ImportError:  # not built (no compiler): only the pure path exists
     _native = None
 
@@ -236,11 +236,11 @@ def test_pipeline_gives_the_same_cnf_and_verdicts_pure_and_native():
 @pytest.mark.skipif(not _can_build(), reason="no C compiler or no Python headers: pure Python by design")
 def test_the_compiled_core_is_built_and_used():
     """With a compiler and the headers the install builds the core; a silent fall-back fails here."""
-    assert _native is not None, "satnono._native was not built: reinstall (pip install .) or " \
+    assert _native is not None, "satnono.lines._native was not built: reinstall (pip install .) or " \
         "python setup.py build_ext --inplace"
-    source = (ROOT / "satnono" / "_native.c").read_bytes()
+    source = (ROOT / "satnono" / "lines" / "_native.c").read_bytes()
     assert _native.SOURCE_SHA256 == hashlib.sha256(source).hexdigest(), \
-        "satnono._native was built from another version of satnono/_native.c: rebuild it"
+        "satnono.lines._native was built from another version of satnono/lines/_native.c: rebuild it"
     pure = os.environ.get("SATNONO_PURE", "") not in ("", "0")
     assert bw.NATIVE is ladders.NATIVE is (not pure)
     assert (bw.solve_line is _native.solve_line) is (not pure)

@@ -10,12 +10,12 @@ Mask = int
 
 
 def native_core() -> ModuleType | None:
-    """The compiled core ``satnono._native``, or None when it was not built or ``SATNONO_PURE``
+    """The compiled core ``satnono.lines._native``, or None when it was not built or ``SATNONO_PURE``
     is set (to anything but ``0`` or nothing): the callers then use their Python reference."""
     if os.environ.get("SATNONO_PURE", "") not in ("", "0"):
         return None
     try:
-        from .. import _native  # type: ignore[attr-defined]
+        from . import _native  # type: ignore[attr-defined]
     except ImportError:
         return None
     return _native

@@ -317,7 +317,7 @@ static int solve_line_masks(const int *clue, int k, int n, mask_t black, mask_t 
 static PyObject *call_kernel_fallback(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     if (kernel_fallback == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "satnono._native is not configured (import satnono.lines.bw)");
+        PyErr_SetString(PyExc_RuntimeError, "satnono.lines._native is not configured (import satnono.lines.bw)");
         return NULL;
     }
     return PyObject_Vectorcall(kernel_fallback, args, nargs, kwnames);
@@ -776,8 +776,8 @@ static PyMethodDef native_methods[] = {
 };
 
 static struct PyModuleDef native_module = {
-    PyModuleDef_HEAD_INIT, "satnono._native",
-    "The compiled core: the black-and-white line kernel and clause builder (see satnono/_native.c).",
+    PyModuleDef_HEAD_INIT, "satnono.lines._native",
+    "The compiled core: the black-and-white line kernel and clause builder (see satnono/lines/_native.c).",
     -1, native_methods,
 };
 
