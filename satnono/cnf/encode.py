@@ -41,7 +41,7 @@ from ..clues import COLUMN, ROW
 from ..lines import LineSolver
 from ..logic.state import GridState
 from ..model import Grid, grid_from_masks
-from .ladders import Builder, Clause, line_clauses
+from .ladders import Builder, CellMap, Clause, line_clauses
 
 __all__ = ["Encoding", "cell_vars", "encode", "line_clauses", "solution_grid"]
 
@@ -247,7 +247,7 @@ def _encode(
             folded = folded_kind and not clue.blots
             cell = None
             if folded:
-                cell = (lambda j, base=i * w + 1: base + j) if axis == ROW else (lambda j, c=i: j * w + c + 1)
+                cell = CellMap(i * w + 1, 1) if axis == ROW else CellMap(i + 1, w)
             cls, b.next_var = line_clauses(b.next_var, clue, n, res, ex, lit, cell)
             b.extend(cls)
             if not folded:

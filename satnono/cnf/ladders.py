@@ -25,9 +25,25 @@ still skip it.
 
 from __future__ import annotations
 
-from ..lines.bits import spread
+from typing import NamedTuple
+
+from ..lines.bits import native_core, spread
 
 Clause = list[int]
+
+
+class CellMap(NamedTuple):
+    """The cell variables of one black-and-white line as an affine map: cell i is
+    ``base + i * stride`` (a row: ``r * width + 1``, 1; a column: ``c + 1``, ``width``).
+
+    A callable like any ``cell_var``; given one, :func:`bw_line_clauses` can use the compiled core.
+    """
+
+    base: int
+    stride: int
+
+    def __call__(self, i: int) -> int:
+        return self.base + i * self.stride
 
 
 class Builder:
@@ -102,7 +118,7 @@ def order_clauses(out: list[Clause], j: int, gap: int, starts: tuple[int, ...],
             app([-(base1 + p), base + q] if q >= lo else [-(base1 + p)])
 
 
-def bw_line_clauses(
+def _bw_line_clauses_py(
     first_var: int,
     clue: tuple[int, ...],
     n: int,
@@ -111,7 +127,8 @@ def bw_line_clauses(
     white: int,
     cell_var,
 ) -> tuple[list[Clause], int]:
-    """The clauses of one line and the next free variable.
+    """The clauses of one line and the next free variable (the Python reference of
+    :func:`bw_line_clauses`).
 
     Block j's ladder y[j,p] is a variable for lo_j <= p < hi_j (lowest and
     highest valid start); below lo_j it is the constant false, from hi_j on
@@ -121,6 +138,9 @@ def bw_line_clauses(
     thrown away.  The constant cases that should not arise after a complete
     line solver (a forced cell still unknown) are still folded correctly.
     """
+    if type(cell_var) is CellMap:
+        m0, m1 = cell_var  # (not base and stride: this function's loops rebind ``base``)
+        cell_var = (lambda i: m0 + i) if m1 == 1 else (lambda i: m0 + i * m1)
     k = len(clue)
     los, his, bases, nv = ladders(first_var, starts)
     out: list[Clause] = []
@@ -182,6 +202,31 @@ def bw_line_clauses(
     return out, nv
 
 
+_native = native_core()
+NATIVE = _native is not None
+"""Whether :func:`bw_line_clauses` uses the compiled core (for a :class:`CellMap`)."""
+
+
+def bw_line_clauses(
+    first_var: int,
+    clue: tuple[int, ...],
+    n: int,
+    starts: tuple[int, ...],
+    black: int,
+    white: int,
+    cell_var,
+) -> tuple[list[Clause], int]:
+    """The clauses of one line and the next free variable (see :func:`_bw_line_clauses_py`).
+
+    With a :class:`CellMap` for ``cell_var`` and the compiled core built (and
+    ``SATNONO_PURE`` not set) its C transcription writes them: the same clauses in the same
+    order.
+    """
+    if _native is not None and type(cell_var) is CellMap:
+        r = _native.bw_line_clauses(first_var, clue, n, starts, black, white, *cell_var)
+        if r is not NotImplemented:
+            return r
+    return _bw_line_clauses_py(first_var, clue, n, starts, black, white, cell_var)
 
 
 def color_line_clauses(first_var: int, lengths: tuple[int, ...], colors: tuple[int, ...], n: int,

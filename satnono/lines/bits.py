@@ -3,7 +3,22 @@ bit ``i`` = cell ``i``."""
 
 from __future__ import annotations
 
+import os
+from types import ModuleType
+
 Mask = int
+
+
+def native_core() -> ModuleType | None:
+    """The compiled core ``satnono.lines._native``, or None when it was not built or ``SATNONO_PURE``
+    is set (to anything but ``0`` or nothing): the callers then use their Python reference."""
+    if os.environ.get("SATNONO_PURE", "") not in ("", "0"):
+        return None
+    try:
+        from . import _native  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _native
 
 BYTE_REVERSED = bytes(int(f"{i:08b}"[::-1], 2) for i in range(256))
 
@@ -45,8 +60,6 @@ def spread(v: Mask, c: int) -> Mask:
         r |= r << step
         have += step
     return r
-
-
 
 
 def known_of(excluded: tuple[Mask, ...], full: Mask) -> Mask:

@@ -28,7 +28,7 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import NamedTuple
 
-from .bits import BYTE_REVERSED, Mask, reach as _reach, reverse as _reverse, runs_of as _runs_of, spread
+from .bits import BYTE_REVERSED, Mask, native_core, reach as _reach, reverse as _reverse, runs_of as _runs_of, spread
 
 Clue = tuple[int, ...]
 
@@ -91,8 +91,8 @@ def _run_starts(x: Mask, lengths: Clue) -> list[Mask] | None:
     return out if not s and total == x else None
 
 
-def solve_line(clue: Clue, n: int, black: Mask = 0, white: Mask = 0) -> LineResult | None:
-    """Solve one line completely.
+def _solve_line_py(clue: Clue, n: int, black: Mask = 0, white: Mask = 0) -> LineResult | None:
+    """Solve one line completely (the Python reference of :func:`solve_line`).
 
     Returns ``None`` when no placement of ``clue`` in ``n`` cells agrees with
     the known ``black`` and ``white`` cells; otherwise a :class:`LineResult`.
@@ -104,7 +104,7 @@ def solve_line(clue: Clue, n: int, black: Mask = 0, white: Mask = 0) -> LineResu
     kind, with the blocks left over, go through the full solver.  On a large
     grid late in propagation this halves the work per line.
 
-    >>> r = solve_line((3,), 4)
+    >>> r = _solve_line_py((3,), 4)
     >>> bin(r.black), bin(r.white), [bin(s) for s in r.starts]
     ('0b110', '0b0', ['0b11'])
     """
@@ -204,3 +204,16 @@ def _solve(clue: Clue, n: int, black: Mask, white: Mask) -> LineResult | None:
     if forced_black & forced_white:
         return None
     return LineResult(forced_black, forced_white, tuple(starts))
+
+
+solve_line = _solve_line_py
+"""Solve one line completely: :func:`_solve_line_py`, or its C transcription in the compiled
+core (``satnono.lines._native``, lines of up to ``KERNEL_MAX_N`` cells; it hands every other line to
+the Python reference) when that was built and ``SATNONO_PURE`` is not set.  Same results."""
+
+_native = native_core()
+NATIVE = _native is not None
+"""Whether :func:`solve_line` is the compiled kernel."""
+if _native is not None:
+    _native.configure(LineResult, _solve_line_py)
+    solve_line = _native.solve_line

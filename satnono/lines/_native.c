@@ -1,0 +1,801 @@
+/* The compiled core: the black-and-white line kernel and the black-and-white clause builder.
+ *
+ * Both are exact C transcriptions of the reference implementations in Python,
+ * satnono/lines/bw.py (_solve_line_py) and satnono/cnf/ladders.py
+ * (_bw_line_clauses_py): same results, same clause order, same literal order.
+ * Whatever falls outside what this code handles (a line longer than
+ * KERNEL_MAX_N cells, a block length outside 1..n, a mask with bits beyond the
+ * line, ...) goes to the Python reference, so the answer is always the
+ * reference's.  Setting SATNONO_PURE=1 keeps this module from being used at all.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ masks */
+
+#if defined(__SIZEOF_INT128__)
+typedef unsigned __int128 mask_t;
+#define MASK_BITS 128
+#else
+typedef uint64_t mask_t;
+#define MASK_BITS 64
+#endif
+
+/* A line's sets need bits 0..n+1 (cell n is a virtual white cell, n + 1 "past the end"). */
+#define KERNEL_MAX_N (MASK_BITS - 2)
+/* At most (n + 1) / 2 blocks fit in n cells. */
+#define MAX_BLOCKS ((KERNEL_MAX_N + 1) / 2 + 1)
+
+#define ONE ((mask_t)1)
+
+static inline int popcount64(uint64_t x) { return __builtin_popcountll(x); }
+static inline int ctz64(uint64_t x) { return __builtin_ctzll(x); }
+static inline int bitlen64(uint64_t x) { return x ? 64 - __builtin_clzll(x) : 0; }
+
+static inline uint64_t rev64(uint64_t x)
+{
+    x = ((x >> 1) & 0x5555555555555555ULL) | ((x & 0x5555555555555555ULL) << 1);
+    x = ((x >> 2) & 0x3333333333333333ULL) | ((x & 0x3333333333333333ULL) << 2);
+    x = ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((x & 0x0F0F0F0F0F0F0F0FULL) << 4);
+    return __builtin_bswap64(x);
+}
+
+#if MASK_BITS == 128
+static inline int m_popcount(mask_t x) { return popcount64((uint64_t)x) + popcount64((uint64_t)(x >> 64)); }
+static inline int m_ctz(mask_t x) /* x != 0 */
+{
+    uint64_t lo = (uint64_t)x;
+    return lo ? ctz64(lo) : 64 + ctz64((uint64_t)(x >> 64));
+}
+static inline int m_bitlen(mask_t x)
+{
+    uint64_t hi = (uint64_t)(x >> 64);
+    return hi ? 64 + bitlen64(hi) : bitlen64((uint64_t)x);
+}
+static inline mask_t m_rev(mask_t x) /* bit b -> bit MASK_BITS - 1 - b */
+{
+    return ((mask_t)rev64((uint64_t)x) << 64) | (mask_t)rev64((uint64_t)(x >> 64));
+}
+#else
+static inline int m_popcount(mask_t x) { return popcount64(x); }
+static inline int m_ctz(mask_t x) { return ctz64(x); }
+static inline int m_bitlen(mask_t x) { return bitlen64(x); }
+static inline mask_t m_rev(mask_t x) { return rev64(x); }
+#endif
+
+static inline mask_t low_bits(int n) /* (1 << n) - 1, 0 <= n < MASK_BITS */
+{
+    return (ONE << n) - 1;
+}
+
+/* bits.runs_of: positions p such that bits p..p+c-1 of mask are all set (1 <= c < MASK_BITS) */
+static inline mask_t runs_of(mask_t r, int c)
+{
+    int have = 1;
+    while (have < c) {
+        int step = have <= c - have ? have : c - have;
+        r &= r >> step;
+        have += step;
+    }
+    return r;
+}
+
+/* bits.spread: OR of v shifted left by 0..c-1 */
+static inline mask_t spread(mask_t r, int c)
+{
+    int have = 1;
+    while (have < c) {
+        int step = have <= c - have ? have : c - have;
+        r |= r << step;
+        have += step;
+    }
+    return r;
+}
+
+/* bits.reverse: mirror the low width bits */
+static inline mask_t reverse_width(mask_t x, int width)
+{
+    if (width <= 0)
+        return 0;
+    return m_rev(x) >> (MASK_BITS - width);
+}
+
+/* ------------------------------------------------------- Python int <-> mask */
+
+static PyObject *SIXTY_FOUR; /* the int 64 */
+
+/* x (an int) as a mask; 1 on success, 0 when it does not fit (negative or too wide), -1 on error. */
+static int mask_from_py(PyObject *x, mask_t *out)
+{
+    if (!PyLong_Check(x))
+        return 0;
+    unsigned long long v = PyLong_AsUnsignedLongLong(x);
+    if (!(v == (unsigned long long)-1 && PyErr_Occurred())) {
+        *out = (mask_t)v;
+        return 1;
+    }
+    if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+        return -1;
+    PyErr_Clear();
+#if MASK_BITS == 128
+    PyObject *hi = PyNumber_Rshift(x, SIXTY_FOUR);
+    if (hi == NULL)
+        return -1;
+    unsigned long long h = PyLong_AsUnsignedLongLong(hi);
+    Py_DECREF(hi);
+    if (h == (unsigned long long)-1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+            return -1;
+        PyErr_Clear();
+        return 0; /* negative or wider than 128 bits */
+    }
+    unsigned long long l = PyLong_AsUnsignedLongLongMask(x);
+    if (l == (unsigned long long)-1 && PyErr_Occurred())
+        return -1;
+    *out = ((mask_t)h << 64) | (mask_t)l;
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+static PyObject *mask_to_py(mask_t x)
+{
+#if MASK_BITS == 128
+    uint64_t hi = (uint64_t)(x >> 64);
+    if (hi) {
+        PyObject *h = PyLong_FromUnsignedLongLong(hi);
+        if (h == NULL)
+            return NULL;
+        PyObject *hs = PyNumber_Lshift(h, SIXTY_FOUR);
+        Py_DECREF(h);
+        if (hs == NULL)
+            return NULL;
+        PyObject *l = PyLong_FromUnsignedLongLong((uint64_t)x);
+        if (l == NULL) {
+            Py_DECREF(hs);
+            return NULL;
+        }
+        PyObject *r = PyNumber_Or(hs, l);
+        Py_DECREF(hs);
+        Py_DECREF(l);
+        return r;
+    }
+#endif
+    return PyLong_FromUnsignedLongLong((uint64_t)x);
+}
+
+/* ------------------------------------------------------------- the kernel */
+
+static PyObject *LineResultType; /* satnono.lines.bw.LineResult */
+static PyObject *kernel_fallback; /* satnono.lines.bw._solve_line_py */
+
+typedef struct {
+    mask_t black, white;
+    mask_t starts[MAX_BLOCKS];
+} facts_t;
+
+/* bw._forward: fills ls[0..k] and ss[0..k-1]; 0 when infeasible. */
+static int forward(const int *clue, int k, int n, mask_t may_black, mask_t may_white, mask_t *ls, mask_t *ss)
+{
+    mask_t e = 1;
+    for (int j = 0; j < k; j++) {
+        int c = clue[j];
+        mask_t reach = ((may_white + (e & may_white)) ^ may_white) | e;
+        ls[j] = reach;
+        mask_t s = reach & runs_of(may_black, c) & (may_white >> c);
+        if (!s)
+            return 0;
+        ss[j] = s;
+        e = s << (c + 1);
+    }
+    mask_t reach = ((may_white + (e & may_white)) ^ may_white) | e;
+    if (!((reach >> (n + 1)) & 1))
+        return 0;
+    ls[k] = reach;
+    return 1;
+}
+
+/* bw._solve: the full solver on a line with black & white == 0; 0 when infeasible. */
+static int solve_full(const int *clue, int k, int n, mask_t black, mask_t white, facts_t *out)
+{
+    mask_t full = low_bits(n);
+    if (k == 0) {
+        if (black)
+            return 0;
+        out->black = 0;
+        out->white = full;
+        return 1;
+    }
+    mask_t may_black = full & ~white;
+    mask_t may_white = (full & ~black) | (ONE << n);
+    mask_t lf[MAX_BLOCKS + 1], sf[MAX_BLOCKS], lb[MAX_BLOCKS + 1], sb[MAX_BLOCKS];
+    int rclue[MAX_BLOCKS];
+    if (!forward(clue, k, n, may_black, may_white, lf, sf))
+        return 0;
+    for (int j = 0; j < k; j++)
+        rclue[j] = clue[k - 1 - j];
+    mask_t rmay_black = reverse_width(may_black, n);
+    mask_t rmay_white = reverse_width(may_white & full, n) | (ONE << n);
+    if (!forward(rclue, k, n, rmay_black, rmay_white, lb, sb))
+        return 0;
+    /* a mirrored start s' of block j is the start n - c_j - s'; a mirrored gap position q' is n + 1 - q' */
+    mask_t can_black = 0;
+    for (int j = 0; j < k; j++) {
+        int c = clue[j];
+        mask_t v = sf[j] & (m_rev(sb[k - 1 - j]) >> (MASK_BITS - 1 - n + c));
+        if (!v)
+            return 0;
+        out->starts[j] = v;
+        can_black |= spread(v, c);
+    }
+    mask_t can_white = 0;
+    for (int j = 0; j <= k; j++)
+        can_white |= lf[j] & (m_rev(lb[k - j]) >> (MASK_BITS - 2 - n));
+    can_white = (can_white >> 1) & may_white & full;
+    mask_t forced_black = full & ~can_white;
+    mask_t forced_white = full & ~can_black;
+    if (forced_black & forced_white)
+        return 0;
+    out->black = forced_black;
+    out->white = forced_white;
+    return 1;
+}
+
+/* bw._run_starts: the start bits of the runs of x if their lengths are exactly clue[0..m-1]. */
+static int run_starts(mask_t x, const int *clue, int m, int n, mask_t *out)
+{
+    mask_t s = x & ~(x << 1);
+    mask_t total = 0;
+    for (int j = 0; j < m; j++) {
+        mask_t low = s & (~s + 1);
+        s ^= low;
+        out[j] = low;
+        if (!low)
+            return 0; /* cannot happen: m is the number of runs */
+        int p = m_ctz(low);
+        if (p + clue[j] > n)
+            return 0; /* the run would leave the line: the total cannot be x */
+        total += low_bits(clue[j]) << p;
+    }
+    return !s && total == x;
+}
+
+/* bw.solve_line on masks: 1 with out filled (nstarts = k), 0 when infeasible. */
+static int solve_line_masks(const int *clue, int k, int n, mask_t black, mask_t white, facts_t *out)
+{
+    if (black & white)
+        return 0;
+    mask_t full = low_bits(n);
+    mask_t unknown = full & ~(black | white);
+    int t, t2;
+    if (unknown) {
+        mask_t lowu = unknown & (~unknown + 1);
+        t = m_bitlen(white & (lowu - 1));
+        int hi = m_bitlen(unknown);
+        mask_t after = white >> hi;
+        t2 = after ? hi + m_ctz(after) : n;
+        if (t == 0 && t2 == n)
+            return solve_full(clue, k, n, black, white, out);
+    } else {
+        t = t2 = n;
+    }
+    mask_t pre = black & low_bits(t);
+    mask_t suf = t2 < n ? black >> (t2 + 1) : 0;
+    int m = m_popcount(pre & ~(pre << 1));
+    int m2 = m_popcount(suf & ~(suf << 1));
+    if (m + m2 > k || (!unknown && m != k))
+        return 0;
+    mask_t pre_starts[MAX_BLOCKS], suf_starts[MAX_BLOCKS];
+    if (!run_starts(pre, clue, m, n, pre_starts) || !run_starts(suf, clue + (k - m2), m2, n, suf_starts))
+        return 0;
+    if (!unknown) {
+        out->black = black;
+        out->white = white;
+        memcpy(out->starts, pre_starts, sizeof(mask_t) * m);
+        return 1;
+    }
+    int size = t2 - t;
+    mask_t mask = low_bits(size);
+    facts_t sub;
+    if (!solve_full(clue + m, k - m - m2, size, (black >> t) & mask, (white >> t) & mask, &sub))
+        return 0;
+    out->black = black | (sub.black << t);
+    out->white = white | (sub.white << t);
+    int j = 0;
+    for (int i = 0; i < m; i++)
+        out->starts[j++] = pre_starts[i];
+    for (int i = 0; i < k - m - m2; i++)
+        out->starts[j++] = sub.starts[i] << t;
+    for (int i = 0; i < m2; i++)
+        out->starts[j++] = suf_starts[i] << (t2 + 1);
+    return 1;
+}
+
+static PyObject *call_kernel_fallback(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (kernel_fallback == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "satnono.lines._native is not configured (import satnono.lines.bw)");
+        return NULL;
+    }
+    return PyObject_Vectorcall(kernel_fallback, args, nargs, kwnames);
+}
+
+static PyObject *make_line_result(const facts_t *f, int k)
+{
+    PyObject *starts = PyTuple_New(k);
+    if (starts == NULL)
+        return NULL;
+    for (int j = 0; j < k; j++) {
+        PyObject *v = mask_to_py(f->starts[j]);
+        if (v == NULL) {
+            Py_DECREF(starts);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(starts, j, v);
+    }
+    PyObject *b = mask_to_py(f->black);
+    PyObject *w = b ? mask_to_py(f->white) : NULL;
+    if (w == NULL) {
+        Py_XDECREF(b);
+        Py_DECREF(starts);
+        return NULL;
+    }
+    /* tuple.__new__(LineResult, (black, white, starts)), as namedtuple's _make does */
+    PyTypeObject *tp = (PyTypeObject *)LineResultType;
+    PyObject *r = tp->tp_alloc(tp, 3);
+    if (r == NULL) {
+        Py_DECREF(b);
+        Py_DECREF(w);
+        Py_DECREF(starts);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(r, 0, b);
+    PyTuple_SET_ITEM(r, 1, w);
+    PyTuple_SET_ITEM(r, 2, starts);
+    return r;
+}
+
+PyDoc_STRVAR(solve_line_doc,
+"solve_line(clue, n, black=0, white=0)\n--\n\n"
+"satnono.lines.bw.solve_line in C (lines of up to KERNEL_MAX_N cells; longer ones and\n"
+"anything unusual go to the Python reference).");
+
+static PyObject *native_solve_line(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (kwnames != NULL || nargs < 2 || nargs > 4 || LineResultType == NULL)
+        goto fallback;
+    PyObject *clue = args[0];
+    if (!PyTuple_Check(clue) && !PyList_Check(clue))
+        goto fallback;
+    if (!PyLong_Check(args[1]))
+        goto fallback;
+    int overflow;
+    long n = PyLong_AsLongAndOverflow(args[1], &overflow);
+    if (n == -1 && PyErr_Occurred())
+        return NULL;
+    if (overflow || n < 0 || n > KERNEL_MAX_N)
+        goto fallback;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(clue);
+    if (k >= MAX_BLOCKS)
+        goto fallback;
+    int cl[MAX_BLOCKS];
+    PyObject **items = PySequence_Fast_ITEMS(clue);
+    for (Py_ssize_t j = 0; j < k; j++) {
+        if (!PyLong_Check(items[j]))
+            goto fallback;
+        long c = PyLong_AsLongAndOverflow(items[j], &overflow);
+        if (c == -1 && PyErr_Occurred())
+            return NULL;
+        if (overflow || c < 1 || c > n)
+            goto fallback;
+        cl[j] = (int)c;
+    }
+    mask_t black = 0, white = 0;
+    int ok;
+    if (nargs > 2) {
+        if ((ok = mask_from_py(args[2], &black)) < 0)
+            return NULL;
+        if (!ok)
+            goto fallback;
+    }
+    if (nargs > 3) {
+        if ((ok = mask_from_py(args[3], &white)) < 0)
+            return NULL;
+        if (!ok)
+            goto fallback;
+    }
+    if ((black | white) >> n)
+        goto fallback; /* bits beyond the line: the reference says what that means */
+    facts_t f;
+    if (!solve_line_masks(cl, (int)k, (int)n, black, white, &f))
+        Py_RETURN_NONE;
+    return make_line_result(&f, (int)k);
+fallback:
+    if (PyErr_Occurred())
+        return NULL;
+    return call_kernel_fallback(args, nargs, kwnames);
+}
+
+PyDoc_STRVAR(configure_doc,
+"configure(line_result, fallback)\n--\n\n"
+"Give the kernel its result type and the Python reference for the lines it does not handle.");
+
+static PyObject *native_configure(PyObject *self, PyObject *args)
+{
+    PyObject *rt, *fb;
+    if (!PyArg_ParseTuple(args, "OO:configure", &rt, &fb))
+        return NULL;
+    if (!PyType_Check(rt) || !PyType_IsSubtype((PyTypeObject *)rt, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "line_result must be a tuple subclass");
+        return NULL;
+    }
+    if (((PyTypeObject *)rt)->tp_dictoffset != 0) {
+        PyErr_SetString(PyExc_TypeError, "line_result must have __slots__ = ()");
+        return NULL;
+    }
+    Py_INCREF(rt);
+    Py_INCREF(fb);
+    Py_XSETREF(LineResultType, rt);
+    Py_XSETREF(kernel_fallback, fb);
+    Py_RETURN_NONE;
+}
+
+/* ----------------------------------------------------- the clause builder */
+
+/* A Python int mask as little-endian 64-bit words: its low 64 * nw bits.  1 on success,
+ * 0 when it is not a non-negative int (or, when strict, has bits beyond those words),
+ * -1 on error. */
+static int words_from_py(PyObject *x, uint64_t *out, Py_ssize_t nw, int strict)
+{
+    if (!PyLong_Check(x))
+        return 0;
+    memset(out, 0, sizeof(uint64_t) * nw);
+    unsigned long long v = PyLong_AsUnsignedLongLong(x);
+    if (!(v == (unsigned long long)-1 && PyErr_Occurred())) {
+        out[0] = v;
+        return 1;
+    }
+    if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+        return -1;
+    PyErr_Clear();
+    int neg = PyObject_RichCompareBool(x, SIXTY_FOUR, Py_LT); /* it overflowed: < 64 means negative */
+    if (neg < 0)
+        return -1;
+    if (neg)
+        return 0;
+    Py_INCREF(x);
+    PyObject *cur = x; /* x >> (64 * w) */
+    for (Py_ssize_t w = 0; w < nw; w++) {
+        out[w] = PyLong_AsUnsignedLongLongMask(cur);
+        if (out[w] == (unsigned long long)-1 && PyErr_Occurred()) {
+            Py_DECREF(cur);
+            return -1;
+        }
+        if (w + 1 < nw) {
+            PyObject *next = PyNumber_Rshift(cur, SIXTY_FOUR);
+            Py_DECREF(cur);
+            if (next == NULL)
+                return -1;
+            cur = next;
+        }
+    }
+    if (strict) { /* the last word must be all of what is left */
+        v = PyLong_AsUnsignedLongLong(cur);
+        if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+            Py_DECREF(cur);
+            if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+                return -1;
+            PyErr_Clear();
+            return 0;
+        }
+    }
+    Py_DECREF(cur);
+    return 1;
+}
+
+static inline int word_bit(const uint64_t *w, Py_ssize_t i)
+{
+    return (int)((w[i >> 6] >> (i & 63)) & 1);
+}
+
+/* append a clause of len literals; 0 on error */
+static int emit(PyObject *out, const long long *lits, int len)
+{
+    PyObject *cl = PyList_New(len);
+    if (cl == NULL)
+        return 0;
+    for (int i = 0; i < len; i++) {
+        PyObject *v = PyLong_FromLongLong(lits[i]);
+        if (v == NULL) {
+            Py_DECREF(cl);
+            return 0;
+        }
+        PyList_SET_ITEM(cl, i, v);
+    }
+    int r = PyList_Append(out, cl);
+    Py_DECREF(cl);
+    return r == 0;
+}
+
+#define EMIT(...)                                               \
+    do {                                                        \
+        const long long lits_[] = {__VA_ARGS__};                \
+        if (!emit(out, lits_, sizeof(lits_) / sizeof(lits_[0]))) \
+            goto error;                                         \
+    } while (0)
+
+PyDoc_STRVAR(bw_line_clauses_doc,
+"bw_line_clauses(first_var, clue, n, starts, black, white, base, stride)\n--\n\n"
+"satnono.cnf.ladders.bw_line_clauses in C with cell i's variable base + i * stride;\n"
+"NotImplemented for arguments outside what it handles (the caller uses the reference).");
+
+static PyObject *native_bw_line_clauses(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError, "bw_line_clauses takes 8 arguments");
+        return NULL;
+    }
+    PyObject *clue = args[1], *starts_obj = args[3];
+    long long first_var, n, base, stride;
+    int overflow;
+    PyObject *ints[4] = {args[0], args[2], args[6], args[7]};
+    long long *dst[4] = {&first_var, &n, &base, &stride};
+    for (int i = 0; i < 4; i++) {
+        if (!PyLong_Check(ints[i]))
+            Py_RETURN_NOTIMPLEMENTED;
+        *dst[i] = PyLong_AsLongLongAndOverflow(ints[i], &overflow);
+        if (*dst[i] == -1 && PyErr_Occurred())
+            return NULL;
+        if (overflow || *dst[i] > (1LL << 40) || *dst[i] < -(1LL << 40))
+            Py_RETURN_NOTIMPLEMENTED;
+    }
+    if (n < 0 || n > (1 << 24))
+        Py_RETURN_NOTIMPLEMENTED;
+    if (!(PyTuple_Check(clue) || PyList_Check(clue)) || !(PyTuple_Check(starts_obj) || PyList_Check(starts_obj)))
+        Py_RETURN_NOTIMPLEMENTED;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(clue);
+    if (PySequence_Fast_GET_SIZE(starts_obj) != k)
+        Py_RETURN_NOTIMPLEMENTED;
+
+    PyObject *result = NULL, *out = NULL;
+    long long *los = NULL, *his = NULL, *bases = NULL, *cs = NULL;
+    uint64_t *sw = NULL, *bw = NULL, *ww = NULL;
+    int *cover = NULL;
+    signed char *nxl = NULL;
+    Py_ssize_t nw = (Py_ssize_t)((n + 63) / 64);
+    if (nw == 0)
+        nw = 1;
+    los = PyMem_Malloc(sizeof(long long) * (4 * k + 1));
+    sw = PyMem_Malloc(sizeof(uint64_t) * nw * (k + 1));
+    if (los == NULL || sw == NULL) {
+        PyErr_NoMemory();
+        goto error;
+    }
+    his = los + k;
+    bases = his + k;
+    cs = bases + k;
+    PyObject **citems = PySequence_Fast_ITEMS(clue), **sitems = PySequence_Fast_ITEMS(starts_obj);
+    /* ladders(): lowest and highest valid start of each block, the base of its ladder */
+    long long nv = first_var, extent = n; /* extent: cells the white side may reach */
+    for (Py_ssize_t j = 0; j < k; j++) {
+        if (!PyLong_Check(citems[j]))
+            goto notimpl;
+        long long c = PyLong_AsLongLongAndOverflow(citems[j], &overflow);
+        if (c == -1 && PyErr_Occurred())
+            goto error;
+        if (overflow || c < 0 || c > (1 << 24))
+            goto notimpl;
+        cs[j] = c;
+        uint64_t *w = sw + nw * j;
+        int ok = words_from_py(sitems[j], w, nw, 1);
+        if (ok < 0)
+            goto error;
+        if (!ok)
+            goto notimpl; /* not a mask, or a start beyond the line */
+        Py_ssize_t lo = -1, hi = -1;
+        for (Py_ssize_t i = 0; i < nw; i++)
+            if (w[i]) {
+                lo = 64 * i + ctz64(w[i]);
+                break;
+            }
+        for (Py_ssize_t i = nw - 1; i >= 0; i--)
+            if (w[i]) {
+                hi = 64 * i + bitlen64(w[i]) - 1;
+                break;
+            }
+        if (lo < 0)
+            goto notimpl; /* no valid start: the reference's arithmetic on -1 is not worth copying */
+        los[j] = lo;
+        his[j] = hi;
+        bases[j] = nv - lo;
+        nv += hi - lo;
+        if (hi + c > extent)
+            extent = hi + c;
+    }
+    Py_ssize_t nwc = (Py_ssize_t)((extent + 63) / 64) + 1;
+    bw = PyMem_Malloc(sizeof(uint64_t) * nwc * 2);
+    cover = PyMem_Calloc((size_t)extent + 1, sizeof(int));
+    nxl = PyMem_Malloc((size_t)n + 1);
+    if (bw == NULL || cover == NULL || nxl == NULL) {
+        PyErr_NoMemory();
+        goto error;
+    }
+    ww = bw + nwc;
+    {
+        int ok = words_from_py(args[4], bw, nwc, 0);
+        if (ok < 0)
+            goto error;
+        if (!ok)
+            goto notimpl;
+        ok = words_from_py(args[5], ww, nwc, 0);
+        if (ok < 0)
+            goto error;
+        if (!ok)
+            goto notimpl;
+    }
+    out = PyList_New(0);
+    if (out == NULL)
+        goto error;
+    for (Py_ssize_t j = 0; j < k; j++) {
+        long long c = cs[j], lo = los[j], hi = his[j], b = bases[j];
+        const uint64_t *v = sw + nw * j;
+        /* order_clauses(out, j, c + 1, ...) */
+        for (long long p = lo; p < hi - 1; p++)
+            EMIT(-(b + p), b + p + 1);
+        for (long long p = lo + 1; p < hi; p++)
+            if (!word_bit(v, p))
+                EMIT(-(b + p), b + p - 1);
+        if (j + 1 < k) {
+            long long lo1 = los[j + 1], hi1 = his[j + 1], b1 = bases[j + 1], gap = c + 1;
+            long long end = hi1 < hi + gap ? hi1 : hi + gap;
+            for (long long p = lo1; p < end; p++) {
+                long long q = p - gap;
+                if (q >= lo)
+                    EMIT(-(b1 + p), b + q);
+                else
+                    EMIT(-(b1 + p));
+            }
+        }
+        /* white side: block j covering an unknown cell i makes it black */
+        memset(cover, 0, sizeof(int) * ((size_t)extent + 1));
+        for (long long p = lo; p <= hi; p++)
+            if (word_bit(v, p)) {
+                cover[p]++;
+                cover[p + c]--;
+            }
+        int run = 0;
+        for (long long i = 0; i < extent; i++) {
+            run += cover[i];
+            if (!run || word_bit(bw, i) || word_bit(ww, i))
+                continue;
+            long long lits[3];
+            int len = 0;
+            lits[len++] = base + i * stride;
+            if (i < hi)
+                lits[len++] = -(b + i);
+            if (i - c >= lo)
+                lits[len++] = b + i - c;
+            if (!emit(out, lits, len))
+                goto error;
+        }
+    }
+    /* black side; nxl[i]: -1 a known white cell (no clause), 0 a known black cell (no literal),
+     * 1 an unknown cell (the literal -x_i) */
+    for (long long i = 0; i < n; i++)
+        nxl[i] = word_bit(ww, i) ? -1 : word_bit(bw, i) ? 0 : 1;
+    if (k == 0) {
+        for (long long i = 0; i < n; i++) {
+            if (nxl[i] < 0)
+                continue;
+            long long lit = -(base + i * stride);
+            if (!emit(out, &lit, nxl[i]))
+                goto error;
+        }
+        goto done;
+    }
+    {
+        long long lo0 = los[0], b0 = bases[0], end0 = his[0] < n ? his[0] : n;
+        for (long long i = 0; i < end0; i++) {
+            if (nxl[i] < 0)
+                continue;
+            long long lits[2];
+            int len = 0;
+            if (nxl[i])
+                lits[len++] = -(base + i * stride);
+            if (i >= lo0)
+                lits[len++] = b0 + i;
+            if (!emit(out, lits, len))
+                goto error;
+        }
+    }
+    for (Py_ssize_t j = 0; j < k; j++) {
+        long long c = cs[j], lo = los[j], hi = his[j], b = bases[j], lo1, end, b1;
+        if (j + 1 < k) {
+            lo1 = los[j + 1];
+            end = his[j + 1];
+            b1 = bases[j + 1];
+        } else {
+            lo1 = end = n;
+            b1 = 0;
+        }
+        if (end > n)
+            end = n;
+        long long hic = hi + c;
+        for (long long i = lo + c; i < end; i++) {
+            if (nxl[i] < 0)
+                continue;
+            long long lits[4];
+            int len = 0;
+            if (nxl[i])
+                lits[len++] = -(base + i * stride);
+            if (i < hi)
+                lits[len++] = -(b + i);
+            if (i >= lo1)
+                lits[len++] = b1 + i;
+            if (i < hic)
+                lits[len++] = c - b - i;
+            if (!emit(out, lits, len))
+                goto error;
+        }
+    }
+done:
+    {
+        PyObject *nvo = PyLong_FromLongLong(nv);
+        if (nvo == NULL)
+            goto error;
+        result = PyTuple_Pack(2, out, nvo);
+        Py_DECREF(nvo);
+    }
+    goto cleanup;
+notimpl:
+    Py_INCREF(Py_NotImplemented);
+    result = Py_NotImplemented;
+    goto cleanup;
+error:
+    result = NULL;
+cleanup:
+    Py_XDECREF(out);
+    PyMem_Free(los);
+    PyMem_Free(sw);
+    PyMem_Free(bw);
+    PyMem_Free(cover);
+    PyMem_Free(nxl);
+    return result;
+}
+
+/* ----------------------------------------------------------------- module */
+
+static PyMethodDef native_methods[] = {
+    {"solve_line", (PyCFunction)(void (*)(void))native_solve_line, METH_FASTCALL | METH_KEYWORDS, solve_line_doc},
+    {"bw_line_clauses", (PyCFunction)(void (*)(void))native_bw_line_clauses, METH_FASTCALL, bw_line_clauses_doc},
+    {"configure", native_configure, METH_VARARGS, configure_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef native_module = {
+    PyModuleDef_HEAD_INIT, "satnono.lines._native",
+    "The compiled core: the black-and-white line kernel and clause builder (see satnono/lines/_native.c).",
+    -1, native_methods,
+};
+
+PyMODINIT_FUNC PyInit__native(void)
+{
+    SIXTY_FOUR = PyLong_FromLong(64);
+    if (SIXTY_FOUR == NULL)
+        return NULL;
+    PyObject *m = PyModule_Create(&native_module);
+    if (m == NULL)
+        return NULL;
+#ifndef SATNONO_NATIVE_SHA256
+#define SATNONO_NATIVE_SHA256 ""
+#endif
+    if (PyModule_AddIntConstant(m, "KERNEL_MAX_N", KERNEL_MAX_N) < 0
+        || PyModule_AddStringConstant(m, "SOURCE_SHA256", SATNONO_NATIVE_SHA256) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

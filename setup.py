@@ -1,0 +1,61 @@
+"""Build configuration beyond pyproject.toml: the optional compiled core.
+
+``satnono.lines._native`` (``satnono/lines/_native.c``, plain C on the CPython API) speeds
+up the black-and-white line kernel and clause builder.  It is optional: where it cannot be
+compiled (no C compiler or no Python headers) the install goes on without it and
+satnono runs its pure-Python reference implementations, which give the same results.
+
+The built module is also copied beside its source (as ``build_ext --inplace`` would), so
+that tests run from the source tree after ``pip install .`` (``python -m pytest`` imports
+``satnono`` from the tree, not from site-packages) use and check it.  The module records the
+SHA-256 of the C source it was built from; ``tests/test_native.py`` fails on a stale build.
+"""
+
+import hashlib
+import os
+import shutil
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.path.join("satnono", "lines", "_native.c")
+
+
+def _source_sha() -> str:
+    try:
+        with open(os.path.join(HERE, SOURCE), "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        return ""
+
+
+class BuildExt(build_ext):
+    """``build_ext`` that also leaves the built core in the source tree (when it can)."""
+
+    def run(self) -> None:
+        super().run()
+        if self.inplace:
+            return
+        for ext in self.extensions:
+            built = self.get_ext_fullpath(ext.name)
+            if not os.path.exists(built):
+                continue  # optional and not built: satnono runs pure Python
+            dest = os.path.join(HERE, *ext.name.split(".")[:-1], os.path.basename(built))
+            try:
+                shutil.copyfile(built, dest)
+            except OSError:
+                pass  # a read-only tree: only the installed copy has it
+
+
+setup(
+    ext_modules=[
+        Extension(
+            "satnono.lines._native",
+            sources=[SOURCE],
+            define_macros=[("SATNONO_NATIVE_SHA256", f'"{_source_sha()}"')],
+            optional=True,
+        )
+    ],
+    cmdclass={"build_ext": BuildExt},
+)

@@ -1,0 +1,246 @@
+"""The compiled core (``satnono.lines._native``) against the Python reference it transcribes.
+
+The C line kernel and clause builder must give exactly what ``satnono.lines.bw._solve_line_py``
+and ``satnono.cnf.ladders._bw_line_clauses_py`` give: the same forced cells and valid starts,
+the same clauses in the same order with the same literal order, so the CNF is byte-identical
+with and without the extension.  The whole pipeline is compared too (a subprocess with
+``SATNONO_PURE=1`` against one without), and where a C compiler and the Python headers are
+present the extension must have been built, from the C source in this tree, and be in use.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from satnono.cnf import ladders
+from satnono.cnf.ladders import CellMap, _bw_line_clauses_py
+from satnono.lines import bw
+from satnono.lines.bw import LineResult, _solve_line_py
+
+ROOT = Path(__file__).resolve().parents[1]
+
+try:
+    from satnono.lines import _native  # type: ignore[attr-defined]
+except ImportError:  # not built (no compiler): only the pure path exists
+    _native = None
+
+needs_native = pytest.mark.skipif(_native is None, reason="the compiled core is not built")
+
+
+def _can_build() -> bool:
+    """A C compiler and the Python headers are there: the install must have built the core."""
+    include = sysconfig.get_paths().get("include")
+    has_header = bool(include) and (Path(include) / "Python.h").exists()
+    return has_header and bool(shutil.which("cc") or shutil.which("gcc"))
+
+
+@pytest.fixture(scope="module")
+def native():
+    assert _native is not None
+    # under SATNONO_PURE=1 satnono.lines.bw does not configure the module: do it here
+    _native.configure(LineResult, _solve_line_py)
+    return _native
+
+
+def _clue_of(cells: list[bool]) -> tuple[int, ...]:
+    return tuple(len(r) for r in "".join("#" if b else "." for b in cells).split(".") if r)
+
+
+def _random_line(rng: random.Random, n: int) -> tuple[tuple[int, ...], int, int]:
+    """A clue and known cells: mostly a picture's clue with some of its cells known (maybe a
+    cell flipped, maybe the clue altered), otherwise a random clue and random known cells."""
+    black = white = 0
+    if rng.random() < 0.6:
+        fill = rng.choice((0.2, 0.5, 0.8))
+        line = [rng.random() < fill for _ in range(n)]
+        clue = _clue_of(line)
+        if clue and rng.random() < 0.15:
+            j = rng.randrange(len(clue))
+            clue = tuple(c for c in (*clue[:j], clue[j] + rng.choice((-1, 1)), *clue[j + 1:]) if c > 0)
+        keep = rng.choice((0.0, 0.1, 0.4, 0.8, 1.0))
+        for i, b in enumerate(line):
+            if rng.random() < keep:
+                if rng.random() < 0.02:
+                    b = not b  # a contradiction
+                if b:
+                    black |= 1 << i
+                else:
+                    white |= 1 << i
+    else:
+        clue = tuple(rng.randint(1, max(1, n // 3)) for _ in range(rng.choice((0, 1, 2, 3, 5, 8))))
+        for i in range(n):
+            r = rng.random()
+            if r < 0.15:
+                black |= 1 << i
+            elif r < 0.3:
+                white |= 1 << i
+        if n and rng.random() < 0.05:
+            both = 1 << rng.randrange(n)
+            black |= both
+            white |= both  # a cell known both ways
+    return clue, black, white
+
+
+def _same(a, b) -> bool:
+    return a == b and type(a) is type(b)
+
+
+@needs_native
+def test_kernel_equals_the_reference_on_random_lines(native):
+    """Every length 0..140: the 126-cell limit of the C kernel (62 without __int128) and the
+    hand-over to the Python reference beyond it are both inside the range."""
+    assert native.KERNEL_MAX_N in (62, 126)
+    rng = random.Random(20240901)
+    results = {"none": 0, "some": 0}
+    for n in range(141):
+        for _ in range(60):
+            clue, black, white = _random_line(rng, n)
+            want = _solve_line_py(clue, n, black, white)
+            got = native.solve_line(clue, n, black, white)
+            assert _same(got, want), (clue, n, bin(black), bin(white), got, want)
+            results["none" if want is None else "some"] += 1
+    assert min(results.values()) > 1500  # both answers well represented
+
+
+@needs_native
+def test_kernel_edge_cases(native):
+    cases = [
+        ((), 0, 0, 0), ((1,), 0, 0, 0), ((), 5, 0, 0), ((), 5, 0b100, 0), ((5,), 5, 0, 0),
+        ((6,), 5, 0, 0), ((0,), 3, 0, 0), ((2, 2), 5, 0b11011, 0b100), ((1,), 3, 0b1000, 0),
+        ((1,), 3, -1, 0), ((3,), 126, 0, 0), ((3,), 127, 1 << 126, 0), ((63,), 126, 0, (1 << 63) - 1),
+        ((1, 1), 62, 1 | 1 << 61, 0), ((1,) * 63, 125, 0, 0), ((1,) * 64, 127, 0, 0), ([2, 1], 6, 0, 0),
+    ]
+    for clue, n, black, white in cases:
+        try:
+            want = _solve_line_py(clue, n, black, white)
+        except Exception as e:  # noqa: BLE001 - the same exception either way
+            with pytest.raises(type(e)):
+                native.solve_line(clue, n, black, white)
+            continue
+        assert _same(native.solve_line(clue, n, black, white), want), (clue, n, black, white)
+    # the defaults and the result type
+    assert _same(native.solve_line((3,), 4), _solve_line_py((3,), 4))
+    assert native.solve_line((3,), 4).excluded == (0b110, 0)
+
+
+def _clause_cases(rng: random.Random, lengths, per_length: int):
+    for n in lengths:
+        for _ in range(per_length):
+            clue, black, white = _random_line(rng, n)
+            res = _solve_line_py(clue, n, black, white)
+            if res is None:
+                continue
+            if rng.random() < 0.5:  # known cells the line forces but the state does not know yet
+                black &= res.black
+                white &= res.white
+            cells = CellMap(rng.randint(1, 5000), rng.choice((1, 1, rng.randint(2, 600))))
+            yield rng.randint(1, 10**6), clue, n, res.starts, black, white, cells
+
+
+@needs_native
+def test_clause_builder_equals_the_reference(native):
+    """The same clauses, in the same order, literals in the same order, and the same next variable."""
+    rng = random.Random(20240902)
+    count = 0
+    for first, clue, n, starts, black, white, cells in _clause_cases(rng, range(141), 40):
+        want = _bw_line_clauses_py(first, clue, n, starts, black, white, cells)
+        got = native.bw_line_clauses(first, clue, n, starts, black, white, *cells)
+        assert got == want, (first, clue, n, starts, bin(black), bin(white), cells)
+        count += 1
+    # long lines: masks of several 64-bit words
+    for first, clue, n, starts, black, white, cells in _clause_cases(rng, (190, 256, 300, 512), 8):
+        want = _bw_line_clauses_py(first, clue, n, starts, black, white, cells)
+        assert native.bw_line_clauses(first, clue, n, starts, black, white, *cells) == want
+        count += 1
+    assert count > 2500
+
+
+@needs_native
+def test_clause_builder_hands_unusual_input_back(native):
+    """What the C builder does not handle it declines, and the public function asks the reference."""
+    assert native.bw_line_clauses(1, (2,), 4, (-1,), 0, 0, 1, 1) is NotImplemented
+    assert native.bw_line_clauses(1, (2,), 4, (0,), 0, 0, 1, 1) is NotImplemented
+    assert native.bw_line_clauses(1, (2, 1), 4, (1,), 0, 0, 1, 1) is NotImplemented
+    assert native.bw_line_clauses(1, (2,), 4, (1 << 70,), 0, 0, 1, 1) is NotImplemented
+    # known cells beyond the line's end are ignored, as the reference ignores them
+    want = _bw_line_clauses_py(7, (2,), 4, (0b111,), 1 << 80, 1 << 90, CellMap(1, 1))
+    assert native.bw_line_clauses(7, (2,), 4, (0b111,), 1 << 80, 1 << 90, 1, 1) == want
+    # any callable still works, through the reference
+    assert ladders.bw_line_clauses(7, (2,), 4, (0b111,), 0, 0, lambda i: i + 1) == \
+        _bw_line_clauses_py(7, (2,), 4, (0b111,), 0, 0, CellMap(1, 1))
+
+
+_PIPELINE = r"""
+import hashlib, json, sys
+from satnono import Checker
+from satnono.cnf import ladders
+from satnono.cnf.encode import encode
+from satnono.formats import load_all
+from satnono.lines import LineSolver, bw
+from satnono.logic.state import GridState
+from satnono.propagate import propagate
+
+out = {"native": [bw.NATIVE, ladders.NATIVE], "puzzles": {}}
+for path in sys.argv[1:]:
+    p = load_all(path)[0]
+    lines = LineSolver()
+    digests = []
+    state = GridState(p)
+    # every line of the empty grid, then what propagation leaves open
+    enc = encode(state, lines, rows=range(p.height), columns=range(p.width))
+    digests.append(hashlib.sha256(repr((enc.clauses, enc.nvars)).encode()).hexdigest())
+    if propagate(state, lines) is None and not state.is_complete():
+        enc = encode(state, lines)
+        digests.append(hashlib.sha256(repr((enc.clauses, enc.nvars)).encode()).hexdigest())
+    r = Checker().check(p)
+    out["puzzles"][path] = [digests, str(r.status), r.line_solvable, [list(s) for s in r.solutions]]
+print(json.dumps(out))
+"""
+
+PIPELINE_PUZZLES = ("webpbn/webpbn-00436.xml", "webpbn/webpbn-00803.xml", "dom/7-dom.xml",
+                    "jwilk/data001.nin", "jwilk/data016.nin", "webpbn/webpbn-00001.xml")
+
+
+def _pipeline(pure: bool) -> dict:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    env.pop("SATNONO_PURE", None)
+    if pure:
+        env["SATNONO_PURE"] = "1"
+    paths = [str(ROOT / "puzzles" / p) for p in PIPELINE_PUZZLES]
+    run = subprocess.run([sys.executable, "-c", _PIPELINE, *paths], env=env, capture_output=True,
+                         text=True, timeout=600, cwd=ROOT, check=False)
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout)
+
+
+@needs_native
+def test_pipeline_gives_the_same_cnf_and_verdicts_pure_and_native():
+    native, pure = _pipeline(False), _pipeline(True)
+    assert native["native"] == [True, True]
+    assert pure["native"] == [False, False]
+    assert native["puzzles"] == pure["puzzles"]
+    statuses = {v[1] for v in native["puzzles"].values()}
+    assert len(statuses) > 1 and any(len(v[0]) == 2 for v in native["puzzles"].values())
+
+
+@pytest.mark.skipif(not _can_build(), reason="no C compiler or no Python headers: pure Python by design")
+def test_the_compiled_core_is_built_and_used():
+    """With a compiler and the headers the install builds the core; a silent fall-back fails here."""
+    assert _native is not None, "satnono.lines._native was not built: reinstall (pip install .) or " \
+        "python setup.py build_ext --inplace"
+    source = (ROOT / "satnono" / "lines" / "_native.c").read_bytes()
+    assert _native.SOURCE_SHA256 == hashlib.sha256(source).hexdigest(), \
+        "satnono.lines._native was built from another version of satnono/lines/_native.c: rebuild it"
+    pure = os.environ.get("SATNONO_PURE", "") not in ("", "0")
+    assert bw.NATIVE is ladders.NATIVE is (not pure)
+    assert (bw.solve_line is _native.solve_line) is (not pure)
