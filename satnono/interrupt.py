@@ -93,9 +93,11 @@ class Signals:
             pass
 
     @contextmanager
-    def critical(self) -> Iterator[None]:
-        """Defer SIGINT/SIGTERM until the block is done."""
-        self.checkpoint()
+    def critical(self, check: bool = True) -> Iterator[None]:
+        """Defer SIGINT/SIGTERM until the block is done.  ``check=False``: enter even when a
+        signal was raised before (clean-up that must run whatever stopped the process)."""
+        if check:
+            self.checkpoint()
         self.deferring += 1
         try:
             yield
@@ -109,9 +111,9 @@ class Signals:
 SIGNALS = Signals()
 
 
-def critical():  # type: ignore[no-untyped-def]
+def critical(check: bool = True):  # type: ignore[no-untyped-def]
     """A block during which SIGINT and SIGTERM wait (see :meth:`Signals.critical`)."""
-    return SIGNALS.critical()
+    return SIGNALS.critical(check)
 
 
 def checkpoint() -> None:

@@ -203,17 +203,17 @@ class SatSession:
             raise
         except Exception as e:
             if _is_sigint(e):
+                self._abandon()
                 SIGNALS.reinstall_sigint()  # python-sat leaves its own handler installed
                 SIGNALS.note(signal.SIGINT)
-                self._abandon()
                 raise KeyboardInterrupt(str(e)) from None
             raise
 
     def _abandon(self) -> None:
         """Forget the native solver after an interrupted call: never call it again, not even
         to free it (its memory is lost; the process is about to stop)."""
-        with critical():
-            self._abandoned = True
+        self._abandoned = True  # first, whatever happens next: the native solver is never called again
+        with critical(check=False):  # entered even when the signal that stopped the call is noted already
             _forget_native(self._solver)
 
     def _solve(self, s: Solver, deadline: float | None, a: list[int]) -> bool | None:

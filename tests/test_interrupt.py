@@ -231,6 +231,36 @@ def test_critical_sections_defer_a_signal_to_their_end():
         s._handle(signal.SIGINT, None)  # outside: at once
 
 
+def test_a_sigint_caught_inside_the_sat_solver_abandons_it(monkeypatch):
+    """python-sat turns a SIGINT that lands inside CaDiCaL into its own error; the session must
+    be marked abandoned before anything can raise the noted signal again, or a clean-up's
+    add_clause (count's retire) reaches a solver in an invalid state and CaDiCaL aborts the
+    process (it did, about one Ctrl-C in eight, once the compiled core made the rest faster)."""
+    from satnono import interrupt
+    from satnono.sat import SatSession
+
+    pysat_error = type("error", (Exception,), {"__module__": "pysolvers"})
+    saved = interrupt.SIGNALS.install()
+    try:
+        s = SatSession([[1, 2]])
+
+        def caught(*a, **k):
+            raise pysat_error("Caught keyboard interrupt")
+
+        monkeypatch.setattr(s, "_solve", caught)
+        native = s._solver
+        with pytest.raises(KeyboardInterrupt):
+            s.solve()
+        assert s._abandoned
+        monkeypatch.setattr(native, "add_clause", lambda *a: pytest.fail("the native solver was called again"))
+        with pytest.raises(KeyboardInterrupt):  # the noted signal is raised again at a checkpoint
+            interrupt.checkpoint()
+        s.add_clause([-1])  # a clean-up in a finally block: ignored, not passed to the native solver
+        s.add_clauses([[-2]])
+    finally:
+        interrupt.SIGNALS.restore(saved)
+
+
 def test_a_signal_dropped_by_a_finaliser_is_raised_again(monkeypatch):
     import gc
     import sys as _sys
