@@ -3,10 +3,11 @@
  * Both are exact C transcriptions of the reference implementations in Python,
  * satnono/lines/bw.py (_solve_line_py) and satnono/cnf/ladders.py
  * (_bw_line_clauses_py): same results, same clause order, same literal order.
- * Whatever falls outside what this code handles (a line longer than
- * KERNEL_MAX_N cells, a block length outside 1..n, a mask with bits beyond the
- * line, ...) goes to the Python reference, so the answer is always the
- * reference's.  Setting SATNONO_PURE=1 keeps this module from being used at all.
+ * Lines of up to KERNEL_MAX_N cells run on one fixed-width mask, longer ones
+ * (up to WIDE_MAX_N) on arrays of 64-bit words.  Whatever falls outside what
+ * this code handles (a block length outside 1..n, a mask with bits beyond the
+ * line, keyword arguments, ...) goes to the Python reference, so the answer is
+ * always the reference's.  Setting SATNONO_PURE=1 keeps this module from being used at all.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -875,8 +876,8 @@ static PyObject *make_line_result(const facts_t *f, int k)
 
 PyDoc_STRVAR(solve_line_doc,
 "solve_line(clue, n, black=0, white=0)\n--\n\n"
-"satnono.lines.bw.solve_line in C (lines of up to KERNEL_MAX_N cells; longer ones and\n"
-"anything unusual go to the Python reference).");
+"satnono.lines.bw.solve_line in C (lines of any length up to WIDE_MAX_N cells; anything\n"
+"unusual goes to the Python reference).");
 
 static PyObject *native_solve_line(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
@@ -1340,6 +1341,7 @@ PyMODINIT_FUNC PyInit__native(void)
 #define SATNONO_NATIVE_SHA256 ""
 #endif
     if (PyModule_AddIntConstant(m, "KERNEL_MAX_N", KERNEL_MAX_N) < 0
+        || PyModule_AddIntConstant(m, "WIDE_MAX_N", WIDE_MAX_N) < 0
         || PyModule_AddStringConstant(m, "SOURCE_SHA256", SATNONO_NATIVE_SHA256) < 0) {
         Py_DECREF(m);
         return NULL;
