@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -97,8 +98,8 @@ def _same(a, b) -> bool:
 
 @needs_native
 def test_kernel_equals_the_reference_on_random_lines(native):
-    """Every length 0..140: the 126-cell limit of the C kernel (62 without __int128) and the
-    hand-over to the Python reference beyond it are both inside the range."""
+    """Every length 0..140, both through ``solve_line`` (the 126-cell fixed-width kernel, 62
+    without __int128, then the multi-word one) and through the multi-word kernel alone."""
     assert native.KERNEL_MAX_N in (62, 126)
     rng = random.Random(20240901)
     results = {"none": 0, "some": 0}
@@ -108,17 +109,85 @@ def test_kernel_equals_the_reference_on_random_lines(native):
             want = _solve_line_py(clue, n, black, white)
             got = native.solve_line(clue, n, black, white)
             assert _same(got, want), (clue, n, bin(black), bin(white), got, want)
+            got = native.solve_line_wide(clue, n, black, white)
+            assert _same(got, want), ("wide", clue, n, bin(black), bin(white), got, want)
             results["none" if want is None else "some"] += 1
     assert min(results.values()) > 1500  # both answers well represented
 
 
 @needs_native
+def test_kernel_equals_the_reference_on_long_lines(native):
+    """Lines of several 64-bit words: word boundaries (128, 192, 256, 512, 513), a sample of
+    lengths up to 700 and 1000; pictures' clues with known cells (trimmed ends, contradictions),
+    random clues and random known cells, empty clues."""
+    rng = random.Random(20240903)
+    lengths = [128, 191, 192, 193, 255, 256, 257, 320, 511, 512, 513, 1000, *rng.sample(range(141, 701), 40)]
+    results = {"none": 0, "some": 0}
+    for n in lengths:
+        cases = [_random_line(rng, n) for _ in range(30)]
+        cases += [((), n, 0), ((), 0, 1 << rng.randrange(n)), ((n,), 0, 0), ((n - 1,), 1 << (n - 1), 0)]
+        for clue, black, white in cases:
+            want = _solve_line_py(clue, n, black, white)
+            got = native.solve_line(clue, n, black, white)
+            assert _same(got, want), (clue, n, bin(black), bin(white), got, want)
+            results["none" if want is None else "some"] += 1
+    assert min(results.values()) > 300, results
+
+
+@needs_native
+def test_long_lines_are_solved_in_c(native, monkeypatch):
+    """A 512-cell line does not reach the Python reference: the compiled kernel answers it."""
+    calls = []
+    native.configure(LineResult, lambda *a: calls.append(a) or _solve_line_py(*a))
+    try:
+        rng = random.Random(5)
+        for n in (127, 512, 1000):
+            for _ in range(20):
+                clue, black, white = _random_line(rng, n)
+                assert _same(native.solve_line(clue, n, black, white), _solve_line_py(clue, n, black, white))
+    finally:
+        native.configure(LineResult, _solve_line_py)
+    assert calls == []
+
+
+@needs_native
+def test_long_lines_keep_memory_flat(native):
+    """No reference leaked and no scratch memory kept, stack-sized or heap-sized."""
+    rng = random.Random(6)
+    cases = [_random_line(rng, n) + (n,) for n in (130, 512, 1000) for _ in range(10)]
+    cases += [((1,) * 200, 0, 0, 1000), ((2,) * 100, 0, 1 << 999, 1000)]  # heap-sized scratch
+
+    def run(rounds):
+        for _ in range(rounds):
+            for clue, black, white, n in cases:
+                native.solve_line(clue, n, black, white)
+                native.solve_line_wide(clue, n, black, white)
+
+    run(20)
+    tracemalloc.start()
+    try:
+        run(10)
+        before = tracemalloc.get_traced_memory()[0]
+        run(200)
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert grown < 20_000, grown
+
+
+@needs_native
 def test_kernel_edge_cases(native):
+    wide = native.WIDE_MAX_N  # longer lines go to the reference
     cases = [
         ((), 0, 0, 0), ((1,), 0, 0, 0), ((), 5, 0, 0), ((), 5, 0b100, 0), ((5,), 5, 0, 0),
         ((6,), 5, 0, 0), ((0,), 3, 0, 0), ((2, 2), 5, 0b11011, 0b100), ((1,), 3, 0b1000, 0),
         ((1,), 3, -1, 0), ((3,), 126, 0, 0), ((3,), 127, 1 << 126, 0), ((63,), 126, 0, (1 << 63) - 1),
         ((1, 1), 62, 1 | 1 << 61, 0), ((1,) * 63, 125, 0, 0), ((1,) * 64, 127, 0, 0), ([2, 1], 6, 0, 0),
+        ((1,) * 64, 126, 0, 0), ((1,) * 64, 127, (1 << 127) - 1, 0), ((3,), 600, -1, 0), ((3,), 600, 1 << 700, 0),
+        ((3,), 600, 1 << 600, 0), ((3,), 600, 1 << 599, 0), ((3,), 600, 0, 1 << 640), ((0,), 300, 0, 0),
+        ((601,), 600, 0, 0), ((1,) * 300, 599, 0, 0), ((1,) * 301, 599, 0, 0), ((), 1000, 1, 0),
+        ((5, "x"), 300, 0, 0), ((5,), 300, "x", 0), ((3,), wide + 1, 0, 0), ((3,), wide, 7 << (wide - 3), 0),
+        ((2, 2), 200, 0b11 | 0b11 << 198, (1 << 200) - 1 - (0b11 | 0b11 << 198)),
     ]
     for clue, n, black, white in cases:
         try:
@@ -128,9 +197,12 @@ def test_kernel_edge_cases(native):
                 native.solve_line(clue, n, black, white)
             continue
         assert _same(native.solve_line(clue, n, black, white), want), (clue, n, black, white)
+        assert _same(native.solve_line_wide(clue, n, black, white), want), (clue, n, black, white)
     # the defaults and the result type
     assert _same(native.solve_line((3,), 4), _solve_line_py((3,), 4))
     assert native.solve_line((3,), 4).excluded == (0b110, 0)
+    assert _same(native.solve_line([3], 300, black=5), _solve_line_py((3,), 300, 5))  # keywords: the reference
+    assert _same(native.solve_line_wide((3,), 300), _solve_line_py((3,), 300))
 
 
 def _clause_cases(rng: random.Random, lengths, per_length: int):

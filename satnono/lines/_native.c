@@ -3,10 +3,11 @@
  * Both are exact C transcriptions of the reference implementations in Python,
  * satnono/lines/bw.py (_solve_line_py) and satnono/cnf/ladders.py
  * (_bw_line_clauses_py): same results, same clause order, same literal order.
- * Whatever falls outside what this code handles (a line longer than
- * KERNEL_MAX_N cells, a block length outside 1..n, a mask with bits beyond the
- * line, ...) goes to the Python reference, so the answer is always the
- * reference's.  Setting SATNONO_PURE=1 keeps this module from being used at all.
+ * Lines of up to KERNEL_MAX_N cells run on one fixed-width mask, longer ones
+ * (up to WIDE_MAX_N) on arrays of 64-bit words.  Whatever falls outside what
+ * this code handles (a block length outside 1..n, a mask with bits beyond the
+ * line, keyword arguments, ...) goes to the Python reference, so the answer is
+ * always the reference's.  Setting SATNONO_PURE=1 keeps this module from being used at all.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -314,6 +315,533 @@ static int solve_line_masks(const int *clue, int k, int n, mask_t black, mask_t 
     return 1;
 }
 
+/* --------------------------------------------- the kernel on multi-word masks
+ *
+ * The same algorithm on masks of W little-endian 64-bit words (bit i of a mask is bit i & 63
+ * of word i >> 6), for lines of any length: a line of n cells uses W = words_for(n) words, enough
+ * for bits 0..n+1, and every operation is truncated to 64 W bits, as the fixed-width kernel's
+ * are to MASK_BITS (no set ever needs a bit above n + 1).  The scratch memory of one call is
+ * one block: a buffer on the stack for most lines, the heap beyond. */
+
+typedef uint64_t word_t;
+
+static inline int words_for(int n) { return (n + 2 + 63) >> 6; }
+
+static inline int w_any(const word_t *a, int W)
+{
+    for (int i = 0; i < W; i++)
+        if (a[i])
+            return 1;
+    return 0;
+}
+
+/* d = s >> sh (d may be s) */
+static void w_shr(word_t *d, const word_t *s, int W, int sh)
+{
+    int q = sh >> 6, r = sh & 63;
+    for (int i = 0; i < W; i++) {
+        int a = i + q;
+        word_t lo = a < W ? s[a] : 0;
+        if (r) {
+            word_t hi = a + 1 < W ? s[a + 1] : 0;
+            lo = (lo >> r) | (hi << (64 - r));
+        }
+        d[i] = lo;
+    }
+}
+
+/* d = s << sh, truncated to W words (d may be s) */
+static void w_shl(word_t *d, const word_t *s, int W, int sh)
+{
+    int q = sh >> 6, r = sh & 63;
+    for (int i = W - 1; i >= 0; i--) {
+        int a = i - q;
+        word_t hi = a >= 0 ? s[a] : 0;
+        if (r) {
+            word_t lo = a >= 1 ? s[a - 1] : 0;
+            hi = (hi << r) | (lo >> (64 - r));
+        }
+        d[i] = hi;
+    }
+}
+
+/* d = ((mw + (e & mw)) ^ mw) | e: bw._reach, the carry running across words */
+static void w_reach(word_t *d, const word_t *e, const word_t *mw, int W)
+{
+    word_t carry = 0;
+    for (int i = 0; i < W; i++) {
+        word_t m = mw[i], x = e[i];
+        word_t s = m + (x & m);
+        word_t c1 = s < m;
+        word_t s2 = s + carry;
+        carry = c1 | (s2 < s);
+        d[i] = (s2 ^ m) | x;
+    }
+}
+
+/* d = runs_of(s, c) (d is not s; tmp: W words) */
+static void w_runs_of(word_t *d, const word_t *s, int c, int W, word_t *tmp)
+{
+    memcpy(d, s, sizeof(word_t) * W);
+    int have = 1;
+    while (have < c) {
+        int step = have <= c - have ? have : c - have;
+        w_shr(tmp, d, W, step);
+        for (int i = 0; i < W; i++)
+            d[i] &= tmp[i];
+        have += step;
+    }
+}
+
+/* acc |= spread(v, c) (v is overwritten; tmp: W words) */
+static void w_or_spread(word_t *acc, word_t *v, int c, int W, word_t *tmp)
+{
+    int have = 1;
+    while (have < c) {
+        int step = have <= c - have ? have : c - have;
+        w_shl(tmp, v, W, step);
+        for (int i = 0; i < W; i++)
+            v[i] |= tmp[i];
+        have += step;
+    }
+    for (int i = 0; i < W; i++)
+        acc[i] |= v[i];
+}
+
+/* d = (s mirrored over all 64 W bits) >> sh (d is not s) */
+static void w_rev_shr(word_t *d, const word_t *s, int W, int sh)
+{
+    for (int i = 0; i < W; i++)
+        d[i] = rev64(s[W - 1 - i]);
+    w_shr(d, d, W, sh);
+}
+
+/* bits 0..n-1 set, the rest of the W words clear */
+static void w_low_bits(word_t *d, int W, int n)
+{
+    for (int i = 0; i < W; i++) {
+        int lo = i << 6;
+        d[i] = n >= lo + 64 ? ~(word_t)0 : n <= lo ? 0 : (((word_t)1 << (n - lo)) - 1);
+    }
+}
+
+static inline int w_bit(const word_t *a, int i) { return (int)((a[i >> 6] >> (i & 63)) & 1); }
+
+/* the lowest set bit at position >= from, or -1 */
+static int w_next_set(const word_t *a, int W, int from)
+{
+    int i = from >> 6;
+    if (i >= W)
+        return -1;
+    word_t x = a[i] & (~(word_t)0 << (from & 63));
+    while (!x) {
+        if (++i >= W)
+            return -1;
+        x = a[i];
+    }
+    return (i << 6) + ctz64(x);
+}
+
+/* the lowest clear bit at position >= from, or 64 W */
+static int w_next_clear(const word_t *a, int W, int from)
+{
+    int i = from >> 6;
+    if (i >= W)
+        return W << 6;
+    word_t x = ~a[i] & (~(word_t)0 << (from & 63));
+    while (!x) {
+        if (++i >= W)
+            return W << 6;
+        x = ~a[i];
+    }
+    return (i << 6) + ctz64(x);
+}
+
+/* the highest set bit below position `below`, or -1 */
+static int w_prev_set(const word_t *a, int below)
+{
+    if (below <= 0)
+        return -1;
+    int i = (below - 1) >> 6, r = (below - 1) & 63;
+    word_t x = a[i] & (r == 63 ? ~(word_t)0 : (((word_t)1 << (r + 1)) - 1));
+    while (!x) {
+        if (--i < 0)
+            return -1;
+        x = a[i];
+    }
+    return (i << 6) + bitlen64(x) - 1;
+}
+
+/* bw._forward on W words: fills ls[0..k] and ss[0..k-1] (stride W); 0 when infeasible.
+ * tmp: 3 W words. */
+static int w_forward(const int *clue, int k, int n, const word_t *mb, const word_t *mw,
+                     word_t *ls, word_t *ss, int W, word_t *tmp)
+{
+    word_t *e = tmp, *f = tmp + W, *t = tmp + 2 * W;
+    memset(e, 0, sizeof(word_t) * W);
+    e[0] = 1;
+    for (int j = 0; j < k; j++) {
+        int c = clue[j];
+        word_t *reach = ls + (size_t)j * W, *s = ss + (size_t)j * W;
+        w_reach(reach, e, mw, W);
+        w_runs_of(f, mb, c, W, t);
+        w_shr(t, mw, W, c);
+        word_t any = 0;
+        for (int i = 0; i < W; i++)
+            any |= s[i] = reach[i] & f[i] & t[i];
+        if (!any)
+            return 0;
+        w_shl(e, s, W, c + 1);
+    }
+    word_t *reach = ls + (size_t)k * W;
+    w_reach(reach, e, mw, W);
+    return w_bit(reach, n + 1);
+}
+
+/* bw._solve on W = words_for(n) words, black & white == 0 (no bits at n or above): fills fb, fw
+ * and starts (block j at starts + j * stride); 0 when infeasible.  rclue: k ints; work: (4 k + 10) W
+ * words. */
+static int w_solve_full(const int *clue, int k, int n, const word_t *black, const word_t *white, int W,
+                        word_t *fb, word_t *fw, word_t *starts, int stride, int *rclue, word_t *work)
+{
+    word_t *full = work, *mb = full + W, *mw = mb + W, *rmb = mw + W, *rmw = rmb + W;
+    word_t *t1 = rmw + W, *t2 = t1 + W, *tmp = t2 + W; /* tmp: 3 W */
+    word_t *lf = tmp + 3 * W, *lb = lf + (size_t)(k + 1) * W;
+    word_t *sf = lb + (size_t)(k + 1) * W, *sb = sf + (size_t)k * W;
+    int bits = W << 6;
+    w_low_bits(full, W, n);
+    if (k == 0) {
+        if (w_any(black, W))
+            return 0;
+        memset(fb, 0, sizeof(word_t) * W);
+        memcpy(fw, full, sizeof(word_t) * W);
+        return 1;
+    }
+    for (int i = 0; i < W; i++) {
+        mb[i] = full[i] & ~white[i];
+        mw[i] = full[i] & ~black[i];
+    }
+    mw[n >> 6] |= (word_t)1 << (n & 63); /* the virtual white cell n */
+    if (!w_forward(clue, k, n, mb, mw, lf, sf, W, tmp))
+        return 0;
+    for (int j = 0; j < k; j++)
+        rclue[j] = clue[k - 1 - j];
+    w_rev_shr(rmb, mb, W, bits - n);
+    for (int i = 0; i < W; i++)
+        t1[i] = mw[i] & full[i];
+    w_rev_shr(rmw, t1, W, bits - n);
+    rmw[n >> 6] |= (word_t)1 << (n & 63);
+    if (!w_forward(rclue, k, n, rmb, rmw, lb, sb, W, tmp))
+        return 0;
+    /* can_black in fw, can_white in t2 */
+    memset(fw, 0, sizeof(word_t) * W);
+    for (int j = 0; j < k; j++) {
+        int c = clue[j];
+        word_t *v = starts + (size_t)j * stride, *f = sf + (size_t)j * W;
+        w_rev_shr(t1, sb + (size_t)(k - 1 - j) * W, W, bits - 1 - n + c);
+        word_t any = 0;
+        for (int i = 0; i < W; i++)
+            any |= v[i] = f[i] & t1[i];
+        if (!any)
+            return 0;
+        memcpy(t2, v, sizeof(word_t) * W);
+        w_or_spread(fw, t2, c, W, tmp);
+    }
+    memset(t2, 0, sizeof(word_t) * W);
+    for (int j = 0; j <= k; j++) {
+        const word_t *l = lf + (size_t)j * W;
+        w_rev_shr(t1, lb + (size_t)(k - j) * W, W, bits - 2 - n);
+        for (int i = 0; i < W; i++)
+            t2[i] |= l[i] & t1[i];
+    }
+    w_shr(t2, t2, W, 1);
+    word_t clash = 0;
+    for (int i = 0; i < W; i++) {
+        word_t can_white = t2[i] & mw[i] & full[i];
+        fb[i] = full[i] & ~can_white;
+        fw[i] = full[i] & ~fw[i];
+        clash |= fb[i] & fw[i];
+    }
+    return !clash;
+}
+
+/* bw.solve_line on W = words_for(n) words (black and white have no bits at n or above): 1 with
+ * fb, fw and starts (stride W) filled, 0 when infeasible.  A trimmed middle of at most
+ * KERNEL_MAX_N cells and fewer than MAX_BLOCKS blocks goes to the fixed-width solve_full when
+ * narrow_ok.  ints: 2 k; work: (4 k + 17) W words. */
+static int w_solve_line(const int *clue, int k, int n, const word_t *black, const word_t *white, int W,
+                        int narrow_ok, word_t *fb, word_t *fw, word_t *starts, int *ints, word_t *work)
+{
+    int *pos = ints, *rclue = ints + k;
+    word_t *unknown = work, *sbk = unknown + W, *swh = sbk + W, *sfb = swh + W, *sfw = sfb + W;
+    word_t *rest = sfw + W;
+    for (int i = 0; i < W; i++)
+        if (black[i] & white[i])
+            return 0;
+    w_low_bits(unknown, W, n);
+    for (int i = 0; i < W; i++)
+        unknown[i] &= ~(black[i] | white[i]);
+    int t, t2, u0 = w_next_set(unknown, W, 0);
+    if (u0 >= 0) {
+        /* cells [0, t) known with cell t - 1 white; cells (t2, n) known with cell t2 white */
+        t = w_prev_set(white, u0) + 1;
+        int hi = w_prev_set(unknown, W << 6) + 1;
+        int a = w_next_set(white, W, hi);
+        t2 = a >= 0 ? a : n;
+    } else {
+        t = t2 = n; /* a complete line: it is its own prefix */
+    }
+    /* the black runs of the prefix and of the suffix must be the first and the last blocks */
+    int m = 0, m2 = 0;
+    for (int p = 0; (p = w_next_set(black, W, p)) >= 0 && p < t;) {
+        int end = w_next_clear(black, W, p);
+        if (m >= k || end - p != clue[m])
+            return 0;
+        pos[m++] = p;
+        p = end;
+    }
+    if (t2 < n) {
+        for (int p = t2 + 1; (p = w_next_set(black, W, p)) >= 0;) {
+            if (m + m2 >= k)
+                return 0;
+            pos[m + m2++] = p;
+            p = w_next_clear(black, W, p);
+        }
+        for (int i = 0; i < m2; i++) {
+            int p = pos[m + i];
+            if (w_next_clear(black, W, p) - p != clue[k - m2 + i])
+                return 0;
+        }
+    }
+    if (u0 < 0 && m != k)
+        return 0;
+    memset(starts, 0, sizeof(word_t) * W * (size_t)k);
+    for (int i = 0; i < m; i++)
+        starts[(size_t)i * W + (pos[i] >> 6)] = (word_t)1 << (pos[i] & 63);
+    for (int i = 0; i < m2; i++) {
+        int p = pos[m + i];
+        starts[(size_t)(k - m2 + i) * W + (p >> 6)] = (word_t)1 << (p & 63);
+    }
+    if (u0 < 0) {
+        memcpy(fb, black, sizeof(word_t) * W);
+        memcpy(fw, white, sizeof(word_t) * W);
+        return 1;
+    }
+    int size = t2 - t, ks = k - m - m2, Ws = words_for(size);
+    word_t *sub_starts = starts + (size_t)m * W;
+    w_low_bits(unknown, W, size); /* the middle's cells, reusing unknown */
+    w_shr(sbk, black, W, t);
+    w_shr(swh, white, W, t);
+    for (int i = 0; i < W; i++) {
+        sbk[i] &= unknown[i];
+        swh[i] &= unknown[i];
+    }
+    if (narrow_ok && size <= KERNEL_MAX_N && ks < MAX_BLOCKS) {
+        facts_t f;
+#if MASK_BITS == 128
+        mask_t b = ((mask_t)sbk[1] << 64) | sbk[0], w = ((mask_t)swh[1] << 64) | swh[0];
+#else
+        mask_t b = sbk[0], w = swh[0];
+#endif
+        if (!solve_full(clue + m, ks, size, b, w, &f))
+            return 0;
+        memset(sfb, 0, sizeof(word_t) * 2 * W); /* sfb and sfw */
+        sfb[0] = (word_t)f.black;
+        sfw[0] = (word_t)f.white;
+#if MASK_BITS == 128
+        sfb[1] = (word_t)(f.black >> 64);
+        sfw[1] = (word_t)(f.white >> 64);
+#endif
+        for (int j = 0; j < ks; j++) {
+            word_t *v = sub_starts + (size_t)j * W;
+            v[0] = (word_t)f.starts[j];
+#if MASK_BITS == 128
+            v[1] = (word_t)(f.starts[j] >> 64);
+#endif
+        }
+    } else {
+        if (!w_solve_full(clue + m, ks, size, sbk, swh, Ws, sfb, sfw, sub_starts, W, rclue, rest))
+            return 0;
+        for (int i = Ws; i < W; i++)
+            sfb[i] = sfw[i] = 0;
+        for (int j = 0; j < ks; j++)
+            for (int i = Ws; i < W; i++)
+                sub_starts[(size_t)j * W + i] = 0;
+    }
+    w_shl(sfb, sfb, W, t);
+    w_shl(sfw, sfw, W, t);
+    for (int i = 0; i < W; i++) {
+        fb[i] = black[i] | sfb[i];
+        fw[i] = white[i] | sfw[i];
+    }
+    for (int j = 0; j < ks; j++)
+        w_shl(sub_starts + (size_t)j * W, sub_starts + (size_t)j * W, W, t);
+    return 1;
+}
+
+/* x (an int) as W words; 1 on success, 0 when it does not fit (negative or 64 W bits or wider),
+ * -1 on error. */
+static int words_of_py(PyObject *x, word_t *d, int W)
+{
+    if (!PyLong_Check(x))
+        return 0;
+#if PY_VERSION_HEX >= 0x030D0000
+    Py_ssize_t r = PyLong_AsNativeBytes(x, d, (Py_ssize_t)W * 8,
+                                        Py_ASNATIVEBYTES_LITTLE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER
+                                            | Py_ASNATIVEBYTES_REJECT_NEGATIVE);
+    if (r < 0) {
+        if (!PyErr_ExceptionMatches(PyExc_ValueError))
+            return -1;
+        PyErr_Clear();
+        return 0;
+    }
+    if (r > (Py_ssize_t)W * 8)
+        return 0;
+#else
+    if (_PyLong_AsByteArray((PyLongObject *)x, (unsigned char *)d, (size_t)W * 8, 1, 0) < 0) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+            return -1;
+        PyErr_Clear();
+        return 0;
+    }
+#endif
+#if !PY_LITTLE_ENDIAN
+    for (int i = 0; i < W; i++)
+        d[i] = __builtin_bswap64(d[i]);
+#endif
+    return 1;
+}
+
+/* W words as an int (on a big-endian machine the words are byte-swapped in place) */
+static PyObject *py_of_words(word_t *d, int W)
+{
+#if !PY_LITTLE_ENDIAN
+    for (int i = 0; i < W; i++)
+        d[i] = __builtin_bswap64(d[i]);
+#endif
+#if PY_VERSION_HEX >= 0x030D0000
+    return PyLong_FromUnsignedNativeBytes(d, (Py_ssize_t)W * 8, Py_ASNATIVEBYTES_LITTLE_ENDIAN);
+#else
+    return _PyLong_FromByteArray((const unsigned char *)d, (size_t)W * 8, 1, 0);
+#endif
+}
+
+/* tuple.__new__(LineResult, (black, white, starts)), as namedtuple's _make does; steals the three */
+static PyObject *new_line_result(PyObject *b, PyObject *w, PyObject *starts)
+{
+    PyTypeObject *tp = (PyTypeObject *)LineResultType;
+    PyObject *r = tp->tp_alloc(tp, 3);
+    if (r == NULL) {
+        Py_DECREF(b);
+        Py_DECREF(w);
+        Py_DECREF(starts);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(r, 0, b);
+    PyTuple_SET_ITEM(r, 1, w);
+    PyTuple_SET_ITEM(r, 2, starts);
+    return r;
+}
+
+/* Most lines' scratch fits on the stack; a longer one takes it from the heap. */
+#define STACK_WORDS 2048
+#define STACK_INTS 256
+#define WIDE_MAX_N (1 << 20)
+
+/* solve_line on multi-word masks for a line of n cells (0 <= n <= WIDE_MAX_N); clue is a tuple or
+ * a list.  NotImplemented (a new reference) when the arguments are outside what it handles. */
+static PyObject *wide_solve_line(PyObject *clue, long n, PyObject *const *args, Py_ssize_t nargs, int narrow_ok)
+{
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(clue);
+    if (k > WIDE_MAX_N)
+        Py_RETURN_NOTIMPLEMENTED;
+    int W = words_for((int)n);
+    /* in: black, white; out: fb, fw, starts (k W); w_solve_line: (4 k + 17) W */
+    size_t nwords = (size_t)W * (5 * (size_t)k + 21), nints = 3 * (size_t)k;
+    word_t stack_words[STACK_WORDS], *words = stack_words;
+    int stack_ints[STACK_INTS], *ints = stack_ints;
+    PyObject *result = NULL;
+    if (nwords > STACK_WORDS)
+        words = PyMem_Malloc(sizeof(word_t) * nwords);
+    if (nints > STACK_INTS)
+        ints = PyMem_Malloc(sizeof(int) * nints);
+    if (words == NULL || ints == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    word_t *black = words, *white = black + W, *fb = white + W, *fw = fb + W, *starts = fw + W;
+    word_t *work = starts + (size_t)k * W;
+    int *cl = ints + 2 * (size_t)k;
+    PyObject **items = PySequence_Fast_ITEMS(clue);
+    int overflow;
+    for (Py_ssize_t j = 0; j < k; j++) {
+        if (!PyLong_Check(items[j]))
+            goto notimpl;
+        long c = PyLong_AsLongAndOverflow(items[j], &overflow);
+        if (c == -1 && PyErr_Occurred())
+            goto done;
+        if (overflow || c < 1 || c > n)
+            goto notimpl;
+        cl[j] = (int)c;
+    }
+    memset(black, 0, sizeof(word_t) * 2 * W);
+    for (int a = 0; a < 2; a++) {
+        if (nargs <= 2 + a)
+            break;
+        int ok = words_of_py(args[2 + a], black + a * W, W);
+        if (ok < 0)
+            goto done;
+        if (!ok)
+            goto notimpl;
+    }
+    {
+        /* bits beyond the line: the reference says what that means */
+        word_t *bits = fb;
+        w_low_bits(bits, W, (int)n);
+        for (int i = 0; i < W; i++)
+            if ((black[i] | white[i]) & ~bits[i])
+                goto notimpl;
+    }
+    if (!w_solve_line(cl, (int)k, (int)n, black, white, W, narrow_ok, fb, fw, starts, ints, work)) {
+        Py_INCREF(Py_None);
+        result = Py_None;
+        goto done;
+    }
+    {
+        PyObject *st = PyTuple_New(k);
+        if (st == NULL)
+            goto done;
+        for (Py_ssize_t j = 0; j < k; j++) {
+            PyObject *v = py_of_words(starts + (size_t)j * W, W);
+            if (v == NULL) {
+                Py_DECREF(st);
+                goto done;
+            }
+            PyTuple_SET_ITEM(st, j, v);
+        }
+        PyObject *b = py_of_words(fb, W);
+        PyObject *w = b ? py_of_words(fw, W) : NULL;
+        if (w == NULL) {
+            Py_XDECREF(b);
+            Py_DECREF(st);
+            goto done;
+        }
+        result = new_line_result(b, w, st);
+    }
+    goto done;
+notimpl:
+    if (!PyErr_Occurred()) {
+        Py_INCREF(Py_NotImplemented);
+        result = Py_NotImplemented;
+    }
+done:
+    if (words != stack_words)
+        PyMem_Free(words);
+    if (ints != stack_ints)
+        PyMem_Free(ints);
+    return result;
+}
+
 static PyObject *call_kernel_fallback(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     if (kernel_fallback == NULL) {
@@ -343,25 +871,13 @@ static PyObject *make_line_result(const facts_t *f, int k)
         Py_DECREF(starts);
         return NULL;
     }
-    /* tuple.__new__(LineResult, (black, white, starts)), as namedtuple's _make does */
-    PyTypeObject *tp = (PyTypeObject *)LineResultType;
-    PyObject *r = tp->tp_alloc(tp, 3);
-    if (r == NULL) {
-        Py_DECREF(b);
-        Py_DECREF(w);
-        Py_DECREF(starts);
-        return NULL;
-    }
-    PyTuple_SET_ITEM(r, 0, b);
-    PyTuple_SET_ITEM(r, 1, w);
-    PyTuple_SET_ITEM(r, 2, starts);
-    return r;
+    return new_line_result(b, w, starts);
 }
 
 PyDoc_STRVAR(solve_line_doc,
 "solve_line(clue, n, black=0, white=0)\n--\n\n"
-"satnono.lines.bw.solve_line in C (lines of up to KERNEL_MAX_N cells; longer ones and\n"
-"anything unusual go to the Python reference).");
+"satnono.lines.bw.solve_line in C (lines of any length up to WIDE_MAX_N cells; anything\n"
+"unusual goes to the Python reference).");
 
 static PyObject *native_solve_line(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
@@ -376,11 +892,11 @@ static PyObject *native_solve_line(PyObject *self, PyObject *const *args, Py_ssi
     long n = PyLong_AsLongAndOverflow(args[1], &overflow);
     if (n == -1 && PyErr_Occurred())
         return NULL;
-    if (overflow || n < 0 || n > KERNEL_MAX_N)
+    if (overflow || n < 0 || n > WIDE_MAX_N)
         goto fallback;
     Py_ssize_t k = PySequence_Fast_GET_SIZE(clue);
-    if (k >= MAX_BLOCKS)
-        goto fallback;
+    if (n > KERNEL_MAX_N || k >= MAX_BLOCKS)
+        goto wide;
     int cl[MAX_BLOCKS];
     PyObject **items = PySequence_Fast_ITEMS(clue);
     for (Py_ssize_t j = 0; j < k; j++) {
@@ -413,10 +929,41 @@ static PyObject *native_solve_line(PyObject *self, PyObject *const *args, Py_ssi
     if (!solve_line_masks(cl, (int)k, (int)n, black, white, &f))
         Py_RETURN_NONE;
     return make_line_result(&f, (int)k);
+wide:
+    {
+        PyObject *r = wide_solve_line(clue, n, args, nargs, 1);
+        if (r != Py_NotImplemented)
+            return r;
+        Py_DECREF(r);
+    }
 fallback:
     if (PyErr_Occurred())
         return NULL;
     return call_kernel_fallback(args, nargs, kwnames);
+}
+
+PyDoc_STRVAR(solve_line_wide_doc,
+"solve_line_wide(clue, n, black=0, white=0)\n--\n\n"
+"solve_line on multi-word masks whatever the line's length, trimmed middles included (for tests\n"
+"and measurements: solve_line uses the fixed-width kernel where it can).");
+
+static PyObject *native_solve_line_wide(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs < 2 || nargs > 4 || LineResultType == NULL || !(PyTuple_Check(args[0]) || PyList_Check(args[0]))
+        || !PyLong_Check(args[1]))
+        goto fallback;
+    int overflow;
+    long n = PyLong_AsLongAndOverflow(args[1], &overflow);
+    if (n == -1 && PyErr_Occurred())
+        return NULL;
+    if (overflow || n < 0 || n > WIDE_MAX_N)
+        goto fallback;
+    PyObject *r = wide_solve_line(args[0], n, args, nargs, 0);
+    if (r != Py_NotImplemented)
+        return r;
+    Py_DECREF(r);
+fallback:
+    return call_kernel_fallback(args, nargs, NULL);
 }
 
 PyDoc_STRVAR(configure_doc,
@@ -770,6 +1317,7 @@ cleanup:
 
 static PyMethodDef native_methods[] = {
     {"solve_line", (PyCFunction)(void (*)(void))native_solve_line, METH_FASTCALL | METH_KEYWORDS, solve_line_doc},
+    {"solve_line_wide", (PyCFunction)(void (*)(void))native_solve_line_wide, METH_FASTCALL, solve_line_wide_doc},
     {"bw_line_clauses", (PyCFunction)(void (*)(void))native_bw_line_clauses, METH_FASTCALL, bw_line_clauses_doc},
     {"configure", native_configure, METH_VARARGS, configure_doc},
     {NULL, NULL, 0, NULL},
@@ -793,6 +1341,7 @@ PyMODINIT_FUNC PyInit__native(void)
 #define SATNONO_NATIVE_SHA256 ""
 #endif
     if (PyModule_AddIntConstant(m, "KERNEL_MAX_N", KERNEL_MAX_N) < 0
+        || PyModule_AddIntConstant(m, "WIDE_MAX_N", WIDE_MAX_N) < 0
         || PyModule_AddStringConstant(m, "SOURCE_SHA256", SATNONO_NATIVE_SHA256) < 0) {
         Py_DECREF(m);
         return NULL;

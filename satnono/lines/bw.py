@@ -208,8 +208,9 @@ def _solve(clue: Clue, n: int, black: Mask, white: Mask) -> LineResult | None:
 
 solve_line = _solve_line_py
 """Solve one line completely: :func:`_solve_line_py`, or its C transcription in the compiled
-core (``satnono.lines._native``, lines of up to ``KERNEL_MAX_N`` cells; it hands every other line to
-the Python reference) when that was built and ``SATNONO_PURE`` is not set.  Same results."""
+core (``satnono.lines._native``: lines of any length, on 128-bit masks up to ``KERNEL_MAX_N`` cells and
+on arrays of 64-bit words beyond; it hands unusual arguments to the Python reference) when that was
+built and ``SATNONO_PURE`` is not set.  Same results."""
 
 _native = native_core()
 NATIVE = _native is not None
