@@ -1,14 +1,16 @@
 """Build configuration beyond pyproject.toml: the optional compiled core.
 
 ``satnono.lines._native`` (``satnono/lines/_native.c``, plain C on the CPython API) speeds
-up the black-and-white line kernel and clause builder.  It is optional: where it cannot be
+up the black-and-white line kernel and clause builder; ``satnono.lines._native_color``
+(``satnono/lines/_native_color.c``) the colour line kernel.  Both are optional: where they cannot be
 compiled (no C compiler or no Python headers) the install goes on without it and
 satnono runs its pure-Python reference implementations, which give the same results.
 
 The built module is also copied beside its source (as ``build_ext --inplace`` would), so
 that tests run from the source tree after ``pip install .`` (``python -m pytest`` imports
 ``satnono`` from the tree, not from site-packages) use and check it.  The module records the
-SHA-256 of the C source it was built from; ``tests/test_native.py`` fails on a stale build.
+SHA-256 of the C source it was built from; ``tests/test_native.py`` and
+``tests/test_native_color.py`` fail on a stale build.
 """
 
 import hashlib
@@ -20,11 +22,12 @@ from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join("satnono", "lines", "_native.c")
+COLOR_SOURCE = os.path.join("satnono", "lines", "_native_color.c")
 
 
-def _source_sha() -> str:
+def _source_sha(source: str = SOURCE) -> str:
     try:
-        with open(os.path.join(HERE, SOURCE), "rb") as f:
+        with open(os.path.join(HERE, source), "rb") as f:
             return hashlib.sha256(f.read()).hexdigest()
     except OSError:
         return ""
@@ -55,7 +58,13 @@ setup(
             sources=[SOURCE],
             define_macros=[("SATNONO_NATIVE_SHA256", f'"{_source_sha()}"')],
             optional=True,
-        )
+        ),
+        Extension(
+            "satnono.lines._native_color",
+            sources=[COLOR_SOURCE],
+            define_macros=[("SATNONO_NATIVE_COLOR_SHA256", f'"{_source_sha(COLOR_SOURCE)}"')],
+            optional=True,
+        ),
     ],
     cmdclass={"build_ext": BuildExt},
 )

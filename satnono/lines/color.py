@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from types import ModuleType
 from typing import NamedTuple
 
 from .bits import BYTE_REVERSED, Mask, runs_of as _runs_of, spread
@@ -18,9 +20,9 @@ class ColorLineResult(NamedTuple):
     """For each block, the mask of its valid start positions."""
 
 
-def solve_color_line(lengths: Clue, colors: tuple[int, ...], n: int,
-                     excluded: tuple[Mask, ...]) -> ColorLineResult | None:
-    """Solve one line of a colour puzzle completely.
+def _solve_color_line_py(lengths: Clue, colors: tuple[int, ...], n: int,
+                         excluded: tuple[Mask, ...]) -> ColorLineResult | None:
+    """Solve one line of a colour puzzle completely (the Python reference of :func:`solve_color_line`).
 
     ``excluded[v]`` is the mask of cells already known not to have colour
     ``v`` (``v = 0`` the background, ``1..K`` the block colours).  Returns
@@ -34,7 +36,7 @@ def solve_color_line(lengths: Clue, colors: tuple[int, ...], n: int,
     colour ``a`` is a black-and-white line over {background, a} and goes
     through :func:`solve_line` itself.
 
-    >>> r = solve_color_line((1, 1), (1, 2), 2, (0, 0, 0))
+    >>> r = _solve_color_line_py((1, 1), (1, 2), 2, (0, 0, 0))
     >>> [bin(x) for x in r.excluded], [bin(s) for s in r.starts]
     (['0b11', '0b10', '0b1'], ['0b1', '0b10'])
     """
@@ -88,6 +90,26 @@ def solve_color_line(lengths: Clue, colors: tuple[int, ...], n: int,
     return ColorLineResult(tuple(full & ~x for x in can), tuple(starts))
 
 
+solve_color_line = _solve_color_line_py
+"""Solve one line of a colour puzzle completely: :func:`_solve_color_line_py`, or its C
+transcription (``satnono.lines._native_color``, lines of up to ``KERNEL_MAX_N`` cells; it hands
+every other line to the Python reference, and one-colour lines to :func:`solve_line`) when that
+was built and ``SATNONO_PURE`` is not set.  Same results."""
+
+
+def native_color_core() -> ModuleType | None:
+    """The compiled colour kernel ``satnono.lines._native_color``, or None when it was not built
+    or ``SATNONO_PURE`` is set (to anything but ``0`` or nothing), as
+    :func:`satnono.lines.bits.native_core` for the black-and-white core."""
+    if os.environ.get("SATNONO_PURE", "") not in ("", "0"):
+        return None
+    try:
+        from . import _native_color  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _native_color
+
+
 def _color_pass(lengths: Clue, colors: tuple[int, ...], n: int,
                 may: list[Mask]) -> tuple[list[Mask], list[Mask]] | None:
     """Left-to-right pass of :func:`solve_color_line`: (LF_0..LF_k, S_0..S_{k-1}), or None.
@@ -123,3 +145,11 @@ def _color_pass(lengths: Clue, colors: tuple[int, ...], n: int,
     lf.append(reach)
     return lf, ss
 
+
+
+_native = native_color_core()
+NATIVE = _native is not None
+"""Whether :func:`solve_color_line` is the compiled kernel."""
+if _native is not None:
+    _native.configure(ColorLineResult, _solve_color_line_py, solve_line)
+    solve_color_line = _native.solve_color_line
