@@ -45,10 +45,17 @@ class BuildExt(build_ext):
             if not os.path.exists(built):
                 continue  # optional and not built: satnono runs pure Python
             dest = os.path.join(HERE, *ext.name.split(".")[:-1], os.path.basename(built))
+            # a new file renamed over the old one: a process running the tree's copy keeps its
+            # mapping (writing into the mapped file would kill it with SIGBUS)
+            tmp = f"{dest}.{os.getpid()}.tmp"
             try:
-                shutil.copyfile(built, dest)
+                shutil.copyfile(built, tmp)
+                os.replace(tmp, dest)
             except OSError:
-                pass  # a read-only tree: only the installed copy has it
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass  # a read-only tree: only the installed copy has it
 
 
 setup(
