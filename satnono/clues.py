@@ -12,29 +12,39 @@ to spell them.
 
 from __future__ import annotations
 
-from typing import Mapping, NamedTuple
+TYPE_CHECKING = False  # typing is not loaded at start-up (a check of a small file would pay for it)
+if TYPE_CHECKING:
+    from typing import Mapping, NamedTuple
+
+    class _Fields(NamedTuple):
+        lengths: tuple[int, ...]
+        colors: tuple[int, ...]
+        blots: int = 0
+else:
+    from collections import namedtuple
+
+    _Fields = namedtuple("LineClue", ("lengths", "colors", "blots"), defaults=(0,))
 
 ROW = "row"
 COLUMN = "column"
 AXES = (ROW, COLUMN)
 
 
-class LineClue(NamedTuple):
-    """One line's clue.
+class LineClue(_Fields):
+    """One line's clue: ``lengths``, the block lengths (a blotted block holds its least
+    length, 1); ``colors``, each block's colour index (1..K); ``blots``, bit j set when block j
+    is blotted (its length is unknown, at least 1).
 
     >>> c = LineClue((3, 1), (1, 1))
     >>> c.min_length(), c.kind
     (5, 'bw')
     >>> LineClue((1, 2), (1, 2)).kind, LineClue((1, 2), (1, 1), blots=0b01).kind
     ('color', 'blotted')
+    >>> c, c._replace(blots=1)
+    (LineClue(lengths=(3, 1), colors=(1, 1), blots=0), LineClue(lengths=(3, 1), colors=(1, 1), blots=1))
     """
 
-    lengths: tuple[int, ...]
-    """Block lengths; a blotted block holds its least length, 1."""
-    colors: tuple[int, ...]
-    """Each block's colour index (1..K)."""
-    blots: int = 0
-    """Bit j set: block j is blotted (its length is unknown, at least 1)."""
+    __slots__ = ()
 
     @property
     def kind(self) -> str:

@@ -26,24 +26,30 @@ Definitions used below, for a line of n cells with a virtual white cell n:
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import NamedTuple
 
 from .bits import BYTE_REVERSED, Mask, native_core, reach as _reach, reverse as _reverse, runs_of as _runs_of, spread
 
 Clue = tuple[int, ...]
 
 
-class _LineFacts(NamedTuple):
-    black: Mask
-    """Every cell that is black in all placements (includes the known black cells)."""
-    white: Mask
-    """Every cell that is white in all placements (includes the known white cells)."""
-    starts: tuple[Mask, ...]
-    """For each block, the mask of its valid start positions."""
+TYPE_CHECKING = False  # typing is not loaded at start-up
+if TYPE_CHECKING:
+    from typing import NamedTuple
+
+    class _LineFacts(NamedTuple):
+        black: Mask
+        white: Mask
+        starts: tuple[Mask, ...]
+else:
+    from collections import namedtuple
+
+    _LineFacts = namedtuple("LineResult", ("black", "white", "starts"))
 
 
 class LineResult(_LineFacts):
-    """What one line implies."""
+    """What one line implies: ``black``, every cell that is black in all placements (the known
+    black cells included); ``white``, every cell white in all placements; ``starts``, for each
+    block, the mask of its valid start positions."""
 
     __slots__ = ()
 

@@ -4,20 +4,31 @@ from __future__ import annotations
 
 import os
 from types import ModuleType
-from typing import NamedTuple
 
 from .bits import BYTE_REVERSED, Mask, runs_of as _runs_of, spread
 from .bw import Clue, solve_line
 
 
-class ColorLineResult(NamedTuple):
-    """What one line of a colour puzzle implies."""
+TYPE_CHECKING = False  # typing is not loaded at start-up
+if TYPE_CHECKING:
+    from typing import NamedTuple
 
-    excluded: tuple[Mask, ...]
-    """For each colour index v (0 = background), every cell that cannot have colour v
-    in any placement (includes the cells excluded before)."""
-    starts: tuple[Mask, ...]
-    """For each block, the mask of its valid start positions."""
+    class _ColorFields(NamedTuple):
+        excluded: tuple[Mask, ...]
+        starts: tuple[Mask, ...]
+else:
+    from collections import namedtuple
+
+    _ColorFields = namedtuple("ColorLineResult", ("excluded", "starts"))
+
+
+class ColorLineResult(_ColorFields):
+    """What one line of a colour puzzle implies: ``excluded``, for each colour index v
+    (0 = background), every cell that cannot have colour v in any placement (the cells
+    excluded before included); ``starts``, for each block, the mask of its valid start
+    positions."""
+
+    __slots__ = ()
 
 
 def _solve_color_line_py(lengths: Clue, colors: tuple[int, ...], n: int,
