@@ -305,3 +305,66 @@ def test_a_hung_task_is_given_up():
     finally:
         runner.close(cancel=True)
     assert got[0] is None and isinstance(got[1], Lost) and got[1].timed_out
+
+
+class _Future:
+    def __init__(self, status: str, key: str, exc: BaseException | None = None) -> None:
+        self.status, self.key, self._exc, self.cancelled = status, key, exc, False
+
+    def exception(self):
+        return self._exc
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class _Client:
+    status = "running"
+
+    def __init__(self) -> None:
+        self.submitted: list[_Future] = []
+
+    def submit(self, fn, fn_arg, chunk, key, pure, retries):
+        fut = _Future("pending", key)
+        fut.chunk = chunk
+        self.submitted.append(fut)
+        return fut
+
+
+def _runner_with(client):
+    from satnono.batch.dask import DaskRunner
+
+    r = DaskRunner.__new__(DaskRunner)  # no cluster: only the bookkeeping of collected futures
+    r.client, r._futures, r._tries, r._token = client, {}, {}, "t"
+    r.counters = {"submitted": 0, "chunks": 0, "in_flight": 0, "max_in_flight": 0, "lost": 0,
+                  "timed_out": 0, "largest_chunk": 0, "resubmitted": 0}
+    return r
+
+
+@pytest.mark.parametrize("status", ["pending", "lost", "cancelled"])
+def test_a_chunk_lost_after_it_finished_is_run_again_not_reported(status):
+    """A future that finished and then lost its worker before its result was read is pending
+    again when collected; it has no exception.  It was reported as lost with "internal error:
+    NoneType: None" (the test above caught it now and then); it is run again, under a new key."""
+    client = _Client()
+    r = _runner_with(client)
+    chunk = [(0, "a"), (1, "b")]
+    old = _Future(status, "satnono-t-0")
+    r._futures[old] = (chunk, 0.0)
+    r.counters["chunks"] = 1
+    done: set = set()
+    assert list(r._collect(old, None, done, len)) == []
+    assert old.cancelled is (status != "cancelled")
+    assert [f.chunk for f in client.submitted] == [chunk] and client.submitted[0] in done
+    assert r.counters["resubmitted"] == 1 and r.counters["lost"] == 0
+
+
+def test_a_chunk_that_failed_is_reported_lost_with_its_error():
+    r = _runner_with(_Client())
+    chunk = [(0, "a"), (1, "b")]
+    bad = _Future("error", "satnono-t-0", ValueError("boom"))
+    r._futures[bad] = (chunk, 0.0)
+    got = list(r._collect(bad, None, set(), len))
+    assert [seq for seq, _ in got] == [0, 1]
+    assert all(isinstance(x, Lost) and "ValueError: boom" in str(x.reason) for _, x in got)
+    assert r.counters["lost"] == 2

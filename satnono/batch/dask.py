@@ -201,7 +201,11 @@ class DaskRunner:
             return
         if self.client.status != "running":
             self._scheduler_lost()
-        if fut.status == "cancelled":  # not by us: run it again
+        if fut.status != "error":
+            # cancelled, not by us; or finished and then lost with its worker before it was
+            # read here (the scheduler has made it pending again): run it again, under a new key
+            if fut.status != "cancelled":
+                fut.cancel()
             self._again(done, fn, chunk, fut)
             return
         exc = fut.exception()
