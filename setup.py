@@ -23,14 +23,19 @@ from setuptools.command.build_ext import build_ext
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join("satnono", "lines", "_native.c")
 COLOR_SOURCE = os.path.join("satnono", "lines", "_native_color.c")
+HEADER = os.path.join("satnono", "lines", "_native_masks.h")
 
 
-def _source_sha(source: str = SOURCE) -> str:
+def _source_sha(*sources: str) -> str:
+    """The SHA-256 of the concatenated ``sources`` (a module's C file, then the shared header)."""
+    digest = hashlib.sha256()
     try:
-        with open(os.path.join(HERE, source), "rb") as f:
-            return hashlib.sha256(f.read()).hexdigest()
+        for source in sources:
+            with open(os.path.join(HERE, source), "rb") as f:
+                digest.update(f.read())
     except OSError:
         return ""
+    return digest.hexdigest()
 
 
 class BuildExt(build_ext):
@@ -63,13 +68,15 @@ setup(
         Extension(
             "satnono.lines._native",
             sources=[SOURCE],
-            define_macros=[("SATNONO_NATIVE_SHA256", f'"{_source_sha()}"')],
+            depends=[HEADER],
+            define_macros=[("SATNONO_NATIVE_SHA256", f'"{_source_sha(SOURCE, HEADER)}"')],
             optional=True,
         ),
         Extension(
             "satnono.lines._native_color",
             sources=[COLOR_SOURCE],
-            define_macros=[("SATNONO_NATIVE_COLOR_SHA256", f'"{_source_sha(COLOR_SOURCE)}"')],
+            depends=[HEADER],
+            define_macros=[("SATNONO_NATIVE_COLOR_SHA256", f'"{_source_sha(COLOR_SOURCE, HEADER)}"')],
             optional=True,
         ),
     ],

@@ -10,18 +10,16 @@ present the extension must have been built, from the C source in this tree, and 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import random
-import shutil
 import subprocess
 import sys
-import sysconfig
 import tracemalloc
 from pathlib import Path
 
 import pytest
+from _native_build import can_build, source_sha
 
 from satnono.cnf import ladders
 from satnono.cnf.ladders import CellMap, _bw_line_clauses_py
@@ -36,13 +34,6 @@ except ImportError:  # not built (no compiler): only the pure path exists
     _native = None
 
 needs_native = pytest.mark.skipif(_native is None, reason="the compiled core is not built")
-
-
-def _can_build() -> bool:
-    """A C compiler and the Python headers are there: the install must have built the core."""
-    include = sysconfig.get_paths().get("include")
-    has_header = bool(include) and (Path(include) / "Python.h").exists()
-    return has_header and bool(shutil.which("cc") or shutil.which("gcc"))
 
 
 @pytest.fixture(scope="module")
@@ -305,13 +296,12 @@ def test_pipeline_gives_the_same_cnf_and_verdicts_pure_and_native():
     assert len(statuses) > 1 and any(len(v[0]) == 2 for v in native["puzzles"].values())
 
 
-@pytest.mark.skipif(not _can_build(), reason="no C compiler or no Python headers: pure Python by design")
+@pytest.mark.skipif(not can_build(), reason="no C compiler or no Python headers: pure Python by design")
 def test_the_compiled_core_is_built_and_used():
     """With a compiler and the headers the install builds the core; a silent fall-back fails here."""
     assert _native is not None, "satnono.lines._native was not built: reinstall (pip install .) or " \
         "python setup.py build_ext --inplace"
-    source = (ROOT / "satnono" / "lines" / "_native.c").read_bytes()
-    assert _native.SOURCE_SHA256 == hashlib.sha256(source).hexdigest(), \
+    assert _native.SOURCE_SHA256 == source_sha("_native"), \
         "satnono.lines._native was built from another version of satnono/lines/_native.c: rebuild it"
     pure = os.environ.get("SATNONO_PURE", "") not in ("", "0")
     assert bw.NATIVE is ladders.NATIVE is (not pure)

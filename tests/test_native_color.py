@@ -10,14 +10,12 @@ are present the extension must have been built, from the C source in this tree, 
 
 from __future__ import annotations
 
-import hashlib
 import os
 import random
-import shutil
-import sysconfig
 from pathlib import Path
 
 import pytest
+from _native_build import can_build, source_sha
 
 import satnono.lines
 from satnono.formats import load_all
@@ -34,13 +32,6 @@ except ImportError:  # not built (no compiler): only the pure path exists
     _native_color = None
 
 needs_native = pytest.mark.skipif(_native_color is None, reason="the compiled colour kernel is not built")
-
-
-def _can_build() -> bool:
-    """A C compiler and the Python headers are there: the install must have built the kernel."""
-    include = sysconfig.get_paths().get("include")
-    has_header = bool(include) and (Path(include) / "Python.h").exists()
-    return has_header and bool(shutil.which("cc") or shutil.which("gcc"))
 
 
 @pytest.fixture(scope="module")
@@ -210,13 +201,12 @@ def test_every_line_of_checked_colour_puzzles(native, monkeypatch):
     assert compare.counts["short"] > 1000 and compare.counts["long"] > 0, compare.counts
 
 
-@pytest.mark.skipif(not _can_build(), reason="no C compiler or no Python headers: pure Python by design")
+@pytest.mark.skipif(not can_build(), reason="no C compiler or no Python headers: pure Python by design")
 def test_the_compiled_colour_kernel_is_built_and_used():
     """With a compiler and the headers the install builds the kernel; a silent fall-back fails here."""
     assert _native_color is not None, "satnono.lines._native_color was not built: reinstall (pip install .) " \
         "or python setup.py build_ext --inplace"
-    source = (ROOT / "satnono" / "lines" / "_native_color.c").read_bytes()
-    assert _native_color.SOURCE_SHA256 == hashlib.sha256(source).hexdigest(), \
+    assert _native_color.SOURCE_SHA256 == source_sha("_native_color"), \
         "satnono.lines._native_color was built from another version of satnono/lines/_native_color.c: rebuild it"
     pure = os.environ.get("SATNONO_PURE", "") not in ("", "0")
     assert color.NATIVE is (not pure)

@@ -3,22 +3,23 @@ bit ``i`` = cell ``i``."""
 
 from __future__ import annotations
 
+import importlib
 import os
 from types import ModuleType
 
 Mask = int
 
 
-def native_core() -> ModuleType | None:
-    """The compiled core ``satnono.lines._native``, or None when it was not built or ``SATNONO_PURE``
-    is set (to anything but ``0`` or nothing): the callers then use their Python reference."""
+def native_core(name: str = "_native") -> ModuleType | None:
+    """A compiled kernel module of this package (``_native``, the black-and-white core;
+    ``_native_color``, the colour kernel), or None when it was not built or ``SATNONO_PURE`` is
+    set (to anything but ``0`` or nothing): the callers then use their Python reference."""
     if os.environ.get("SATNONO_PURE", "") not in ("", "0"):
         return None
     try:
-        from . import _native  # type: ignore[attr-defined]
+        return importlib.import_module(f"{__package__}.{name}")
     except ImportError:
         return None
-    return _native
 
 BYTE_REVERSED = bytes(int(f"{i:08b}"[::-1], 2) for i in range(256))
 

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import os
-from types import ModuleType
-
-from .bits import BYTE_REVERSED, Mask, runs_of as _runs_of, spread
+from .bits import BYTE_REVERSED, Mask, native_core, runs_of as _runs_of, spread
 from .bw import Clue, solve_line
 
 
@@ -108,19 +105,6 @@ every other line to the Python reference, and one-colour lines to :func:`solve_l
 was built and ``SATNONO_PURE`` is not set.  Same results."""
 
 
-def native_color_core() -> ModuleType | None:
-    """The compiled colour kernel ``satnono.lines._native_color``, or None when it was not built
-    or ``SATNONO_PURE`` is set (to anything but ``0`` or nothing), as
-    :func:`satnono.lines.bits.native_core` for the black-and-white core."""
-    if os.environ.get("SATNONO_PURE", "") not in ("", "0"):
-        return None
-    try:
-        from . import _native_color  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return _native_color
-
-
 def _color_pass(lengths: Clue, colors: tuple[int, ...], n: int,
                 may: list[Mask]) -> tuple[list[Mask], list[Mask]] | None:
     """Left-to-right pass of :func:`solve_color_line`: (LF_0..LF_k, S_0..S_{k-1}), or None.
@@ -158,7 +142,7 @@ def _color_pass(lengths: Clue, colors: tuple[int, ...], n: int,
 
 
 
-_native = native_color_core()
+_native = native_core("_native_color")
 NATIVE = _native is not None
 """Whether :func:`solve_color_line` is the compiled kernel."""
 if _native is not None:
