@@ -222,10 +222,13 @@ def bw_line_clauses(
     ``SATNONO_PURE`` not set) its C transcription writes them: the same clauses in the same
     order.
     """
-    if _native is not None and type(cell_var) is CellMap:
-        r = _native.bw_line_clauses(first_var, clue, n, starts, black, white, *cell_var)
-        if r is not NotImplemented:
-            return r
+    if type(cell_var) is CellMap:
+        if _native is not None:
+            r = _native.bw_line_clauses(first_var, clue, n, starts, black, white, *cell_var)
+            if r is not NotImplemented:
+                return r
+        base, stride = cell_var  # the Python builder calls it once a cell: a closure is cheaper
+        cell_var = (lambda i: base + i) if stride == 1 else (lambda i: base + i * stride)
     return _bw_line_clauses_py(first_var, clue, n, starts, black, white, cell_var)
 
 
