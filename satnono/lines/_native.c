@@ -619,17 +619,11 @@ static PyObject *wide_solve_line(PyObject *clue, long n, PyObject *const *args, 
     word_t *work = starts + (size_t)k * W;
     int *cl = ints + 2 * (size_t)k;
     PyObject **items = PySequence_Fast_ITEMS(clue);
-    int overflow;
-    for (Py_ssize_t j = 0; j < k; j++) {
-        if (!PyLong_Check(items[j]))
-            goto notimpl;
-        long c = PyLong_AsLongAndOverflow(items[j], &overflow);
-        if (c == -1 && PyErr_Occurred())
-            goto done;
-        if (overflow || c < 1 || c > n)
-            goto notimpl;
-        cl[j] = (int)c;
-    }
+    int got = read_lengths(items, k, n, cl);
+    if (got < 0)
+        goto done;
+    if (!got)
+        goto notimpl;
     memset(black, 0, sizeof(word_t) * 2 * W);
     for (int a = 0; a < 2; a++) {
         if (nargs <= 2 + a)
@@ -745,16 +739,11 @@ static PyObject *native_solve_line(PyObject *self, PyObject *const *args, Py_ssi
         goto wide;
     int cl[MAX_BLOCKS];
     PyObject **items = PySequence_Fast_ITEMS(clue);
-    for (Py_ssize_t j = 0; j < k; j++) {
-        if (!PyLong_Check(items[j]))
-            goto fallback;
-        long c = PyLong_AsLongAndOverflow(items[j], &overflow);
-        if (c == -1 && PyErr_Occurred())
-            return NULL;
-        if (overflow || c < 1 || c > n)
-            goto fallback;
-        cl[j] = (int)c;
-    }
+    int got = read_lengths(items, k, n, cl);
+    if (got < 0)
+        return NULL;
+    if (!got)
+        goto fallback;
     mask_t black = 0, white = 0;
     int ok;
     if (nargs > 2) {

@@ -178,4 +178,17 @@ static inline int small_int(PyObject *x, long lo, long hi, int *out)
     return 1;
 }
 
+/* The block lengths of a clue (the items of a list or tuple) into out[0..k-1]: 1 when each is
+ * a small exact int in 1..n, 0 when one is not (the caller hands the line to the reference),
+ * -1 on error. */
+static inline int read_lengths(PyObject *const *items, Py_ssize_t k, long n, int *out)
+{
+    for (Py_ssize_t j = 0; j < k; j++) {
+        int r = small_int(items[j], 1, n, &out[j]);
+        if (r <= 0)
+            return r;
+    }
+    return 1;
+}
+
 #endif /* SATNONO_NATIVE_MASKS_H */
