@@ -726,20 +726,18 @@ static PyObject *native_solve_line(PyObject *self, PyObject *const *args, Py_ssi
     PyObject *clue = args[0];
     if (!PyTuple_Check(clue) && !PyList_Check(clue))
         goto fallback;
-    if (!PyLong_Check(args[1]))
-        goto fallback;
-    int overflow;
-    long n = PyLong_AsLongAndOverflow(args[1], &overflow);
-    if (n == -1 && PyErr_Occurred())
+    int n;
+    int got = small_int(args[1], 0, WIDE_MAX_N, &n);
+    if (got < 0)
         return NULL;
-    if (overflow || n < 0 || n > WIDE_MAX_N)
+    if (!got)
         goto fallback;
     Py_ssize_t k = PySequence_Fast_GET_SIZE(clue);
     if (n > KERNEL_MAX_N || k >= MAX_BLOCKS)
         goto wide;
     int cl[MAX_BLOCKS];
     PyObject **items = PySequence_Fast_ITEMS(clue);
-    int got = read_lengths(items, k, n, cl);
+    got = read_lengths(items, k, n, cl);
     if (got < 0)
         return NULL;
     if (!got)
@@ -784,14 +782,13 @@ PyDoc_STRVAR(solve_line_wide_doc,
 
 static PyObject *native_solve_line_wide(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs < 2 || nargs > 4 || LineResultType == NULL || !(PyTuple_Check(args[0]) || PyList_Check(args[0]))
-        || !PyLong_Check(args[1]))
+    if (nargs < 2 || nargs > 4 || LineResultType == NULL || !(PyTuple_Check(args[0]) || PyList_Check(args[0])))
         goto fallback;
-    int overflow;
-    long n = PyLong_AsLongAndOverflow(args[1], &overflow);
-    if (n == -1 && PyErr_Occurred())
+    int n;
+    int got = small_int(args[1], 0, WIDE_MAX_N, &n);
+    if (got < 0)
         return NULL;
-    if (overflow || n < 0 || n > WIDE_MAX_N)
+    if (!got)
         goto fallback;
     PyObject *r = wide_solve_line(args[0], n, args, nargs, 0);
     if (r != Py_NotImplemented)
