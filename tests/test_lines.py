@@ -90,45 +90,42 @@ def bw_case(draw):
     return LineClue(clue, (1,) * len(clue)), n, (black, white)
 
 
+def _draw_blocks(draw, ncolors: int, n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A clue's (lengths, colours): a random line's own blocks, or random blocks (which may not fit)."""
+    if draw(st.booleans()):
+        cells = "".join(char_of(v) for v in draw(st.lists(st.integers(0, ncolors), min_size=n, max_size=n)))
+        return blocks_of(cells)
+    k = draw(st.integers(0, 4))
+    lengths = tuple(draw(st.lists(st.integers(1, 4), min_size=k, max_size=k)))
+    return lengths, tuple(draw(st.lists(st.integers(1, ncolors), min_size=k, max_size=k)))
+
+
+def _draw_excluded(draw, ncolors: int, n: int, odds: int) -> tuple[int, ...]:
+    """Known cells: each cell excludes each value with probability 1 / ``odds``."""
+    excluded = [0] * (ncolors + 1)
+    for i in range(n):
+        for v in range(ncolors + 1):
+            if draw(st.integers(0, odds - 1)) == 0:
+                excluded[v] |= 1 << i
+    return tuple(excluded)
+
+
 @st.composite
 def color_case(draw):
     ncolors = draw(st.integers(2, 5))
     n = draw(st.integers(1, 10))
-    if draw(st.booleans()):
-        cells = "".join(char_of(v) for v in draw(st.lists(st.integers(0, ncolors), min_size=n, max_size=n)))
-        lengths, colors = blocks_of(cells)
-    else:
-        k = draw(st.integers(0, 4))
-        lengths = tuple(draw(st.lists(st.integers(1, 4), min_size=k, max_size=k)))
-        colors = tuple(draw(st.lists(st.integers(1, ncolors), min_size=k, max_size=k)))
-    # known cells: each cell excludes a random subset of values
-    excluded = [0] * (ncolors + 1)
-    for i in range(n):
-        for v in range(ncolors + 1):
-            if draw(st.integers(0, 9)) == 0:
-                excluded[v] |= 1 << i
-    return LineClue(lengths, colors), n, tuple(excluded)
+    lengths, colors = _draw_blocks(draw, ncolors, n)
+    return LineClue(lengths, colors), n, _draw_excluded(draw, ncolors, n, 10)
 
 
 @st.composite
 def blotted_case(draw):
     ncolors = draw(st.integers(1, 3))
     n = draw(st.integers(1, 7 if ncolors < 3 else 6))
-    if draw(st.booleans()):
-        cells = "".join(char_of(v) for v in draw(st.lists(st.integers(0, ncolors), min_size=n, max_size=n)))
-        lengths, colors = blocks_of(cells)
-    else:
-        k = draw(st.integers(0, 4))
-        lengths = tuple(draw(st.lists(st.integers(1, 4), min_size=k, max_size=k)))
-        colors = tuple(draw(st.lists(st.integers(1, ncolors), min_size=k, max_size=k)))
+    lengths, colors = _draw_blocks(draw, ncolors, n)
     blots = draw(st.integers(0, (1 << len(lengths)) - 1)) if lengths else 0
     lengths = tuple(1 if (blots >> j) & 1 else c for j, c in enumerate(lengths))
-    excluded = [0] * (ncolors + 1)
-    for i in range(n):
-        for v in range(ncolors + 1):
-            if draw(st.integers(0, 6)) == 0:
-                excluded[v] |= 1 << i
-    return LineClue(lengths, colors, blots), n, tuple(excluded)
+    return LineClue(lengths, colors, blots), n, _draw_excluded(draw, ncolors, n, 7)
 
 
 CASES = {"bw": (bw_case, 1500), "color": (color_case, 2000), "blotted": (blotted_case, 1000)}
