@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from _oracles import (
     brute_force_solutions,
+    brute_line,
     bw_line_placements,
     color_line_placements,
     grid_solutions,
@@ -210,6 +211,8 @@ def test_analyze_agrees_with_brute_force(kind, data):
             if (r, c) not in open_cells:
                 assert all(s[r][c] == grid[r][c] for s in sols)
     # every count shown is the number of the line's placements that agree with what line logic settled
+    # (in colour also the colours it ruled out of cells it did not settle: the brute-force fixpoint)
+    ruled_out = _brute_line_fixpoint(p, k) if kind == "color" else None
     for axis, counts, n_lines, n in (("row", res["row_counts"], h, w), ("column", res["column_counts"], w, h)):
         assert len(counts) == n_lines
         for i, count in enumerate(counts):
@@ -217,7 +220,34 @@ def test_analyze_agrees_with_brute_force(kind, data):
             cell = (lambda j, i=i: (i, j)) if axis == "row" else (lambda j, i=i: (j, i))
             fits = [x for x in placements(axis, i, n)
                     if all(x[j] == line[j] or cell(j) in open_cells for j in range(n))]
+            if ruled_out is not None:
+                fits = [x for x in fits if not any(_value(x[j]) in ruled_out[cell(j)] for j in range(n))]
             assert count == (str(len(fits)) if len(fits) > 1 else None), (axis, i, fits)
+
+
+def _value(ch: str) -> int:
+    """The value of an oracle's cell character ('.' background, 'a' colour 1, ...)."""
+    return 0 if ch == "." else ord(ch) - ord("a") + 1
+
+
+def _brute_line_fixpoint(p: Puzzle, k: int) -> dict[tuple[int, int], set[int]]:
+    """Per cell, the values line logic rules out, by the brute-force line solver run to a fixpoint."""
+    out: dict[tuple[int, int], set[int]] = {(r, c): set() for r in range(p.height) for c in range(p.width)}
+    lines = [(("row", i), p.width, lambda j, i=i: (i, j)) for i in range(p.height)]
+    lines += [(("column", i), p.height, lambda j, i=i: (j, i)) for i in range(p.width)]
+    changed = True
+    while changed:
+        changed = False
+        for (axis, i), n, cell in lines:
+            excluded = tuple(sum(1 << j for j in range(n) if v in out[cell(j)]) for v in range(k + 1))
+            found = brute_line(*p.line(axis, i), n, excluded)
+            assert found is not None  # the picture is a solution
+            for v, mask in enumerate(found[0]):
+                for j in range(n):
+                    if (mask >> j) & 1 and v not in out[cell(j)]:
+                        out[cell(j)].add(v)
+                        changed = True
+    return out
 
 
 def test_analyze_switch_and_no_solution():
