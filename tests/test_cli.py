@@ -77,6 +77,23 @@ def test_none_exit_code(tmp_path, kind):
     assert "no solution" in r.output
 
 
+def test_an_error_of_several_lines_is_printed_on_one(capsys):
+    """Every 'satnono: ...' message is one line, also when it quotes a library's error that spans
+    several (Dask's FutureCancelledError does: the lost-scheduler message came out on two)."""
+    from satnono.batch import BatchError
+    from satnono.cli.common import err
+    from satnono.cli.options import CliExit
+
+    err("lost the Dask scheduler: FutureCancelledError: x cancelled for reason: lost.\n  Check your connection.")
+    CliExit(7, str(BatchError("first\r\nsecond\n"))).show()
+    err("a plain message")
+    assert capsys.readouterr().err.splitlines() == [
+        "satnono: lost the Dask scheduler: FutureCancelledError: x cancelled for reason: lost. Check your connection.",
+        "satnono: first second",
+        "satnono: a plain message",
+    ]
+
+
 def test_malformed_input_one_line_error_and_batch_continues(tmp_path):
     f = tmp_path / "broken.non"
     f.write_text("width 2\nheight 2\nrows\n1\nx\ncolumns\n1\n1\n")

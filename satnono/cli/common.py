@@ -104,7 +104,11 @@ def echo(text: str = "", err: bool = False) -> None:
 
 
 def err(msg: str) -> None:
-    echo(f"satnono: {msg}", err=True)
+    """``satnono: msg`` on stderr, on one line whatever the message holds (an error from a library,
+    such as Dask's, may span several)."""
+    lines = msg.splitlines()
+    one = msg if len(lines) <= 1 else " ".join(part.strip() for part in lines if part.strip())
+    echo(f"satnono: {one}", err=True)
 
 
 class Bar:
