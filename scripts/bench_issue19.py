@@ -10,7 +10,8 @@
   starts at or before p"; ladder y[j,p] -> y[j,p+1]; order y[j+1,p] -> y[j,p-c_j-1]; white
   side "block j covers cell i -> x_i"; black side "x_i -> the last block started by i covers i".
 * :func:`measure_startup_cpu`: CPU of ``python -c pass`` against ``satnono check`` on a 1x1
-  puzzle, whole processes, alternated, medians.
+  puzzle, whole processes, alternated, medians; :func:`measure_json_cpu`: ``check --json``
+  against plain ``check`` on a batch of puzzles, the same way.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import statistics
 import subprocess
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 #: A literal that is constant: the clause scheme's "y[j,p] is false for p < lo, true for p >= hi".
@@ -69,7 +70,7 @@ def _encode_line(cnf: _Cnf, clue: Sequence[int], cells: Sequence[int]) -> None:
         return
     y = [{p: cnf.new() for p in range(lo[j], hi[j])} for j in range(k)]
 
-    def Y(j: int, p: int) -> int | str:  # noqa: N802 - the note's name
+    def Y(j: int, p: int) -> int | str:  # the note's name for y[j,p], constants folded in
         if j >= k or p < lo[j]:
             return FALSE
         if p >= hi[j]:
@@ -139,7 +140,7 @@ class ProbeResult:
     satnono_cpu: float = 0.0
     skipped: int = 0  # colour, rules or blots: not for this probe
     statuses: dict[str, int] = field(default_factory=dict)
-    problems: list[str] = field(default_factory=list)  # disagreements, wrong solutions
+    problems: list[tuple[str, str]] = field(default_factory=list)  # (name, message): disagreements, bad solutions
 
     @property
     def ratio(self) -> float | None:
@@ -162,9 +163,9 @@ def run_probe(entries: Sequence[tuple[str, object, str, float]]) -> ProbeResult:
         res.statuses[got] = res.statuses.get(got, 0) + 1
         for s in sols:
             if not p.is_solution(s):  # type: ignore[attr-defined]
-                res.problems.append(f"{name}: a probe solution does not satisfy the clues")
+                res.problems.append((name, "a probe solution does not satisfy the clues"))
         if status in ("unique", "multiple", "none") and status != got:
-            res.problems.append(f"{name}: verdicts disagree: satnono {status}, probe {got}")
+            res.problems.append((name, f"verdicts disagree: satnono {status}, order-encoding probe {got}"))
     return res
 
 
@@ -175,24 +176,92 @@ def _child_cpu() -> float:
     return ru.ru_utime + ru.ru_stime
 
 
+def paired_cpu(cmds: dict[str, list[str]], pairs: int, cwd: str | None = None) -> dict[str, float]:
+    """Median CPU seconds (user + system of the child) of each command, the commands run in turn
+    ``pairs`` times; raises when one exits with a code that is not a verdict's (0 unique,
+    3 multiple, 4 none, 5 unknown)."""
+    times: dict[str, list[float]] = {k: [] for k in cmds}
+    for _ in range(pairs):
+        for key, cmd in cmds.items():
+            c0 = _child_cpu()
+            proc = subprocess.run(cmd, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd)
+            times[key].append(_child_cpu() - c0)
+            if proc.returncode not in (0, 3, 4, 5):
+                raise RuntimeError(f"{' '.join(cmd[:3])} ... exited {proc.returncode}: {proc.stderr.decode()[-300:]}")
+    return {k: statistics.median(v) for k, v in times.items()}
+
+
 def measure_startup_cpu(satnono_cmd: Sequence[str], python: str, pairs: int = 20,
                         cwd: str | None = None) -> dict[str, float]:
-    """Median CPU seconds (user + system, of the child) of ``python -c pass`` and of
-    ``satnono check`` on a 1x1 puzzle, run alternately ``pairs`` times; raises when the check
-    fails.  Keys: 'python', 'satnono', 'ratio'."""
+    """Median CPU seconds of ``python -c pass`` and of ``satnono check`` on a 1x1 puzzle, whole
+    processes, run alternately ``pairs`` times.  Keys: 'python', 'satnono', 'ratio'."""
     with tempfile.TemporaryDirectory() as tmp:
         one = os.path.join(tmp, "one.non")
         with open(one, "w") as f:
             f.write("width 1\nheight 1\nrows\n1\ncolumns\n1\n")
-        cmds = {"python": [python, "-c", "pass"], "satnono": [*satnono_cmd, "check", one]}
-        times: dict[str, list[float]] = {k: [] for k in cmds}
-        for _ in range(pairs):
-            for key, cmd in cmds.items():
-                c0 = _child_cpu()
-                proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd)
-                times[key].append(_child_cpu() - c0)
-                if proc.returncode != 0:
-                    raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}: {proc.stderr.decode()[-300:]}")
-    med = {k: statistics.median(v) for k, v in times.items()}
+        med = paired_cpu({"python": [python, "-c", "pass"], "satnono": [*satnono_cmd, "check", one]}, pairs, cwd)
     med["ratio"] = med["satnono"] / med["python"] if med["python"] > 0 else float("inf")
     return med
+
+
+def measure_json_cpu(satnono_cmd: Sequence[str], big: str, count: int = 100, pairs: int = 5,
+                     cwd: str | None = None) -> dict[str, float]:
+    """Median CPU seconds of ``satnono check --json`` and of plain ``check`` on the first ``count``
+    puzzles of the multi-puzzle file ``big`` (``big#1 ... big#count``), whole processes, run
+    alternately ``pairs`` times.  Keys: 'json', 'plain', 'ratio'."""
+    picks = [f"{big}#{k}" for k in range(1, count + 1)]
+    med = paired_cpu({"json": [*satnono_cmd, "check", "--json", *picks], "plain": [*satnono_cmd, "check", *picks]},
+                     pairs, cwd)
+    med["ratio"] = med["json"] / med["plain"] if med["plain"] > 0 else float("inf")
+    return med
+
+
+def measure_pick(big: os.PathLike | str, satnono_cmd: Sequence[str], count: int = 50, repeat: int = 3,
+                 cwd: str | None = None) -> tuple[float, float]:
+    """``satnono check F#1 ... F#count`` on a multi-puzzle file (a 1000-puzzle tournament file)
+    against ``check`` on the same puzzles as separate JSON files: best-of-``repeat`` wall seconds
+    of each, run alternately (issue 19: at most 1.2x)."""
+    from satnono.formats import dumps, load_all
+
+    with tempfile.TemporaryDirectory() as tmp:
+        separate = []
+        for k, p in enumerate(load_all(str(big))[:count], 1):
+            path = os.path.join(tmp, f"p{k}.json")
+            with open(path, "w") as f:
+                f.write(dumps(p, "json"))  # type: ignore[arg-type]
+            separate.append(path)
+        picked = [*satnono_cmd, "check", *(f"{big}#{k}" for k in range(1, count + 1))]
+        files = [*satnono_cmd, "check", *separate]
+        best = [float("inf"), float("inf")]
+        for _ in range(repeat):
+            for side, cmd in enumerate((picked, files)):
+                t0 = time.perf_counter()
+                subprocess.run(cmd, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd)
+                best[side] = min(best[side], time.perf_counter() - t0)
+    return best[0], best[1]
+
+
+def probe_rows(rows: Sequence, note: str, out: Callable[[str], None]) -> ProbeResult:
+    """Settle the puzzles of bench's ``rows`` (``.item.name``, ``.item.puzzle``, ``.status``,
+    ``.cpu``, ``.problems``) with the probe, print what it found, and add every disagreement
+    with satnono (or bad probe solution) to that row's problems."""
+    out(f"\n== plain order-encoding probe (issue 19): {len(rows)} puzzles ({note})")
+    if not rows:
+        out("   no puzzle of the mix was run")
+        return ProbeResult()
+    by_name = {r.item.name: r for r in rows}
+    res = run_probe([(r.item.name, r.item.puzzle, r.status, r.cpu) for r in rows])
+    for name, msg in res.problems:
+        by_name[name].problems.append(msg)
+    ratio = "n/a" if res.ratio is None else f"{res.ratio:.3f}x"
+    out(f"   satnono CPU {res.satnono_cpu:.3f} s, probe CPU {res.probe_cpu:.3f} s (encode + solve, this process):"
+        f" satnono / probe {ratio} (target 0.3x or less)")
+    out(f"   probe verdicts {dict(sorted(res.statuses.items()))}"
+        + (f"; {res.skipped} colour, blotted or ruled puzzles skipped" if res.skipped else ""))
+    if res.problems:
+        out(f"   !!! {len(res.problems)} problems between satnono and the probe:")
+        for name, msg in res.problems[:20]:
+            out(f"     !!! {name}: {msg}")
+    else:
+        out("   verdicts: satnono and the probe agree on every puzzle")
+    return res
