@@ -7,12 +7,20 @@
     python scripts/bench.py hard --timeout 600 --ref-timeout 600
     python scripts/bench.py deadline --no-reference --no-startup   # --timeout 200 against none
     python scripts/bench.py blotted --limit 20     # blotted clues (scripts/bench_blotted.py)
+    python scripts/bench.py survey dom tournament random --no-reference --no-startup --limit 100
+                                                   # the issue-19 mix against the order-encoding probe
 
 Everything runs in this one process, one puzzle at a time, with one
 ``Checker`` per set (a shared line cache, as the CLI does).  Per puzzle the CSV
 records CPU seconds (``time.process_time``), wall seconds, the verdict and the
 work done; the summary gives per-set totals, status counts, the worst puzzles,
-start-up time, peak RSS, and the targets of issue 5 with PASS/FAIL.
+start-up time, peak RSS, and the targets of issue 5 with PASS/FAIL; then the targets of
+issue 19, each from figures of the same run ("not run" when its sets were not run): start-up
+and ``check --json`` as CPU of whole processes, ``--timeout`` changing nothing (the
+``deadline`` set), the tournament totals, cauldron, ``FILE#k``, Knotty and Faase (``hard``),
+and the mix (survey, dom, the first 100 puzzles of each tournament file, random) against the
+plain order-encoding probe (``scripts/bench_issue19.py``: clues alone, no propagation,
+CaDiCaL), run with ``--probe`` or when those sets are run.
 
 Correctness is checked while benchmarking: every reported solution must satisfy
 the clues; a ``unique`` verdict must reproduce the published solution
