@@ -7,12 +7,20 @@
     python scripts/bench.py hard --timeout 600 --ref-timeout 600
     python scripts/bench.py deadline --no-reference --no-startup   # --timeout 200 against none
     python scripts/bench.py blotted --limit 20     # blotted clues (scripts/bench_blotted.py)
+    python scripts/bench.py survey dom tournament random --no-reference --no-startup --limit 100
+                                                   # the issue-19 mix against the order-encoding probe
 
 Everything runs in this one process, one puzzle at a time, with one
 ``Checker`` per set (a shared line cache, as the CLI does).  Per puzzle the CSV
 records CPU seconds (``time.process_time``), wall seconds, the verdict and the
 work done; the summary gives per-set totals, status counts, the worst puzzles,
-start-up time, peak RSS, and the targets of issue 5 with PASS/FAIL.
+start-up time, peak RSS, and the targets of issue 5 with PASS/FAIL; then the targets of
+issue 19, each from figures of the same run ("not run" when its sets were not run): start-up
+and ``check --json`` as CPU of whole processes, ``--timeout`` changing nothing (the
+``deadline`` set), the tournament totals, cauldron, ``FILE#k``, Knotty and Faase (``hard``),
+and the mix (survey, dom, the first 100 puzzles of each tournament file, random) against the
+plain order-encoding probe (``scripts/bench_issue19.py``: clues alone, no propagation,
+CaDiCaL), run with ``--probe`` or when those sets are run.
 
 Correctness is checked while benchmarking: every reported solution must satisfy
 the clues; a ``unique`` verdict must reproduce the published solution
@@ -49,6 +57,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
+
+import bench_issue19  # noqa: E402  (scripts/: the targets of issue 19)
 
 from satnono.formats import load_all  # noqa: E402
 from satnono.model import Puzzle, default_palette  # noqa: E402
@@ -446,12 +456,25 @@ def run_satnono(name: str, items: list[Item], timeout: float | None, progress: C
     return rows
 
 
-def run_deadline(items: list[Item], out: Callable[[str], None]) -> list[Row]:
+@dataclass
+class DeadlineSummary:
+    """What :func:`run_deadline` measured, for the targets of issue 19."""
+
+    puzzles: int = 0
+    same: int = 0  # puzzles with the same status, conflicts and solutions with and without the time limit
+    cpu_plain: float = 0.0
+    cpu_timed: float = 0.0
+    worst_plain: Row | None = None  # the slowest run without a time limit
+    near_ratio: float | None = None  # worst wall / DEADLINE_NEAR of the runs stopped by it (None: none was)
+
+
+def run_deadline(items: list[Item], out: Callable[[str], None], summary: DeadlineSummary | None = None) -> list[Row]:
     """Settle each puzzle without a time limit and with DEADLINE_TIMEOUT (a fresh ``Checker``
     each time, so no run inherits the other's line cache); print the conflicts and CPU seconds
     of both, the totals and their ratio; then settle the two puzzles that needed the most
     conflicts with DEADLINE_NEAR seconds and print how long that took.  Returns the rows of
-    the runs with DEADLINE_TIMEOUT (for the summary and the correctness checks)."""
+    the runs with DEADLINE_TIMEOUT (for the summary and the correctness checks); ``summary``,
+    when given, is filled in."""
 
     solutions: dict[int, tuple] = {}
 
@@ -500,6 +523,11 @@ def run_deadline(items: list[Item], out: Callable[[str], None]) -> list[Row]:
     if worst_ratio:
         out(f"   target (issue 19): the deadline honoured within 10 %: {'PASS' if worst_ratio <= 1.1 else 'FAIL'}"
             f" (worst {worst_ratio:.2f}x)")
+    if summary is not None:
+        summary.puzzles, summary.same = len(items), same
+        summary.cpu_plain, summary.cpu_timed = cpu_plain, cpu_timed
+        summary.worst_plain = max(plain_rows, key=lambda r: r.cpu, default=None)
+        summary.near_ratio = worst_ratio or None
     return timed_rows
 
 
@@ -534,6 +562,15 @@ def run_reference(rows: list[Row], timeout: float | None, progress: Callable[[st
             progress(f"  [ref] {row.item.name}: {ref.status} in {row.ref_cpu:.2f} s CPU")
         if i % 250 == 0:
             progress(f"  ... reference {row.set}: {i}/{len(rows)}")
+
+
+def probe_mix(results: dict[str, list[Row]], out: Callable[[str], None]) -> tuple[bench_issue19.ProbeResult, str]:
+    """The plain order-encoding probe on the issue-19 mix (what of it was run): see
+    :func:`bench_issue19.probe_rows`."""
+    rows, note = mix_entries(results)
+    if "random" in results and len(results["random"]) != 120:
+        note += f"; the issue's mix has 120 random puzzles, this one {len(results['random'])}"
+    return bench_issue19.probe_rows(rows, note, out), note
 
 
 # --------------------------------------------------------------------------- start-up
@@ -584,32 +621,6 @@ def measure_startup(corpus: Path, repeat: int = 5) -> dict[str, tuple[float, str
         if tmp is not None:
             os.unlink(tmp.name)
     return out
-
-
-def measure_pick(corpus: Path, count: int = 50, repeat: int = 3) -> tuple[float, float] | None:
-    """``satnono check F#1 ... F#count`` on a 1000-puzzle tournament file against ``check`` on the
-    same puzzles as separate JSON files: best-of-``repeat`` wall seconds of each, run
-    alternately (issue 19: at most 1.2x).  None when the corpus lacks the file."""
-    big = corpus / TOURNAMENT / "question" / f"{TOURNAMENT_SETS[1]}.txt"
-    if not big.is_file():
-        return None
-    from satnono.formats import dumps
-
-    with tempfile.TemporaryDirectory() as tmp:
-        separate = []
-        for k, p in enumerate(load_all(str(big))[:count], 1):
-            path = Path(tmp) / f"p{k}.json"
-            path.write_text(dumps(p, "json"))  # type: ignore[arg-type]
-            separate.append(str(path))
-        picked = [*_satnono_command(), "check", *(f"{big}#{k}" for k in range(1, count + 1))]
-        files = [*_satnono_command(), "check", *separate]
-        best = [float("inf"), float("inf")]
-        for _ in range(repeat):
-            for side, cmd in enumerate((picked, files)):
-                t0 = time.perf_counter()
-                subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
-                best[side] = min(best[side], time.perf_counter() - t0)
-    return best[0], best[1]
 
 
 # --------------------------------------------------------------------------- report
@@ -698,23 +709,26 @@ class Target:
     passed: bool | None
     unit: str = "s"
     note: str = ""
+    verdict: str = ""  # printed instead of PASS / FAIL / not run (a target measured elsewhere)
+
+
+def total_target(results: dict[str, list[Row]], label: str, sets: tuple[str, ...], limit: float,
+                 note: str = "") -> Target:
+    """Total satnono CPU over ``sets`` against ``limit``: every puzzle settled and the total within
+    it; not run (figure None) unless every one of the sets was run."""
+    fig = sum(r.cpu for s in sets for r in results[s]) if all(s in results for s in sets) else None
+    unsettled = sum(r.status not in SETTLED for s in sets for r in results.get(s, []))
+    ok = None if fig is None else (fig <= limit and unsettled == 0)
+    if unsettled:
+        note = (note + "; " if note else "") + f"{unsettled} not settled"
+    return Target(label, fig, limit, ok, note=note)
 
 
 def targets(results: dict[str, list[Row]], startup: dict | None, peak_mb: float) -> list[Target]:
     out: list[Target] = []
 
-    def cpu(*sets: str) -> float | None:
-        if not all(s in results for s in sets):
-            return None
-        return sum(r.cpu for s in sets for r in results[s])
-
     def total(label: str, sets: tuple[str, ...], limit: float, note: str = "") -> None:
-        fig = cpu(*sets)
-        unsettled = sum(r.status not in SETTLED for s in sets for r in results.get(s, []))
-        ok = None if fig is None else (fig <= limit and unsettled == 0)
-        if unsettled:
-            note = (note + "; " if note else "") + f"{unsettled} not settled"
-        out.append(Target(label, fig, limit, ok, note=note))
+        out.append(total_target(results, label, sets, limit, note))
 
     total("survey b/w (Knotty, Faase aside) total CPU", ("survey",), 1.0)
     total("n-Dom 3..12 total CPU", ("dom",), 1.0)
@@ -757,14 +771,101 @@ def targets(results: dict[str, list[Row]], startup: dict | None, peak_mb: float)
     return out
 
 
-def print_targets(ts: list[Target], out: Callable[[str], None]) -> None:
-    out("\n== targets (issues 5 and 10)")
+#: The issue-19 mix: these sets, the tournament files cut to their first MIX_TOURNAMENT puzzles.
+MIX_SETS = ("survey", "dom", *TOURNAMENT_SETS, "random")
+MIX_TOURNAMENT = 100
+
+
+def mix_entries(results: dict[str, list[Row]]) -> tuple[list[Row], str]:
+    """The rows of the issue-19 mix that were run, and how it is made up (as text)."""
+    rows: list[Row] = []
+    parts = []
+    for name in MIX_SETS:
+        if name in results:
+            got = results[name][:MIX_TOURNAMENT] if name in TOURNAMENT_SETS else results[name]
+            rows += got
+            parts.append(f"{name} {len(got)}")
+    missing = [n for n in MIX_SETS if n not in results]
+    return rows, (", ".join(parts) + (f"; not run: {', '.join(missing)}" if missing else ""))
+
+
+def targets19(results: dict[str, list[Row]], *, startup_cpu: dict | None = None, json_cpu: dict | None = None,
+              deadline: DeadlineSummary | None = None, pick: tuple[float, float] | None = None,
+              probe: bench_issue19.ProbeResult | None = None, mix_note: str = "") -> list[Target]:
+    """The targets of issue 19, each from this run's figures (figure None: its sets were not run)."""
+    out: list[Target] = []
+    if startup_cpu:
+        note = f"satnono {startup_cpu['satnono'] * 1e3:.0f} ms, python {startup_cpu['python'] * 1e3:.0f} ms"
+        if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+            note += "; PYTHONDONTWRITEBYTECODE is set: not meaningful"
+        out.append(Target("start-up: `check` 1x1 / `python -c pass` (CPU)", startup_cpu["ratio"], 2.0,
+                          startup_cpu["ratio"] <= 2.0, unit="x", note=note))
+    else:
+        out.append(Target("start-up: `check` 1x1 / `python -c pass` (CPU)", None, 2.0, None, unit="x"))
+    if json_cpu:
+        out.append(Target("`check --json` / `check`, 100 puzzles (CPU)", json_cpu["ratio"], 1.05,
+                          json_cpu["ratio"] <= 1.05, unit="x",
+                          note=f"json {json_cpu['json']:.3f} s, plain {json_cpu['plain']:.3f} s"))
+    else:
+        out.append(Target("`check --json` / `check`, 100 puzzles (CPU)", None, 1.05, None, unit="x"))
+    label = f"--timeout {DEADLINE_TIMEOUT:g}: puzzles where it changes anything"
+    if deadline is not None and deadline.puzzles:
+        differ = deadline.puzzles - deadline.same
+        ratio = deadline.cpu_timed / deadline.cpu_plain if deadline.cpu_plain else float("nan")
+        out.append(Target(label, differ, 0, differ == 0, unit="",
+                          note=f"same conflicts and solutions in {deadline.same} of {deadline.puzzles};"
+                               f" CPU with / without {ratio:.2f}x"))
+        if deadline.near_ratio is not None:
+            out.append(Target(f"--timeout {DEADLINE_NEAR:g} honoured (wall / limit)", deadline.near_ratio, 1.1,
+                              deadline.near_ratio <= 1.1, unit="x"))
+        else:
+            out.append(Target(f"--timeout {DEADLINE_NEAR:g} honoured (wall / limit)", None, 1.1, None, unit="x",
+                              verdict="n/a", note="every run settled in time"))
+    else:
+        out.append(Target(label, None, 0, None, unit=""))
+    t = TOURNAMENT_SETS
+    out.append(total_target(results, "tournament 3000 puzzles total CPU", t, 100.0))
+    mx = max(r.cpu for s in t for r in results[s]) if all(s in results for s in t) else None
+    out.append(Target("tournament max single puzzle CPU", mx, 2.0, None if mx is None else mx <= 2.0))
+    label = "mix: satnono CPU / plain order-encoding probe CPU"
+    if probe is not None and probe.puzzles and probe.ratio is not None:
+        ok = probe.ratio <= 0.3 and not probe.problems
+        note = f"{probe.puzzles} puzzles ({mix_note}); satnono {probe.satnono_cpu:.2f} s, probe {probe.probe_cpu:.2f} s"
+        if probe.problems:
+            note += f"; {len(probe.problems)} DISAGREEMENTS"
+        out.append(Target(label, probe.ratio, 0.3, ok, unit="x", note=note))
+    else:
+        out.append(Target(label, None, 0.3, None, unit="x"))
+    out.append(total_target(results, "cauldron 512x512 CPU", ("cauldron",), 0.1))
+    out.append(Target("`check F#1 ... F#50` / 50 files (wall)", None if pick is None else pick[0] / pick[1], 1.2,
+                      None if pick is None else pick[0] / pick[1] <= 1.2, unit="x",
+                      note="" if pick is None else f"{pick[0]:.3f} s against {pick[1]:.3f} s, best of 3"))
+    for key, name in (("knotty", "Knotty"), ("faase", "Faase")):
+        rows = [r for r in results.get("hard", []) if key in r.item.name]
+        if rows:
+            r = rows[0]
+            out.append(Target(f"{name} settled (CPU)", r.cpu, 60.0, r.status in SETTLED and r.cpu <= 60.0,
+                              note=r.status))
+        else:
+            out.append(Target(f"{name} settled (CPU)", None, 60.0, None))
+    label = "deadline set: worst puzzle, no time limit (CPU)"
+    w = deadline.worst_plain if deadline is not None else None
+    if w is not None:
+        out.append(Target(label, w.cpu, 10.0, w.status in SETTLED and w.cpu <= 10.0, note=f"{w.item.name}, {w.status}"))
+    else:
+        out.append(Target(label, None, 10.0, None))
+    out.append(Target("editor", None, 0, None, unit="", verdict="see scripts/bench_editor.py"))
+    return out
+
+
+def print_targets(ts: list[Target], out: Callable[[str], None], title: str = "issues 5 and 10") -> None:
+    out(f"\n== targets ({title})")
     out(f"   {'target':52} {'figure':>11} {'limit':>9} {'ratio':>7}  verdict")
     for t in ts:
         fig = "-" if t.figure is None else (f"{t.figure:.3f} {t.unit}".strip() if t.unit else f"{t.figure:g}")
-        lim = f"{t.target:g} {t.unit}".strip()
+        lim = "-" if t.verdict and t.figure is None and not t.target else f"{t.target:g} {t.unit}".strip()
         ratio = "-" if t.figure is None or not t.target else f"{t.figure / t.target:.2f}"
-        verdict = "not run" if t.passed is None else ("PASS" if t.passed else "FAIL")
+        verdict = t.verdict or ("not run" if t.passed is None else ("PASS" if t.passed else "FAIL"))
         out(f"   {t.label:52} {fig:>11} {lim:>9} {ratio:>7}  {verdict}" + (f"  ({t.note})" if t.note else ""))
 
 
@@ -804,6 +905,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help=f"corpus directory (default {DEFAULT_CORPUS})")
     ap.add_argument("--startup", action=argparse.BooleanOptionalAction, default=True,
                     help="measure process start-up (default on)")
+    ap.add_argument("--probe", action=argparse.BooleanOptionalAction, default=None,
+                    help="settle the issue-19 mix (survey, dom, the first 100 puzzles of each tournament file, "
+                         "random: those of them that were run) with the plain order-encoding probe too "
+                         "(default: when survey, dom, random and a tournament file are all run)")
     ap.add_argument("--quiet", action="store_true", help="no per-puzzle progress lines")
     ap.add_argument("--stored-solutions", action="store_true",
                     help="give satnono the puzzles as read, stored solutions (goal pictures) included: "
@@ -843,7 +948,17 @@ def main(argv: list[str] | None = None) -> int:
             startup = measure_startup(corpus)
         except Exception as e:  # report, do not lose the run
             out(f"!!! start-up measurement failed: {e}")
-    pick = measure_pick(corpus) if args.startup else None
+    startup_cpu = json_cpu = None
+    big = corpus / TOURNAMENT / "question" / f"{TOURNAMENT_SETS[1]}.txt"  # 1000 puzzles (issue 19)
+    if args.startup:  # issue 19: CPU of whole processes, alternated (scripts/bench_issue19.py)
+        try:
+            startup_cpu = bench_issue19.measure_startup_cpu(_satnono_command(), sys.executable, cwd=str(ROOT))
+            if big.is_file():
+                json_cpu = bench_issue19.measure_json_cpu(_satnono_command(), str(big), cwd=str(ROOT))
+        except Exception as e:  # report, do not lose the run
+            out(f"!!! start-up (CPU) measurement failed: {e}")
+    pick = (bench_issue19.measure_pick(big, _satnono_command(), cwd=str(ROOT))
+            if args.startup and big.is_file() else None)
 
     with_ref = args.reference
     ref_note = ""
@@ -866,6 +981,7 @@ def main(argv: list[str] | None = None) -> int:
                                else "the clues only (stored solutions just check the verdicts)"))
 
     results: dict[str, list[Row]] = {}
+    deadline: DeadlineSummary | None = None
     load_times: dict[str, float] = {}
     writer = fh = None
     if args.csv:
@@ -880,7 +996,8 @@ def main(argv: list[str] | None = None) -> int:
             load_times[name] = time.perf_counter() - t0
             out(f"\n-- {name}: {len(items)} puzzles")
             if name == "deadline":  # its own time limits; the reference would take minutes a puzzle here
-                rows = run_deadline(items, out)
+                deadline = DeadlineSummary()
+                rows = run_deadline(items, out, deadline)
             else:
                 rows = run_satnono(name, items, args.timeout, progress)
             results[name] = rows
@@ -896,6 +1013,12 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if fh is not None:
             fh.close()
+
+    probe, mix_note = None, ""
+    run_probe = args.probe if args.probe is not None else (
+        {"survey", "dom", "random"} <= set(results) and any(t in results for t in TOURNAMENT_SETS))
+    if run_probe and not interrupted:
+        probe, mix_note = probe_mix(results, out)
 
     all_rows = [r for rows in results.values() for r in rows]
     peak_sat = max((r.maxrss_mb for r in all_rows), default=0.0)
@@ -949,6 +1072,11 @@ def main(argv: list[str] | None = None) -> int:
         out(f"\nFILE#k: check F#1 ... F#50 {pick[0]:.3f} s, the same 50 puzzles as files {pick[1]:.3f} s,"
             f" ratio {pick[0] / pick[1]:.2f}x (target 1.2x or less)")
     print_targets(targets(results, startup, peak_sat), out)
+    if startup_cpu and os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        out("\n!!! PYTHONDONTWRITEBYTECODE is set: no .pyc is written, so satnono may be compiled at every start;"
+            " unset it (and run once to write the caches) for a meaningful start-up figure")
+    print_targets(targets19(results, startup_cpu=startup_cpu, json_cpu=json_cpu, deadline=deadline, pick=pick,
+                            probe=probe, mix_note=mix_note), out, "issue 19")
 
     nprob = sum(bool(r.problems) for r in all_rows)
     ndis = sum(r.agree == "NO" for r in all_rows)

@@ -86,3 +86,151 @@ def test_bench_verify_flags_wrong_verdicts() -> None:
     assert any("published solution does not satisfy" in m for m in bench.verify(bad, "multiple", (a, b), "x"))
     assert any("no published" in m for m in bench.verify(bench.Item("t", p, expect_published=True), "multiple", (a, b), "x"))
     assert any("expected unique" in m for m in bench.verify(bench.Item("t", p, expect_unique=True), "multiple", (a, b), "x"))
+
+
+def _load_script(name: str):
+    """A module of scripts/ by file (bench.py puts scripts/ on sys.path for its own modules)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"satnono_{name}", ROOT / "scripts" / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # dataclasses look their module up
+    try:
+        spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    finally:
+        del sys.modules[spec.name]
+    return mod
+
+
+def _runs(line: str) -> tuple[int, ...]:
+    return tuple(len(run) for run in line.split(".") if run)
+
+
+def _brute(rows, columns, givens=()):
+    """Every grid whose rows and columns have the clues (and that keeps the givens), by
+    enumerating each row's 2^w patterns and every combination of them."""
+    import itertools
+
+    h, w = len(rows), len(columns)
+    patterns = ["".join(bits) for bits in itertools.product(".#", repeat=w)]
+    per_row = [[p for p in patterns if _runs(p) == tuple(rows[r])
+                and all(p[c] == ".#"[v] for rr, c, v in givens if rr == r)] for r in range(h)]
+    return [g for g in itertools.product(*per_row)
+            if all(_runs("".join(g[r][c] for r in range(h))) == tuple(columns[c]) for c in range(w))]
+
+
+def test_order_probe_against_brute_force() -> None:
+    """The plain order-encoding probe settles small random puzzles as brute force does: the
+    verdict from the solution count capped at 2, and every solution it reports is one of them."""
+    import random
+
+    probe = _load_script("bench_issue19")
+    rng = random.Random(19)
+    seen = {"unique": 0, "multiple": 0, "none": 0}
+    for _ in range(400):
+        h, w = rng.choice((1, 2, 3, 4, 4, 4)), rng.choice((1, 2, 3, 4, 4, 4))
+        d = rng.random()
+        grid = ["".join("#" if rng.random() < d else "." for _ in range(w)) for _ in range(h)]
+        rows = [_runs(r) for r in grid]
+        other = grid if rng.random() < 0.6 else [
+            "".join("#" if rng.random() < d else "." for _ in range(w)) for _ in range(h)]
+        columns = [_runs("".join(other[r][c] for r in range(h))) for c in range(w)]
+        givens = []
+        if rng.random() < 0.2:
+            r, c = rng.randrange(h), rng.randrange(w)
+            givens.append((r, c, int(grid[r][c] == "#") if rng.random() < 0.8 else rng.randint(0, 1)))
+        truth = _brute(rows, columns, givens)
+        status, sols = probe.probe_settle(rows, columns, givens)
+        assert status == ("none", "unique", "multiple")[min(len(truth), 2)], (rows, columns, givens, truth)
+        assert len(sols) == min(len(truth), 2) and len(set(sols)) == len(sols)
+        assert all(s in truth for s in sols), (rows, columns, sols)
+        seen[status] += 1
+    assert min(seen.values()) >= 20, seen  # every verdict drawn often enough to mean something
+    # clues that do not fit their line: 'none' without a solver call
+    assert probe.probe_settle([(3,)], [(1,), (1,)]) == ("none", [])
+
+
+def test_issue19_targets_table() -> None:
+    """The issue-19 table on fabricated rows: a row passes, fails, or is 'not run' when its
+    sets were not run; the editor is only named."""
+    bench = _load_script("bench")
+    from satnono.model import Puzzle
+
+    p = Puzzle.from_clues([(1,)], [(1,)])
+
+    def rows(name: str, n: int, cpu: float, status: str = "unique") -> list:
+        return [bench.Row(name, bench.Item(f"{name}#{k}", p), status=status, cpu=cpu) for k in range(1, n + 1)]
+
+    def by_label(ts: list) -> dict:
+        return {t.label: t for t in ts}
+
+    def verdicts(ts: list) -> dict:
+        lines: list[str] = []
+        bench.print_targets(ts, lines.append, "issue 19")
+        assert lines[0] == "\n== targets (issue 19)"
+        assert len(lines) == len(ts) + 2
+        start = 3 + 52 + 1 + 11 + 1 + 9 + 1 + 7 + 2  # label, figure, limit, ratio columns
+        for t, line in zip(ts, lines[2:]):
+            assert line[3:3 + len(t.label)] == t.label
+        return {t.label: line[start:].split("  (")[0] for t, line in zip(ts, lines[2:])}
+
+    none = bench.targets19({})
+    v = verdicts(none)
+    assert v.pop("editor") == "see scripts/bench_editor.py"
+    assert set(v.values()) == {"not run"}
+    assert all(t.figure is None and t.passed is None for t in none if t.label != "editor")
+
+    fast = {"taai2011": rows("taai2011", 3, 0.5), "icga2017": rows("icga2017", 3, 0.5),
+            "icga2020": rows("icga2020", 3, 0.5), "cauldron": rows("cauldron", 1, 0.05)}
+    deadline = bench.DeadlineSummary(puzzles=2, same=2, cpu_plain=4.0, cpu_timed=4.2,
+                                     worst_plain=rows("deadline", 1, 3.0)[0], near_ratio=1.05)
+    probe = bench.bench_issue19.ProbeResult(puzzles=10, probe_cpu=10.0, satnono_cpu=2.0)
+    ts = by_label(bench.targets19(fast, startup_cpu={"python": 0.02, "satnono": 0.03, "ratio": 1.5},
+                                  json_cpu={"json": 1.0, "plain": 1.0, "ratio": 1.0}, deadline=deadline,
+                                  pick=(1.0, 1.0), probe=probe, mix_note="m"))
+    ok = {label for label, t in ts.items() if t.passed}
+    assert ok == set(ts) - {"Knotty settled (CPU)", "Faase settled (CPU)", "editor"}, ts
+    assert ts["tournament 3000 puzzles total CPU"].figure == 4.5
+    assert ts["mix: satnono CPU / plain order-encoding probe CPU"].figure == 0.2
+    assert ts["deadline set: worst puzzle, no time limit (CPU)"].figure == 3.0
+
+    slow = {**fast, "icga2020": [*rows("icga2020", 2, 0.5), *rows("icga2020", 1, 2.5)],
+            "cauldron": rows("cauldron", 1, 0.2), "hard": [bench.Row("hard", bench.Item("knotty.xml", p),
+                                                                       status="unique", cpu=61.0)]}
+    bad = bench.DeadlineSummary(puzzles=2, same=1, cpu_plain=4.0, cpu_timed=4.0,
+                                worst_plain=rows("deadline", 1, 11.0)[0], near_ratio=None)
+    wrong = bench.bench_issue19.ProbeResult(puzzles=10, probe_cpu=10.0, satnono_cpu=2.0,
+                                            problems=[("x", "verdicts disagree")])
+    ts = by_label(bench.targets19(slow, startup_cpu={"python": 0.02, "satnono": 0.05, "ratio": 2.5},
+                                  json_cpu={"json": 1.1, "plain": 1.0, "ratio": 1.1}, deadline=bad,
+                                  pick=(1.3, 1.0), probe=wrong))
+    failed = {label for label, t in ts.items() if t.passed is False}
+    assert failed == {
+        "start-up: `check` 1x1 / `python -c pass` (CPU)", "`check --json` / `check`, 100 puzzles (CPU)",
+        "--timeout 200: puzzles where it changes anything", "tournament max single puzzle CPU",
+        "mix: satnono CPU / plain order-encoding probe CPU",  # 0.2x, but a disagreement
+        "cauldron 512x512 CPU", "`check F#1 ... F#50` / 50 files (wall)", "Knotty settled (CPU)",
+        "deadline set: worst puzzle, no time limit (CPU)"}, failed
+    assert ts["tournament 3000 puzzles total CPU"].passed  # 6.5 s: within 100 s
+    assert ts["Faase settled (CPU)"].passed is None  # not among the hard rows
+    assert "DISAGREEMENTS" in ts["mix: satnono CPU / plain order-encoding probe CPU"].note
+    v = verdicts(list(ts.values()))
+    assert v["Knotty settled (CPU)"] == "FAIL" and v["Faase settled (CPU)"] == "not run"
+    assert v["tournament 3000 puzzles total CPU"] == "PASS"
+    # an unsettled tournament puzzle fails the total, however fast
+    uns = {**fast, "icga2017": rows("icga2017", 3, 0.1, status="unknown")}
+    assert by_label(bench.targets19(uns))["tournament 3000 puzzles total CPU"].passed is False
+
+
+def test_issue19_mix_entries() -> None:
+    """The mix: survey, dom and random whole, each tournament file cut to its first 100."""
+    bench = _load_script("bench")
+    from satnono.model import Puzzle
+
+    p = Puzzle.from_clues([(1,)], [(1,)])
+    results = {name: [bench.Row(name, bench.Item(f"{name}#{k}", p)) for k in range(n)]
+               for name, n in (("survey", 5), ("dom", 2), ("icga2017", 150), ("random", 40), ("cauldron", 1))}
+    rows, note = bench.mix_entries(results)
+    assert len(rows) == 5 + 2 + 100 + 40
+    assert [r.item.name for r in rows[7:9]] == ["icga2017#0", "icga2017#1"]
+    assert note == "survey 5, dom 2, icga2017 100, random 40; not run: taai2011, icga2020"
