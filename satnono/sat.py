@@ -72,7 +72,12 @@ SOLVERS: dict[str, str] = {
 #: ``stabilizeonly`` (stable mode: target phases and reluctant doubling restarts) cut
 #: the first-solution time by about 20 %; ``elim=0`` keeps variable elimination from
 #: making every incremental call re-extend the model (the second call got 20-40x faster).
-CADICAL_OPTIONS = {"stabilizeonly": 1, "elim": 0}
+#: ``walk=0`` (no local search when rephasing), ``chrono=0`` (no chronological backtracking),
+#: ``bumpreason=0`` (no bumping of reason-side literals) and ``shrink=0`` (no shrinking of learnt
+#: clauses) make each conflict cheaper on these small, dense formulas: 0.75x the CPU of the two
+#: options above on two samples of 450 and 600 tournament puzzles (about 10 % fewer conflicts,
+#: each cheaper), 0.4-0.9x on random two-colour 30-40 a side pictures, Knotty unchanged.
+CADICAL_OPTIONS = {"stabilizeonly": 1, "elim": 0, "walk": 0, "chrono": 0, "bumpreason": 0, "shrink": 0}
 
 
 class SatSession:
