@@ -52,6 +52,19 @@ def run_bench(tree: Path, sets: list[str], corpus: Path, out_csv: Path, timeout:
     return {s: (cpu[s], status[s]) for s in cpu}
 
 
+def build_native(tree: Path) -> None:
+    """Build a checkout's compiled core in place, as ``pip install .`` would, so that both sides
+    run with it (a bare checkout has only the C sources and would fall back to pure Python).
+    A tree without extensions, or without a compiler, runs as it is: said on stderr."""
+    if not any(tree.glob("satnono/**/*.c")):
+        return
+    proc = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=tree,
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        print(f"note: the base's compiled core did not build, it runs pure Python: {proc.stderr.strip()[-300:]}",
+              file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -75,6 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         base_tree = Path(tmp) / "tree"
         subprocess.run(["git", "worktree", "add", "--detach", "-q", str(base_tree), base_rev], cwd=ROOT, check=True)
         try:
+            build_native(base_tree)
             runs: dict[str, list[dict]] = {"base": [], "current": []}
             for r in range(args.rounds):
                 for side, tree in (("base", base_tree), ("current", ROOT)):
