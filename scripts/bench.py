@@ -724,6 +724,19 @@ def total_target(results: dict[str, list[Row]], label: str, sets: tuple[str, ...
     return Target(label, fig, limit, ok, note=note)
 
 
+#: The puzzles of the set ``hard``: a key in the file name, the name printed.
+HARD_NAMES = (("knotty", "Knotty"), ("faase", "Faase"))
+
+
+def hard_target(results: dict[str, list[Row]], key: str, label: str, limit: float) -> Target:
+    """The target "this puzzle of the set ``hard`` settled within ``limit`` CPU seconds"."""
+    rows = [r for r in results.get("hard", []) if key in r.item.name]
+    if not rows:
+        return Target(label, None, limit, None)
+    r = rows[0]
+    return Target(label, r.cpu, limit, r.status in SETTLED and r.cpu <= limit, note=r.status)
+
+
 def targets(results: dict[str, list[Row]], startup: dict | None, peak_mb: float) -> list[Target]:
     out: list[Target] = []
 
@@ -759,14 +772,7 @@ def targets(results: dict[str, list[Row]], startup: dict | None, peak_mb: float)
         out.append(Target("`satnono check` small puzzle, start to exit (wall)", s[0], 0.3, s[0] <= 0.3))
     else:
         out.append(Target("`satnono check` small puzzle, start to exit (wall)", None, 0.3, None))
-    for key, label in (("knotty", "Knotty settled"), ("faase", "Faase settled")):
-        rows = [r for r in results.get("hard", []) if key in r.item.name]
-        if rows:
-            r = rows[0]
-            out.append(Target(f"{label} (CPU)", r.cpu, 600.0, r.status in SETTLED and r.cpu <= 600.0,
-                              note=r.status))
-        else:
-            out.append(Target(f"{label} (CPU)", None, 600.0, None))
+    out += [hard_target(results, key, f"{name} settled (CPU)", 600.0) for key, name in HARD_NAMES]
     out.append(Target("peak RSS over satnono's puzzles", peak_mb, 1024.0, peak_mb <= 1024.0, unit="MB"))
     return out
 
@@ -840,14 +846,7 @@ def targets19(results: dict[str, list[Row]], *, startup_cpu: dict | None = None,
     out.append(Target("`check F#1 ... F#50` / 50 files (wall)", None if pick is None else pick[0] / pick[1], 1.2,
                       None if pick is None else pick[0] / pick[1] <= 1.2, unit="x",
                       note="" if pick is None else f"{pick[0]:.3f} s against {pick[1]:.3f} s, best of 3"))
-    for key, name in (("knotty", "Knotty"), ("faase", "Faase")):
-        rows = [r for r in results.get("hard", []) if key in r.item.name]
-        if rows:
-            r = rows[0]
-            out.append(Target(f"{name} settled (CPU)", r.cpu, 60.0, r.status in SETTLED and r.cpu <= 60.0,
-                              note=r.status))
-        else:
-            out.append(Target(f"{name} settled (CPU)", None, 60.0, None))
+    out += [hard_target(results, key, f"{name} settled (CPU)", 60.0) for key, name in HARD_NAMES]
     label = "deadline set: worst puzzle, no time limit (CPU)"
     w = deadline.worst_plain if deadline is not None else None
     if w is not None:
