@@ -100,7 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     ok = True
     print(f"before: {base_rev}   after: working tree   rounds: {args.rounds}   (CPU seconds; min per side)")
     print(f"{'set':14} {'before runs':>22} {'after runs':>22} {'before':>9} {'after':>9} {'after/before':>13}  verdict")
-    for s in args.sets:
+    # the sets the CSVs name: an alias such as 'tournament' comes back as its member sets
+    for s in dict.fromkeys(k for run in runs["base"] + runs["current"] for k in run):
         if s not in runs["base"][0] or s not in runs["current"][0]:
             print(f"{s:14} (not run on both sides)")
             continue
