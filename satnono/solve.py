@@ -335,8 +335,10 @@ class Checker:
                     return done(Status.UNKNOWN, solutions=(s1,), reason="stopped at the first solution")
                 late = "found a solution, but timed out before proving it unique"
             sat.add_clause(enc.blocking_clause(model))
-            # Search next to the first solution: second solutions usually differ in few cells.
+            # Search next to the first solution: second solutions usually differ in few cells;
+            # with the solver set for a proof, as most of the time there is none.
             sat.set_phases(enc.phases(model))
+            sat.for_proof()
             second = solve_keeping_rules(sat, state, enc, deadline, stats)
             if second is None:
                 return done(Status.UNKNOWN, solutions=(s1,), reason=late)

@@ -637,3 +637,78 @@ def test_a_stored_colour_solution_proves_uniqueness_in_one_call():
     assert r.status is bare.status is Status.UNIQUE and not r.line_solvable
     assert r.solutions == bare.solutions == (p.goal,)
     assert (r.stats.sat_calls, bare.stats.sat_calls) == (1, 2)
+
+
+@pytest.mark.parametrize("stored", [False, True])
+def test_the_call_after_a_solution_runs_with_proof_options(monkeypatch, stored):
+    """CaDiCaL searches for a first solution with cheap-conflict options and is switched to
+    CADICAL_PROOF_OPTIONS (its defaults) for the call after it (or for the one call next to a
+    stored solution), with the learnt state kept; other solvers are left as they are."""
+    from satnono import sat as satmod
+
+    events = []
+    real_solve = SatSession.solve
+
+    def solve(self, *a, **kw):
+        events.append("solve")
+        return real_solve(self, *a, **kw)
+
+    monkeypatch.setattr(SatSession, "solve", solve)
+    seen_options = []
+
+    class Spy:
+        def __init__(self, inner):
+            self.inner = inner
+
+        def configure(self, options):
+            seen_options.append(dict(options))
+            events.append("configure")
+            return self.inner.configure(options)
+
+        def __getattr__(self, name):
+            return getattr(self.inner, name)
+
+    real_init = SatSession.__init__
+
+    def init(self, *a, **kw):
+        real_init(self, *a, **kw)
+        self._solver = Spy(self._solver)
+
+    monkeypatch.setattr(SatSession, "__init__", init)
+    grid = ("#.#.", ".#.#", "#.#.", ".#.#")  # needs search (2x2 switches), several solutions
+    p = Puzzle.from_grid(grid) if stored else Puzzle.from_grid(grid, goal=None)
+    r = Checker().check(p)
+    assert r.status is Status.MULTIPLE and not r.line_solvable
+    assert seen_options == [satmod.CADICAL_PROOF_OPTIONS]
+    assert events == (["configure", "solve"] if stored else ["solve", "configure", "solve"])
+    seen_options.clear()
+    events.clear()
+    r = Checker(solver="minisat22").check(p)
+    assert r.status is Status.MULTIPLE and seen_options == []
+
+
+def test_proof_options_change_cadicals_search():
+    """The switch reaches the native solver: the same unsatisfiable call (10-Dom's uniqueness,
+    after the same first solution) takes a different number of conflicts with and without it
+    (CaDiCaL is deterministic), and both prove the same thing."""
+    from pathlib import Path
+
+    from satnono.formats import load
+
+    p = load(str(Path(__file__).resolve().parents[1] / "puzzles" / "dom" / "10-dom.xml")).replace(goal=None)
+    state = GridState(p)
+    assert propagate(state, LineSolver()) is None and state.unknown_count() > 0
+    enc = encode(state, LineSolver())
+    runs = []
+    for proof in (False, True):
+        with SatSession(enc.clauses) as s:
+            assert s.solve()
+            model = s.model()
+            s.add_clause(enc.blocking_clause(model))
+            s.set_phases(enc.phases(model))
+            if proof:
+                s.for_proof()
+            before = s.conflicts
+            runs.append((s.solve(), s.conflicts - before))
+    assert runs[0][0] is False and runs[1][0] is False, runs
+    assert runs[0][1] > 100 and runs[0][1] != runs[1][1], runs
