@@ -150,10 +150,11 @@ def test_order_probe_against_brute_force() -> None:
     assert probe.probe_settle([(3,)], [(1,), (1,)]) == ("none", [])
 
 
-def test_issue19_targets_table() -> None:
+def test_issue19_targets_table(monkeypatch) -> None:
     """The issue-19 table on fabricated rows: a row passes, fails, or is 'not run' when its
-    sets were not run; the editor is only named."""
+    sets were not run (or the tournament files were cut by --limit); the editor is only named."""
     bench = _load_script("bench")
+    monkeypatch.setattr(bench, "TOURNAMENT_PUZZLES", 9)  # three fabricated files of 3 puzzles
     from satnono.model import Puzzle
 
     p = Puzzle.from_clues([(1,)], [(1,)])
@@ -220,6 +221,10 @@ def test_issue19_targets_table() -> None:
     # an unsettled tournament puzzle fails the total, however fast
     uns = {**fast, "icga2017": rows("icga2017", 3, 0.1, status="unknown")}
     assert by_label(bench.targets19(uns))["tournament 3000 puzzles total CPU"].passed is False
+    # files cut short (--limit): the tournament targets are not run, however fast
+    cut = by_label(bench.targets19({**fast, "icga2017": rows("icga2017", 2, 0.1)}))
+    for label in ("tournament 3000 puzzles total CPU", "tournament max single puzzle CPU"):
+        assert cut[label].passed is None and cut[label].figure is None and "whole files" in cut[label].note
 
 
 def test_issue19_mix_entries() -> None:
