@@ -76,7 +76,8 @@ SOLVERS: dict[str, str] = {
 #: ``bumpreason=0`` (no bumping of reason-side literals) and ``shrink=0`` (no shrinking of learnt
 #: clauses) make each conflict cheaper on these small, dense formulas: 0.75x the CPU of the two
 #: options above on two samples of 450 and 600 tournament puzzles (about 10 % fewer conflicts,
-#: each cheaper), 0.4-0.9x on random two-colour 30-40 a side pictures, Knotty unchanged.
+#: each cheaper; the three whole files 0.76x), Faase 0.66x, Knotty unchanged; on colour mixed
+#: (bench's seven deadline pictures 0.78x, its colour set and random 36x40 two-colour ones 1.1x).
 CADICAL_OPTIONS = {"stabilizeonly": 1, "elim": 0, "walk": 0, "chrono": 0, "bumpreason": 0, "shrink": 0}
 #: ... and switched to these (CaDiCaL's defaults) by :meth:`SatSession.for_proof` once a solution is
 #: known and the next call is to show there is no other: the cheaper conflicts above cost proofs of
