@@ -102,27 +102,22 @@ def _load_script(name: str):
     return mod
 
 
-def _runs(line: str) -> tuple[int, ...]:
-    return tuple(len(run) for run in line.split(".") if run)
-
-
 def _brute(rows, columns, givens=()):
-    """Every grid whose rows and columns have the clues (and that keeps the givens), by
-    enumerating each row's 2^w patterns and every combination of them."""
-    import itertools
+    """Every grid with these clues that keeps the givens: the shared brute-force oracle, filtered."""
+    from _oracles import brute_force_solutions
 
-    h, w = len(rows), len(columns)
-    patterns = ["".join(bits) for bits in itertools.product(".#", repeat=w)]
-    per_row = [[p for p in patterns if _runs(p) == tuple(rows[r])
-                and all(p[c] == ".#"[v] for rr, c, v in givens if rr == r)] for r in range(h)]
-    return [g for g in itertools.product(*per_row)
-            if all(_runs("".join(g[r][c] for r in range(h))) == tuple(columns[c]) for c in range(w))]
+    from satnono.model import Puzzle
+
+    grids = brute_force_solutions(Puzzle.from_clues(rows, columns))
+    return [g for g in grids if all(g[r][c] == ".#"[v] for r, c, v in givens)]
 
 
 def test_order_probe_against_brute_force() -> None:
     """The plain order-encoding probe settles small random puzzles as brute force does: the
     verdict from the solution count capped at 2, and every solution it reports is one of them."""
     import random
+
+    from satnono.model import line_clue as _runs
 
     probe = _load_script("bench_issue19")
     rng = random.Random(19)
