@@ -17,12 +17,14 @@ starts with one), so a Ctrl-C is never lost.
 
 from __future__ import annotations
 
-import signal
-from contextlib import contextmanager
-
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
 if TYPE_CHECKING:
-    from typing import Iterator
+    import signal
+else:
+    try:  # the C module alone: `signal` wraps it in enums, and `enum` costs more than starting Python
+        import _signal as signal
+    except ImportError:  # pragma: no cover - an interpreter without it
+        import signal
 
 
 class Terminated(KeyboardInterrupt):
@@ -50,6 +52,11 @@ class Signals:
                 break
         self.installed = bool(saved)
         return saved
+
+    @staticmethod
+    def sigint_ignored() -> bool:
+        """SIGINT is ignored (the process started so, under nohup or as a background job)."""
+        return signal.getsignal(signal.SIGINT) == signal.SIG_IGN
 
     def restore(self, saved: list[tuple[int, object]]) -> None:
         for sig, old in saved:
@@ -92,26 +99,38 @@ class Signals:
         except (ValueError, TypeError):  # not the main thread, or no Python-level handler
             pass
 
-    @contextmanager
-    def critical(self, check: bool = True) -> Iterator[None]:
+    def critical(self, check: bool = True) -> _Critical:
         """Defer SIGINT/SIGTERM until the block is done.  ``check=False``: enter even when a
         signal was raised before (clean-up that must run whatever stopped the process)."""
-        if check:
-            self.checkpoint()
-        self.deferring += 1
-        try:
-            yield
-        finally:
-            self.deferring -= 1
-            if not self.deferring and self.pending is not None:
-                sig, self.pending = self.pending, None
-                self._raise(sig)
+        return _Critical(self, check)
+
+
+class _Critical:
+    """The context of :meth:`Signals.critical` (a class: :mod:`contextlib` is not loaded at start-up)."""
+
+    __slots__ = ("signals", "check")
+
+    def __init__(self, signals: Signals, check: bool) -> None:
+        self.signals = signals
+        self.check = check
+
+    def __enter__(self) -> None:
+        if self.check:
+            self.signals.checkpoint()
+        self.signals.deferring += 1
+
+    def __exit__(self, *exc: object) -> None:
+        s = self.signals
+        s.deferring -= 1
+        if not s.deferring and s.pending is not None:
+            sig, s.pending = s.pending, None
+            s._raise(sig)
 
 
 SIGNALS = Signals()
 
 
-def critical(check: bool = True):  # type: ignore[no-untyped-def]
+def critical(check: bool = True) -> _Critical:
     """A block during which SIGINT and SIGTERM wait (see :meth:`Signals.critical`)."""
     return SIGNALS.critical(check)
 
@@ -124,23 +143,24 @@ def checkpoint() -> None:
 _CHILD_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM})
 
 
-@contextmanager
-def children_starting() -> Iterator[None]:
-    """Hold SIGINT and SIGTERM back in this thread while child processes start.
+class children_starting:
+    """Hold SIGINT and SIGTERM back in this thread while child processes start (a ``with`` block).
 
     A signal sent to the whole process group (a terminal's Ctrl-C) would otherwise reach a
     child before it could ignore it, and kill it with a traceback.  Children inherit the
     held-back signals and call :func:`ignore_in_child` first thing; what arrives here
     meanwhile is delivered as soon as the block ends.
     """
-    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not on POSIX
-        yield
-        return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, _CHILD_SIGNALS)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+    __slots__ = ("old",)
+
+    def __enter__(self) -> None:
+        self.old = signal.pthread_sigmask(signal.SIG_BLOCK, _CHILD_SIGNALS) if hasattr(signal, "pthread_sigmask") \
+            else None
+
+    def __exit__(self, *exc: object) -> None:
+        if self.old is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, self.old)
 
 
 def ignore_in_child() -> None:

@@ -7,7 +7,6 @@ the one-colour palette :data:`BW_PALETTE`.
 
 from __future__ import annotations
 
-import re
 
 from .values import Frozen
 
@@ -66,7 +65,7 @@ def plain_black(palette: Sequence[Color]) -> bool:
     which every reader, writer and picture keeps as it is."""
     return len(palette) == 2 and palette[1] == BW_PALETTE[1]
 
-_HEX = r"#?([0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})"  # compiled on first use (re caches it)
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 
 def parse_rgb(text: str) -> tuple[int, int, int]:
@@ -78,10 +77,11 @@ def parse_rgb(text: str) -> tuple[int, int, int]:
     >>> parse_rgb("#ff8000"), parse_rgb("0f0")
     ((255, 128, 0), (0, 255, 0))
     """
-    m = re.fullmatch(_HEX, text.strip())
-    if not m:
+    digits = text.strip()
+    if digits.startswith("#"):
+        digits = digits[1:]
+    if len(digits) not in (3, 6) or not all(ch in _HEX_DIGITS for ch in digits):  # no `re` at start-up
         raise ValueError(f"malformed RGB colour {text.strip()[:20]!r} (expected 3 or 6 hex digits, like #ff0000)")
-    digits = m.group(1)
     if len(digits) == 3:
         digits = "".join(ch * 2 for ch in digits)
     return (int(digits[0:2], 16), int(digits[2:4], 16), int(digits[4:6], 16))

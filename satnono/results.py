@@ -8,26 +8,87 @@ value that a worker or a remote task can be handed.
 
 from __future__ import annotations
 
-from enum import Enum
-
 from .values import Frozen
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
+if TYPE_CHECKING:
+    from typing import ClassVar, Iterator
 
 
 #: The SAT back end used unless another is named (python-sat's CaDiCaL 1.9.5).
 DEFAULT_SOLVER = "cadical195"
 
 
-class Status(str, Enum):
-    """The verdict on a puzzle."""
+class _StatusType(type):
+    """Iteration over the verdicts, in their order (as over an enum)."""
 
-    UNIQUE = "unique"
-    MULTIPLE = "multiple"
-    NONE = "none"
-    UNKNOWN = "unknown"
-    ERROR = "error"
+    def __iter__(cls) -> Iterator[Status]:
+        return iter(cls._members.values())  # type: ignore[attr-defined]
+
+    def __len__(cls) -> int:
+        return len(cls._members)  # type: ignore[attr-defined]
+
+
+class Status(str, metaclass=_StatusType):
+    """The verdict on a puzzle: one of five words, each a single instance.
+
+    It behaves as a ``str``-valued enum (``Status.UNIQUE.value``, ``.name``, ``Status("unique")
+    is Status.UNIQUE``, ``list(Status)``, identity kept through pickling) without loading
+    :mod:`enum`, which with :mod:`re` would cost more than Python's own start-up.
+
+    >>> Status("multiple") is Status.MULTIPLE, Status.NONE == "none", Status.UNKNOWN.name
+    (True, True, 'UNKNOWN')
+    >>> [str(s) for s in Status]
+    ['unique', 'multiple', 'none', 'unknown', 'error']
+    >>> Status("maybe")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'maybe' is not a valid Status
+    """
+
+    __slots__ = ()
+    _members: ClassVar[dict[str, Status]] = {}
+
+    UNIQUE: ClassVar[Status]
+    MULTIPLE: ClassVar[Status]
+    NONE: ClassVar[Status]
+    UNKNOWN: ClassVar[Status]
+    ERROR: ClassVar[Status]
+
+    def __new__(cls, value: str) -> Status:
+        try:
+            return cls._members[value]
+        except (KeyError, TypeError):
+            raise ValueError(f"{value!r} is not a valid Status") from None
+
+    @property
+    def value(self) -> str:
+        return str.__str__(self)
+
+    @property
+    def name(self) -> str:
+        return self.value.upper()
 
     def __str__(self) -> str:
         return self.value
+
+    def __repr__(self) -> str:
+        return f"<Status.{self.name}: {self.value!r}>"
+
+    def __reduce__(self) -> tuple[type[Status], tuple[str]]:
+        return (Status, (self.value,))
+
+    def __copy__(self) -> Status:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> Status:
+        return self
+
+
+for _word in ("unique", "multiple", "none", "unknown", "error"):
+    Status._members[_word] = str.__new__(Status, _word)
+    setattr(Status, _word.upper(), Status._members[_word])
+del _word
 
 
 class Limits(Frozen):

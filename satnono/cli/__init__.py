@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import errno
 import os
-import signal
 import sys
 
 from ..errors import SatnonoError
@@ -84,7 +83,7 @@ def __getattr__(name: str) -> Any:
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit code."""
     saved = SIGNALS.install()
-    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    if SIGNALS.sigint_ignored():
         # started with SIGINT ignored (nohup, a background job): python-sat must not catch it either
         from ..sat import leave_sigint_alone
 

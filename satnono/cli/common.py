@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import codecs
 import os
-import re
 import sys
 
 from ..interrupt import SIGNALS, Terminated
@@ -65,7 +64,7 @@ def batch_code(codes: list[int]) -> int:
 
 # --- output ---------------------------------------------------------------------
 
-_ANSI = re.compile(r"\033\[[0-?]*[ -/]*[@-~]")
+_ANSI = r"\033\[[0-?]*[ -/]*[@-~]"  # compiled when some output has a code (re caches it)
 
 
 def _isatty(stream) -> bool:  # type: ignore[no-untyped-def]
@@ -97,8 +96,10 @@ def echo(text: str = "", err: bool = False) -> None:
         click.echo(text, err=err)
         return
     out = text + "\n"
-    if not _isatty(stream):
-        out = _ANSI.sub("", out)
+    if "\033" in out and not _isatty(stream):
+        import re  # not at start-up: plain output has no codes
+
+        out = re.sub(_ANSI, "", out)
     stream.write(out)
     stream.flush()
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import errno
 import os
-from contextlib import suppress
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
 if TYPE_CHECKING:
@@ -61,13 +60,17 @@ def _write_via_temporary(path: str, directory: str, data: bytes, overwrite: bool
         else:
             _link_no_clobber(tmp, path)
     finally:
-        with suppress(FileNotFoundError):
+        try:
             os.unlink(tmp)
+        except FileNotFoundError:
+            pass
 
 
 def _new_file_mode(path: str) -> int:
-    with suppress(OSError):
+    try:
         return os.stat(path).st_mode & 0o7777
+    except OSError:
+        pass
     mask = os.umask(0)
     os.umask(mask)
     return 0o666 & ~mask

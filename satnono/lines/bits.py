@@ -3,9 +3,12 @@ bit ``i`` = cell ``i``."""
 
 from __future__ import annotations
 
-import importlib
 import os
-from types import ModuleType
+import sys
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
+if TYPE_CHECKING:
+    from types import ModuleType
 
 Mask = int
 
@@ -17,7 +20,8 @@ def native_core(name: str = "_native") -> ModuleType | None:
     if os.environ.get("SATNONO_PURE", "") not in ("", "0"):
         return None
     try:
-        return importlib.import_module(f"{__package__}.{name}")
+        __import__(f"{__package__}.{name}")  # not importlib: it is not loaded at start-up
+        return sys.modules[f"{__package__}.{name}"]
     except ImportError:
         return None
 
