@@ -99,6 +99,51 @@ def test_plain_check_loads_neither_click_nor_the_heavy_modules(files):
     assert out.stdout.strip().splitlines()[-1] == "0 []"
 
 
+#: What a plain ``satnono check`` on a ``.non`` file must not load: ``re`` with the ``enum`` it
+#: loads costs more than Python's own start-up (``re`` is imported by pip's console-script launcher,
+#: so the installed command is a script of our own, ``satnono/cli/bin/satnono``).
+NOT_AT_START_UP = {"re", "enum", "html", "contextlib", "typing", "signal", "importlib", "click", "pysat",
+                   "numpy", "satnono.formats.nonny", "satnono.formats.pynogram", "satnono.formats.tournament"}
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LAUNCHER = os.path.join(ROOT, "satnono", "cli", "bin", "satnono")
+
+
+@pytest.mark.parametrize("text", [
+    "width 1\nheight 1\nrows\n1\ncolumns\n1\n",
+    'title "a &amp; b"\nwidth 2\nheight 1\n\nrows\n1, 0\ncolumns\n1\n0\n',  # html only for an entity
+    "width 2\nheight 1\ncolor a #ff0000\nrows\n1a\ncolumns\n1a\n0\n",
+])
+def test_the_installed_command_on_a_non_file_loads_no_re_nor_enum(tmp_path, text):
+    """The installed command (the script setup.py installs), run without site-packages (``-S``: the
+    development install's import hook loads ``re`` itself), on a ``.non`` file line logic finishes."""
+    path = tmp_path / "one.non"
+    path.write_text(text)
+    out = subprocess.run([sys.executable, "-S", "-X", "importtime", LAUNCHER, "check", str(path)],
+                         capture_output=True, text=True, stdin=subprocess.DEVNULL, cwd=str(tmp_path),
+                         env={**os.environ, "PYTHONPATH": ROOT}, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "unique (line-solvable)" in out.stdout
+    loaded = {line.rsplit("|", 1)[1].strip() for line in out.stderr.splitlines() if line.startswith("import time:")}
+    assert "satnono.cli.checking" in loaded  # the measure works
+    if "&amp;" in text:  # an entity to unescape: html (which needs re) then, and only then
+        assert sorted(NOT_AT_START_UP & loaded) == ["enum", "html", "re"]
+    else:
+        assert sorted(NOT_AT_START_UP & loaded) == []
+
+
+def test_setup_installs_the_launcher_script():
+    """setup.py installs ``satnono/cli/bin/satnono`` as the command on POSIX (a console script on
+    Windows); the script calls the same entry point."""
+    with open(os.path.join(ROOT, "setup.py")) as f:
+        setup = f.read()
+    assert 'os.path.join("satnono", "cli", "bin", "satnono")' in setup
+    assert '"satnono = satnono.cli:entry"' in setup
+    with open(LAUNCHER) as f:
+        script = f.read()
+    assert script.startswith("#!python\n") and "from satnono.cli import entry" in script
+    assert "\nimport re" not in script
+
+
 class _Terminal(io.StringIO):
     def isatty(self) -> bool:
         return True

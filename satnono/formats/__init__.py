@@ -37,15 +37,13 @@ beside it (by suffix only); :func:`satnono.formats.level.save` writes the three 
 
 from __future__ import annotations
 
-import importlib
 import os
-import re
 import sys
 from contextvars import ContextVar
 
 from ..errors import ParseError, PuzzleTooLarge, UnsupportedPuzzle
 from ..model import Puzzle
-from ._text import parse_int
+from ._text import is_digits, parse_int
 from .sniff import SIGNATURE_FORMATS, candidates, format_from_suffix, order, sniff
 from .writing import WriteError, save_folder, write_atomic
 
@@ -85,7 +83,7 @@ class _Lazy:
         self.__name__ = name
 
     def __call__(self, *args, **kwargs):
-        return getattr(importlib.import_module(f"{__name__}.{self.module}"), self.name)(*args, **kwargs)
+        return getattr(_submodule(self.module), self.name)(*args, **kwargs)
 
     def __repr__(self) -> str:
         return f"<{__name__}.{self.module}.{self.name}>"
@@ -142,9 +140,16 @@ _SUBMODULES = frozenset({"cwd", "jsonfmt", "level", "mk", "nin", "non", "nonogri
                          "picture", "pynogram", "textgrid", "tournament", "webpbn"})
 
 
+def _submodule(name: str):  # type: ignore[no-untyped-def]
+    """``satnono.formats.<name>``, imported (``importlib`` is not loaded at start-up)."""
+    full = f"{__name__}.{name}"
+    __import__(full)
+    return sys.modules[full]
+
+
 def __getattr__(name: str):
     if name in _SUBMODULES:
-        return importlib.import_module(f"{__name__}.{name}")
+        return _submodule(name)
     if name == "tempfile":
         import tempfile
 
@@ -274,9 +279,10 @@ def split_selector(path: str) -> tuple[str, int | None]:
     if path == STDIN or "#" not in path or os.path.exists(path):
         return path, None
     base, _, frag = path.rpartition("#")
-    if base != STDIN and not os.path.exists(base) and not re.fullmatch(r"\s*[+-]?[0-9]+\s*", frag):
+    number = frag.strip()
+    if base != STDIN and not os.path.exists(base) and not is_digits(number[1:] if number[:1] in "+-" else number):
         return path, None  # neither a file nor a selector: report the missing file
-    if not re.fullmatch(r"[0-9]+", frag):
+    if not is_digits(frag):
         raise ParseError(f"the puzzle number after '#' must be a positive integer, got {frag!r}", base)
     k = parse_int(frag, "puzzle number", base, None)
     if k == 0:

@@ -17,7 +17,6 @@ matching one of them and otherwise gives its ``#rrggbb``.
 
 from __future__ import annotations
 
-import re
 from ..errors import ParseError
 from ..model import BACKGROUND, BW_PALETTE, MAX_COLORS, Color, Palette, Puzzle, parse_rgb, plain_black
 from ..palette import RESERVED_CHARS
@@ -82,7 +81,7 @@ SPARE_CHARS = (
 
 def rgb_of_name(name: str) -> RGB | None:
     """The RGB of a colour name in :data:`COLOR_NAMES` (case and spaces ignored), else ``None``."""
-    return COLOR_NAMES.get(re.sub(r"[\s_]+", "", name).lower())
+    return COLOR_NAMES.get("".join(ch for ch in name if ch != "_" and not ch.isspace()).lower())
 
 
 def name_for_rgb(rgb: RGB) -> str:
@@ -102,7 +101,7 @@ def rgb_of_spec(spec: str) -> RGB:
     try:
         return parse_rgb(spec)
     except ValueError:
-        if spec.strip().startswith("#") or re.fullmatch(r"[0-9A-Fa-f]+", spec.strip()):
+        if spec.strip().startswith("#") or (spec.strip() and all(ch in "0123456789abcdefABCDEF" for ch in spec.strip())):
             raise
         raise ValueError(f"unknown colour name {spec.strip()[:30]!r} (use a common name or #rrggbb)") from None
 
@@ -198,36 +197,36 @@ def require_bw(puzzle: Puzzle, fmt: str) -> None:
         )
 
 
-_BLOCK = re.compile(r"([0-9]+)(.*)", re.DOTALL)
-
 RawBlock = tuple[int, "str | None"]
 """A block as read from a file: its length and the colour key written after it (``None``: none)."""
 
 
-def split_blocks(text: str, sep: str, source: str | None, line: int | None) -> list[RawBlock]:
-    """A colour clue line (``3a,1b`` / ``3y 1o``) as ``(length, key)`` pairs, zeros dropped.
+def split_blocks(text: str, commas: bool, source: str | None, line: int | None) -> list[RawBlock]:
+    """A colour clue line (``3a,1b`` / ``3y 1o``) as ``(length, key)`` pairs, zeros dropped; its
+    items are separated by whitespace, and with ``commas`` also by commas (:func:`split_tokens`).
 
     A key is the one character after the number; a plain number has key ``None``.
 
     Raises:
         ParseError: for a token that is not a length with at most one colour character.
     """
-    from ._text import parse_block
+    from ._text import leading_digits, parse_block, split_tokens
 
     body = text.strip()
     if not body:
         return []
     out: list[RawBlock] = []
-    for token in re.split(sep, body):
-        m = _BLOCK.fullmatch(token)
-        if m is None or len(m.group(2)) > 1:
-            if m is not None and m.group(2)[:1].isalpha():
+    for token in split_tokens(body, commas):
+        digits = leading_digits(token)
+        key = token[digits:]
+        if not digits or len(key) > 1:
+            if digits and key[:1].isalpha():
                 raise ParseError(f"a block is a length and one colour letter, got {token[:20]!r}", source, line)
             parse_block(token, source, line)  # reports the precise problem
             raise ParseError(f"unexpected clue item {token[:20]!r}", source, line)  # pragma: no cover
-        n = parse_block(m.group(1), source, line)
+        n = parse_block(token[:digits], source, line)
         if n:
-            out.append((n, m.group(2) or None))
+            out.append((n, key or None))
     return out
 
 

@@ -6,8 +6,6 @@ Every helper raises :class:`~satnono.errors.ParseError` with the file name and a
 
 from __future__ import annotations
 
-import re
-
 from ..errors import ParseError, PuzzleTooLarge
 from ..model import MAX_CELLS, MAX_SIDE, Clue
 
@@ -15,11 +13,54 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
 if TYPE_CHECKING:
     from typing import Sequence
 
-_DIGITS = re.compile(r"[0-9]+")
-_NEGATIVE = re.compile(r"-[0-9]+")
+_ASCII_DIGITS = frozenset("0123456789")
 #: More digits than this cannot be a block length (checked before ``int()``,
 #: which refuses strings of thousands of digits with a bare ``ValueError``).
 _MAX_DIGITS = 9
+
+
+def is_digits(text: str) -> bool:
+    """One or more ASCII digits and nothing else (``str.isdigit`` also takes other scripts' digits).
+
+    >>> is_digits("042"), is_digits(""), is_digits("4 2"), is_digits("\u0664")
+    (True, False, False, False)
+    """
+    return bool(text) and all(ch in _ASCII_DIGITS for ch in text)
+
+
+def leading_digits(text: str) -> int:
+    """How many ASCII digits ``text`` starts with."""
+    i = 0
+    while i < len(text) and text[i] in _ASCII_DIGITS:
+        i += 1
+    return i
+
+
+def split_tokens(body: str, commas: bool = False) -> list[str]:
+    """The tokens of a stripped clue line: separated by whitespace runs, and with ``commas`` also by a
+    comma with any whitespace around it (an empty token stays between two commas, for its reader to
+    report).  Whitespace is Unicode's, as ``str.split`` and a regex's ``\\s`` see it.
+
+    >>> split_tokens("3 1"), split_tokens("3a, 1b 2"), split_tokens("1,,2", commas=True)
+    (['3', '1'], ['3a,', '1b', '2'], ['1', '', '2'])
+    >>> split_tokens("3a, 1b 2", commas=True), split_tokens("", commas=True)
+    (['3a', '1b', '2'], [''])
+    """
+    if not commas:
+        return body.split() if body else [""]
+    out: list[str] = []
+    for piece in body.split(","):
+        words = piece.split()
+        out.extend(words if words else [""])
+    return out
+
+
+def strip_comment(line: str) -> str:
+    """``line`` without a ``#``/``;`` comment (one that starts the line or follows whitespace)."""
+    for i, ch in enumerate(line):
+        if ch in "#;" and (i == 0 or line[i - 1].isspace()):
+            return line[:i]
+    return line
 
 
 def split_lines(text: str) -> list[str]:
@@ -48,11 +89,11 @@ def parse_int(token: str, what: str, source: str | None, line: int | None) -> in
     Raises:
         ParseError: for anything else, naming ``what`` the number was meant to be.
     """
-    if _DIGITS.fullmatch(token):
+    if is_digits(token):
         if len(token.lstrip("0")) > _MAX_DIGITS:
             raise ParseError(f"{what} {token[:20]}{'...' if len(token) > 20 else ''} is too large", source, line)
         return int(token)
-    if _NEGATIVE.fullmatch(token):
+    if token[:1] == "-" and is_digits(token[1:]):
         raise ParseError(f"{what} must not be negative, got {token[:20]!r}", source, line)
     raise ParseError(f"{what} should be a whole number, got {token[:20]!r}", source, line)
 
@@ -78,8 +119,9 @@ def parse_block(token: str, source: str | None, line: int | None) -> int:
     return n
 
 
-def parse_clue(text: str, source: str | None, line: int | None, sep: str = r"\s+") -> Clue:
-    """A clue line: block lengths separated by ``sep`` (a regex); blank or ``0`` means empty.
+def parse_clue(text: str, source: str | None, line: int | None, sep: str | None = None) -> Clue:
+    """A clue line: block lengths separated by whitespace, or by ``sep`` (a regex); blank or ``0``
+    means empty.
 
     >>> parse_clue("1,0,3", None, 1, sep=r"\\s*,\\s*")
     (1, 3)
@@ -87,7 +129,12 @@ def parse_clue(text: str, source: str | None, line: int | None, sep: str = r"\s+
     body = text.strip()
     if not body:
         return ()
-    tokens = re.split(sep, body)
+    if sep is None:
+        tokens = body.split()
+    else:
+        import re  # a reader with its own separator; not at start-up
+
+        tokens = re.split(sep, body)
     return tuple(n for n in (parse_block(t, source, line) for t in tokens) if n)
 
 

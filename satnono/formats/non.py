@@ -40,18 +40,15 @@ Reading rules:
 
 from __future__ import annotations
 
-import html
-import re
 
 from ..errors import ParseError, PuzzleTooLarge
 from ..model import BLACK, MAX_SIDE, WHITE, Palette, Puzzle, default_rgb, parse_rgb, plain_black
 from ._palette import RGB, RawBlock, build_palette, name_for_rgb, puzzle_of_blocks, rgb_of_name, split_blocks
 from ._text import check_size, is_blank, parse_int, split_lines, take_rules
+from .sniff import looks_like_nonny
 
-_WORD = re.compile(r"([A-Za-z][A-Za-z0-9_-]*)(?:\s+(.*))?")
-_SEPARATOR = re.compile(r"={4,}\s*")
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 _CLUE_START = frozenset("0123456789-+,")
-_CLUE_SEP = r"\s*,\s*|\s+"
 _IGNORED = frozenset({"maxrule", "saved"})
 _STRUCTURAL = frozenset({"width", "height", "rows", "columns", "goal", "maxrule", "color", "colour", "saved"})
 
@@ -60,14 +57,14 @@ def read(text: str, source: str | None) -> list[Puzzle]:
     """All puzzles in a ``.non`` file (several for a ``====``-separated bundle); a file in the
     Nonny game's colour dialect is read by :mod:`satnono.formats.nonny` (told by content)."""
     lines = split_lines(text)
-    from . import nonny
+    if looks_like_nonny(lines):
+        from . import nonny
 
-    if nonny.looks_like(lines):
         return nonny.read(text, source)
     chunks: list[tuple[int, list[str]]] = []
     start = 0
     for i, line in enumerate(lines):
-        if _SEPARATOR.fullmatch(line):
+        if _separator(line):
             chunks.append((start, lines[start:i]))
             start = i + 1
     chunks.append((start, lines[start:]))
@@ -83,7 +80,30 @@ def _unquote(value: str) -> str:
         value = value[1:-1]
     elif value.startswith('"'):
         value = value[1:]
-    return html.unescape(value)
+    if "&" in value:  # an entity (`html`, and the `re` it loads, only then)
+        import html
+
+        value = html.unescape(value)
+    return value
+
+
+def _separator(line: str) -> bool:
+    """A bundle's separator line: four or more ``=`` (then whitespace)."""
+    bar = line.rstrip()
+    return len(bar) >= 4 and bar.count("=") == len(bar)
+
+
+def _keyword_line(s: str) -> tuple[str, str] | None:
+    """A stripped line as ``(keyword, value)``: an ASCII letter, then letters, digits, ``_`` or
+    ``-``, then nothing or whitespace and the value; None for other lines."""
+    if not (s[:1].isascii() and s[:1].isalpha()):
+        return None
+    i = 1
+    while i < len(s) and s[i] in _WORD_CHARS:
+        i += 1
+    if i < len(s) and not s[i].isspace():
+        return None
+    return s[:i], s[i:].strip()
 
 
 class _Reader:
@@ -123,10 +143,10 @@ class _Reader:
                 continue
             if s[0] in _CLUE_START:
                 raise self.error("clue line outside a 'rows' or 'columns' section", lineno)
-            m = _WORD.fullmatch(s)
-            if m is None:
+            word = _keyword_line(s)
+            if word is None:
                 continue  # not a recognisable line: ignored, as the format says
-            key, value = m.group(1).lower(), (m.group(2) or "").strip()
+            key, value = word[0].lower(), word[1]
             if key in ("width", "height") or (key in ("rows", "columns") and value):
                 self.set_size("height" if key in ("height", "rows") else "width", value, lineno)
             elif key in ("rows", "columns"):
@@ -180,7 +200,7 @@ class _Reader:
                 raise self.error(f"'{key}' section has no clue lines", kw_line)
         else:
             chosen = take_rules(block, count, what, self.source, end)
-        return [(n, split_blocks(t, _CLUE_SEP, self.source, n)) for n, t in chosen]
+        return [(n, split_blocks(t, True, self.source, n)) for n, t in chosen]
 
     def build(self) -> Puzzle:
         if not self.size and not self.blocks and self.goal is None:
@@ -328,7 +348,7 @@ def write(puzzle: Puzzle) -> str:
         out.append(f"title {_quote(puzzle.name)}")
     for key, value in puzzle.meta:
         word = "by" if key == "author" else key.lower()
-        if _WORD.fullmatch(word) and word not in _STRUCTURAL and word != "title":
+        if _keyword_line(word) is not None and word not in _STRUCTURAL and word != "title":
             out.append(f"{word} {_quote(value)}")
     out += [f"width {puzzle.width}", f"height {puzzle.height}"]
     letters = "" if plain_black(puzzle.palette) else letters_of(puzzle)  # one colour of its own: declared too

@@ -15,7 +15,7 @@ It is Simpson's ``.non`` with colours written another way than mikix's extension
   blocks (H and W non-blank lines); ``title`` becomes the name, ``by`` the author,
   other ``word value`` lines are kept as properties.
 
-It is told from mikix's dialect by content (:func:`looks_like`): a ``color`` line
+It is told from mikix's dialect by content (:func:`~satnono.formats.sniff.looks_like_nonny`): a ``color`` line
 with a multi-character name or a symbol after the RGB, or a clue line that starts
 with a colour name.  The palette holds the colours the clues use, in declaration
 order, each keeping its name, symbol and RGB (a lone ``black`` is black and white,
@@ -34,30 +34,7 @@ from ._text import check_size, parse_block, parse_int, split_lines
 
 _COLOR = re.compile(r"\s*colou?r\s+(\S+)\s+(#?[0-9A-Fa-f]{6})(?:\s+(\S))?\s*", re.IGNORECASE)
 _WORD = re.compile(r"\s*([A-Za-z][\w-]*)\s*(.*?)\s*")
-_NAMED_CLUE = re.compile(r"\s*[A-Za-z][\w-]*:?[\s,]+[0-9]")
 _ITEM = re.compile(r"([0-9]+)([A-Za-z][\w-]*)?|([A-Za-z][\w-]*)")
-_KEYWORDS = frozenset({"width", "height", "rows", "columns", "goal", "title", "by", "copyright", "catalogue",
-                       "license", "maxrule", "color", "colour"})
-
-
-def looks_like(lines: list[str]) -> bool:
-    """True when a ``.non`` file is in Nonny's colour dialect rather than mikix's."""
-    in_block = False
-    for line in lines:
-        s = line.strip()
-        if not s:
-            continue
-        m = _COLOR.fullmatch(s)
-        if m is not None and (len(m.group(1)) > 1 or m.group(3) is not None):
-            return True
-        if s.lower().split()[0] in ("rows", "columns") and len(s.split()) == 1:
-            in_block = True
-            continue
-        if in_block and _NAMED_CLUE.match(s) and s.split()[0].rstrip(":").lower() not in _KEYWORDS:
-            return True
-        if s[:1].isalpha():
-            in_block = False
-    return False
 
 
 def _unquote(value: str) -> str:

@@ -92,7 +92,7 @@ def read(text: str, source: str | None) -> list[Puzzle]:
         end -= 1
     col_range = range(marks[1] + 1, end)
     check_size(len(col_range), len(row_range), source, marks[1] + 1)
-    raw = [(i + 1, split_blocks(lines[i], r"\s+", source, i + 1)) for i in (*row_range, *col_range)]
+    raw = [(i + 1, split_blocks(lines[i], False, source, i + 1)) for i in (*row_range, *col_range)]
     used: dict[str, int] = {}
     for lineno, blocks in raw:
         for _, key in blocks:

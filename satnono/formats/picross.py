@@ -94,15 +94,6 @@ def read(text: str, source: str | None) -> list[Puzzle]:
     return out
 
 
-def looks_like(filled: list[str]) -> bool:
-    """True when the first line that is not a comment is a ``GRID`` line."""
-    for line in filled:
-        if line.startswith("#"):
-            continue
-        return line.split(None, 1)[0] == "GRID"
-    return False
-
-
 def write(puzzle: Puzzle) -> str:
     """The puzzle in picross-solver's format.
 

@@ -35,7 +35,7 @@ from ..errors import ParseError
 from ..model import MAX_SIDE, Clue, Puzzle
 from ..values import Frozen
 from ._palette import RGB, build_palette, puzzle_of_blocks, rgb_of_name, rgb_of_spec
-from ._text import check_size, parse_int, split_lines
+from ._text import check_size, parse_int, split_lines, strip_comment
 
 #: A block as written: its length and its colour name (None: the default colour, black).
 Block = tuple[int, "str | None"]
@@ -46,7 +46,6 @@ _BLOCK = re.compile(r"([0-9]+)\s*([A-Za-z_][\w-]*)?")
 _COLOUR_DEF = re.compile(r"\(\s*(.*?)\s*\)\s*(\S)?\s*")
 
 #: Section headers that mark a file as pynogram's (or nonogrid's).
-SECTIONS = ("clues", "colors", "colours")
 
 
 class ColourDef(Frozen):
@@ -65,14 +64,6 @@ class ColourDef(Frozen):
         object.__setattr__(self, "description", description)
         object.__setattr__(self, "char", char)
         object.__setattr__(self, "line", line)
-
-
-def strip_comment(line: str) -> str:
-    """``line`` without a ``#``/``;`` comment (one that starts the line or follows whitespace)."""
-    for i, ch in enumerate(line):
-        if ch in "#;" and (i == 0 or line[i - 1].isspace()):
-            return line[:i]
-    return line
 
 
 def parse_block(token: str, source: str | None, line: int | None) -> Block:
@@ -222,12 +213,3 @@ def read(text: str, source: str | None) -> list[Puzzle]:
         line, v = values[("clues", name)]
         clues[name] = parse_items("\n".join(v), line, source)
     return [to_puzzle(clues["columns"], clues["rows"], defs, source, values[("clues", "columns")][0])]
-
-
-def looks_like(lines: list[str]) -> bool:
-    """True when a line is a ``[clues]`` or ``[colors]`` section header."""
-    for line in lines:
-        m = _SECTION.fullmatch(strip_comment(line))
-        if m is not None and m.group(1).lower() in SECTIONS:
-            return True
-    return False

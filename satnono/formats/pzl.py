@@ -28,11 +28,6 @@ from ._text import check_size, parse_block, parse_int
 _HEX = re.compile(r"#[0-9A-Fa-f]{6}")
 
 
-def looks_like(filled: list[str]) -> bool:
-    """True when the first non-blank lines are a colour count and a ``#rrggbb`` colour."""
-    return (len(filled) >= 2 and filled[0].isdigit() and _HEX.fullmatch(filled[1].split()[0]) is not None)
-
-
 def _tokens(text: str) -> list[tuple[str, int]]:
     return [(t, n) for n, line in enumerate(text.splitlines(), 1) for t in line.split()]
 

@@ -36,9 +36,8 @@ only breaks ties.  :func:`sniff` is the first of :func:`order`.
 from __future__ import annotations
 
 import os
-import re
 
-from ._text import split_lines
+from ._text import is_digits, split_lines, strip_comment
 
 SUFFIXES = {
     ".non": "non",
@@ -61,25 +60,166 @@ SUFFIXES = {
     ".htm": "nonogramsorg",
 }
 
-_PBM = re.compile(r"P[14](?:\s|#)")
-_PBM_BYTES = re.compile(rb"P[14](?:\s|#)")
-_PPM = re.compile(r"P[36](?:\s|#)")
-_PPM_BYTES = re.compile(rb"P[36](?:\s|#)")
 _PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-_NON_WORD = re.compile(
-    r"(?:width|height|rows|columns|goal|title|by|copyright|catalogue|license|maxrule|colou?r)(?:\s|$)",
-    re.IGNORECASE,
-)
-_TWO_INTS = re.compile(r"[0-9]+\s+[0-9]+")
-_ONE_INT = re.compile(r"[0-9]+")
-_HEADER = re.compile(r"\$\s*\S*")
-_TOML = re.compile(r'"""|\'\'\'|^[ \t]*defs[ \t]*=', re.MULTILINE)
-
+_BYTES_SPACE = b" \t\n\r\f\v#"  # a regex's ``\s`` on bytes (ASCII), and '#'
+_NON_WORDS = frozenset({"width", "height", "rows", "columns", "goal", "title", "by", "copyright", "catalogue",
+                        "license", "maxrule", "color", "colour"})
+_HEX = frozenset("0123456789abcdefABCDEF")
+_SECTIONS = ("clues", "colors", "colours")  # pynogram's and nonogrid's section names
+#: Cell characters of a text grid, black then white.
+GRID_BLACK, GRID_WHITE = "#Xx1", ".-0"
+GRID_CELLS = frozenset(GRID_BLACK + GRID_WHITE)
 
 #: Formats recognised by an unmistakable signature (the numbered points 1-4 above): when
 #: the content shows one, the file is in it, and its reader's error is the one to report.
 SIGNATURE_FORMATS = frozenset({"pbm", "xml", "json", "tournament", "picross", "pynogram", "nonogrid", "nonogramsorg",
                                "pzl"})
+
+# The tests below are written with str methods, not regular expressions: `re` (and the `enum` it
+# loads) would cost more than Python's own start-up, and `satnono check` on a `.non` file needs
+# neither.  "Whitespace" is Unicode's (``str.isspace``), as a regex's ``\s`` on text.
+
+
+def _netpbm(head: str | bytes, digits: str) -> bool:
+    """``P`` and one of ``digits`` then whitespace or ``#`` (``P1``/``P4``: PBM, ``P3``/``P6``: PPM)."""
+    if isinstance(head, bytes):
+        return head[:1] == b"P" and head[1:2] in (b"1", b"4", b"3", b"6") and head[1:2].decode() in digits \
+            and len(head) > 2 and head[2] in _BYTES_SPACE
+    return head[:1] == "P" and head[1:2] != "" and head[1:2] in digits and (head[2:3].isspace() or head[2:3] == "#")
+
+
+def is_hex_color(token: str) -> bool:
+    """``#rrggbb``."""
+    return len(token) == 7 and token[0] == "#" and all(ch in _HEX for ch in token[1:])
+
+
+def tournament_header(line: str) -> bool:
+    """A ``$<n>`` puzzle header (a stripped line): ``$``, then at most one word."""
+    return line[:1] == "$" and not any(ch.isspace() for ch in line[1:].lstrip())
+
+
+def section_header(line: str) -> str | None:
+    """The name in a ``[name]`` line (a comment after it allowed), lower-case; None for other lines."""
+    body = strip_comment(line).strip()
+    if len(body) < 2 or body[0] != "[" or body[-1] != "]" or "]" in body[1:-1]:
+        return None
+    return body[1:-1].strip().lower()
+
+
+def looks_like_pynogram(lines: list[str]) -> bool:
+    """True when a line is a ``[clues]`` or ``[colors]`` section header (pynogram, nonogrid)."""
+    return any(section_header(line) in _SECTIONS for line in lines)
+
+
+def looks_like_pzl(filled: list[str]) -> bool:
+    """True when the first non-blank lines are a colour count and a ``#rrggbb`` colour."""
+    return len(filled) >= 2 and filled[0].isdigit() and is_hex_color(filled[1].split()[0])
+
+
+def looks_like_picross(filled: list[str]) -> bool:
+    """True when the first line that is not a comment is a ``GRID`` line."""
+    for line in filled:
+        if line.startswith("#"):
+            continue
+        return line.split(None, 1)[0] == "GRID"
+    return False
+
+
+def _nonny_color_line(s: str) -> bool:
+    """``color NAME RRGGBB [C]`` with a name longer than one letter or a display character (Nonny's
+    way; mikix writes ``color a #ff0000``)."""
+    words = s.split()
+    if len(words) not in (3, 4) or words[0].lower() not in ("color", "colour"):
+        return False
+    rgb = words[2][1:] if words[2][:1] == "#" else words[2]
+    if len(rgb) != 6 or not all(ch in _HEX for ch in rgb):
+        return False
+    return len(words[1]) > 1 or len(words) == 4
+
+
+def _named_clue(s: str) -> bool:
+    """A clue line that starts with a colour name (``red 1 yellow 4``, ``red: 1``): a letter, word
+    characters or ``-``, an optional ``:``, then separators and a digit."""
+    if not (s[:1].isascii() and s[:1].isalpha()):
+        return False
+    i = 1
+    while i < len(s) and (s[i].isalnum() or s[i] in "_-"):  # a regex's \w: letters, digits, '_'
+        i += 1
+    if s[i:i + 1] == ":":
+        i += 1
+    j = i
+    while j < len(s) and (s[j].isspace() or s[j] == ","):
+        j += 1
+    return j > i and s[j:j + 1] in _ASCII_DIGIT_CHARS
+
+
+_ASCII_DIGIT_CHARS = frozenset("0123456789")
+
+
+def looks_like_nonny(lines: list[str]) -> bool:
+    """True when a ``.non`` file is in the Nonny game's colour dialect rather than mikix's."""
+    in_block = False
+    for line in lines:
+        s = line.strip()
+        if not s:
+            continue
+        if _nonny_color_line(s):
+            return True
+        if s.lower().split()[0] in ("rows", "columns") and len(s.split()) == 1:
+            in_block = True
+            continue
+        if in_block and _named_clue(s) and s.split()[0].rstrip(":").lower() not in _NON_WORDS:
+            return True
+        if s[:1].isalpha():
+            in_block = False
+    return False
+
+
+def _spaced(x: str) -> bool:
+    """Cells separated by single spaces or TABs (``# . #``)."""
+    return len(x) % 2 == 1 and not any(ch.isspace() for ch in x[::2]) and all(ch in " \t" for ch in x[1::2])
+
+
+def grid_rows(lines: list[str]) -> list[str]:
+    """The lines of a text grid with trailing whitespace removed, and the separators of spaced cells."""
+    rows = [x.rstrip() for x in lines]
+    body = [x.lstrip() for x in rows if x]
+    if body and all(_spaced(x) for x in body) and any(len(x) > 1 for x in body):
+        return ["".join(x.split()) for x in rows]
+    return rows
+
+
+def looks_like_grid(lines: list[str]) -> bool:
+    """True when every non-blank line holds grid characters only."""
+    body = [x for x in grid_rows(lines) if x]
+    return bool(body) and all(ch in GRID_CELLS for x in body for ch in x)
+
+
+def looks_like_picture(lines: list[str]) -> bool:
+    """A grid of at least two rows, all of the same length (at least 2): more likely a picture
+    than a list of numbers even when its rows are 0/1 digits."""
+    body = [x for x in grid_rows(lines) if x]
+    return (looks_like_grid(lines) and len(body) >= 2 and len(body[0]) >= 2
+            and all(len(x) == len(body[0]) for x in body))
+
+
+def looks_headerless(lines: list[str]) -> bool:
+    """True for a headerless tournament puzzle: TAB-separated numbers only, an even line count, some TAB."""
+    body = list(lines)
+    while body and not body[-1].strip():
+        body.pop()
+    if not body or len(body) % 2 or not any("\t" in x for x in body):
+        return False
+    # each line: numbers separated by TABs (x.strip() takes TABs at the ends away)
+    return all(is_digits(part) for x in body for part in x.strip().split("\t") if part)
+
+
+def _toml(text: str) -> bool:
+    """TOML's multi-line strings or a ``defs`` key: nonogrid's dialect rather than pynogram's."""
+    if '"""' in text or "\'\'\'" in text:
+        return True
+    return any(line.lstrip(" \t").startswith("defs") and line.lstrip(" \t")[4:].lstrip(" \t")[:1] == "="
+               for line in text.split("\n"))
 
 
 def format_from_suffix(path: str) -> str | None:
@@ -108,9 +248,9 @@ def candidates(data: str | bytes) -> list[str]:
         head = data.lstrip(b" \t\r\n\v\f")
         if head.startswith(b"\xef\xbb\xbf"):
             head = head[3:].lstrip(b" \t\r\n\v\f")
-        if _PBM_BYTES.match(head):
+        if _netpbm(head, "14"):
             return ["pbm"]
-        if _PPM_BYTES.match(head):
+        if _netpbm(head, "36"):
             return ["ppm"]
         text = data.decode("utf-8", errors="replace")
         if _saved_page(text):
@@ -120,52 +260,44 @@ def candidates(data: str | bytes) -> list[str]:
     else:
         text = data
     start = text.lstrip("\ufeff \t\r\n\v\f")
-    if _PBM.match(start):
+    if _netpbm(start, "14"):
         return ["pbm"]
-    if _PPM.match(start):
+    if _netpbm(start, "36"):
         return ["ppm"]
     if _saved_page(text):  # a saved puzzle page (HTML): before XML
         return ["nonogramsorg"]
     if start[:1] == "<":
         return ["xml"]
     lines = split_lines(text)
-    if start[:1] == "[":
-        from . import pynogram
-
-        if pynogram.looks_like(lines):  # a [clues] section, not a JSON list
-            return ["nonogrid", "pynogram"] if _TOML.search(text) else ["pynogram", "nonogrid"]
+    if start[:1] == "[" and looks_like_pynogram(lines):  # a [clues] section, not a JSON list
+        return ["nonogrid", "pynogram"] if _toml(text) else ["pynogram", "nonogrid"]
     if start[:1] in ("{", "["):
         return ["json"]
-    # the readers whose tests follow are imported only when the content gets this far (a JSON,
-    # XML or picture file loads none of them)
-    from . import nonny, picross, pynogram, pzl
-    from .textgrid import looks_like_grid, looks_like_picture
-    from .tournament import looks_headerless
-
     filled = [x.strip() for x in lines if x.strip()]
     if not filled:
         return []
-    if _HEADER.fullmatch(filled[0]):
+    if tournament_header(filled[0]):
         return ["tournament"]
-    if pzl.looks_like(filled):
+    if looks_like_pzl(filled):
         return ["pzl"]
-    if picross.looks_like(filled):
+    if looks_like_picross(filled):
         return ["picross"]
-    if pynogram.looks_like(lines):
-        return ["nonogrid", "pynogram"] if _TOML.search(text) else ["pynogram", "nonogrid"]
+    if looks_like_pynogram(lines):
+        return ["nonogrid", "pynogram"] if _toml(text) else ["pynogram", "nonogrid"]
     out = []
     picture = looks_like_picture(lines)
     if picture:
         out.append("txt")
-    if any(_NON_WORD.match(x) for x in filled):
-        out += ["nonny", "non"] if nonny.looks_like(lines) else ["non"]
+    if any(x.split(None, 1)[0].lower() in _NON_WORDS for x in filled):
+        out += ["nonny", "non"] if looks_like_nonny(lines) else ["non"]
     if any(x.startswith(":") for x in filled):
         out.append("g")
     if looks_headerless(lines):
         out.append("tournament")
-    if _TWO_INTS.fullmatch(filled[0]):
+    first = filled[0].split()
+    if len(first) == 2 and is_digits(first[0]) and is_digits(first[1]):
         out += ["mk"] if "#" in filled else ["nin", "mk"]
-    if len(filled) >= 2 and _ONE_INT.fullmatch(filled[0]) and _ONE_INT.fullmatch(filled[1]):
+    if len(filled) >= 2 and is_digits(filled[0]) and is_digits(filled[1]):
         out.append("cwd")
     if not picture and looks_like_grid(lines):
         out.append("txt")

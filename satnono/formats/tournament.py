@@ -77,13 +77,3 @@ def _puzzle(lines: list[str], start: int, end: int, header: int | None, source: 
     check_size(n, n, source, (header + 1) if header is not None else None)
     clues = [parse_clue(lines[i], source, i + 1) for i in range(start, start + used)]
     return Puzzle(rows=tuple(clues[n:]), columns=tuple(clues[:n]), meta=meta)
-
-
-def looks_headerless(lines: list[str]) -> bool:
-    """True for a headerless puzzle: TAB-separated numbers only, an even line count, some TAB."""
-    body = list(lines)
-    while body and is_blank(body[-1]):
-        body.pop()
-    if not body or len(body) % 2 or not any("\t" in x for x in body):
-        return False
-    return all(re.fullmatch(r"[0-9]+(\t+[0-9]+)*|", x.strip()) is not None for x in body)
