@@ -21,9 +21,9 @@ if TYPE_CHECKING:
         colors: tuple[int, ...]
         blots: int = 0
 else:
-    from collections import namedtuple
+    from .values import named_tuple
 
-    _Fields = namedtuple("LineClue", ("lengths", "colors", "blots"), defaults=(0,))
+    _Fields = named_tuple("LineClue", ("lengths", "colors", "blots"), defaults=(0,), module=__name__)
 
 ROW = "row"
 COLUMN = "column"

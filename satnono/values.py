@@ -69,3 +69,48 @@ class Frozen(Record):
         from dataclasses import FrozenInstanceError
 
         raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+def named_tuple(typename: str, fields: tuple[str, ...], defaults: tuple = (), module: str | None = None) -> type:
+    """A base class for a named tuple, as :func:`collections.namedtuple` makes it (fields read by
+    name, ``_fields``, ``_replace``, ``_asdict``, the same ``repr``, pickled as a tuple), without
+    importing :mod:`collections`, which a line-solvable ``satnono check`` would otherwise load
+    for this alone.  ``defaults`` apply to the last fields.
+
+    >>> Pair = named_tuple("Pair", ("a", "b"), defaults=(0,))
+    >>> p = Pair(1)
+    >>> p, p.b, p._replace(b=2), p == (1, 0), Pair(a=3, b=4)._asdict()
+    (Pair(a=1, b=0), 0, Pair(a=1, b=2), True, {'a': 3, 'b': 4})
+    """
+    from operator import itemgetter
+
+    required = len(fields) - len(defaults)
+    params = ", ".join(name if i < required else f"{name}=_d{i - required}" for i, name in enumerate(fields))
+    scope: dict = {"_tuple_new": tuple.__new__, **{f"_d{i}": d for i, d in enumerate(defaults)}}
+    # the one generated function, as namedtuple's: a constructor taking the fields by name
+    exec(f"def __new__(_cls, {params}):\n    return _tuple_new(_cls, ({', '.join(fields)},))\n", scope)
+    new = scope["__new__"]
+    new.__qualname__ = f"{typename}.__new__"
+
+    def __repr__(self: tuple) -> str:
+        shown = ", ".join(f"{name}={value!r}" for name, value in zip(fields, self))
+        return f"{self.__class__.__name__}({shown})"
+
+    def _replace(self: tuple, **changes: object) -> tuple:
+        values = [changes.pop(name, value) for name, value in zip(fields, self)]
+        if changes:
+            raise ValueError(f"got unexpected field names: {list(changes)!r}")
+        return tuple.__new__(type(self), values)
+
+    def _asdict(self: tuple) -> dict:
+        return dict(zip(fields, self))
+
+    def __getnewargs__(self: tuple) -> tuple:
+        return tuple(self)
+
+    body: dict = {"__slots__": (), "_fields": fields, "__match_args__": fields, "__new__": new,
+                  "__repr__": __repr__, "_replace": _replace, "_asdict": _asdict, "__getnewargs__": __getnewargs__,
+                  "_field_defaults": dict(zip(fields[required:], defaults)), "__module__": module or __name__}
+    for i, name in enumerate(fields):
+        body[name] = property(itemgetter(i), doc=f"Field {i} ({name}).")
+    return type(typename, (tuple,), body)

@@ -92,9 +92,10 @@ def test_a_plain_check_loads_no_dataclasses(puzzle, tmp_path):
     """A plain `satnono check` of a JSON, XML or .non clue file builds no dataclass: importing
     :mod:`dataclasses` (which loads :mod:`inspect`, ``ast``, ``dis`` and ``tokenize``) costs more than
     Python's own start-up, so the classes every check creates are plain slotted classes
-    (:mod:`satnono.values`), and the line and clue records are ``collections.namedtuple``
-    subclasses (:mod:`typing` is for the type checker only).  The console script's own
-    ``import re`` is the baseline here."""
+    (:mod:`satnono.values`), and the line and clue records are named tuples made without
+    :mod:`collections` (:func:`satnono.values.named_tuple`; :mod:`typing` is for the type checker
+    only).  ``import re`` is in the baseline here, for a JSON or XML reader loads it; the test of
+    the installed command on a ``.non`` file (``tests/test_cli_startup.py``) has none."""
     import subprocess
     import sys
 

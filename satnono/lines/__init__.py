@@ -46,9 +46,9 @@ if TYPE_CHECKING:
 
         def solve(self, clue, n: int, excluded: tuple[Mask, ...]) -> Solved | ColorLineResult | LineResult | None: ...
 else:
-    from collections import namedtuple
+    from ..values import named_tuple
 
-    _SolvedFields = namedtuple("Solved", ("excluded", "starts", "ends"), defaults=(None,))
+    _SolvedFields = named_tuple("Solved", ("excluded", "starts", "ends"), defaults=(None,), module=__name__)
 
     class SolvesLines:
         """What a line driver needs of a solver: :meth:`LineSolver.solve` (a budgeted wrapper

@@ -41,9 +41,9 @@ if TYPE_CHECKING:
         white: Mask
         starts: tuple[Mask, ...]
 else:
-    from collections import namedtuple
+    from ..values import named_tuple
 
-    _LineFacts = namedtuple("LineResult", ("black", "white", "starts"))
+    _LineFacts = named_tuple("LineResult", ("black", "white", "starts"), module=__name__)
 
 
 class LineResult(_LineFacts):

@@ -14,9 +14,9 @@ if TYPE_CHECKING:
         excluded: tuple[Mask, ...]
         starts: tuple[Mask, ...]
 else:
-    from collections import namedtuple
+    from ..values import named_tuple
 
-    _ColorFields = namedtuple("ColorLineResult", ("excluded", "starts"))
+    _ColorFields = named_tuple("ColorLineResult", ("excluded", "starts"), module=__name__)
 
 
 class ColorLineResult(_ColorFields):
