@@ -108,7 +108,7 @@ class Signals:
 class _Critical:
     """The context of :meth:`Signals.critical` (a class: :mod:`contextlib` is not loaded at start-up)."""
 
-    __slots__ = ("signals", "check")
+    __slots__ = ("check", "signals")
 
     def __init__(self, signals: Signals, check: bool) -> None:
         self.signals = signals

@@ -7,7 +7,6 @@ the one-colour palette :data:`BW_PALETTE`.
 
 from __future__ import annotations
 
-
 from .values import Frozen
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
@@ -77,9 +76,7 @@ def parse_rgb(text: str) -> tuple[int, int, int]:
     >>> parse_rgb("#ff8000"), parse_rgb("0f0")
     ((255, 128, 0), (0, 255, 0))
     """
-    digits = text.strip()
-    if digits.startswith("#"):
-        digits = digits[1:]
+    digits = text.strip().removeprefix("#")
     if len(digits) not in (3, 6) or not all(ch in _HEX_DIGITS for ch in digits):  # no `re` at start-up
         raise ValueError(f"malformed RGB colour {text.strip()[:20]!r} (expected 3 or 6 hex digits, like #ff0000)")
     if len(digits) == 3:

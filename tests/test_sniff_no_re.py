@@ -76,6 +76,8 @@ def test_pzl(filled):
 @example(["rows", "red 1 yellow 4"])
 @example(["color red FF0000"])
 @example(["colour a #ff0000 x"])
+@example(["COLOR a ff0000 xy"])
+@example(["color red ff0000 xy"])
 @example(["rows", "a: 1"])
 @example(["rows", "width 1"])
 def test_nonny_dialect(ls):

@@ -119,22 +119,13 @@ def parse_block(token: str, source: str | None, line: int | None) -> int:
     return n
 
 
-def parse_clue(text: str, source: str | None, line: int | None, sep: str | None = None) -> Clue:
-    """A clue line: block lengths separated by whitespace, or by ``sep`` (a regex); blank or ``0``
-    means empty.
+def parse_clue(text: str, source: str | None, line: int | None) -> Clue:
+    """A clue line: block lengths separated by whitespace; blank or ``0`` means empty.
 
-    >>> parse_clue("1,0,3", None, 1, sep=r"\\s*,\\s*")
+    >>> parse_clue("1 0\t3", None, 1)
     (1, 3)
     """
-    body = text.strip()
-    if not body:
-        return ()
-    if sep is None:
-        tokens = body.split()
-    else:
-        import re  # a reader with its own separator; not at start-up
-
-        tokens = re.split(sep, body)
+    tokens = text.split()
     return tuple(n for n in (parse_block(t, source, line) for t in tokens) if n)
 
 

@@ -40,7 +40,6 @@ Reading rules:
 
 from __future__ import annotations
 
-
 from ..errors import ParseError, PuzzleTooLarge
 from ..model import BLACK, MAX_SIDE, WHITE, Palette, Puzzle, default_rgb, parse_rgb, plain_black
 from ._palette import RGB, RawBlock, build_palette, name_for_rgb, puzzle_of_blocks, rgb_of_name, split_blocks

@@ -15,9 +15,10 @@ It is Simpson's ``.non`` with colours written another way than mikix's extension
   blocks (H and W non-blank lines); ``title`` becomes the name, ``by`` the author,
   other ``word value`` lines are kept as properties.
 
-It is told from mikix's dialect by content (:func:`~satnono.formats.sniff.looks_like_nonny`): a ``color`` line
-with a multi-character name or a symbol after the RGB, or a clue line that starts
-with a colour name.  The palette holds the colours the clues use, in declaration
+It is told from mikix's dialect by content
+(:func:`~satnono.formats.sniff.looks_like_nonny`): a ``color`` line with a
+multi-character name or a symbol after the RGB, or a clue line that starts with a
+colour name.  The palette holds the colours the clues use, in declaration
 order, each keeping its name, symbol and RGB (a lone ``black`` is black and white,
 drawn ``#``).
 """

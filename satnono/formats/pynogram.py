@@ -45,8 +45,6 @@ _KEY = re.compile(r"([A-Za-z_][\w-]*)\s*[=:](.*)")
 _BLOCK = re.compile(r"([0-9]+)\s*([A-Za-z_][\w-]*)?")
 _COLOUR_DEF = re.compile(r"\(\s*(.*?)\s*\)\s*(\S)?\s*")
 
-#: Section headers that mark a file as pynogram's (or nonogrid's).
-
 
 class ColourDef(Frozen):
     """One entry of a ``[colors]`` section: ``name = (description) char`` (a frozen value, see

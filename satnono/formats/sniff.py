@@ -82,10 +82,11 @@ SIGNATURE_FORMATS = frozenset({"pbm", "xml", "json", "tournament", "picross", "p
 
 def _netpbm(head: str | bytes, digits: str) -> bool:
     """``P`` and one of ``digits`` then whitespace or ``#`` (``P1``/``P4``: PBM, ``P3``/``P6``: PPM)."""
+    if len(head) < 3 or head[:1] not in ("P", b"P"):
+        return False
     if isinstance(head, bytes):
-        return head[:1] == b"P" and head[1:2] in (b"1", b"4", b"3", b"6") and head[1:2].decode() in digits \
-            and len(head) > 2 and head[2] in _BYTES_SPACE
-    return head[:1] == "P" and head[1:2] != "" and head[1:2] in digits and (head[2:3].isspace() or head[2:3] == "#")
+        return chr(head[1]) in digits and head[2] in _BYTES_SPACE
+    return head[1] in digits and (head[2].isspace() or head[2] == "#")
 
 
 def is_hex_color(token: str) -> bool:
@@ -132,7 +133,7 @@ def _nonny_color_line(s: str) -> bool:
     if len(words) not in (3, 4) or words[0].lower() not in ("color", "colour"):
         return False
     rgb = words[2][1:] if words[2][:1] == "#" else words[2]
-    if len(rgb) != 6 or not all(ch in _HEX for ch in rgb):
+    if len(rgb) != 6 or not all(ch in _HEX for ch in rgb) or (len(words) == 4 and len(words[3]) != 1):
         return False
     return len(words[1]) > 1 or len(words) == 4
 
@@ -216,7 +217,7 @@ def looks_headerless(lines: list[str]) -> bool:
 
 def _toml(text: str) -> bool:
     """TOML's multi-line strings or a ``defs`` key: nonogrid's dialect rather than pynogram's."""
-    if '"""' in text or "\'\'\'" in text:
+    if '"""' in text or "'''" in text:
         return True
     return any(line.lstrip(" \t").startswith("defs") and line.lstrip(" \t")[4:].lstrip(" \t")[:1] == "="
                for line in text.split("\n"))
