@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from satnono.cli import main
@@ -196,6 +196,7 @@ def test_picross_round_trip(grid):
 
 @settings(max_examples=60, deadline=None)
 @given(grid=grids, spaced=st.booleans())
+@example(grid=[".#", ".#", "..", ".."], spaced=False)  # also a valid .cwd file (1x1, empty clues)
 def test_01_pictures(grid, spaced):
     sep = " " if spaced else ""
     text = "\n".join(sep.join("1" if ch == "#" else "0" for ch in row) for row in grid) + "\n"

@@ -24,7 +24,8 @@
 9. ``cwd``: the first two non-blank lines are one number each;
 10. ``txt``: every non-blank line holds only picture cells (``#``, ``.``, ``X``,
     ``x``, ``-``, ``0``, ``1``); before ``cwd`` and ``nin`` when the lines form a
-    rectangle at least 2 wide and 2 high (a 0/1 picture rather than numbers).
+    rectangle at least 2 wide and 2 high (a 0/1 picture rather than numbers), and then
+    before the suffix's format too.
 
 :func:`order` puts the suffix's format first when it is a candidate; when there
 is no candidate it gives just the suffix's format (so that its reader reports
@@ -307,13 +308,24 @@ def candidates(data: str | bytes) -> list[str]:
 
 def order(data: str | bytes, hint: str | None = None) -> list[str]:
     """The formats to try on ``data``, in order: the candidates, ``hint`` (the suffix's
-    format) first when it is one of them; just ``[hint]`` when there is no candidate."""
+    format) first when it is one of them (but after ``txt`` for a picture); just ``[hint]`` when
+    there is no candidate.
+
+    >>> order("01\\n01\\n00\\n00\\n", "cwd"), order("2\\n1\\n1\\n1\\n1\\n", "cwd")
+    (['txt', 'cwd'], ['cwd'])
+    """
     found = candidates(data)
-    if hint in found:
+    if hint in found and not (found[0] == "txt" and hint != "txt" and _picture(data)):
         return [hint] + [f for f in found if f != hint]
     if found:
         return found
     return [hint] if hint else []
+
+
+def _picture(data: str | bytes) -> bool:
+    """A rectangle of picture cells at least 2x2 (point 10): a picture whatever the suffix says."""
+    text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
+    return looks_like_picture(split_lines(text))
 
 
 def sniff(data: str | bytes, hint: str | None = None) -> str | None:
