@@ -71,7 +71,9 @@ class BuildExt(build_ext):
 if os.name == "nt":
     COMMAND = {"entry_points": {"console_scripts": ["satnono = satnono.cli:entry"]}}
 else:
-    COMMAND = {"scripts": [os.path.join("satnono", "cli", "bin", "satnono")]}
+    # (no console script: ``entry_points`` is given, empty, because pyproject.toml declares the
+    # scripts dynamic, and setuptools wants every dynamic field set here)
+    COMMAND = {"scripts": [os.path.join("satnono", "cli", "bin", "satnono")], "entry_points": {}}
 
 
 setup(
