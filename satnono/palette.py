@@ -67,6 +67,15 @@ def plain_black(palette: Sequence[Color]) -> bool:
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 
+def is_hex(text: str) -> bool:
+    """One or more hexadecimal digits and nothing else (written without `re`, which start-up avoids).
+
+    >>> is_hex("ff80A0"), is_hex(""), is_hex("#fff")
+    (True, False, False)
+    """
+    return bool(text) and all(ch in _HEX_DIGITS for ch in text)
+
+
 def parse_rgb(text: str) -> tuple[int, int, int]:
     """``#rrggbb``, ``rrggbb``, ``#rgb`` or ``rgb`` (hex digits) as an RGB triple.
 
@@ -77,7 +86,7 @@ def parse_rgb(text: str) -> tuple[int, int, int]:
     ((255, 128, 0), (0, 255, 0))
     """
     digits = text.strip().removeprefix("#")
-    if len(digits) not in (3, 6) or not all(ch in _HEX_DIGITS for ch in digits):  # no `re` at start-up
+    if len(digits) not in (3, 6) or not is_hex(digits):
         raise ValueError(f"malformed RGB colour {text.strip()[:20]!r} (expected 3 or 6 hex digits, like #ff0000)")
     if len(digits) == 3:
         digits = "".join(ch * 2 for ch in digits)

@@ -85,6 +85,19 @@ def test_nonny_dialect(ls):
 
 
 @SETTINGS
+@given(line)
+@example("color red FF0000 *")
+@example("COLOUR a #ff0000")
+@example("color red ff0000 xy")
+@example("color red #ff00zz")
+def test_nonny_colour_line(s):
+    """The Nonny reader's colour lines, parsed once for the sniffer and the reader."""
+    s = s.strip()
+    m = re.fullmatch(r"\s*colou?r\s+(\S+)\s+(#?[0-9A-Fa-f]{6})(?:\s+(\S))?\s*", s, re.IGNORECASE)
+    assert sniff.nonny_color(s) == ((m.group(1), m.group(2).lstrip("#"), m.group(3)) if m else None)
+
+
+@SETTINGS
 @given(lines)
 @example(["1\t2", "3"])
 @example(["1\t\t2", "", ""])

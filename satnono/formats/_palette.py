@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ..errors import ParseError
 from ..model import BACKGROUND, BW_PALETTE, MAX_COLORS, Color, Palette, Puzzle, parse_rgb, plain_black
-from ..palette import RESERVED_CHARS
+from ..palette import RESERVED_CHARS, is_hex
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
 if TYPE_CHECKING:
@@ -101,7 +101,7 @@ def rgb_of_spec(spec: str) -> RGB:
     try:
         return parse_rgb(spec)
     except ValueError:
-        if spec.strip().startswith("#") or (spec.strip() and all(ch in "0123456789abcdefABCDEF" for ch in spec.strip())):
+        if spec.strip().startswith("#") or is_hex(spec.strip()):
             raise
         raise ValueError(f"unknown colour name {spec.strip()[:30]!r} (use a common name or #rrggbb)") from None
 

@@ -32,8 +32,8 @@ from ..errors import ParseError
 from ..model import Color, Puzzle
 from ._palette import RGB, build_palette, puzzle_of_blocks
 from ._text import check_size, parse_block, parse_int, split_lines
+from .sniff import nonny_color
 
-_COLOR = re.compile(r"\s*colou?r\s+(\S+)\s+(#?[0-9A-Fa-f]{6})(?:\s+(\S))?\s*", re.IGNORECASE)
 _WORD = re.compile(r"\s*([A-Za-z][\w-]*)\s*(.*?)\s*")
 _ITEM = re.compile(r"([0-9]+)([A-Za-z][\w-]*)?|([A-Za-z][\w-]*)")
 
@@ -87,10 +87,10 @@ class _Reader:
         return self.build()
 
     def color(self, text: str, line: int) -> None:
-        m = _COLOR.fullmatch(text)
+        m = nonny_color(text)
         if m is None:
             raise self.error(f"a colour line reads 'color NAME RRGGBB SYMBOL', got {text.strip()[:40]!r}", line)
-        name, hexa, symbol = m.group(1), m.group(2).lstrip("#"), m.group(3)
+        name, hexa, symbol = m
         rgb = (int(hexa[0:2], 16), int(hexa[2:4], 16), int(hexa[4:6], 16))
         if name == "background":
             self.background = (name, rgb)

@@ -18,14 +18,11 @@ error (Izaron's reader silently takes it as the background).
 
 from __future__ import annotations
 
-import re
-
 from ..errors import ParseError
 from ..model import Puzzle
 from ._palette import RGB, build_palette, name_for_rgb, puzzle_of_blocks
 from ._text import check_size, parse_block, parse_int
-
-_HEX = re.compile(r"#[0-9A-Fa-f]{6}")
+from .sniff import is_hex_color
 
 
 def _tokens(text: str) -> list[tuple[str, int]]:
@@ -55,7 +52,7 @@ def read(text: str, source: str | None) -> list[Puzzle]:
     listed: dict[RGB, int] = {}
     for i in range(k):
         t, line = take(f"colour {i + 1} (#rrggbb)")
-        if not _HEX.fullmatch(t):
+        if not is_hex_color(t):
             raise ParseError(f"colour {i + 1} should be #rrggbb, got {t[:20]!r}", source, line)
         listed[(int(t[1:3], 16), int(t[3:5], 16), int(t[5:7], 16))] = i  # a repeated colour: the last one
     height = number("the number of rows")

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import os
 
+from ..palette import is_hex
 from ._text import is_digits, split_lines, strip_comment
 
 SUFFIXES = {
@@ -65,7 +66,6 @@ _PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 _BYTES_SPACE = b" \t\n\r\f\v#"  # a regex's ``\s`` on bytes (ASCII), and '#'
 _NON_WORDS = frozenset({"width", "height", "rows", "columns", "goal", "title", "by", "copyright", "catalogue",
                         "license", "maxrule", "color", "colour"})
-_HEX = frozenset("0123456789abcdefABCDEF")
 _SECTIONS = ("clues", "colors", "colours")  # pynogram's and nonogrid's section names
 #: Cell characters of a text grid, black then white.
 GRID_BLACK, GRID_WHITE = "#Xx1", ".-0"
@@ -92,7 +92,7 @@ def _netpbm(head: str | bytes, digits: str) -> bool:
 
 def is_hex_color(token: str) -> bool:
     """``#rrggbb``."""
-    return len(token) == 7 and token[0] == "#" and all(ch in _HEX for ch in token[1:])
+    return len(token) == 7 and token[0] == "#" and is_hex(token[1:])
 
 
 def tournament_header(line: str) -> bool:
@@ -127,16 +127,16 @@ def looks_like_picross(filled: list[str]) -> bool:
     return False
 
 
-def _nonny_color_line(s: str) -> bool:
-    """``color NAME RRGGBB [C]`` with a name longer than one letter or a display character (Nonny's
-    way; mikix writes ``color a #ff0000``)."""
+def nonny_color(s: str) -> tuple[str, str, str | None] | None:
+    """A stripped ``color NAME RRGGBB [C]`` line (``colour`` too, any case; ``#`` before the RGB
+    optional) as ``(NAME, RRGGBB, C or None)``; None for any other line."""
     words = s.split()
     if len(words) not in (3, 4) or words[0].lower() not in ("color", "colour"):
-        return False
-    rgb = words[2][1:] if words[2][:1] == "#" else words[2]
-    if len(rgb) != 6 or not all(ch in _HEX for ch in rgb) or (len(words) == 4 and len(words[3]) != 1):
-        return False
-    return len(words[1]) > 1 or len(words) == 4
+        return None
+    rgb = words[2].removeprefix("#")
+    if len(rgb) != 6 or not is_hex(rgb) or (len(words) == 4 and len(words[3]) != 1):
+        return None
+    return words[1], rgb, words[3] if len(words) == 4 else None
 
 
 def _named_clue(s: str) -> bool:
@@ -152,10 +152,7 @@ def _named_clue(s: str) -> bool:
     j = i
     while j < len(s) and (s[j].isspace() or s[j] == ","):
         j += 1
-    return j > i and s[j:j + 1] in _ASCII_DIGIT_CHARS
-
-
-_ASCII_DIGIT_CHARS = frozenset("0123456789")
+    return j > i and is_digits(s[j:j + 1])
 
 
 def looks_like_nonny(lines: list[str]) -> bool:
@@ -165,7 +162,8 @@ def looks_like_nonny(lines: list[str]) -> bool:
         s = line.strip()
         if not s:
             continue
-        if _nonny_color_line(s):
+        color = nonny_color(s)
+        if color is not None and (len(color[0]) > 1 or color[2] is not None):  # mikix: 'color a #ff0000'
             return True
         if s.lower().split()[0] in ("rows", "columns") and len(s.split()) == 1:
             in_block = True
