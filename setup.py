@@ -2,7 +2,9 @@
 
 ``satnono.lines._native`` (``satnono/lines/_native.c``, plain C on the CPython API) speeds
 up the black-and-white line kernel and clause builder; ``satnono.lines._native_color``
-(``satnono/lines/_native_color.c``) the colour line kernel.  Both are optional: where they cannot be
+(``satnono/lines/_native_color.c``) the colour line kernel; ``satnono.logic._beliefs``
+(``satnono/logic/_beliefs.c``) the belief propagation that gives the SAT solver its first
+phases.  All are optional: where they cannot be
 compiled (no C compiler or no Python headers) the install goes on without it and
 satnono runs its pure-Python reference implementations, which give the same results.
 
@@ -24,6 +26,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join("satnono", "lines", "_native.c")
 COLOR_SOURCE = os.path.join("satnono", "lines", "_native_color.c")
 HEADER = os.path.join("satnono", "lines", "_native_masks.h")
+BELIEFS_SOURCE = os.path.join("satnono", "logic", "_beliefs.c")
 
 
 def _source_sha(*sources: str) -> str:
@@ -84,6 +87,14 @@ setup(
             sources=[SOURCE],
             depends=[HEADER],
             define_macros=[("SATNONO_NATIVE_SHA256", f'"{_source_sha(SOURCE, HEADER)}"')],
+            optional=True,
+        ),
+        Extension(
+            # floating point without contraction: the hints must be bit-identical to the Python reference
+            "satnono.logic._beliefs",
+            sources=[BELIEFS_SOURCE],
+            define_macros=[("SATNONO_BELIEFS_SHA256", f'"{_source_sha(BELIEFS_SOURCE)}"')],
+            extra_compile_args=[] if os.name == "nt" else ["-ffp-contract=off"],
             optional=True,
         ),
         Extension(

@@ -24,7 +24,7 @@ LAYERS: list[list[str]] = [
     # the numpy batch kernel and the 2x2 switches work on whole pictures (Puzzle in, arrays out;
     # pictures beyond the kernel's side fall back to the scalar propagation)
     ["satnono.lines.vector", "satnono.lines.switches"],
-    ["satnono.logic.probe", "satnono.logic.components", "satnono.components"],
+    ["satnono.logic.probe", "satnono.logic.components", "satnono.components", "satnono.logic.beliefs"],
     ["satnono.cnf.encode", "satnono.encode", "satnono.sat", "satnono.cnf.ganak", "satnono.cnf"],
     ["satnono.batch"],
     ["satnono.solve"],

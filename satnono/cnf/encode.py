@@ -35,13 +35,16 @@ from __future__ import annotations
 import gc
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
 
 from ..clues import COLUMN, ROW
 from ..lines import LineSolver
 from ..logic.state import GridState
 from ..model import Grid, grid_from_masks
-from .ladders import Builder, CellMap, Clause, line_clauses
+from .ladders import Builder, CellMap, Clause, ladders, line_clauses
+
+if TYPE_CHECKING:
+    from ..logic.beliefs import Hints
 
 __all__ = ["Encoding", "cell_vars", "encode", "line_clauses", "solution_grid"]
 
@@ -70,6 +73,10 @@ class Encoding:
     """The cells left unknown by propagation, row-major."""
     allowed: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict)
     """Colour puzzles: the colour indices (0 = background) each unknown cell may still have."""
+    ladder_lines: list[tuple[str, int, int, tuple[int, ...]]] = field(default_factory=list)
+    """The encoded lines with start ladders only (not blotted): ``(axis, index, first ladder
+    variable, valid starts per block)``, from which :func:`satnono.cnf.ladders.ladders` gives
+    every block's ladder variables (for :meth:`hint_phases`)."""
 
     def cell_var(self, r: int, c: int) -> int:
         return r * self.width + c + 1
@@ -111,6 +118,27 @@ class Encoding:
                 out.append(-self.color_var(r, c, v))
             else:
                 out += [self.color_var(r, c, u) for u in self.allowed[(r, c)] if u]
+        return out
+
+    def hint_phases(self, hints: Hints) -> list[int]:
+        """Phases from belief propagation (:func:`satnono.logic.beliefs.phase_hints`): each
+        unknown cell's most likely value, and each block's ladder y[j,p] true from the block's
+        median start on."""
+        k, w = self.ncolors, self.width
+        cells = hints.cells
+        out = []
+        for r, c in self.unknown_cells:
+            best = cells[r * w + c]
+            base = (r * w + c) * k
+            out += [base + v if v == best else -(base + v) for v in range(1, k + 1)]
+        for axis, index, first, starts in self.ladder_lines:
+            medians = (hints.row_starts if axis == ROW else hints.column_starts)[index]
+            if medians is None:
+                continue
+            los, his, bases, _ = ladders(first, starts)
+            for j, m in enumerate(medians):
+                base = bases[j]
+                out += [base + p if p >= m else -(base + p) for p in range(los[j], his[j])]
         return out
 
     def phases(self, model: Sequence[int]) -> list[int]:
@@ -231,6 +259,7 @@ def _encode(
         return (r * w + c) * k + v
 
     pinned: set[tuple[int, int]] = set()  # cells of lines whose builder does not fold them
+    ladder_lines: list[tuple[str, int, int, tuple[int, ...]]] = []
     for axis, indices, n, clues, exs in ((ROW, rows, w, p.row_clues, state.row_ex),
                                          (COLUMN, columns, h, p.column_clues, state.col_ex)):
         for i in indices:
@@ -245,6 +274,8 @@ def _encode(
                 continue
             lit = (lambda j, v, r=i: var(r, j, v)) if axis == ROW else (lambda j, v, c=i: var(j, c, v))
             folded = folded_kind and not clue.blots
+            if not clue.blots:
+                ladder_lines.append((axis, i, b.next_var, res.starts))
             cell = None
             if folded:
                 cell = CellMap(i * w + 1, 1) if axis == ROW else CellMap(i + 1, w)
@@ -278,6 +309,7 @@ def _encode(
         ncolors=k,
         unknown_cells=cells,
         allowed={(r, c): tuple(state.possible(r, c)) for r, c in cells} if k > 1 else {},
+        ladder_lines=ladder_lines,
     )
 
 

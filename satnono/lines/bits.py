@@ -13,15 +13,17 @@ if TYPE_CHECKING:
 Mask = int
 
 
-def native_core(name: str = "_native") -> ModuleType | None:
-    """A compiled kernel module of this package (``_native``, the black-and-white core;
-    ``_native_color``, the colour kernel), or None when it was not built or ``SATNONO_PURE`` is
-    set (to anything but ``0`` or nothing): the callers then use their Python reference."""
+def native_core(name: str = "_native", package: str | None = None) -> ModuleType | None:
+    """A compiled module of ``package`` (by default this one: ``_native``, the black-and-white
+    core; ``_native_color``, the colour kernel; ``satnono.logic``'s ``_beliefs``), or None when
+    it was not built or ``SATNONO_PURE`` is set (to anything but ``0`` or nothing): the callers
+    then use their Python reference."""
     if os.environ.get("SATNONO_PURE", "") not in ("", "0"):
         return None
+    full = f"{package or __package__}.{name}"
     try:
-        __import__(f"{__package__}.{name}")  # not importlib: it is not loaded at start-up
-        return sys.modules[f"{__package__}.{name}"]
+        __import__(full)  # not importlib: it is not loaded at start-up
+        return sys.modules[full]
     except ImportError:
         return None
 

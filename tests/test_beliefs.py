@@ -1,0 +1,282 @@
+"""Belief propagation hints (:mod:`satnono.logic.beliefs`): each line's messages and median starts
+against enumeration of the line's completions, the compiled module bit-identical to the Python
+reference (black and white, colour, blotted), and the hints reaching CaDiCaL as the phases of
+the first search."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+from pathlib import Path
+
+import pytest
+from _native_build import can_build
+from _oracles import colourings
+
+from satnono import load_all
+from satnono.lines import LineSolver
+from satnono.logic import beliefs
+from satnono.logic.propagate import propagate
+from satnono.logic.state import initial_state
+from satnono.model import Puzzle
+from satnono.palette import default_palette
+from satnono.solve import Checker
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+SOURCE = Path(beliefs.__file__).with_name("_beliefs.c")
+
+
+# --------------------------------------------------------------------------- one line
+
+
+def _enumerated(lengths, colors, blots, nvals, weights):
+    """(messages, start distributions) of a line by summing over every colouring of its cells
+    whose runs are the clue's blocks (a blotted block: any length): nothing of the DP reused."""
+    n, k = len(weights), len(lengths)
+    ext = [[0.0] * nvals for _ in range(n)]
+    start = [[0.0] * n for _ in range(k)]
+    z = 0.0
+    for ls, starts, _ends, vals in colourings(n, nvals - 1).get(tuple(colors), ()):
+        if any(m != c and j not in blots for j, (m, c) in enumerate(zip(ls, lengths))):
+            continue
+        ws = [weights[i][v] for i, v in enumerate(vals)]
+        full = math.prod(ws)
+        z += full
+        for i, v in enumerate(vals):
+            ext[i][v] += math.prod(ws[:i] + ws[i + 1:])
+        for j, s in enumerate(starts):
+            start[j][s] += full
+    return ext, start, z
+
+
+def _random_line(rng: random.Random):
+    nvals = rng.choice((2, 2, 3, 4))
+    n = rng.randint(1, 7)
+    vals = [rng.randrange(nvals) for _ in range(n)]
+    lengths, colors = [], []
+    i = 0
+    while i < n:  # the runs of a random colouring: a clue that fits
+        v, m = vals[i], 1
+        while i + m < n and vals[i + m] == v:
+            m += 1
+        if v:
+            lengths.append(m)
+            colors.append(v)
+        i += m
+    blots = tuple(j for j in range(len(lengths)) if rng.random() < 0.3)
+    allowed = []
+    for i in range(n):
+        bits = sum(1 << v for v in range(nvals) if rng.random() < 0.7) or 1 << vals[i]
+        allowed.append(bits | (1 << vals[i]) if rng.random() < 0.8 else bits)
+    weights = [[rng.uniform(0.01, 1.0) if (allowed[i] >> v) & 1 else 0.0 for v in range(nvals)] for i in range(n)]
+    return tuple(lengths), tuple(colors), blots, nvals, weights, allowed
+
+
+def test_line_messages_are_the_weighted_counts_of_completions() -> None:
+    """The extrinsic message of each cell and the median start of each block, against the
+    weighted sum over every completion of the line (colour, blots, excluded values)."""
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(1500):
+        lengths, colors, blots, nvals, weights, allowed = _random_line(rng)
+        n, k = len(weights), len(lengths)
+        ext, start, z = _enumerated(lengths, colors, blots, nvals, weights)
+        out = [[-1.0] * nvals for _ in range(n)]
+        st = [-1] * k
+        ok = beliefs.line_messages(lengths, colors, blots, nvals, weights, allowed, out, st)
+        assert ok == (z > 0)
+        if not ok:
+            assert out == [[-1.0] * nvals for _ in range(n)] and st == [-1] * k  # left as they were
+            continue
+        checked += 1
+        for i in range(n):
+            norm = sum(ext[i][v] for v in range(nvals) if (allowed[i] >> v) & 1)
+            want = [ext[i][v] / norm if (allowed[i] >> v) & 1 and norm > 0 else 0.0 for v in range(nvals)]
+            assert out[i] == pytest.approx(want, rel=1e-9, abs=1e-12)
+        for j in range(k):
+            cum, med = 0.0, n - 1
+            near = False
+            for p in range(n):
+                cum += start[j][p] / z
+                near |= abs(cum - 0.5) < 1e-9
+                if cum >= 0.5:
+                    med = p
+                    break
+            if not near:  # (a cumulative sum within rounding of 1/2 may fall either way)
+                assert st[j] == med
+    assert checked > 1000
+
+
+def test_automaton_of_colour_and_blots() -> None:
+    """States, in one row: a block of another colour is entered past the gap; a blotted block
+    is one state that keeps its colour."""
+    emit, stay, skip, first = beliefs.automaton((1, 2), (1, 2), (0,))
+    assert emit == [-1, 1, 0, 2, 2, 0]
+    assert stay == [0, 1, 0, -1, -1, 0]
+    assert skip == [False, False, False, True, False, False]
+    assert first == [-1, 0, -1, 1, -1, -1]
+
+
+# --------------------------------------------------------------------------- the compiled module
+
+
+def _args(state, rounds=beliefs.ROUNDS, tolerance=beliefs.TOLERANCE):
+    p = state.puzzle
+    h, w, nv = state.height, state.width, state.nvals
+    allowed = []
+    for r in range(h):
+        for c in range(w):
+            allowed.append(sum(1 << v for v in range(nv) if not (state.row_ex[v][r] >> c) & 1))
+    return (h, w, nv, [beliefs._spec(cl) for cl in p.row_clues], [beliefs._spec(cl) for cl in p.column_clues],
+            allowed, rounds, beliefs.DAMPING, tolerance, beliefs.FLOOR)
+
+
+def _random_puzzle(rng: random.Random, kind: str) -> Puzzle:
+    k = 1 if kind in ("bw", "blotted-bw") else rng.choice((2, 3))
+    h, w = rng.randint(2, 13), rng.randint(2, 13)
+    d = rng.uniform(0.3, 0.75)
+    pal = default_palette(k)
+    chars = "".join(c.char for c in pal)[1:]
+    grid = tuple("".join(rng.choice(chars) if rng.random() < d else "." for _ in range(w)) for _ in range(h))
+    p = Puzzle.from_grid(grid, palette=pal)
+    if kind.startswith("blotted"):
+        all_chars = "".join(c.char for c in pal)
+
+        def spell(blocks):
+            return [("?" if rng.random() < 0.3 else n, all_chars[v]) for n, v in blocks]
+        p = Puzzle.from_clues([spell(p.row_blocks(r)) for r in range(h)],
+                              [spell(p.column_blocks(c)) for c in range(w)], palette=pal)
+    return p
+
+
+needs_native = pytest.mark.skipif(beliefs._native is None, reason="the compiled module is not built here")
+
+
+@needs_native
+@pytest.mark.parametrize("kind", ["bw", "colour", "blotted-bw", "blotted-colour"])
+def test_native_hints_are_bit_identical(kind: str) -> None:
+    """The C transcription gives exactly the reference's hints, before and after line logic,
+    with every round count (early stops included)."""
+    rng = random.Random(hash(kind) & 0xFFFF)
+    lines = LineSolver()
+    for t in range(40):
+        p = _random_puzzle(rng, kind)
+        state = initial_state(p)
+        for propagated in (False, True):
+            if propagated and propagate(state, lines) is not None:
+                break
+            for rounds, tol in ((beliefs.ROUNDS, beliefs.TOLERANCE), (1, 0.0), (3, 0.0)):
+                args = _args(state, rounds, tol)
+                assert beliefs._native.grid_hints(*args) == beliefs.grid_hints(*args), (kind, t, propagated, rounds)
+
+
+@needs_native
+def test_native_hints_on_tournament_puzzles() -> None:
+    lines = LineSolver()
+    path = CORPUS / "tournament" / "nonogramrecord" / "question" / "icga2017.txt"
+    if not path.is_file():
+        pytest.skip("corpus not present")
+    for p in load_all(str(path))[:6]:
+        state = initial_state(p)
+        assert propagate(state, lines) is None
+        args = _args(state)
+        assert beliefs._native.grid_hints(*args) == beliefs.grid_hints(*args)
+
+
+def test_native_module_is_built_from_this_source() -> None:
+    """Where a C compiler and Python's headers are there, the install built the module, from
+    this tree's ``_beliefs.c`` (a stale build would hide a change to the reference)."""
+    if not can_build():
+        pytest.skip("no C compiler or Python headers here: the Python reference runs")
+    import importlib
+    mod = importlib.import_module("satnono.logic._beliefs")
+    assert mod.SOURCE_SHA256 == hashlib.sha256(SOURCE.read_bytes()).hexdigest()
+
+
+def test_bad_arguments_are_errors_not_crashes() -> None:
+    if beliefs._native is None:
+        pytest.skip("the compiled module is not built here")
+    g = beliefs._native.grid_hints
+    with pytest.raises(ValueError):
+        g(1, 1, 2, [((1,), (1,), ())], [], [3], 5, 0.5, 0.0, 1e-4)  # one column missing
+    with pytest.raises(ValueError):
+        g(1, 1, 2, [((2,), (1,), ())], [((1,), (1,), ())], [3], 5, 0.5, 0.0, 1e-4)  # a block longer than its line
+    with pytest.raises(ValueError):
+        g(1, 1, 2, [((1,), (5,), ())], [((1,), (1,), ())], [3], 5, 0.5, 0.0, 1e-4)  # no such colour
+    with pytest.raises(TypeError):
+        g(1, 1, 2, [((1,), (1,))], [((1,), (1,), ())], [3], 5, 0.5, 0.0, 1e-4)
+
+
+# --------------------------------------------------------------------------- hints as phases
+
+
+def _several_solutions(kind: str) -> Puzzle:
+    rng = random.Random(3)
+    lines = LineSolver()
+    while True:
+        k = 1 if kind == "bw" else 2
+        pal = default_palette(k)
+        chars = "".join(c.char for c in pal)[1:]
+        grid = tuple("".join(rng.choice(chars) if rng.random() < 0.5 else "." for _ in range(12)) for _ in range(12))
+        p = Puzzle.from_grid(grid, palette=pal).replace(goal=None)  # (a goal would be the first solution)
+        state = initial_state(p)
+        propagate(state, lines)
+        if state.unknown_count() > 40:
+            return p
+
+
+@pytest.mark.parametrize("kind", ["bw", "colour"])
+def test_first_search_starts_from_the_hints(kind: str, monkeypatch) -> None:
+    """settle gives CaDiCaL the hints before its first search: one phase for every variable of an
+    open cell and of every ladder, a ladder false below its block's median start and true from it."""
+    from satnono import sat
+
+    calls: list[list[int]] = []
+    real = sat.SatSession.set_phases
+
+    def spy(self, literals):
+        calls.append(list(literals))
+        return real(self, literals)
+
+    monkeypatch.setattr(sat.SatSession, "set_phases", spy)
+    p = _several_solutions(kind)
+    out = Checker().settle(p, keep_open=True)
+    try:
+        enc, state = out.enc, out.state
+        assert enc is not None and state is not None
+        hints = beliefs.phase_hints(state)
+        assert calls and calls[0] == enc.hint_phases(hints)
+        lits = calls[0]
+        assert len({abs(x) for x in lits}) == len(lits)
+        k, w = enc.ncolors, enc.width
+        cell_vars = {(r * w + c) * k + v for r, c in enc.unknown_cells for v in range(1, k + 1)}
+        assert cell_vars <= {abs(x) for x in lits}
+        for r, c in enc.unknown_cells:  # at most one colour true, the hinted one
+            true = [x for x in lits if x > 0 and (x - 1) // k == r * w + c and x in cell_vars]
+            assert len(true) <= 1
+            assert [((x - 1) % k) + 1 for x in true] == ([hints.cells[r * w + c]] if hints.cells[r * w + c] else [])
+        from satnono.cnf.ladders import ladders
+
+        for axis, i, first, starts in enc.ladder_lines:
+            los, his, bases, _ = ladders(first, starts)
+            med = (hints.row_starts if axis == "row" else hints.column_starts)[i]
+            assert med is not None
+            for j in range(len(starts)):
+                assert (starts[j] >> med[j]) & 1, "the median start is a valid start"
+                phase = [x > 0 for x in lits if bases[j] + los[j] <= abs(x) < bases[j] + his[j]]
+                assert phase == sorted(phase)  # false ... false, true ... true
+        assert out.result.status.value == "multiple"
+    finally:
+        out.close()
+
+
+def test_hints_are_exact_on_a_line_solvable_picture() -> None:
+    """With nothing open the hints are the cells' values; on a puzzle line logic finishes
+    nothing is encoded, so settle never asks for them."""
+    p = Puzzle.from_grid(("##.", ".#.", "###"))
+    state = initial_state(p)
+    assert propagate(state, LineSolver()) is None and state.unknown_count() == 0
+    hints = beliefs.phase_hints(state)
+    assert hints.cells == [1, 1, 0, 0, 1, 0, 1, 1, 1]
+    assert hints.row_starts == [None] * 3 and hints.rounds == 1
