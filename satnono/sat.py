@@ -130,6 +130,8 @@ class SatSession:
         self.conflicts = 0
         #: True when the last call stopped at its deadline (and returned None)
         self.timed_out = False
+        #: True when the last call stopped at its conflict budget (and returned None)
+        self.out_of_budget = False
         self._rate: float | None = None  # conflicts per second, measured on budgeted slices
         self._abandoned = False  # True once a call was interrupted (the native solver is unusable)
         self._late_until = 0.0  # a deadline timer fired: its notification may reach the solver until then
@@ -203,18 +205,21 @@ class SatSession:
         st = self._solver.accum_stats() or {}
         self.conflicts = int(st.get("conflicts", self.conflicts))
 
-    def solve(self, deadline: float | None = None, assumptions: Sequence[int] = ()) -> bool | None:
-        """Solve under ``assumptions``; None if the monotonic ``deadline`` passed first."""
+    def solve(self, deadline: float | None = None, assumptions: Sequence[int] = (),
+              budget: int | None = None) -> bool | None:
+        """Solve under ``assumptions``; None if the monotonic ``deadline`` passed first (then
+        ``timed_out`` is set) or, with ``budget``, once the call has had that many conflicts
+        (then ``out_of_budget`` is set; a later call goes on with what this one learnt)."""
         self.calls += 1
         s = self._solver
         a = list(assumptions)
         if self._abandoned:
             raise KeyboardInterrupt("the SAT solver was interrupted earlier")
         checkpoint()
-        self.timed_out = False
+        self.timed_out = self.out_of_budget = False
         try:
-            r = self._solve(s, deadline, a)
-            self.timed_out = r is None and deadline is not None
+            r = self._solve(s, deadline, a) if budget is None else self._solve_bounded(s, deadline, a, budget)
+            self.timed_out = r is None and deadline is not None and not self.out_of_budget
             return r
         except KeyboardInterrupt:
             self._abandon()
@@ -252,6 +257,42 @@ class SatSession:
             self._update_stats()
             return r
         return self._solve_budget(s, deadline, a)
+
+    def _solve_bounded(self, s: Solver, deadline: float | None, a: list[int], budget: int) -> bool | None:
+        """A call of at most ``budget`` conflicts (and the deadline): one native call with the
+        solver's conflict limit, as a deadline is kept on each kind of back end (a late
+        terminate flag that stops it early is used up, and the call made again for the rest)."""
+        start = self.conflicts
+        while True:
+            left = budget - (self.conflicts - start)
+            if left <= 0:
+                self.out_of_budget = True
+                return None
+            if deadline is not None and time.monotonic() >= deadline:
+                return None
+            timer = None
+            if self._limit == "terminate" and deadline is not None:
+                assert self._stop is not None
+                timer = _Timer.start(self._stop, deadline)
+            fired = False
+            s.conf_budget(left)
+            try:
+                if self._limit == "interrupt" and deadline is not None:
+                    try:
+                        with _Watch(s.interrupt, deadline):
+                            r = s.solve_limited(assumptions=a, expect_interrupt=True)
+                    finally:
+                        s.clear_interrupt()
+                else:  # (the budget slices, and a terminate back end without a timer, stop at the budget)
+                    r = s.solve_limited(assumptions=a)
+            finally:
+                if timer is not None:
+                    fired = timer.stop()
+                    if fired:
+                        self._late_until = time.monotonic() + LATE_GRACE
+            self._update_stats()
+            if r is not None or fired:
+                return r
 
     def _solve_terminate(self, s: Solver, deadline: float | None, a: list[int]) -> bool | None:
         """One CaDiCaL call, stopped at ``deadline`` by the native timer.

@@ -99,6 +99,11 @@ class CheckResult(Record):
         self.stats = Stats() if stats is None else stats
 
 
+#: Conflicts of the first search before it takes the phases of belief propagation
+#: (:mod:`satnono.logic.beliefs`).
+FIRST_TRY = 300
+
+
 class InternalError(RuntimeError):
     """A solution failed its re-check against the clues (a bug, never a verdict)."""
 
@@ -146,14 +151,15 @@ def rule_cuts(lazy: list, grid: Grid, state, enc) -> list[list[int]]:
 
 
 def solve_keeping_rules(sat: SatSession, state, enc, deadline: float | None, stats: Stats | None = None,
-                        assumptions=None):
+                        assumptions=None, budget: int | None = None):
     """Solve, cutting off every model that a lazily encoded rule rejects, until one keeps
-    every rule: ``(grid, model)``, False when there is none, None when time ran out."""
+    every rule: ``(grid, model)``, False when there is none, None when time ran out (or, with
+    ``budget``, a call ran out of conflicts: ``sat.out_of_budget``)."""
     from .cnf import encode as _encode
 
     lazy = lazy_rules(state.puzzle)
     while True:
-        r = sat.solve(deadline) if assumptions is None else sat.solve(deadline, assumptions)
+        r = sat.solve(deadline, () if assumptions is None else assumptions, budget)
         if not r:
             return r
         model = sat.model()
@@ -323,12 +329,16 @@ class Checker:
                 model = enc.model_of(s1, puzzle.chars)
                 late = "timed out before proving the known solution unique"
             else:
-                # the first search starts where belief propagation between the lines puts the
-                # solutions (Knotty: 150 s -> under a second; tournament puzzles about half the conflicts)
-                from .logic.beliefs import phase_hints
+                # A short first search with CaDiCaL's own phases settles most puzzles; one that
+                # needs more goes on from where belief propagation between the lines puts the
+                # solutions (Knotty: 150 s -> about a second; tournament puzzles about half the
+                # conflicts), which would cost more than it saves on the easy ones.
+                first = solve_keeping_rules(sat, state, enc, deadline, stats, budget=FIRST_TRY)
+                if first is None and sat.out_of_budget:
+                    from .logic.beliefs import phase_hints
 
-                sat.set_phases(enc.hint_phases(phase_hints(state)))
-                first = solve_keeping_rules(sat, state, enc, deadline, stats)
+                    sat.set_phases(enc.hint_phases(phase_hints(state)))
+                    first = solve_keeping_rules(sat, state, enc, deadline, stats)
                 if first is None:
                     return done(Status.UNKNOWN, reason="timed out before a first solution was found")
                 if not first:

@@ -38,8 +38,8 @@ def _picture(seed: int, n: int = 28, colours: int = 2, fill: float = 0.5) -> Puz
     return Puzzle.from_grid(grid, palette=pal, goal=None)  # the clues alone: a stored picture would spare the search
 
 
-#: A 28x28 two-colour picture at half fill whose settle needs about 4,000 conflicts
-#: (0.2 s on an idle machine): found by trying seeds 0, 1, 2, ...
+#: A 28x28 two-colour picture at half fill whose settle needs about 850 conflicts (2,600 without
+#: the phases of belief propagation; 0.1-0.2 s on an idle machine): found by trying seeds 0, 1, 2, ...
 SEARCH = _picture(8)
 
 
@@ -67,22 +67,36 @@ def _satisfies(clauses: list[list[int]], model: list[int]) -> bool:
 
 
 def test_search_puzzle_needs_search():
+    """Its first search outlasts the short first try (three calls: the try, the search that goes
+    on from the hints, the second solution)."""
+    from satnono.solve import FIRST_TRY
+
     r = Checker().check(SEARCH)
     assert r.status is Status.MULTIPLE
-    assert r.stats.conflicts >= 2000 and r.stats.sat_calls == 2
+    assert r.stats.conflicts >= FIRST_TRY + 300 and r.stats.sat_calls == 3
 
 
 @pytest.mark.parametrize("solver", ["cadical195", "cadical153"])
 def test_a_far_deadline_changes_nothing(solver, monkeypatch):
     """Same conflict count, same solutions, same verdict, with and without a deadline; and
-    each SAT call is one CaDiCaL call, never a conflict-budget slice."""
+    each SAT call is one CaDiCaL call, never a conflict-budget slice: the one budget is the
+    first try's (``FIRST_TRY`` conflicts, before the hints), with a deadline or without."""
     from pysat.solvers import Solver
 
+    from satnono.solve import FIRST_TRY
+
     budgets: list[int] = []
-    monkeypatch.setattr(Solver, "conf_budget", lambda self, budget=-1: budgets.append(budget))
+    real = Solver.conf_budget
+
+    def spy(self, budget=-1):
+        budgets.append(budget)
+        return real(self, budget)
+
+    monkeypatch.setattr(Solver, "conf_budget", spy)
     plain = Checker(solver).check(SEARCH)
+    plain_budgets, budgets[:] = budgets[:], []
     timed = Checker(solver).check(SEARCH, timeout=FAR)
-    assert budgets == []
+    assert budgets == plain_budgets == [FIRST_TRY]
     assert timed.status is plain.status is Status.MULTIPLE
     assert timed.stats.conflicts == plain.stats.conflicts > 0
     assert timed.stats.sat_calls == plain.stats.sat_calls
@@ -227,3 +241,56 @@ killer.wait()
     assert out.returncode == 0, (out.returncode, out.stdout, out.stderr)
     word, seconds, resumable, timed_out = out.stdout.split()
     assert word == "interrupted" and int(seconds) < 30 and resumable == "False" and timed_out == "False"
+
+
+# --------------------------------------------------------------------------
+# A conflict budget (the first try before the hints of belief propagation)
+
+
+@pytest.mark.parametrize("solver,deadline", [("cadical195", None), ("cadical195", FAR), ("glucose4", None),
+                                             ("glucose4", FAR), ("budget-fallback", FAR)])
+def test_a_budget_stops_the_call_and_the_session_goes_on(solver, deadline, monkeypatch):
+    """A call with a conflict budget stops at about that many conflicts, says so (not a
+    timeout), and the session goes on to the true verdict."""
+    if solver == "budget-fallback":
+        monkeypatch.setattr(sat_module, "_NATIVE", [None])
+        solver = "cadical195"
+    with SatSession(HARD_CNF, solver) as s:
+        r = s.solve(None if deadline is None else time.monotonic() + deadline, budget=500)
+        assert r is None and s.out_of_budget and not s.timed_out and s.resumable
+        # (CaDiCaL stops at the budget; Glucose looks at it only between restarts)
+        assert 500 <= s.conflicts and (s.conflicts < 600 or solver == "glucose4")
+        assert s.solve(None) is False and not s.out_of_budget
+        assert s.conflicts > 10000
+    with SatSession(HARD_CNF, solver) as s:
+        assert s.solve(None, budget=0) is None and s.out_of_budget and s.conflicts == 0
+    with SatSession(EASY_CNF, solver) as s:  # settled within the budget: an answer
+        assert s.solve(None, budget=10000) is True and not s.out_of_budget
+        assert _satisfies(EASY_CNF, s.model())
+
+
+def test_the_deadline_still_holds_with_a_budget():
+    with SatSession(HARD_CNF) as s:
+        t0 = time.monotonic()
+        assert s.solve(t0 + 0.2, budget=10**9) is None
+        assert s.timed_out and not s.out_of_budget
+        assert time.monotonic() - t0 < 15  # generous
+
+
+def test_hints_only_for_a_first_search_past_the_first_try(monkeypatch):
+    """An easy first search never pays for belief propagation; a longer one gets it once."""
+    from satnono.logic import beliefs
+
+    calls: list[int] = []
+    real = beliefs.phase_hints
+
+    def spy(state, rounds=None):
+        calls.append(state.unknown_count())
+        return real(state, rounds)
+
+    monkeypatch.setattr(beliefs, "phase_hints", spy)
+    easy = _picture(3, n=12, colours=2)
+    r = Checker().check(easy)
+    assert r.stats.sat_calls == 2 and r.stats.conflicts < 300 and calls == []
+    r = Checker().check(SEARCH)
+    assert r.stats.sat_calls == 3 and len(calls) == 1
