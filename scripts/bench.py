@@ -70,7 +70,7 @@ SURVEY = "webpbn-survey"
 TOURNAMENT = "tournament/nonogramrecord"
 TOURNAMENT_SETS = ("taai2011", "icga2017", "icga2020")
 DEFAULT_SETS = ("survey", "dom", "wilk", "nonogram-db", "cauldron", *TOURNAMENT_SETS, "random", "colour")
-ALL_SETS = (*DEFAULT_SETS, "hard", "rules", "connected", "deadline")
+ALL_SETS = (*DEFAULT_SETS, "hard", "rules", "connected", "deadline", "colour36")
 ALIASES = {"tournament": TOURNAMENT_SETS, "default": DEFAULT_SETS}
 SETTLED = {"unique", "multiple", "none"}
 #: Random puzzles: (height, width, density), RANDOM_COUNT of each, from seed RANDOM_SEED.
@@ -95,6 +95,9 @@ RULES_SEED = 20261124
 #: while settling in seconds (most draws settle in under 1,000 conflicts).  Then the deadline
 #: itself: DEADLINE_NEAR seconds on the two puzzles that need the most search.
 DEADLINE_SEEDS = (0, 1, 83, 303, 374, 208, 158)
+#: Issue 19's own example, unselected: COLOUR36_COUNT random pictures of 36 rows and 40 columns,
+#: each cell filled with probability 0.47 and then one of two colours uniformly, seeds 0, 1, ...
+COLOUR36_COUNT = 20
 DEADLINE_TIMEOUT = 200.0
 DEADLINE_NEAR = 1.0
 
@@ -237,6 +240,15 @@ def _deadline_picture(seed: int) -> Item:
     return Item(name, Puzzle.from_grid(grid, palette=pal, source=name))
 
 
+def _colour36(seed: int) -> Item:
+    rng = random.Random(seed)
+    pal = default_palette(2)
+    chars = "".join(c.char for c in pal)[1:]
+    grid = tuple("".join(rng.choice(chars) if rng.random() < 0.47 else "." for _ in range(40)) for _ in range(36))
+    name = f"colour-36x40-k2-d0.47#{seed}"
+    return Item(name, Puzzle.from_grid(grid, palette=pal, source=name))
+
+
 def load_set(name: str, corpus: Path, limit: int | None) -> list[Item]:
     if name == "survey":
         items = _load(corpus, _files(corpus, f"{SURVEY}/webpbn-0*.xml"), expect_unique=True)
@@ -262,6 +274,8 @@ def load_set(name: str, corpus: Path, limit: int | None) -> list[Item]:
         items = _rules(("connected",))
     elif name == "deadline":
         items = [_deadline_picture(seed) for seed in DEADLINE_SEEDS]
+    elif name == "colour36":
+        items = [_colour36(seed) for seed in range(COLOUR36_COUNT)]
     else:  # pragma: no cover - argparse guards this
         raise ValueError(name)
     return items[:limit] if limit is not None else items
@@ -860,6 +874,15 @@ def targets19(results: dict[str, list[Row]], *, startup_cpu: dict | None = None,
         out.append(Target(label, w.cpu, 10.0, w.status in SETTLED and w.cpu <= 10.0,
                           note=f"{w.item.name}, {w.status}; the set's seeds were chosen among draws that"
                                " settle in seconds: not a bound for every such picture"))
+    else:
+        out.append(Target(label, None, 10.0, None))
+    label = f"36x40 two-colour at 47 % ({COLOUR36_COUNT} unselected draws): worst (CPU)"
+    if results.get("colour36"):
+        rows = results["colour36"]
+        w36 = max(rows, key=lambda r: (r.status not in SETTLED, r.cpu))
+        within = sum(r.status in SETTLED and r.cpu <= 10.0 for r in rows)
+        out.append(Target(label, w36.cpu, 10.0, w36.status in SETTLED and w36.cpu <= 10.0,
+                          note=f"{w36.item.name}, {w36.status}; {within} of {len(rows)} settled within 10 s"))
     else:
         out.append(Target(label, None, 10.0, None))
     out.append(Target("editor", None, 0, None, unit="", verdict="see scripts/bench_editor.py"))

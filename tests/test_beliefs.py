@@ -169,6 +169,8 @@ def test_native_hints_are_bit_identical(kind: str) -> None:
             for rounds, tol in ((beliefs.ROUNDS, beliefs.TOLERANCE), (1, 0.0), (3, 0.0)):
                 args = _args(state, rounds, tol)
                 assert beliefs._native.grid_hints(*args) == beliefs.grid_hints(*args), (kind, t, propagated, rounds)
+            hints = beliefs.phase_hints(state)  # (its own reading of the state's cells)
+            assert (hints.cells, hints.row_starts, hints.column_starts, hints.rounds) == beliefs.grid_hints(*_args(state))
 
 
 @needs_native

@@ -38,8 +38,8 @@ def _picture(seed: int, n: int = 28, colours: int = 2, fill: float = 0.5) -> Puz
     return Puzzle.from_grid(grid, palette=pal, goal=None)  # the clues alone: a stored picture would spare the search
 
 
-#: A 28x28 two-colour picture at half fill whose settle needs about 850 conflicts (2,600 without
-#: the phases of belief propagation; 0.1-0.2 s on an idle machine): found by trying seeds 0, 1, 2, ...
+#: A 28x28 two-colour picture at half fill whose settle needs about 270 conflicts (2,600 without
+#: the phases of belief propagation; 0.1 s on an idle machine): found by trying seeds 0, 1, 2, ...
 SEARCH = _picture(8)
 
 
@@ -73,7 +73,7 @@ def test_search_puzzle_needs_search():
 
     r = Checker().check(SEARCH)
     assert r.status is Status.MULTIPLE
-    assert r.stats.conflicts >= FIRST_TRY + 300 and r.stats.sat_calls == 3
+    assert r.stats.conflicts > FIRST_TRY and r.stats.sat_calls == 3
 
 
 @pytest.mark.parametrize("solver", ["cadical195", "cadical153"])

@@ -126,19 +126,24 @@ class Encoding:
         median start on."""
         k, w = self.ncolors, self.width
         cells = hints.cells
-        out = []
-        for r, c in self.unknown_cells:
-            best = cells[r * w + c]
-            base = (r * w + c) * k
-            out += [base + v if v == best else -(base + v) for v in range(1, k + 1)]
+        if k == 1:  # (a cell's variable is its index + 1)
+            out = [x if cells[x - 1] else -x for x in self.unknown_vars]
+        else:
+            out = []
+            for r, c in self.unknown_cells:
+                best = cells[r * w + c]
+                base = (r * w + c) * k
+                out += [base + v if v == best else -(base + v) for v in range(1, k + 1)]
+        extend = out.extend
         for axis, index, first, starts in self.ladder_lines:
             medians = (hints.row_starts if axis == ROW else hints.column_starts)[index]
             if medians is None:
                 continue
             los, his, bases, _ = ladders(first, starts)
-            for j, m in enumerate(medians):
-                base = bases[j]
-                out += [base + p if p >= m else -(base + p) for p in range(los[j], his[j])]
+            for lo, hi, base, m in zip(los, his, bases, medians):
+                m = lo if m < lo else hi if m > hi else m
+                extend(range(-(base + lo), -(base + m), -1))  # y[j,p] false below the median start
+                extend(range(base + m, base + hi))  # and true from it
         return out
 
     def phases(self, model: Sequence[int]) -> list[int]:

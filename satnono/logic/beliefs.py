@@ -286,11 +286,14 @@ def phase_hints(state: GridState, rounds: int | None = None) -> Hints:
     (:data:`ROUNDS` rounds at the most unless ``rounds`` says otherwise)."""
     p = state.puzzle
     h, w, nvals = state.height, state.width, state.nvals
-    allowed = []
-    for r in range(h):
-        exs = [state.row_ex[v][r] for v in range(nvals)]
-        for c in range(w):
-            allowed.append(sum(1 << v for v in range(nvals) if not (exs[v] >> c) & 1))
+    allowed: list[int] = []
+    span = range(w)
+    for r in range(h):  # bit v of a cell: it may still have value v
+        row = [0] * w
+        for v in range(nvals):
+            ex, bit = state.row_ex[v][r], 1 << v
+            row = [a if (ex >> c) & 1 else a | bit for a, c in zip(row, span)]
+        allowed += row
     rows = [_spec(cl) for cl in p.row_clues]
     cols = [_spec(cl) for cl in p.column_clues]
     impl = _native.grid_hints if _native is not None else grid_hints
