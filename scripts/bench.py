@@ -876,7 +876,7 @@ def targets19(results: dict[str, list[Row]], *, startup_cpu: dict | None = None,
                                " settle in seconds: not a bound for every such picture"))
     else:
         out.append(Target(label, None, 10.0, None))
-    label = f"36x40 two-colour at 47 % ({COLOUR36_COUNT} unselected draws): worst (CPU)"
+    label = "colour36 (36x40, 2 colours, 47 %): worst (CPU)"
     if results.get("colour36"):
         rows = results["colour36"]
         w36 = max(rows, key=lambda r: (r.status not in SETTLED, r.cpu))

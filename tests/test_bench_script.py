@@ -177,7 +177,8 @@ def test_issue19_targets_table(monkeypatch) -> None:
     assert all(t.figure is None and t.passed is None for t in none if t.label != "editor")
 
     fast = {"taai2011": rows("taai2011", 3, 0.5), "icga2017": rows("icga2017", 3, 0.5),
-            "icga2020": rows("icga2020", 3, 0.5), "cauldron": rows("cauldron", 1, 0.05)}
+            "icga2020": rows("icga2020", 3, 0.5), "cauldron": rows("cauldron", 1, 0.05),
+            "colour36": [*rows("colour36", 2, 3.0, "multiple"), *rows("colour36", 1, 9.0, "multiple")]}
     deadline = bench.DeadlineSummary(puzzles=2, same=2, cpu_plain=4.0, cpu_timed=4.2,
                                      worst_plain=rows("deadline", 1, 3.0)[0], near_ratio=1.05)
     probe = bench.bench_issue19.ProbeResult(puzzles=10, probe_cpu=10.0, satnono_cpu=2.0)
@@ -189,10 +190,14 @@ def test_issue19_targets_table(monkeypatch) -> None:
     assert ts["tournament 3000 puzzles total CPU"].figure == 4.5
     assert ts["mix: satnono CPU / plain order-encoding probe CPU"].figure == 0.2
     assert ts["deadline set: worst puzzle, no time limit (CPU)"].figure == 3.0
+    assert ts["colour36 (36x40, 2 colours, 47 %): worst (CPU)"].figure == 9.0
+    assert "3 of 3 settled within 10 s" in ts["colour36 (36x40, 2 colours, 47 %): worst (CPU)"].note
 
     slow = {**fast, "icga2020": [*rows("icga2020", 2, 0.5), *rows("icga2020", 1, 2.5)],
             "cauldron": rows("cauldron", 1, 0.2), "hard": [bench.Row("hard", bench.Item("knotty.xml", p),
-                                                                       status="unique", cpu=61.0)]}
+                                                                       status="unique", cpu=61.0)],
+            # an unsettled picture is the worst, whatever its time
+            "colour36": [*rows("colour36", 1, 12.0, "multiple"), *rows("colour36", 1, 5.0, "unknown")]}
     bad = bench.DeadlineSummary(puzzles=2, same=1, cpu_plain=4.0, cpu_timed=4.0,
                                 worst_plain=rows("deadline", 1, 11.0)[0], near_ratio=None)
     wrong = bench.bench_issue19.ProbeResult(puzzles=10, probe_cpu=10.0, satnono_cpu=2.0,
@@ -206,7 +211,8 @@ def test_issue19_targets_table(monkeypatch) -> None:
         "--timeout 200: puzzles where it changes anything", "tournament max single puzzle CPU",
         "mix: satnono CPU / plain order-encoding probe CPU",  # 0.2x, but a disagreement
         "cauldron 512x512 CPU", "`check F#1 ... F#50` / 50 files (wall)", "Knotty settled (CPU)",
-        "deadline set: worst puzzle, no time limit (CPU)"}, failed
+        "deadline set: worst puzzle, no time limit (CPU)", "colour36 (36x40, 2 colours, 47 %): worst (CPU)"}, failed
+    assert ts["colour36 (36x40, 2 colours, 47 %): worst (CPU)"].figure == 5.0
     assert ts["tournament 3000 puzzles total CPU"].passed  # 6.5 s: within 100 s
     assert ts["Faase settled (CPU)"].passed is None  # not among the hard rows
     assert "DISAGREEMENTS" in ts["mix: satnono CPU / plain order-encoding probe CPU"].note
