@@ -277,6 +277,13 @@ class SatSession:
         """A call of at most ``budget`` conflicts (and the deadline): one native call with the
         solver's conflict limit, as a deadline is kept on each kind of back end (a late
         terminate flag that stops it early is used up, and the call made again for the rest)."""
+        try:
+            return self._solve_within(s, deadline, a, budget)
+        finally:
+            if self._limit == "interrupt":  # (a MiniSat-family budget lasts until it is switched off;
+                s.conf_budget(-1)         # CaDiCaL's limits are for one call)
+
+    def _solve_within(self, s: Solver, deadline: float | None, a: list[int], budget: int) -> bool | None:
         start = self.conflicts
         while True:
             left = budget - (self.conflicts - start)

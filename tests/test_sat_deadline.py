@@ -294,3 +294,16 @@ def test_hints_only_for_a_first_search_past_the_first_try(monkeypatch):
     assert r.stats.sat_calls == 2 and r.stats.conflicts < 300 and calls == []
     r = Checker().check(SEARCH)
     assert r.stats.sat_calls == 3 and len(calls) == 1
+
+
+@pytest.mark.parametrize("solver", ["glucose4", "minisat22"])
+def test_a_budget_is_for_one_call_only(solver):
+    """A MiniSat-family budget lasts until switched off: the call after a budgeted one must not
+    stop at it (a settle with Glucose under --timeout said "unknown" at once)."""
+    with SatSession(HARD_CNF, solver) as s:
+        assert s.solve(None, budget=100) is None and s.out_of_budget
+        assert s.solve(None) is False and not s.out_of_budget
+    with SatSession(HARD_CNF, solver) as s:
+        assert s.solve(time.monotonic() + FAR, budget=100) is None and s.out_of_budget
+        assert s.solve(time.monotonic() + FAR) is False and not s.timed_out
+    assert Checker(solver).check(SEARCH, timeout=FAR).status is Status.MULTIPLE

@@ -496,11 +496,14 @@ def _search_puzzle(min_conflicts: int) -> Puzzle:
 
 def test_cadical_deadline_slices(monkeypatch):
     """Where the native deadline timer is missing (not Linux) CaDiCaL runs under a deadline in
-    conflict-budget slices: a long first one, then by the measured rate."""
+    conflict-budget slices: a long first one, then by the measured rate (after the first try of
+    FIRST_TRY conflicts, which is a budget with or without a deadline)."""
     from pysat.solvers import Solver
 
     from satnono import sat
+    from satnono.solve import FIRST_TRY
 
+    p = _search_puzzle(300)
     monkeypatch.setattr(sat, "_NATIVE", [None])  # as on a platform without POSIX timers
 
     budgets: list[int] = []
@@ -511,21 +514,23 @@ def test_cadical_deadline_slices(monkeypatch):
         return original(self, budget)
 
     monkeypatch.setattr(Solver, "conf_budget", recording)
-    p = _search_puzzle(300)
     plain = check(p)
-    # a generous deadline: each of the two calls finishes in its first slice, sized from the clause count
+    assert budgets == [FIRST_TRY]  # no deadline: the first try, then each call in one piece
+    budgets.clear()
+    # a generous deadline: after the try, each of the two calls finishes in its first slice, sized
+    # from the clause count, then from the rate measured on it
     r = check(p, timeout=60)
     assert r.status is plain.status is Status.MULTIPLE
-    assert len(budgets) == 2
+    assert len(budgets) == 3 and budgets[0] == FIRST_TRY
     rate = SatSession.SLOW_RATE * (10000 / max(10000, r.stats.cnf_clauses)) ** 0.5
-    assert 0.9 * rate * 60 * SatSession.FIRST_SHARE <= budgets[0] <= rate * 60 * SatSession.FIRST_SHARE
+    assert 0.9 * rate * 60 * SatSession.FIRST_SHARE <= budgets[1] <= rate * 60 * SatSession.FIRST_SHARE
     # a pessimistic rate: the first slice is the shortest allowed, the search goes on in later slices
     budgets.clear()
     monkeypatch.setattr(SatSession, "SLOW_RATE", 1e-3)
     r = check(p, timeout=60)
     assert r.status is Status.MULTIPLE and r.stats.conflicts >= 300
-    assert budgets[0] == SatSession.MIN_SLICE and len(budgets) >= 3
-    assert budgets[1] > SatSession.MIN_SLICE  # from the rate measured on the first slice
+    assert budgets[0] == FIRST_TRY and budgets[1] == SatSession.MIN_SLICE and len(budgets) >= 4
+    assert budgets[2] > SatSession.MIN_SLICE  # from the rate measured on the first slice
 
 
 def test_unknown_keeps_the_solution_found():
@@ -538,11 +543,11 @@ def test_unknown_keeps_the_solution_found():
         calls = []
 
         class Session(solve_mod.SatSession):
-            def solve(self, deadline=None, assumptions=()):
+            def solve(self, deadline=None, assumptions=(), budget=None):
                 calls.append(1)
                 if len(calls) == late:
                     return None
-                return super().solve(deadline, assumptions)
+                return super().solve(deadline, assumptions, budget)
 
         orig = solve_mod.SatSession
         solve_mod.SatSession = Session
@@ -679,8 +684,9 @@ def test_the_call_after_a_solution_runs_with_proof_options(monkeypatch, stored):
     p = Puzzle.from_grid(grid) if stored else Puzzle.from_grid(grid, goal=None)
     r = Checker().check(p)
     assert r.status is Status.MULTIPLE and not r.line_solvable
-    assert seen_options == [satmod.CADICAL_PROOF_OPTIONS]
-    assert events == (["configure", "solve"] if stored else ["solve", "configure", "solve"])
+    # (guide(): the phases of the first solution, without CaDiCaL's lucky tries; then the proof options)
+    assert seen_options == [satmod.CADICAL_GUIDED_OPTIONS, satmod.CADICAL_PROOF_OPTIONS]
+    assert events == (["configure", "configure", "solve"] if stored else ["solve", "configure", "configure", "solve"])
     seen_options.clear()
     events.clear()
     r = Checker(solver="minisat22").check(p)
