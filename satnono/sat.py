@@ -296,7 +296,6 @@ class SatSession:
             if self._limit == "terminate" and deadline is not None:
                 assert self._stop is not None
                 timer = _Timer.start(self._stop, deadline)
-            fired = False
             s.conf_budget(left)
             try:
                 if self._limit == "interrupt" and deadline is not None:
@@ -308,13 +307,20 @@ class SatSession:
                 else:  # (the budget slices, and a terminate back end without a timer, stop at the budget)
                     r = s.solve_limited(assumptions=a)
             finally:
-                if timer is not None:
-                    fired = timer.stop()
-                    if fired:
-                        self._late_until = time.monotonic() + LATE_GRACE
+                fired = self._stop_timer(timer)
             self._update_stats()
             if r is not None or fired:
                 return r
+
+    def _stop_timer(self, timer: _Timer | None) -> bool:
+        """Stop a call's deadline timer; True when it fired (its notification may still reach
+        the solver for a while: the session is freed only after that)."""
+        if timer is None:
+            return False
+        fired = timer.stop()
+        if fired:
+            self._late_until = time.monotonic() + LATE_GRACE
+        return fired
 
     def _solve_terminate(self, s: Solver, deadline: float | None, a: list[int]) -> bool | None:
         """One CaDiCaL call, stopped at ``deadline`` by the native timer.
@@ -333,14 +339,10 @@ class SatSession:
                 timer = _Timer.start(self._stop, deadline)
                 if timer is None:  # the C library would not make a timer (resource limits): slices
                     return self._solve_budget(s, deadline, a)
-            fired = False
             try:
                 r = s.solve_limited(assumptions=a)
             finally:
-                if timer is not None:
-                    fired = timer.stop()
-                    if fired:
-                        self._late_until = time.monotonic() + LATE_GRACE
+                fired = self._stop_timer(timer)
             self._update_stats()
             if r is not None or fired:
                 return r

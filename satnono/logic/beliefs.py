@@ -92,6 +92,15 @@ def automaton(lengths: tuple[int, ...], colors: tuple[int, ...],
     return emit, stay, skip, first
 
 
+def _rescale(values: list[float], top: float) -> bool:
+    """Divide ``values`` by their maximum ``top`` in place; False when every one is 0."""
+    if top == 0.0:
+        return False
+    for s in range(len(values)):
+        values[s] = values[s] / top
+    return True
+
+
 def line_messages(lengths: tuple[int, ...], colors: tuple[int, ...], blots: tuple[int, ...], nvals: int,
                   weights: list[list[float]], allowed: list[int],
                   out: list[list[float]], starts: list[int]) -> bool:
@@ -124,10 +133,8 @@ def line_messages(lengths: tuple[int, ...], colors: tuple[int, ...], blots: tupl
             new[s] = acc
             if acc > top:
                 top = acc
-        if top == 0.0:
+        if not _rescale(new, top):
             return False
-        for s in range(ns):
-            new[s] = new[s] / top
     # backward, with each cell's messages and block starts taken on the way
     beta = [0.0] * ns
     beta[ns - 1] = 1.0
@@ -179,10 +186,8 @@ def line_messages(lengths: tuple[int, ...], colors: tuple[int, ...], blots: tupl
             new[s] = acc
             if acc > top:
                 top = acc
-        if top == 0.0:
+        if not _rescale(new, top):
             return False
-        for s in range(ns):
-            new[s] = new[s] / top
         beta = new
     for i in range(n):
         out[i][:] = msgs[i]
