@@ -285,7 +285,7 @@ class SatSession:
 
     def _solve_within(self, s: Solver, deadline: float | None, a: list[int], budget: int) -> bool | None:
         start = self.conflicts
-        while True:
+        for _ in range(3):  # (a call stopped early by a late terminate flag is made again, as in _solve_terminate)
             left = budget - (self.conflicts - start)
             if left <= 0:
                 self.out_of_budget = True
@@ -311,6 +311,8 @@ class SatSession:
             self._update_stats()
             if r is not None or fired:
                 return r
+        self.out_of_budget = True  # (stopped three times without an answer: the try is spent)
+        return None
 
     def _stop_timer(self, timer: _Timer | None) -> bool:
         """Stop a call's deadline timer; True when it fired (its notification may still reach

@@ -57,9 +57,9 @@ static int automaton_build(PyObject *spec, int n, int nvals, Automaton *out)
         return -1;
     }
     Py_ssize_t k = PyTuple_GET_SIZE(lengths);
-    if (k > n + 1) {
-        PyErr_SetString(PyExc_ValueError, "more blocks than cells");
-        return -1;
+    if (k > n) {  /* no completion: the line is skipped (ns = 0), as the reference finds none */
+        out->ns = 0;
+        return 0;
     }
     char *blotted = calloc((size_t)k + 1, 1);
     long *len = malloc(sizeof(long) * ((size_t)k + 1));
@@ -77,7 +77,7 @@ static int automaton_build(PyObject *spec, int n, int nvals, Automaton *out)
         long c = PyLong_AsLong(PyTuple_GET_ITEM(colors, j));
         if ((len[j] == -1 || c == -1) && PyErr_Occurred())
             goto bad;
-        if (len[j] < 1 || len[j] > n || c < 1 || c >= nvals) {
+        if (len[j] < 1 || c < 1 || c >= nvals) {
             PyErr_SetString(PyExc_ValueError, "a block length or colour is out of range");
             goto bad;
         }
@@ -93,8 +93,16 @@ static int automaton_build(PyObject *spec, int n, int nvals, Automaton *out)
         }
         blotted[j] = 1;
     }
-    for (Py_ssize_t j = 0; j < k; j++)
+    for (Py_ssize_t j = 0; j < k; j++) {
+        if (!blotted[j] && len[j] > n) {  /* a block longer than its line: no completion, skipped */
+            free(blotted);
+            free(len);
+            automaton_free(out);
+            out->ns = 0;
+            return 0;
+        }
         total += (blotted[j] ? 1 : len[j]) + 1;
+    }
     out->k = (int)k;
     out->ns = (int)total;
     out->emit = malloc(sizeof(int) * (size_t)total);
@@ -145,6 +153,8 @@ static int line_messages(const Automaton *A, int nvals, int n, const double *wei
                          double *out, int *starts, Scratch *S)
 {
     const int ns = A->ns, k = A->k;
+    if (ns == 0)  /* a clue its line cannot hold (see automaton_build) */
+        return 0;
     const int *emit = A->emit, *stay = A->stay, *first = A->first;
     const char *skip = A->skip;
     double *alpha = S->alpha;
