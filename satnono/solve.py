@@ -105,6 +105,20 @@ class CheckResult(Record):
 #: conflict of the try is spent twice (3,000 puzzles: 2.45M conflicts with hints from the start,
 #: 2.77M with a try of 100, 3.01M with 300).
 FIRST_TRY = 100
+#: ... for a grid whose belief propagation does at most this much work (about a fully open 25x25
+#: puzzle: :func:`satnono.logic.beliefs.work`).  Beyond, the try grows with the square root of the
+#: work, so that it lasts about as long as the hints would take to compute (a 100x100 puzzle's take
+#: 0.15 s, about 600 of its conflicts; a 25x25's 2.5 ms, about 70): a search that ends within the
+#: try never pays for them, one that goes on pays at most about twice.
+TRY_WORK = 750_000
+
+
+def first_try(state: GridState) -> int:
+    """Conflicts of plain search before the hints (see :data:`FIRST_TRY`)."""
+    from .logic.beliefs import work
+
+    w = work(state)
+    return FIRST_TRY if w <= TRY_WORK else int(FIRST_TRY * (w / TRY_WORK) ** 0.5)
 
 
 class InternalError(RuntimeError):
@@ -336,7 +350,7 @@ class Checker:
                 # needs more goes on from where belief propagation between the lines puts the
                 # solutions (Knotty: 150 s -> about a second; tournament puzzles about half the
                 # conflicts), which would cost more than it saves on the easy ones.
-                first = solve_keeping_rules(sat, state, enc, deadline, stats, budget=FIRST_TRY)
+                first = solve_keeping_rules(sat, state, enc, deadline, stats, budget=first_try(state))
                 if first is None and sat.out_of_budget:
                     from .logic.beliefs import phase_hints
 

@@ -290,3 +290,41 @@ def test_hints_are_exact_on_a_line_solvable_picture() -> None:
     hints = beliefs.phase_hints(state)
     assert hints.cells == [1, 1, 0, 0, 1, 0, 1, 1, 1]
     assert hints.row_starts == [None] * 3 and hints.rounds == 1
+
+
+def test_the_first_try_grows_with_the_work_of_the_hints() -> None:
+    """A 25x25 puzzle gets the plain FIRST_TRY; a larger open grid a try that grows with the square
+    root of belief propagation's work (rounds x cells x automaton states of its open lines, counted
+    here from the clues), so that a search shorter than computing the hints never pays for them."""
+    from satnono.solve import FIRST_TRY, TRY_WORK, first_try
+
+    lines = LineSolver()
+
+    def counted(state) -> int:
+        p, total = state.puzzle, 0
+        for r in range(state.height):
+            if state.known_row(r) != (1 << state.width) - 1:
+                total += state.width * (sum(p.row_clues[r].lengths) + len(p.row_clues[r].lengths) + 1)
+        for c in range(state.width):
+            if state.known_column(c) != (1 << state.height) - 1:
+                total += state.height * (sum(p.column_clues[c].lengths) + len(p.column_clues[c].lengths) + 1)
+        return beliefs.ROUNDS * total
+
+    for n, want_more in ((25, False), (100, True)):
+        rng = random.Random(n)
+        for _ in range(50):  # a random picture that line logic leaves mostly open
+            grid = ["".join("#" if rng.random() < 0.5 else "." for _ in range(n)) for _ in range(n)]
+            state = initial_state(Puzzle.from_grid(grid))
+            propagate(state, lines)
+            if state.unknown_count() > n * n // 2:
+                break
+        assert state.unknown_count() > n * n // 2
+        w = beliefs.work(state)
+        assert w == counted(state)
+        assert (w > TRY_WORK) == want_more
+        assert first_try(state) == (int(FIRST_TRY * (w / TRY_WORK) ** 0.5) if want_more else FIRST_TRY)
+    # a blotted block is one state of its automaton: a row of 4 cells with "?" is 4 x 3, its columns 3, 3, 1, 1
+    p = Puzzle.from_clues([[("?", "#")]], [[(1, "#")], [(1, "#")], [], []], palette=default_palette(1))
+    state = initial_state(p)
+    assert len(beliefs.automaton((1,), (1,), (0,))[0]) == 3
+    assert beliefs.work(state, rounds=1) == 4 * 3 + 3 + 3 + 1 + 1
