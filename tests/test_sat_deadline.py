@@ -80,11 +80,12 @@ def test_search_puzzle_needs_search():
 def test_a_far_deadline_changes_nothing(solver, monkeypatch):
     """Same conflict count, same solutions, same verdict, with and without a deadline; and
     each SAT call is one CaDiCaL call, never a conflict-budget slice: the one budget is the
-    first try's (``FIRST_TRY`` conflicts, before the hints), with a deadline or without."""
+    first try's (``first_try`` conflicts, before the hints), with a deadline or without."""
     from pysat.solvers import Solver
 
-    from satnono.solve import FIRST_TRY
+    from satnono.solve import first_try
 
+    try_ = first_try(Checker(solver).settle(SEARCH).state)
     budgets: list[int] = []
     real = Solver.conf_budget
 
@@ -96,7 +97,7 @@ def test_a_far_deadline_changes_nothing(solver, monkeypatch):
     plain = Checker(solver).check(SEARCH)
     plain_budgets, budgets[:] = budgets[:], []
     timed = Checker(solver).check(SEARCH, timeout=FAR)
-    assert budgets == plain_budgets == [FIRST_TRY]
+    assert budgets == plain_budgets == [try_]
     assert timed.status is plain.status is Status.MULTIPLE
     assert timed.stats.conflicts == plain.stats.conflicts > 0
     assert timed.stats.sat_calls == plain.stats.sat_calls

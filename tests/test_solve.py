@@ -496,14 +496,15 @@ def _search_puzzle(min_conflicts: int) -> Puzzle:
 
 def test_cadical_deadline_slices(monkeypatch):
     """Where the native deadline timer is missing (not Linux) CaDiCaL runs under a deadline in
-    conflict-budget slices: a long first one, then by the measured rate (after the first try of
-    FIRST_TRY conflicts, which is a budget with or without a deadline)."""
+    conflict-budget slices: a long first one, then by the measured rate (after the first try,
+    which is a conflict budget with or without a deadline)."""
     from pysat.solvers import Solver
 
     from satnono import sat
-    from satnono.solve import FIRST_TRY
+    from satnono.solve import first_try
 
     p = _search_puzzle(300)
+    try_ = first_try(Checker().settle(p).state)
     monkeypatch.setattr(sat, "_NATIVE", [None])  # as on a platform without POSIX timers
 
     budgets: list[int] = []
@@ -515,13 +516,13 @@ def test_cadical_deadline_slices(monkeypatch):
 
     monkeypatch.setattr(Solver, "conf_budget", recording)
     plain = check(p)
-    assert budgets == [FIRST_TRY]  # no deadline: the first try, then each call in one piece
+    assert budgets == [try_]  # no deadline: the first try, then each call in one piece
     budgets.clear()
     # a generous deadline: after the try, each of the two calls finishes in its first slice, sized
     # from the clause count, then from the rate measured on it
     r = check(p, timeout=60)
     assert r.status is plain.status is Status.MULTIPLE
-    assert len(budgets) == 3 and budgets[0] == FIRST_TRY
+    assert len(budgets) == 3 and budgets[0] == try_
     rate = SatSession.SLOW_RATE * (10000 / max(10000, r.stats.cnf_clauses)) ** 0.5
     assert 0.9 * rate * 60 * SatSession.FIRST_SHARE <= budgets[1] <= rate * 60 * SatSession.FIRST_SHARE
     # a pessimistic rate: the first slice is the shortest allowed, the search goes on in later slices
@@ -529,7 +530,7 @@ def test_cadical_deadline_slices(monkeypatch):
     monkeypatch.setattr(SatSession, "SLOW_RATE", 1e-3)
     r = check(p, timeout=60)
     assert r.status is Status.MULTIPLE and r.stats.conflicts >= 300
-    assert budgets[0] == FIRST_TRY and budgets[1] == SatSession.MIN_SLICE and len(budgets) >= 4
+    assert budgets[0] == try_ and budgets[1] == SatSession.MIN_SLICE and len(budgets) >= 4
     assert budgets[2] > SatSession.MIN_SLICE  # from the rate measured on the first slice
 
 
