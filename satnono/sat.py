@@ -297,32 +297,36 @@ class SatSession:
                 assert self._stop is not None
                 timer = _Timer.start(self._stop, deadline)
             s.conf_budget(left)
-            try:
-                if self._limit == "interrupt" and deadline is not None:
-                    try:
-                        with _Watch(s.interrupt, deadline):
-                            r = s.solve_limited(assumptions=a, expect_interrupt=True)
-                    finally:
-                        s.clear_interrupt()
-                else:  # (the budget slices, and a terminate back end without a timer, stop at the budget)
-                    r = s.solve_limited(assumptions=a)
-            finally:
-                fired = self._stop_timer(timer)
-            self._update_stats()
+            # (the budget slices, and a terminate back end without a timer, stop at the budget)
+            r, fired = self._native_call(s, a, timer, deadline if self._limit == "interrupt" else None)
             if r is not None or fired:
                 return r
         self.out_of_budget = True  # (stopped three times without an answer: the try is spent)
         return None
 
-    def _stop_timer(self, timer: _Timer | None) -> bool:
-        """Stop a call's deadline timer; True when it fired (its notification may still reach
-        the solver for a while: the session is freed only after that)."""
-        if timer is None:
-            return False
-        fired = timer.stop()
-        if fired:
-            self._late_until = time.monotonic() + LATE_GRACE
-        return fired
+    def _native_call(self, s: Solver, a: list[int], timer: _Timer | None,
+                     watch: float | None = None) -> tuple[bool | None, bool]:
+        """One ``solve_limited`` call (under the interrupt watcher until ``watch``, a deadline,
+        when given), then its deadline timer stopped and the statistics read: ``(answer, whether
+        the timer fired)``; a timer that fired may still reach the solver for a while, so the
+        session is freed only after that."""
+        fired = False
+        try:
+            if watch is not None:
+                try:
+                    with _Watch(s.interrupt, watch):
+                        r = s.solve_limited(assumptions=a, expect_interrupt=True)
+                finally:
+                    s.clear_interrupt()
+            else:
+                r = s.solve_limited(assumptions=a)
+        finally:
+            if timer is not None:
+                fired = timer.stop()
+                if fired:
+                    self._late_until = time.monotonic() + LATE_GRACE
+        self._update_stats()
+        return r, fired
 
     def _solve_terminate(self, s: Solver, deadline: float | None, a: list[int]) -> bool | None:
         """One CaDiCaL call, stopped at ``deadline`` by the native timer.
@@ -341,11 +345,7 @@ class SatSession:
                 timer = _Timer.start(self._stop, deadline)
                 if timer is None:  # the C library would not make a timer (resource limits): slices
                     return self._solve_budget(s, deadline, a)
-            try:
-                r = s.solve_limited(assumptions=a)
-            finally:
-                fired = self._stop_timer(timer)
-            self._update_stats()
+            r, fired = self._native_call(s, a, timer)
             if r is not None or fired:
                 return r
         return None
