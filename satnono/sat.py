@@ -83,9 +83,9 @@ CADICAL_OPTIONS = {"stabilizeonly": 1, "elim": 0, "walk": 0, "chrono": 0, "bumpr
 #: known and the next call is to show there is no other: the cheaper conflicts above cost proofs of
 #: uniqueness of structured puzzles 1.3-1.7x (n-Dom: each of the three alone), while the search for
 #: a second solution next to a first one hardly needs either.
-CADICAL_PROOF_OPTIONS = {"chrono": 1, "bumpreason": 1, "shrink": 3, "lucky": 0}
-#: ... and ``lucky=0`` (besides the proof options) for every call that goes on from phases given
-#: to it (:meth:`SatSession.guide`): CaDiCaL tries its "lucky" assignments (all false, all true,
+CADICAL_PROOF_OPTIONS = {"chrono": 1, "bumpreason": 1, "shrink": 3}
+#: ... and ``lucky=0`` for every call that goes on from phases given to it (:meth:`SatSession.guide`:
+#: the search from the hints, and the second call, next to the first solution): CaDiCaL tries its "lucky" assignments (all false, all true,
 #: forward, backward, ...) at the start of every call, ignoring the phases; on a 25x25 tournament
 #: puzzle that cost about 2 ms a call, 5 % of a settle (6 s of the 3,000 puzzles), for nothing.
 CADICAL_GUIDED_OPTIONS = {"lucky": 0}
