@@ -172,6 +172,12 @@ def _random() -> list[Item]:
     return items
 
 
+def _colour_grid(rng: random.Random, h: int, w: int, chars: str, fill: float) -> tuple[str, ...]:
+    """A random h x w picture: each cell filled with probability ``fill``, then one of ``chars``
+    uniformly (``.`` the background)."""
+    return tuple("".join(rng.choice(chars) if rng.random() < fill else "." for _ in range(w)) for _ in range(h))
+
+
 def _colour(corpus: Path) -> list[Item]:
     """Random colour puzzles (fixed seed) and the corpus's colour files."""
     rng = random.Random(COLOUR_SEED)
@@ -182,8 +188,7 @@ def _colour(corpus: Path) -> list[Item]:
             pal_chars = "".join(c.char for c in pal)
             for d in COLOUR_DENSITIES:
                 for i in range(1, COLOUR_COUNT + 1):
-                    grid = tuple("".join(rng.choice(pal_chars[1:]) if rng.random() < d else "." for _ in range(w))
-                                 for _ in range(h))
+                    grid = _colour_grid(rng, h, w, pal_chars[1:], d)
                     name = f"colour-{h}x{w}-k{k}-d{d}#{i}"
                     items.append(Item(name, Puzzle.from_grid(grid, palette=pal, source=name)))
     if corpus.is_dir():
@@ -234,17 +239,14 @@ def _deadline_picture(seed: int) -> Item:
     h, w = rng.randint(30, 40), rng.randint(30, 40)
     k, d = rng.choice((2, 3)), rng.uniform(0.45, 0.7)
     pal = default_palette(k)
-    chars = "".join(c.char for c in pal)[1:]
-    grid = tuple("".join(rng.choice(chars) if rng.random() < d else "." for _ in range(w)) for _ in range(h))
+    grid = _colour_grid(rng, h, w, "".join(c.char for c in pal)[1:], d)
     name = f"deadline-{h}x{w}-k{k}-d{d:.2f}#{seed}"
     return Item(name, Puzzle.from_grid(grid, palette=pal, source=name))
 
 
 def _colour36(seed: int) -> Item:
-    rng = random.Random(seed)
     pal = default_palette(2)
-    chars = "".join(c.char for c in pal)[1:]
-    grid = tuple("".join(rng.choice(chars) if rng.random() < 0.47 else "." for _ in range(40)) for _ in range(36))
+    grid = _colour_grid(random.Random(seed), 36, 40, "".join(c.char for c in pal)[1:], 0.47)
     name = f"colour-36x40-k2-d0.47#{seed}"
     return Item(name, Puzzle.from_grid(grid, palette=pal, source=name))
 
