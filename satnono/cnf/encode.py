@@ -146,15 +146,22 @@ class Encoding:
                 extend(range(base + m, base + hi))  # and true from it
         return out
 
-    def phases(self, model: Sequence[int]) -> list[int]:
-        """The model's literals on the unknown cells' variables (to search near it)."""
+    def phases(self, model: Sequence[int], with_ladders: bool = False) -> list[int]:
+        """The model's literals on the unknown cells' variables (to search near it); with
+        ``with_ladders``, on the ladder variables of :meth:`hint_phases` too (the forced phases a
+        hinted search left there would otherwise pull the next search away from the model)."""
         k = self.ncolors
+        n = len(model)
         if k == 1:
-            return [model[v - 1] for v in self.unknown_vars if v <= len(model)]
-        out = []
-        for r, c in self.unknown_cells:
-            base = (r * self.width + c) * k
-            out += [model[x - 1] for x in range(base + 1, base + k + 1) if x <= len(model)]
+            out = [model[v - 1] for v in self.unknown_vars if v <= n]
+        else:
+            out = []
+            for r, c in self.unknown_cells:
+                base = (r * self.width + c) * k
+                out += [model[x - 1] for x in range(base + 1, base + k + 1) if x <= n]
+        if with_ladders:
+            for _axis, _index, first, starts in self.ladder_lines:
+                out += model[first - 1:min(ladders(first, starts)[3], n + 1) - 1]
         return out
 
 
