@@ -78,12 +78,16 @@ SOLVERS: dict[str, str] = {
 #: options above on two samples of 450 and 600 tournament puzzles (about 10 % fewer conflicts,
 #: each cheaper; the three whole files 0.76x), Faase 0.66x, Knotty unchanged; on colour mixed
 #: (bench's seven deadline pictures 0.78x, its colour set and random 36x40 two-colour ones 1.1x).
-CADICAL_OPTIONS = {"stabilizeonly": 1, "elim": 0, "walk": 0, "chrono": 0, "bumpreason": 0, "shrink": 0}
+#: ``vivify=0`` (no vivification of clauses between restarts): on the tournament sets it cost
+#: time and bought nothing (icga2017 #450-600: the same 212,984 conflicts with and without it,
+#: 0.83x the CPU without); the three whole files 0.88x (bench_compare.py, 4445ee3); n-Dom and
+#: Wilk the same conflicts.  The proof call turns it back on (proofs of uniqueness may use it).
+CADICAL_OPTIONS = {"stabilizeonly": 1, "elim": 0, "walk": 0, "chrono": 0, "bumpreason": 0, "shrink": 0, "vivify": 0}
 #: ... and switched to these (CaDiCaL's defaults) by :meth:`SatSession.for_proof` once a solution is
 #: known and the next call is to show there is no other: the cheaper conflicts above cost proofs of
 #: uniqueness of structured puzzles 1.3-1.7x (n-Dom: each of the three alone), while the search for
 #: a second solution next to a first one hardly needs either.
-CADICAL_PROOF_OPTIONS = {"chrono": 1, "bumpreason": 1, "shrink": 3}
+CADICAL_PROOF_OPTIONS = {"chrono": 1, "bumpreason": 1, "shrink": 3, "vivify": 1}
 #: ... and ``lucky=0`` for every call that goes on from phases given to it (:meth:`SatSession.guide`:
 #: the search from the hints, and the second call, next to the first solution): CaDiCaL tries its "lucky" assignments (all false, all true,
 #: forward, backward, ...) at the start of every call, ignoring the phases; on a 25x25 tournament
