@@ -233,15 +233,10 @@ def _several_solutions(kind: str) -> Puzzle:
             return p
 
 
-@pytest.mark.parametrize("kind", ["bw", "colour"])
-def test_first_search_starts_from_the_hints(kind: str, monkeypatch) -> None:
-    """settle gives CaDiCaL the hints before its first search: one phase for every variable of an
-    open cell and of every ladder, a ladder false below its block's median start and true from it."""
+def _phases_given(monkeypatch) -> list[list[int]]:
+    """Every list of phases settle hands the SAT session, in order (filled as it runs)."""
     from satnono import sat
 
-    import satnono.solve
-
-    monkeypatch.setattr(satnono.solve, "FIRST_TRY", 0)  # (no first try: the hints from the start)
     calls: list[list[int]] = []
     real = sat.SatSession.set_phases
 
@@ -250,6 +245,17 @@ def test_first_search_starts_from_the_hints(kind: str, monkeypatch) -> None:
         return real(self, literals)
 
     monkeypatch.setattr(sat.SatSession, "set_phases", spy)
+    return calls
+
+
+@pytest.mark.parametrize("kind", ["bw", "colour"])
+def test_first_search_starts_from_the_hints(kind: str, monkeypatch) -> None:
+    """settle gives CaDiCaL the hints before its first search: one phase for every variable of an
+    open cell and of every ladder, a ladder false below its block's median start and true from it."""
+    import satnono.solve
+
+    monkeypatch.setattr(satnono.solve, "FIRST_TRY", 0)  # (no first try: the hints from the start)
+    calls = _phases_given(monkeypatch)
     p = _several_solutions(kind)
     out = Checker().settle(p, keep_open=True)
     try:
@@ -289,20 +295,12 @@ def test_the_second_search_starts_from_the_first_solution(kind: str, first_try, 
     away from the first solution (a 36x40 two-colour picture: 100,000 conflicts for a second
     solution one conflict away).  Without hints only the cells are given (CaDiCaL's saved phases
     hold the rest)."""
-    from satnono import sat
     from satnono.cnf.ladders import ladders
 
     import satnono.solve
 
     monkeypatch.setattr(satnono.solve, "first_try", lambda state: first_try)  # 0: hints at once; None: none
-    calls: list[list[int]] = []
-    real = sat.SatSession.set_phases
-
-    def spy(self, literals):
-        calls.append(list(literals))
-        return real(self, literals)
-
-    monkeypatch.setattr(sat.SatSession, "set_phases", spy)
+    calls = _phases_given(monkeypatch)
     out = Checker().settle(_several_solutions(kind), keep_open=True)
     try:
         enc, model = out.enc, out.first_model
