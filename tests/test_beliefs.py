@@ -170,7 +170,8 @@ def test_native_hints_are_bit_identical(kind: str) -> None:
                 args = _args(state, rounds, tol)
                 assert beliefs._native.grid_hints(*args) == beliefs.grid_hints(*args), (kind, t, propagated, rounds)
             hints = beliefs.phase_hints(state)  # (its own reading of the state's cells)
-            assert (hints.cells, hints.row_starts, hints.column_starts, hints.rounds) == beliefs.grid_hints(*_args(state))
+            assert (hints.cells, hints.row_starts, hints.column_starts, hints.rounds,
+                    hints.confidence) == beliefs.grid_hints(*_args(state))
 
 
 @needs_native
@@ -365,3 +366,152 @@ def test_the_first_try_grows_with_the_work_of_the_hints() -> None:
     state = initial_state(p)
     assert len(beliefs.automaton((1,), (1,), (0,))[0]) == 3
     assert beliefs.work(state, rounds=1) == 4 * 3 + 3 + 3 + 1 + 1
+
+
+# --------------------------------------------------------------------------- hunches: the surest hints, assumed
+
+
+def test_confidence_is_the_likeliest_values_share() -> None:
+    """Two solutions that mirror each other: every open cell is a coin toss; known cells are sure;
+    an open cell's confidence is never below 1/(values it may have)."""
+    state = initial_state(Puzzle.from_grid(("#.", ".#")))
+    assert propagate(state, LineSolver()) is None and state.unknown_count() == 4
+    assert beliefs.phase_hints(state).confidence == pytest.approx([0.5] * 4)
+    lines = LineSolver()
+    rng = random.Random(11)
+    for kind in ("bw", "colour"):
+        for _ in range(10):
+            state = initial_state(_random_puzzle(rng, kind))
+            if propagate(state, lines) is not None:
+                continue
+            hints = beliefs.phase_hints(state)
+            for r in range(state.height):
+                for c in range(state.width):
+                    n = len(state.possible(r, c))
+                    conf = hints.confidence[r * state.width + c]
+                    assert conf == 1.0 if n == 1 else 1.0 / n - 1e-12 <= conf <= 1.0
+
+
+@pytest.mark.parametrize("kind", ["bw", "colour"])
+def test_hunches_are_the_surest_hints(kind: str) -> None:
+    """``Encoding.hunches`` assumes the hinted value of the given share of the open cells, the
+    surest first, and no cell it leaves out is surer than one it takes."""
+    from satnono.cnf.encode import encode
+
+    lines = LineSolver()
+    state = initial_state(_several_solutions(kind))
+    assert propagate(state, lines) is None
+    enc = encode(state, lines)
+    hints = beliefs.phase_hints(state)
+    k, w, conf = enc.ncolors, enc.width, hints.confidence
+    open_cells = [r * w + c for r, c in enc.unknown_cells]
+    for share in (0.0, 0.3, 0.5, 1.0):
+        lits = enc.hunches(hints, share)
+        by_cell: dict[int, list[int]] = {}
+        for x in lits:
+            by_cell.setdefault((abs(x) - 1) // k, []).append(x)
+        assert len(by_cell) == int(len(open_cells) * share)
+        for x, got in by_cell.items():
+            v = hints.cells[x]
+            if k == 1:
+                assert got == [x + 1 if v else -(x + 1)]
+            else:
+                assert got == ([x * k + v] if v else [-(x * k + u) for u in enc.allowed[divmod(x, w)] if u])
+        order = list(by_cell)
+        assert [conf[x] for x in order] == sorted((conf[x] for x in order), reverse=True)
+        left = [conf[x] for x in open_cells if x not in by_cell]
+        if by_cell and left:
+            assert min(conf[x] for x in order) >= max(left)
+
+
+def _runs(line: str, background: str = ".") -> tuple[tuple[int, str], ...]:
+    """A line's blocks as (length, character) (the oracle's own reading)."""
+    out: list[tuple[int, str]] = []
+    prev = background
+    for ch in line:
+        if ch != background and prev == ch:
+            out[-1] = (out[-1][0] + 1, ch)
+        elif ch != background:
+            out.append((1, ch))
+        prev = ch
+    return tuple(out)
+
+
+def _brute_force(rows: list[tuple], columns: list[tuple], w: int, chars: str) -> list[tuple[str, ...]]:
+    """Every grid over ``chars`` whose rows and columns have the given runs (enumeration)."""
+    import itertools
+
+    cands = [["".join(t) for t in itertools.product(chars, repeat=w) if _runs("".join(t)) == clue] for clue in rows]
+    return [g for g in itertools.product(*cands) if all(_runs("".join(col)) == clue for col, clue in zip(zip(*g), columns))]
+
+
+@pytest.mark.parametrize("kind", ["bw", "colour"])
+@pytest.mark.parametrize("hunch", ["hinted", "a solution", "its opposite", "out of conflicts"])
+def test_hunches_never_decide_a_verdict(kind: str, hunch: str, monkeypatch) -> None:
+    """Whatever is assumed (the hints, one solution, the opposite of one, rounds that run out of
+    conflicts at once), the verdict is the brute force's: on small random pictures (several
+    solutions or one) and on one-block-a-line puzzles whose givens keep three rows to two columns
+    (no solution, and no line sees it) or two rows to two columns (several); assuming a whole
+    solution finds that one first."""
+    import satnono.solve
+    from satnono.cnf.encode import Encoding
+
+    monkeypatch.setattr(satnono.solve, "first_try", lambda state: 0)  # hints and hunches on every search
+    pal = default_palette(1 if kind == "bw" else 2)
+    chars = "".join(c.char for c in pal)
+    k = len(pal) - 1
+    forced: list[list[int]] = []
+    if hunch != "hinted":
+        real = Encoding.hunches
+
+        def hunches(self, hints, share):
+            return forced[0] if forced else real(self, hints, share)
+
+        monkeypatch.setattr(Encoding, "hunches", hunches)
+    if hunch == "out of conflicts":
+        monkeypatch.setattr(satnono.solve, "HUNCH_TRIES", 1)  # (rounds of one conflict)
+    rng = random.Random(hash((kind, hunch)) & 0xFFFF)
+    seen: dict[str, int] = {}
+    lines = LineSolver()
+    for i in range(400):
+        if sum(seen.values()) >= 30:
+            break
+        givens: dict[tuple[int, int], int] = {}
+        if i % 2:  # a random picture: several solutions, or one
+            h = w = 5 if kind == "bw" else 4
+            grid = tuple("".join(rng.choice(chars[1:]) if rng.random() < 0.6 else chars[0] for _ in range(w))
+                         for _ in range(h))
+            p = Puzzle.from_grid(grid, palette=pal).replace(goal=None)
+        else:  # one block a line, some rows kept to fewer columns than they are: no solution, which
+            # no line sees (each of its lines keeps two ways or more); or as many: several
+            h = w = 5
+            p = Puzzle([[1]] * h, [[1]] * w, palette=pal, row_colors=((1,),) * h, column_colors=((1,),) * w)
+            rows, cols = rng.sample(range(h), rng.choice((2, 3))), rng.sample(range(w), 2)
+            givens = {(r, c): 0 for r in rows for c in range(w) if c not in cols}
+        state = initial_state(p, givens)
+        if propagate(state, lines) is not None or state.unknown_count() == 0:
+            continue  # (line logic settles it: no search to assume anything in)
+        row_runs = [tuple((n, chars[v]) for n, v in p.row_blocks(r)) for r in range(h)]
+        col_runs = [tuple((n, chars[v]) for n, v in p.column_blocks(c)) for c in range(w)]
+        truth = _brute_force(row_runs, col_runs, w, chars)
+        truth = [g for g in truth if all(chars.index(g[r][c]) == v for (r, c), v in givens.items())]
+        forced.clear()
+        if hunch in ("a solution", "its opposite") and truth:
+            lits: list[int] = []
+            for r, c in state.unknown_cells():
+                v, base = chars.index(truth[0][r][c]), (r * w + c) * k
+                if k == 1:
+                    lits.append(base + 1 if (v == 1) == (hunch == "a solution") else -(base + 1))
+                elif hunch == "a solution":
+                    lits += [base + v] if v else [-(base + u) for u in range(1, k + 1)]
+                else:
+                    lits += [-(base + v)] if v else [base + 1]
+            forced.append(lits)
+        r = Checker().check(p, givens=givens)
+        expect = "none" if not truth else "unique" if len(truth) == 1 else "multiple"
+        assert r.status.value == expect, (kind, hunch, p.rows, p.columns, givens)
+        assert all(s in truth for s in r.solutions) and len(set(r.solutions)) == len(r.solutions)
+        if hunch == "a solution" and truth:
+            assert r.solutions[0] == truth[0]
+        seen[expect] = seen.get(expect, 0) + 1
+    assert seen.get("none", 0) >= 5 and seen.get("multiple", 0) >= 5, seen

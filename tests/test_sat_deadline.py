@@ -79,11 +79,12 @@ def test_search_puzzle_needs_search():
 @pytest.mark.parametrize("solver", ["cadical195", "cadical153"])
 def test_a_far_deadline_changes_nothing(solver, monkeypatch):
     """Same conflict count, same solutions, same verdict, with and without a deadline; and
-    each SAT call is one CaDiCaL call, never a conflict-budget slice: the one budget is the
-    first try's (``first_try`` conflicts, before the hints), with a deadline or without."""
+    each SAT call is one CaDiCaL call, never a conflict-budget slice: the only budgets are the
+    first try's (``first_try`` conflicts, before the hints) and those of the rounds under the
+    hints' assumptions (``HUNCH_TRIES`` tries each), with a deadline or without."""
     from pysat.solvers import Solver
 
-    from satnono.solve import first_try
+    from satnono.solve import HUNCH_TRIES, first_try
 
     try_ = first_try(Checker(solver).settle(SEARCH).state)
     budgets: list[int] = []
@@ -97,7 +98,8 @@ def test_a_far_deadline_changes_nothing(solver, monkeypatch):
     plain = Checker(solver).check(SEARCH)
     plain_budgets, budgets[:] = budgets[:], []
     timed = Checker(solver).check(SEARCH, timeout=FAR)
-    assert budgets == plain_budgets == [try_]
+    assert budgets == plain_budgets and budgets[0] == try_
+    assert len(budgets) >= 2 and set(budgets[1:]) == {HUNCH_TRIES * try_}
     assert timed.status is plain.status is Status.MULTIPLE
     assert timed.stats.conflicts == plain.stats.conflicts > 0
     assert timed.stats.sat_calls == plain.stats.sat_calls

@@ -146,6 +146,22 @@ class Encoding:
                 extend(range(base + m, base + hi))  # and true from it
         return out
 
+    def hunches(self, hints: Hints, share: float) -> list[int]:
+        """Assumptions from belief propagation: the open cells whose most likely value is the
+        surest (:attr:`Hints.confidence`), ``share`` of them, the surest first (ties in
+        row-major order), each as the literals that give it that value (a colour cell hinted
+        background: none of its colours)."""
+        conf, cells, k, w = hints.confidence, hints.cells, self.ncolors, self.width
+        if k == 1:  # (a cell's variable is its index + 1)
+            order = sorted(self.unknown_vars, key=lambda x: -conf[x - 1])
+            return [x if cells[x - 1] else -x for x in order[:int(len(order) * share)]]
+        out: list[int] = []
+        picked = sorted(self.unknown_cells, key=lambda rc: -conf[rc[0] * w + rc[1]])
+        for r, c in picked[:int(len(picked) * share)]:
+            base, best = (r * w + c) * k, cells[r * w + c]
+            out += [base + best] if best else [-(base + v) for v in self.allowed[(r, c)] if v]
+        return out
+
     def phases(self, model: Sequence[int], with_ladders: bool = False) -> list[int]:
         """The model's literals on the unknown cells' variables (to search near it); with
         ``with_ladders``, on the ladder variables of :meth:`hint_phases` too (the forced phases a

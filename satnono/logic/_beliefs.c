@@ -272,7 +272,8 @@ static int popcount64(uint64_t x)
 PyDoc_STRVAR(grid_hints_doc,
 "grid_hints(height, width, nvals, rows, columns, allowed, rounds, damping, tolerance, floor)\n"
 "--\n\n"
-"Belief propagation over a grid: (cells, row_starts, column_starts, rounds run), bit-identical\n"
+"Belief propagation over a grid: (cells, row_starts, column_starts, rounds run, confidence),\n"
+"bit-identical"
 "to satnono.logic.beliefs.grid_hints.");
 
 static PyObject *grid_hints(PyObject *self, PyObject *args)
@@ -291,7 +292,7 @@ static PyObject *grid_hints(PyObject *self, PyObject *args)
     }
     size_t ncell = (size_t)h * w;
     int maxn = h > w ? h : w;
-    PyObject *result = NULL, *cells_out = NULL, *rstarts = NULL, *cstarts = NULL;
+    PyObject *result = NULL, *cells_out = NULL, *conf_out = NULL, *rstarts = NULL, *cstarts = NULL;
     Automaton *autos = calloc((size_t)h + w + 1, sizeof(Automaton));
     uint64_t *allowed = malloc(sizeof(uint64_t) * (ncell + 1));
     double *to_rows = malloc(sizeof(double) * (ncell * nvals + 1));
@@ -430,7 +431,8 @@ static PyObject *grid_hints(PyObject *self, PyObject *args)
             break;
     }
     cells_out = PyList_New((Py_ssize_t)ncell);
-    if (cells_out == NULL)
+    conf_out = PyList_New((Py_ssize_t)ncell);
+    if (cells_out == NULL || conf_out == NULL)
         goto done;
     for (size_t x = 0; x < ncell; x++) {
         uint64_t bits = allowed[x];
@@ -443,14 +445,27 @@ static PyObject *grid_hints(PyObject *self, PyObject *args)
                     best = bv, arg = v;
             }
         }
+        double confidence = 1.0; /* a known cell */
+        if (bits & (bits - 1)) {  /* an open cell: its best value's share of its belief */
+            double total = 0.0;
+            for (int v = 0; v < nvals; v++)
+                if ((bits >> v) & 1)
+                    total = total + to_rows[x * nvals + v] * to_cols[x * nvals + v];
+            confidence = total > 0.0 ? best / total : 0.0;
+        }
         PyObject *o = PyLong_FromLong(arg);
         if (o == NULL)
             goto done;
         PyList_SET_ITEM(cells_out, (Py_ssize_t)x, o);
+        o = PyFloat_FromDouble(confidence);
+        if (o == NULL)
+            goto done;
+        PyList_SET_ITEM(conf_out, (Py_ssize_t)x, o);
     }
-    result = Py_BuildValue("(OOOi)", cells_out, rstarts, cstarts, ran);
+    result = Py_BuildValue("(OOOiO)", cells_out, rstarts, cstarts, ran, conf_out);
 done:
     Py_XDECREF(cells_out);
+    Py_XDECREF(conf_out);
     Py_XDECREF(rstarts);
     Py_XDECREF(cstarts);
     if (autos != NULL)

@@ -16,10 +16,13 @@ crossing lines told it the round before:
 * a cell's belief is the product of its row's and its column's message; a block's start is
   the median of its posterior start distribution in its line.
 
-:func:`phase_hints` gives the most likely value of every cell and the median start of every
-block of every open line; :meth:`satnono.cnf.encode.Encoding.hint_phases` turns them into
-CaDiCaL phases (cell variables and block-start ladders).  Phases are hints: they change
-which solution is found first and how fast, never whether one exists.
+:func:`phase_hints` gives the most likely value of every cell, how sure it is (that value's
+share of the cell's belief) and the median start of every block of every open line;
+:meth:`satnono.cnf.encode.Encoding.hint_phases` turns them into CaDiCaL phases (cell variables
+and block-start ladders), :meth:`~satnono.cnf.encode.Encoding.hunches` the surest of them into
+assumptions for the first rounds of that search (:func:`satnono.solve.solve_on_hunches`).
+Phases and assumptions are hints: they change which solution is found first and how fast,
+never whether one exists.
 
 The arithmetic is specified to the operation (IEEE doubles, each sum in a fixed order, scaling
 by the maximum), so the compiled module ``satnono.logic._beliefs`` (``_beliefs.c``, a
@@ -54,15 +57,19 @@ class Hints:
     ``row_starts[r]`` / ``column_starts[c]`` the median start of each block of the line
     (None for a line with no open cell, or whose clue its cells contradict)."""
 
-    __slots__ = ("cells", "row_starts", "column_starts", "rounds")
+    __slots__ = ("cells", "row_starts", "column_starts", "rounds", "confidence")
 
     def __init__(self, cells: list[int], row_starts: list[tuple[int, ...] | None],
-                 column_starts: list[tuple[int, ...] | None], rounds: int) -> None:
+                 column_starts: list[tuple[int, ...] | None], rounds: int,
+                 confidence: list[float] | None = None) -> None:
         self.cells = cells
         self.row_starts = row_starts
         self.column_starts = column_starts
         self.rounds = rounds
         """The rounds of message passing that ran."""
+        self.confidence = [1.0] * len(cells) if confidence is None else confidence
+        """Per cell, the share of its belief that its most likely value has (1.0 for a known
+        cell; 0.0 for an open cell whose beliefs all vanished)."""
 
 
 def automaton(lengths: tuple[int, ...], colors: tuple[int, ...],
@@ -206,12 +213,12 @@ def line_messages(lengths: tuple[int, ...], colors: tuple[int, ...], blots: tupl
 
 def grid_hints(height: int, width: int, nvals: int, rows: list[tuple], columns: list[tuple],
                allowed: list[int], rounds: int = ROUNDS, damping: float = DAMPING,
-               tolerance: float = TOLERANCE, floor: float = FLOOR) -> tuple[list[int], list, list, int]:
+               tolerance: float = TOLERANCE, floor: float = FLOOR) -> tuple[list[int], list, list, int, list[float]]:
     """Belief propagation over a grid (the Python reference of ``_beliefs.grid_hints``).
 
     ``rows``/``columns`` are ``(lengths, colors, blotted block indices)`` per line; ``allowed[r * width + c]``
     the bit set of the values cell (r, c) may have (bit 0 the background).  Returns ``(cells,
-    row_starts, column_starts, rounds run)`` as in :class:`Hints`.
+    row_starts, column_starts, rounds run, confidence)`` as in :class:`Hints`.
     """
     ncell = height * width
     uniform = [[0.0] * nvals for _ in range(ncell)]
@@ -266,6 +273,7 @@ def grid_hints(height: int, width: int, nvals: int, rows: list[tuple], columns: 
         if moved <= tolerance:
             break
     cells_out = [0] * ncell
+    confidence = [1.0] * ncell
     for x in range(ncell):
         bits = allowed[x]
         best, arg = -1.0, 0
@@ -275,7 +283,13 @@ def grid_hints(height: int, width: int, nvals: int, rows: list[tuple], columns: 
                 if b > best:
                     best, arg = b, v
         cells_out[x] = arg
-    return cells_out, row_starts, col_starts, ran
+        if bits & (bits - 1):  # an open cell: its best value's share of its belief
+            total = 0.0
+            for v in range(nvals):
+                if (bits >> v) & 1:
+                    total = total + to_rows[x][v] * to_cols[x][v]
+            confidence[x] = best / total if total > 0.0 else 0.0
+    return cells_out, row_starts, col_starts, ran, confidence
 
 
 _native = native_core("_beliefs", "satnono.logic")
@@ -320,6 +334,6 @@ def phase_hints(state: GridState, rounds: int | None = None) -> Hints:
     rows = [_spec(cl) for cl in p.row_clues]
     cols = [_spec(cl) for cl in p.column_clues]
     impl = _native.grid_hints if _native is not None else grid_hints
-    cells, rs, cs, ran = impl(h, w, nvals, rows, cols, allowed, ROUNDS if rounds is None else rounds,
-                              DAMPING, TOLERANCE, FLOOR)
-    return Hints(cells, rs, cs, ran)
+    cells, rs, cs, ran, confidence = impl(h, w, nvals, rows, cols, allowed, ROUNDS if rounds is None else rounds,
+                                          DAMPING, TOLERANCE, FLOOR)
+    return Hints(cells, rs, cs, ran, confidence)
