@@ -273,8 +273,7 @@ PyDoc_STRVAR(grid_hints_doc,
 "grid_hints(height, width, nvals, rows, columns, allowed, rounds, damping, tolerance, floor)\n"
 "--\n\n"
 "Belief propagation over a grid: (cells, row_starts, column_starts, rounds run, confidence),\n"
-"bit-identical"
-"to satnono.logic.beliefs.grid_hints.");
+"bit-identical to satnono.logic.beliefs.grid_hints.");
 
 static PyObject *grid_hints(PyObject *self, PyObject *args)
 {
