@@ -435,23 +435,19 @@ static PyObject *grid_hints(PyObject *self, PyObject *args)
         goto done;
     for (size_t x = 0; x < ncell; x++) {
         uint64_t bits = allowed[x];
-        double best = -1.0;
+        double best = -1.0, total = 0.0;
         int arg = 0;
         for (int v = 0; v < nvals; v++) {
             if ((bits >> v) & 1) {
                 double bv = bits & (bits - 1) ? to_rows[x * nvals + v] * to_cols[x * nvals + v] : 1.0;
+                total = total + bv;
                 if (bv > best)
                     best = bv, arg = v;
             }
         }
         double confidence = 1.0; /* a known cell */
-        if (bits & (bits - 1)) {  /* an open cell: its best value's share of its belief */
-            double total = 0.0;
-            for (int v = 0; v < nvals; v++)
-                if ((bits >> v) & 1)
-                    total = total + to_rows[x * nvals + v] * to_cols[x * nvals + v];
+        if (bits & (bits - 1)) /* an open cell: its best value's share of its belief */
             confidence = total > 0.0 ? best / total : 0.0;
-        }
         PyObject *o = PyLong_FromLong(arg);
         if (o == NULL)
             goto done;

@@ -60,14 +60,13 @@ class Hints:
     __slots__ = ("cells", "row_starts", "column_starts", "rounds", "confidence")
 
     def __init__(self, cells: list[int], row_starts: list[tuple[int, ...] | None],
-                 column_starts: list[tuple[int, ...] | None], rounds: int,
-                 confidence: list[float] | None = None) -> None:
+                 column_starts: list[tuple[int, ...] | None], rounds: int, confidence: list[float]) -> None:
         self.cells = cells
         self.row_starts = row_starts
         self.column_starts = column_starts
         self.rounds = rounds
         """The rounds of message passing that ran."""
-        self.confidence = [1.0] * len(cells) if confidence is None else confidence
+        self.confidence = confidence
         """Per cell, the share of its belief that its most likely value has (1.0 for a known
         cell; 0.0 for an open cell whose beliefs all vanished)."""
 
@@ -276,18 +275,15 @@ def grid_hints(height: int, width: int, nvals: int, rows: list[tuple], columns: 
     confidence = [1.0] * ncell
     for x in range(ncell):
         bits = allowed[x]
-        best, arg = -1.0, 0
+        best, arg, total = -1.0, 0, 0.0
         for v in range(nvals):
             if (bits >> v) & 1:
                 b = to_rows[x][v] * to_cols[x][v] if bits & (bits - 1) else 1.0
+                total = total + b
                 if b > best:
                     best, arg = b, v
         cells_out[x] = arg
         if bits & (bits - 1):  # an open cell: its best value's share of its belief
-            total = 0.0
-            for v in range(nvals):
-                if (bits >> v) & 1:
-                    total = total + to_rows[x][v] * to_cols[x][v]
             confidence[x] = best / total if total > 0.0 else 0.0
     return cells_out, row_starts, col_starts, ran, confidence
 
