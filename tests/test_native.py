@@ -229,6 +229,41 @@ def test_clause_builder_equals_the_reference(native):
 
 
 @needs_native
+def test_clauses_are_not_tracked_by_the_cyclic_collector(native):
+    """The compiled builder's clauses (lists of ints, which can hold no cycle) are left out of
+    the cyclic collector: tracked, the ten thousand clauses of a 25x25 encoding were traversed
+    by the collection after each encoding (1.4 s of GC in 1,000 tournament puzzles, 0.3 s
+    untracked).  They still behave as lists: equal, appendable, freed with their last reference."""
+    import gc
+
+    rng = random.Random(7)
+    seen = 0
+    for first, clue, n, starts, black, white, cells in _clause_cases(rng, range(10, 40), 5):
+        got = native.bw_line_clauses(first, clue, n, starts, black, white, *cells)
+        clauses = got[0] if isinstance(got, tuple) else got
+        for cl in clauses:
+            assert isinstance(cl, list) and not gc.is_tracked(cl)
+            seen += 1
+    assert seen > 100
+    cl = clauses[0]
+    cl.append(0)
+    assert cl[-1] == 0 and not gc.is_tracked(cl)
+    # freed with the last reference (no collection needed): memory stays flat over many rounds
+    first, clue, n, starts, black, white, cells = next(c for c in _clause_cases(rng, (25,) * 50, 1) if c[1])
+    tracemalloc.start()
+    try:
+        gc.disable()
+        native.bw_line_clauses(first, clue, n, starts, black, white, *cells)
+        base = tracemalloc.get_traced_memory()[0]
+        for _ in range(2000):
+            native.bw_line_clauses(first, clue, n, starts, black, white, *cells)
+        assert tracemalloc.get_traced_memory()[0] - base < 64 * 1024
+    finally:
+        gc.enable()
+        tracemalloc.stop()
+
+
+@needs_native
 def test_clause_builder_hands_unusual_input_back(native):
     """What the C builder does not handle it declines, and the public function asks the reference."""
     assert native.bw_line_clauses(1, (2,), 4, (-1,), 0, 0, 1, 1) is NotImplemented

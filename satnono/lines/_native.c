@@ -894,6 +894,10 @@ static int emit(PyObject *out, const long long *lits, int len)
         }
         PyList_SET_ITEM(cl, i, v);
     }
+    /* a list of ints cannot be part of a reference cycle: the cyclic collector need not
+     * track the thousands of clauses of an encoding (it would traverse them all after the
+     * encoding, once for each generation they reach) */
+    PyObject_GC_UnTrack(cl);
     int r = PyList_Append(out, cl);
     Py_DECREF(cl);
     return r == 0;
