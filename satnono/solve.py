@@ -100,16 +100,28 @@ class CheckResult(Record):
 
 
 #: Conflicts of the first search before it takes the phases of belief propagation
-#: (:mod:`satnono.logic.beliefs`).  The first searches of everyday puzzles fit (survey, n-Dom and
-#: Wilk need at most 83: they search exactly as without hints); on the tournament files every
-#: conflict of the try is spent twice (3,000 puzzles: 2.45M conflicts with hints from the start,
-#: 2.77M with a try of 100, 3.01M with 300).
-FIRST_TRY = 100
-#: ... for a grid whose belief propagation does at most this much work (about a fully open 25x25
-#: puzzle: :func:`satnono.logic.beliefs.work`).  Beyond, the try grows with the square root of the
-#: work, so that it lasts about as long as the hints would take to compute (a 100x100 puzzle's take
-#: 0.15 s, about 600 of its conflicts; a 25x25's 2.5 ms, about 70): a search that ends within the
-#: try never pays for them, one that goes on pays at most about twice.
+#: (:mod:`satnono.logic.beliefs`) and the hunches, on a grid whose belief propagation does at most
+#: :data:`TRY_WORK` (about a fully open 25x25 puzzle): a search that ends within it never pays for
+#: the hints.  The first searches of the survey's, n-Dom's and Wilk's puzzles that need search fit
+#: (they search exactly as without hints).  A longer try does not only cost its own conflicts: the
+#: hinted search that follows it starts from the scores of its unhinted conflicts and needs more
+#: of its own.  Measured on the 3,000 tournament puzzles (with the hunches): a try of 100
+#: conflicts 1.05M conflicts in all, 30 1.20M (one puzzle 270k), 20 0.87M, 10 0.88M, 5 0.90M,
+#: none (the hints from the start) 0.83M; without a try n-Dom 12 needs 15,559 conflicts instead of
+#: 6,324 (the hunches mislead a unique puzzle's short search), with one of 10 or 20 the same 6,324.
+FIRST_TRY = 20
+#: The conflicts that stand for a hint's worth of work (the hunch rounds' budgets are counted in
+#: them: :data:`HUNCH_TRIES`) on a grid up to :data:`TRY_WORK`; beyond, the unit, and the first try
+#: with it, grow with the square root of the work, so that the try lasts about as long as the hints
+#: would take to compute (a 100x100 puzzle's take 0.15 s, about 600 of its conflicts; a 25x25's
+#: 2.5 ms, about 70): a search that ends within the try never pays for them, one that goes on pays
+#: at most about twice.  (The short try of :data:`FIRST_TRY` is for grids up to TRY_WORK only: on
+#: larger ones it was measured on the single, chaotic searches of a few puzzles, each of which
+#: moved a lot either way - 100 random 35x35 pictures 20.8k -> 11.2k conflicts, 20 colour36
+#: pictures 365k -> 380k, Faase 12k -> 78k, the deadline set's #158 127k -> over 380k - so their
+#: searches are left as they were.)
+SEARCH_UNIT = 100
+#: See :data:`FIRST_TRY` and :data:`SEARCH_UNIT`.
 TRY_WORK = 750_000
 
 
@@ -121,8 +133,7 @@ TRY_WORK = 750_000
 #: conflicts): phases alone 292k; assuming 20 % 143k, 30 % 103k, 40 % 107k, 50 % 127k, 70 % 194k,
 #: 90 % 215k (with 2,000 conflicts a round; 1,000 and 4,000 within 10 % of it at 30 %).
 HUNCH_SHARE = 0.3
-#: Conflicts of each round under the assumptions, in tries (:func:`first_try`, at least one
-#: conflict): 3,000 for a 25x25.
+#: Conflicts of each round under the assumptions, in units (:func:`search_unit`): 3,000 for a 25x25.
 HUNCH_TRIES = 30
 #: Rounds under assumptions.  A round that proves the assumptions wrong drops those of them in its
 #: unsatisfiable core; one that runs out of conflicts keeps the surer half.  Then the search goes
@@ -130,12 +141,27 @@ HUNCH_TRIES = 30
 HUNCH_ROUNDS = 6
 
 
-def first_try(state: GridState) -> int:
-    """Conflicts of plain search before the hints (see :data:`FIRST_TRY`)."""
+def _work(state: GridState) -> float:
     from .logic.beliefs import work
 
-    w = work(state)
-    return FIRST_TRY if w <= TRY_WORK else int(FIRST_TRY * (w / TRY_WORK) ** 0.5)
+    return work(state) / TRY_WORK
+
+
+def search_unit(state: GridState) -> int:
+    """The conflicts that stand for the hints' work on this grid (see :data:`SEARCH_UNIT`)."""
+    w = _work(state)
+    return SEARCH_UNIT if w <= 1 else int(SEARCH_UNIT * w ** 0.5)
+
+
+def first_try(state: GridState) -> int:
+    """Conflicts of plain search before the hints (see :data:`FIRST_TRY`)."""
+    w = _work(state)
+    return FIRST_TRY if w <= 1 else int(SEARCH_UNIT * w ** 0.5)
+
+
+def hunch_budget(state: GridState) -> int:
+    """Conflicts of each round under the hunches (:data:`HUNCH_TRIES` units, at least one)."""
+    return max(HUNCH_TRIES * search_unit(state), 1)
 
 
 class InternalError(RuntimeError):
@@ -401,7 +427,7 @@ class Checker:
                     hints = phase_hints(state)
                     sat.guide(enc.hint_phases(hints))
                     hinted = True
-                    first = solve_on_hunches(sat, state, enc, enc.hunches(hints, HUNCH_SHARE), HUNCH_TRIES * max(try_, 1),
+                    first = solve_on_hunches(sat, state, enc, enc.hunches(hints, HUNCH_SHARE), hunch_budget(state),
                                              deadline, stats)
                 if first is None:
                     return done(Status.UNKNOWN, reason="timed out before a first solution was found")

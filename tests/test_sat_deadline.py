@@ -81,12 +81,13 @@ def test_a_far_deadline_changes_nothing(solver, monkeypatch):
     """Same conflict count, same solutions, same verdict, with and without a deadline; and
     each SAT call is one CaDiCaL call, never a conflict-budget slice: the only budgets are the
     first try's (``first_try`` conflicts, before the hints) and those of the rounds under the
-    hints' assumptions (``HUNCH_TRIES`` tries each), with a deadline or without."""
+    hints' assumptions (``hunch_budget`` conflicts each), with a deadline or without."""
     from pysat.solvers import Solver
 
-    from satnono.solve import HUNCH_TRIES, first_try
+    from satnono.solve import first_try, hunch_budget
 
-    try_ = first_try(Checker(solver).settle(SEARCH).state)
+    state = Checker(solver).settle(SEARCH).state
+    try_, rounds = first_try(state), hunch_budget(state)
     budgets: list[int] = []
     real = Solver.conf_budget
 
@@ -99,7 +100,7 @@ def test_a_far_deadline_changes_nothing(solver, monkeypatch):
     plain_budgets, budgets[:] = budgets[:], []
     timed = Checker(solver).check(SEARCH, timeout=FAR)
     assert budgets == plain_budgets and budgets[0] == try_
-    assert len(budgets) >= 2 and set(budgets[1:]) == {HUNCH_TRIES * try_}
+    assert len(budgets) >= 2 and set(budgets[1:]) == {rounds}
     assert timed.status is plain.status is Status.MULTIPLE
     assert timed.stats.conflicts == plain.stats.conflicts > 0
     assert timed.stats.sat_calls == plain.stats.sat_calls
