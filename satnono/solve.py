@@ -102,13 +102,15 @@ class CheckResult(Record):
 #: Conflicts of the first search before it takes the phases of belief propagation
 #: (:mod:`satnono.logic.beliefs`) and the hunches, on a grid whose belief propagation does at most
 #: :data:`TRY_WORK` (about a fully open 25x25 puzzle): a search that ends within it never pays for
-#: the hints.  The first searches of the survey's, n-Dom's and Wilk's puzzles that need search fit
-#: (they search exactly as without hints).  A longer try does not only cost its own conflicts: the
-#: hinted search that follows it starts from the scores of its unhinted conflicts and needs more
-#: of its own.  Measured on the 3,000 tournament puzzles (with the hunches): a try of 100
-#: conflicts 1.05M conflicts in all, 30 1.20M (one puzzle 270k), 20 0.87M, 10 0.88M, 5 0.90M,
-#: none (the hints from the start) 0.83M; without a try n-Dom 12 needs 15,559 conflicts instead of
-#: 6,324 (the hunches mislead a unique puzzle's short search), with one of 10 or 20 the same 6,324.
+#: the hints.  The first searches of n-Dom's puzzles fit (they search exactly as without hints), and
+#: all but three of those of the survey and Wilk that need search.  A longer try does not only cost
+#: its own conflicts: the hinted search that follows starts from the scores of its unhinted
+#: conflicts and needs more of its own.  Measured on the 3,000 tournament puzzles (with the
+#: hunches): a try of 100 conflicts 1.05M conflicts in all, 30 1.20M (one puzzle 270k), 20 0.87M,
+#: 10 0.88M, 5 0.90M, none (the hints from the start) 0.83M; without a try n-Dom 12 needs 15,559
+#: conflicts instead of 6,324 (the hunches mislead a unique puzzle's short search), with one of 10
+#: or 20 the same 6,324.  The price: a search that needs 20 to 100 conflicts now pays for the hints
+#: (about 5 ms on a 25x25; the first 100 puzzles of taai2011 1.37x the CPU of a try of 100).
 FIRST_TRY = 20
 #: The conflicts that stand for a hint's worth of work (the hunch rounds' budgets are counted in
 #: them: :data:`HUNCH_TRIES`) on a grid up to :data:`TRY_WORK`; beyond, the unit, and the first try

@@ -239,8 +239,7 @@ def test_clauses_are_not_tracked_by_the_cyclic_collector(native):
     rng = random.Random(7)
     seen = 0
     for first, clue, n, starts, black, white, cells in _clause_cases(rng, range(10, 40), 5):
-        got = native.bw_line_clauses(first, clue, n, starts, black, white, *cells)
-        clauses = got[0] if isinstance(got, tuple) else got
+        clauses, _ = native.bw_line_clauses(first, clue, n, starts, black, white, *cells)
         for cl in clauses:
             assert isinstance(cl, list) and not gc.is_tracked(cl)
             seen += 1
