@@ -113,7 +113,7 @@ class CheckResult(Record):
 #: (about 5 ms on a 25x25; the first 100 puzzles of taai2011 1.37x the CPU of a try of 100).
 FIRST_TRY = 20
 #: The conflicts that stand for a hint's worth of work (the hunch rounds' budgets are counted in
-#: them: :data:`HUNCH_TRIES`) on a grid up to :data:`TRY_WORK`; beyond, the unit, and the first try
+#: them: :data:`HUNCH_UNITS`) on a grid up to :data:`TRY_WORK`; beyond, the unit, and the first try
 #: with it, grow with the square root of the work, so that the try lasts about as long as the hints
 #: would take to compute (a 100x100 puzzle's take 0.15 s, about 600 of its conflicts; a 25x25's
 #: 2.5 ms, about 70): a search that ends within the try never pays for them, one that goes on pays
@@ -136,7 +136,7 @@ TRY_WORK = 750_000
 #: 90 % 215k (with 2,000 conflicts a round; 1,000 and 4,000 within 10 % of it at 30 %).
 HUNCH_SHARE = 0.3
 #: Conflicts of each round under the assumptions, in units (:func:`search_unit`): 3,000 for a 25x25.
-HUNCH_TRIES = 30
+HUNCH_UNITS = 30
 #: Rounds under assumptions.  A round that proves the assumptions wrong drops those of them in its
 #: unsatisfiable core; one that runs out of conflicts keeps the surer half.  Then the search goes
 #: on from the phases alone (it keeps every clause it learnt), so hunches never decide a verdict.
@@ -144,26 +144,30 @@ HUNCH_ROUNDS = 6
 
 
 def _work(state: GridState) -> float:
+    """Belief propagation's work on this grid, in :data:`TRY_WORK`."""
     from .logic.beliefs import work
 
     return work(state) / TRY_WORK
 
 
+def _unit(w: float) -> int:
+    return SEARCH_UNIT if w <= 1 else int(SEARCH_UNIT * w ** 0.5)
+
+
 def search_unit(state: GridState) -> int:
     """The conflicts that stand for the hints' work on this grid (see :data:`SEARCH_UNIT`)."""
-    w = _work(state)
-    return SEARCH_UNIT if w <= 1 else int(SEARCH_UNIT * w ** 0.5)
+    return _unit(_work(state))
 
 
 def first_try(state: GridState) -> int:
     """Conflicts of plain search before the hints (see :data:`FIRST_TRY`)."""
     w = _work(state)
-    return FIRST_TRY if w <= 1 else int(SEARCH_UNIT * w ** 0.5)
+    return FIRST_TRY if w <= 1 else _unit(w)
 
 
 def hunch_budget(state: GridState) -> int:
-    """Conflicts of each round under the hunches (:data:`HUNCH_TRIES` units, at least one)."""
-    return max(HUNCH_TRIES * search_unit(state), 1)
+    """Conflicts of each round under the hunches (:data:`HUNCH_UNITS` units, at least one)."""
+    return max(HUNCH_UNITS * search_unit(state), 1)
 
 
 class InternalError(RuntimeError):
@@ -421,8 +425,7 @@ class Checker:
                 # solutions (Knotty: 150 s -> under 0.2 s; tournament puzzles about half the
                 # conflicts), which would cost more than it saves on the easy ones.
                 # From there it first assumes the surest of the hints (:data:`HUNCH_SHARE`).
-                try_ = first_try(state)
-                first = solve_keeping_rules(sat, state, enc, deadline, stats, budget=try_)
+                first = solve_keeping_rules(sat, state, enc, deadline, stats, budget=first_try(state))
                 if first is None and sat.out_of_budget:
                     from .logic.beliefs import phase_hints
 

@@ -331,11 +331,11 @@ def test_hints_are_exact_on_a_line_solvable_picture() -> None:
 
 
 def test_the_first_try_grows_with_the_work_of_the_hints() -> None:
-    """A 25x25 puzzle gets the short FIRST_TRY and hunch rounds of HUNCH_TRIES x SEARCH_UNIT
+    """A 25x25 puzzle gets the short FIRST_TRY and hunch rounds of HUNCH_UNITS x SEARCH_UNIT
     conflicts; a larger open grid a try and a unit that grow with the square root of belief
     propagation's work (rounds x cells x automaton states of its open lines, counted here from the
     clues), so that a search shorter than computing the hints never pays for them."""
-    from satnono.solve import FIRST_TRY, HUNCH_TRIES, SEARCH_UNIT, TRY_WORK, first_try, hunch_budget, search_unit
+    from satnono.solve import FIRST_TRY, HUNCH_UNITS, SEARCH_UNIT, TRY_WORK, first_try, hunch_budget, search_unit
 
     lines = LineSolver()
 
@@ -362,7 +362,7 @@ def test_the_first_try_grows_with_the_work_of_the_hints() -> None:
         assert w == counted(state)
         assert (w > TRY_WORK) == want_more
         unit = int(SEARCH_UNIT * (w / TRY_WORK) ** 0.5) if want_more else SEARCH_UNIT
-        assert search_unit(state) == unit and hunch_budget(state) == HUNCH_TRIES * unit
+        assert search_unit(state) == unit and hunch_budget(state) == HUNCH_UNITS * unit
         assert first_try(state) == (unit if want_more else FIRST_TRY)
         assert FIRST_TRY < SEARCH_UNIT <= unit
     # a blotted block is one state of its automaton: a row of 4 cells with "?" is 4 x 3, its columns 3, 3, 1, 1
