@@ -263,6 +263,23 @@ def test_clauses_are_not_tracked_by_the_cyclic_collector(native):
 
 
 @needs_native
+def test_literals_are_shared_int_objects(native):
+    """Literals up to the builder's cache bound are shared int objects, not one made (and freed)
+    per occurrence; beyond it they are plain ints of the right value (the equality test above
+    covers both ranges)."""
+    rng = random.Random(11)
+    first, clue, n, starts, black, white, cells = next(c for c in _clause_cases(rng, (25,) * 50, 1) if len(c[1]) > 1)
+    a, _ = native.bw_line_clauses(1000, clue, n, starts, black, white, 300, 1)
+    b, _ = native.bw_line_clauses(1000, clue, n, starts, black, white, 300, 1)
+    lits = [x for cl in a for x in cl if abs(x) > 256]  # (CPython shares -5..256 anyway)
+    assert len(lits) > 10
+    objs = {x: x for cl in b for x in cl}
+    assert all(x is objs[x] for x in lits)
+    far = native.bw_line_clauses(10**6, clue, n, starts, black, white, 10**6 - 5000, 1)
+    assert far == _bw_line_clauses_py(10**6, clue, n, starts, black, white, CellMap(10**6 - 5000, 1))
+
+
+@needs_native
 def test_clause_builder_hands_unusual_input_back(native):
     """What the C builder does not handle it declines, and the public function asks the reference."""
     assert native.bw_line_clauses(1, (2,), 4, (-1,), 0, 0, 1, 1) is NotImplemented

@@ -329,7 +329,8 @@ def _encode(
         nvars=b.next_var - 1,
         width=w,
         height=h,
-        unknown_vars=[var(r, c, v) for r, c in cells for v in range(1, k + 1)],
+        unknown_vars=([r * w + c + 1 for r, c in cells] if k == 1  # (var(r, c, 1), without the calls)
+                      else [var(r, c, v) for r, c in cells for v in range(1, k + 1)]),
         unsat=b.unsat,
         lines=len(rows) + len(columns),
         block_vars=b.next_var - 1 - h * w * k - len(b.selectors or ()),

@@ -880,6 +880,24 @@ static inline int word_bit(const uint64_t *w, Py_ssize_t i)
     return (int)((w[i >> 6] >> (i & 63)) & 1);
 }
 
+/* The int objects of the literals -LIT_CACHE_MAX..LIT_CACHE_MAX, made on first use and kept:
+ * an encoding's ~25,000 literals (a 25x25 puzzle) are a few thousand distinct values, and an
+ * int object each, made then freed with its clause, cost a third of the builder's time. */
+#define LIT_CACHE_MAX 16384
+static PyObject *lit_cache[2 * LIT_CACHE_MAX + 1];
+
+/* a new reference to the int ``lit``; NULL with an exception set on failure */
+static PyObject *lit_object(long long lit)
+{
+    if (lit < -LIT_CACHE_MAX || lit > LIT_CACHE_MAX)
+        return PyLong_FromLongLong(lit);
+    PyObject **slot = &lit_cache[lit + LIT_CACHE_MAX];
+    if (*slot == NULL && (*slot = PyLong_FromLongLong(lit)) == NULL)
+        return NULL;
+    Py_INCREF(*slot);
+    return *slot;
+}
+
 /* append a clause of len literals; 0 on error */
 static int emit(PyObject *out, const long long *lits, int len)
 {
@@ -887,7 +905,7 @@ static int emit(PyObject *out, const long long *lits, int len)
     if (cl == NULL)
         return 0;
     for (int i = 0; i < len; i++) {
-        PyObject *v = PyLong_FromLongLong(lits[i]);
+        PyObject *v = lit_object(lits[i]);
         if (v == NULL) {
             Py_DECREF(cl);
             return 0;
