@@ -44,7 +44,7 @@ import time
 from collections import deque
 from contextlib import suppress
 from itertools import repeat
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 if TYPE_CHECKING:
     from pysat.solvers import Solver
@@ -129,6 +129,7 @@ class SatSession:
         self._solver = Solver(name=name)
         if name == "cadical195":
             self._solver.configure(CADICAL_OPTIONS)
+        self._feed = _feed_call(name, self._solver.solver)  # (compiled loop, add function, native solver)
         self._stop: tuple[int, int] | None = None  # (terminate function, native solver) for the deadline timer
         if self._limit == "terminate":
             self._stop = _terminate_call(name, self._solver.solver)
@@ -182,7 +183,12 @@ class SatSession:
         from pysolvers import cadical195_add_cl
 
         inner = self._solver.solver
-        if isinstance(inner, Cadical195):
+        if isinstance(clauses, list) and self._feed is not None:
+            # the compiled loop hands every literal to CaDiCaL's own ``add`` (the same calls, in
+            # the same order, as python-sat's binding makes, without a Python call per clause)
+            feed, add, solver = self._feed
+            feed(add, solver, clauses)
+        elif isinstance(inner, Cadical195):
             # pysat's per-clause wrapper costs as much as CaDiCaL's own add: call the binding directly
             # (map drained by a zero-length deque: the loop runs in C)
             deque(map(cadical195_add_cl, repeat(inner.cadical), clauses), maxlen=0)
@@ -535,6 +541,36 @@ def _terminate_call(name: str, inner: object) -> tuple[int, int] | None:
     except (AttributeError, ValueError, TypeError):
         return None
     return (function, solver) if function and solver else None
+
+
+#: CaDiCaL's ``Solver::add(int)`` in python-sat's extension, and the attribute of its solver handle.
+_ADD = {
+    "cadical195": ("_ZN10CaDiCaL1956Solver3addEi", "cadical"),
+    "cadical153": ("_ZN10CaDiCaL1536Solver3addEi", "cadical"),
+}
+
+
+def _feed_call(name: str, inner: object) -> tuple[Callable[[int, int, list], int], int, int] | None:
+    """(the compiled clause feeder, the address of CaDiCaL's ``add``, the native solver) for
+    python-sat's solver object ``inner``, or None where one of them cannot be had (not Linux, no
+    compiled core, another solver, a python-sat whose symbols differ): then clauses go through
+    python-sat's binding, one call each."""
+    if name not in _ADD:
+        return None
+    from .lines.bits import native_core
+
+    core = native_core()
+    feed = getattr(core, "feed_clauses", None)
+    native = _native() if feed is not None else None
+    if native is None:
+        return None
+    symbol, attribute = _ADD[name]
+    try:
+        function = ctypes.cast(getattr(native.extension, symbol), ctypes.c_void_p).value
+        solver = native.pointer(getattr(inner, attribute), None)
+    except (AttributeError, ValueError, TypeError):
+        return None
+    return (feed, function, solver) if feed is not None and function and solver else None
 
 
 class _Timer:

@@ -304,7 +304,11 @@ from satnono.lines import LineSolver, bw
 from satnono.logic.state import GridState
 from satnono.propagate import propagate
 
-out = {"native": [bw.NATIVE, ladders.NATIVE], "puzzles": {}}
+from satnono.sat import SatSession
+
+with SatSession([[1]]) as session:
+    feeds = session._feed is not None
+out = {"native": [bw.NATIVE, ladders.NATIVE, feeds], "puzzles": {}}
 for path in sys.argv[1:]:
     p = load_all(path)[0]
     lines = LineSolver()
@@ -317,7 +321,8 @@ for path in sys.argv[1:]:
         enc = encode(state, lines)
         digests.append(hashlib.sha256(repr((enc.clauses, enc.nvars)).encode()).hexdigest())
     r = Checker().check(p)
-    out["puzzles"][path] = [digests, str(r.status), r.line_solvable, [list(s) for s in r.solutions]]
+    out["puzzles"][path] = [digests, str(r.status), r.line_solvable, [list(s) for s in r.solutions],
+                            r.stats.conflicts]
 print(json.dumps(out))
 """
 
@@ -340,8 +345,10 @@ def _pipeline(pure: bool) -> dict:
 @needs_native
 def test_pipeline_gives_the_same_cnf_and_verdicts_pure_and_native():
     native, pure = _pipeline(False), _pipeline(True)
-    assert native["native"] == [True, True]
-    assert pure["native"] == [False, False]
+    assert native["native"] == [True, True, True]
+    assert pure["native"] == [False, False, False]
+    # the same clauses, verdicts, solutions and searches (conflicts): clauses fed to CaDiCaL by
+    # the compiled loop make the same solver as python-sat's binding does
     assert native["puzzles"] == pure["puzzles"]
     statuses = {v[1] for v in native["puzzles"].values()}
     assert len(statuses) > 1 and any(len(v[0]) == 2 for v in native["puzzles"].values())
@@ -357,3 +364,80 @@ def test_the_compiled_core_is_built_and_used():
     pure = os.environ.get("SATNONO_PURE", "") not in ("", "0")
     assert bw.NATIVE is ladders.NATIVE is (not pure)
     assert (bw.solve_line is _native.solve_line) is (not pure)
+
+
+@needs_native
+def test_clauses_fed_in_c_make_the_same_searches(monkeypatch):
+    """Settling through the compiled feeder (the default) and through python-sat's binding one
+    clause at a time: the same verdicts, solutions and conflict counts, puzzle by puzzle."""
+    import satnono.sat as sat_module
+    from satnono.model import Puzzle
+    from satnono.solve import Checker
+
+    rng = random.Random(5)
+    puzzles = []
+    for _ in range(30):
+        h, w = rng.randint(8, 20), rng.randint(8, 20)
+        fill = rng.choice((0.4, 0.5, 0.6))
+        puzzles.append(Puzzle.from_grid(["".join("#" if rng.random() < fill else "." for _ in range(w))
+                                         for _ in range(h)]))
+
+    def settle_all():
+        out = []
+        for p in puzzles:
+            r = Checker().check(p)
+            out.append((r.status, r.solutions, r.stats.conflicts, r.stats.sat_calls))
+        return out
+
+    with sat_module.SatSession([[1]]) as s:
+        assert s._feed is not None, "the compiled feeder is not used here"
+    fed = settle_all()
+    monkeypatch.setattr(sat_module, "_feed_call", lambda name, inner: None)
+    with sat_module.SatSession([[1]]) as s:
+        assert s._feed is None
+    assert settle_all() == fed
+    assert sum(f[2] for f in fed) > 0  # some searches needed conflicts
+
+
+@needs_native
+def test_clause_feeder_takes_each_clause_whole_or_not_at_all():
+    """A bad clause stops the feed with an error naming it; the clauses before it are in the
+    solver, nothing of it is (a half-added clause would leave CaDiCaL's clause open: it aborts
+    the process on the next call)."""
+    from satnono.sat import SatSession
+
+    with SatSession() as s:
+        assert s._feed is not None
+        feed, add, solver = s._feed
+        assert feed(add, solver, [[1, 2], (-1,)]) == 2
+        for bad, error in (([[3, 0]], ValueError), ([[3, 2**31]], ValueError), ([[3, -(2**31)]], ValueError),
+                           ([[3, 2**70]], ValueError), ([[3, "4"]], TypeError), ([[3, 4.0]], TypeError),
+                           ([3], TypeError), ([[5], iter([3, None])], TypeError)):
+            with pytest.raises(error, match="clause"):
+                feed(add, solver, bad)
+        with pytest.raises(TypeError):
+            feed(add, solver, ((3,),))  # the clauses must be a list
+        # [5] came before a bad clause: it is in; 3 never was (with -3 assumed it is satisfiable)
+        assert s.solve(None, assumptions=[-3]) is True
+        model = s.model()
+        assert model[0] < 0 and model[1] > 0 and model[4] > 0
+        assert s.solve(None, assumptions=[-5]) is False
+        # any iterable of ints is a clause, as for python-sat's binding
+        assert feed(add, solver, [(x for x in (6, 7)), range(8, 10)]) == 2
+        assert s.solve(None, assumptions=[-6, -7]) is False and s.solve(None, assumptions=[-8, -9]) is False
+        # a clause longer than the feeder's buffer on the stack
+        n = 1000
+        assert feed(add, solver, [[-(10 + i) for i in range(n)], *[[10 + i] for i in range(n - 1)]]) == n
+        assert s.solve(None) is True
+        assert s.model()[10 + n - 2] < 0
+
+
+def test_without_the_compiled_core_clauses_go_through_python_sat(monkeypatch):
+    """SATNONO_PURE=1 (or no compiled core): no feeder; the binding's path settles as before."""
+    from satnono.sat import SatSession, _feed_call
+
+    monkeypatch.setenv("SATNONO_PURE", "1")
+    with SatSession([[1, 2], [-1]]) as s:
+        assert s._feed is None
+        assert _feed_call("cadical195", s._solver.solver) is None
+        assert s.solve(None) is True and s.model()[:2] == [-1, 2]

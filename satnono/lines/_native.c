@@ -1167,12 +1167,103 @@ cleanup:
     return result;
 }
 
+/* ----------------------------------------------------------------- feeding a SAT solver */
+
+typedef void (*add_literal)(void *solver, int literal);
+
+PyDoc_STRVAR(feed_clauses_doc,
+"feed_clauses(add, solver, clauses)\n--\n\n"
+"Hand ``clauses`` (a list of iterables of non-zero ints) to a SAT solver through its C\n"
+"entry point ``add(solver, literal)`` (both given as addresses): each clause literal by literal,\n"
+"then 0, in order.  python-sat's binding takes one clause per Python call, which costs as much\n"
+"again as the solver's own work.  Each clause is checked whole before any of its literals is\n"
+"handed over: on a bad one (TypeError: not iterable, or a literal not an int; ValueError: zero or\n"
+"beyond a C int) the clauses before it are added and nothing of it.  Returns the count added.");
+
+static PyObject *native_feed_clauses(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "feed_clauses takes 3 arguments");
+        return NULL;
+    }
+    add_literal add = (add_literal)PyLong_AsVoidPtr(args[0]);
+    if (add == NULL && PyErr_Occurred())
+        return NULL;
+    void *solver = PyLong_AsVoidPtr(args[1]);
+    if (solver == NULL && PyErr_Occurred())
+        return NULL;
+    if (add == NULL || solver == NULL) {
+        PyErr_SetString(PyExc_ValueError, "feed_clauses: a null address");
+        return NULL;
+    }
+    PyObject *clauses = args[2];
+    if (!PyList_Check(clauses)) {
+        PyErr_SetString(PyExc_TypeError, "feed_clauses: the clauses must be a list");
+        return NULL;
+    }
+    int small[256], *lits = small;
+    Py_ssize_t cap = 256, done = 0;
+    PyObject *seq = NULL;
+    for (; done < PyList_GET_SIZE(clauses); done++) {
+        /* a list or tuple as it is; any other iterable is read into a tuple first (which may
+         * run Python code: the clause is held meanwhile, the list's size read again each time) */
+        PyObject *cl = PyList_GET_ITEM(clauses, done);
+        Py_INCREF(cl);
+        seq = PySequence_Fast(cl, "a clause is not iterable");
+        Py_DECREF(cl);
+        if (seq == NULL) {
+            PyErr_Format(PyExc_TypeError, "clause %zd is not iterable", done);
+            goto error;
+        }
+        Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+        PyObject **items = PySequence_Fast_ITEMS(seq);
+        if (len > cap) {
+            int *bigger = PyMem_Malloc(sizeof(int) * (size_t)len);
+            if (bigger == NULL) {
+                PyErr_NoMemory();
+                goto error;
+            }
+            if (lits != small)
+                PyMem_Free(lits);
+            lits = bigger;
+            cap = len;
+        }
+        /* ints only, read without __index__: no Python code runs from here to the next clause */
+        for (Py_ssize_t i = 0; i < len; i++) {
+            if (!PyLong_Check(items[i])) {
+                PyErr_Format(PyExc_TypeError, "clause %zd: a literal is not an int", done);
+                goto error;
+            }
+            int overflow;
+            long long v = PyLong_AsLongLongAndOverflow(items[i], &overflow);
+            if (overflow || v == 0 || v > INT_MAX || v < -INT_MAX) {
+                PyErr_Format(PyExc_ValueError, "clause %zd: literal %R is zero or beyond a C int", done, items[i]);
+                goto error;
+            }
+            lits[i] = (int)v;
+        }
+        for (Py_ssize_t i = 0; i < len; i++)
+            add(solver, lits[i]);
+        add(solver, 0);
+        Py_CLEAR(seq);
+    }
+    if (lits != small)
+        PyMem_Free(lits);
+    return PyLong_FromSsize_t(done);
+error:
+    Py_XDECREF(seq);
+    if (lits != small)
+        PyMem_Free(lits);
+    return NULL;
+}
+
 /* ----------------------------------------------------------------- module */
 
 static PyMethodDef native_methods[] = {
     {"solve_line", (PyCFunction)(void (*)(void))native_solve_line, METH_FASTCALL | METH_KEYWORDS, solve_line_doc},
     {"solve_line_wide", (PyCFunction)(void (*)(void))native_solve_line_wide, METH_FASTCALL, solve_line_wide_doc},
     {"bw_line_clauses", (PyCFunction)(void (*)(void))native_bw_line_clauses, METH_FASTCALL, bw_line_clauses_doc},
+    {"feed_clauses", (PyCFunction)(void (*)(void))native_feed_clauses, METH_FASTCALL, feed_clauses_doc},
     {"configure", native_configure, METH_VARARGS, configure_doc},
     {NULL, NULL, 0, NULL},
 };
