@@ -28,6 +28,12 @@ turns that into :class:`KeyboardInterrupt` and abandons the native solver
 without touching it again, so an interrupted call can never be mistaken for an
 error of the puzzle and the process can stop cleanly.  A deadline never sends a
 signal, so a Ctrl-C is always the user's.
+
+Clauses: for CaDiCaL, a compiled loop (``feed_clauses`` of ``satnono.lines._native``) hands each
+literal to the solver's own ``Solver::add(int)``, found the same way as ``terminate``: the same
+calls in the same order as python-sat's binding makes, without a Python call per clause (which
+had cost as much as CaDiCaL's own work).  Without the compiled core or the symbol, clauses go
+through the binding.
 """
 
 from __future__ import annotations
