@@ -534,19 +534,24 @@ def _native() -> _Native | None:
     return _NATIVE[0]
 
 
-def _terminate_call(name: str, inner: object) -> tuple[int, int] | None:
-    """(address of ``terminate``, the native solver) for python-sat's solver object ``inner``,
-    or None where that cannot be had (then the session uses conflict-budget slices)."""
+def _native_entry(symbol: str, attribute: str, inner: object) -> tuple[int, int] | None:
+    """(the address of ``symbol`` in python-sat's extension, the native solver behind the handle
+    ``attribute`` of python-sat's solver object ``inner``), or None where either cannot be had."""
     native = _native()
-    if native is None or name not in _TERMINATE:
+    if native is None:
         return None
-    symbol, attribute = _TERMINATE[name]
     try:
         function = ctypes.cast(getattr(native.extension, symbol), ctypes.c_void_p).value
         solver = native.pointer(getattr(inner, attribute), None)
     except (AttributeError, ValueError, TypeError):
         return None
     return (function, solver) if function and solver else None
+
+
+def _terminate_call(name: str, inner: object) -> tuple[int, int] | None:
+    """(address of ``terminate``, the native solver) for python-sat's solver object ``inner``,
+    or None where that cannot be had (then the session uses conflict-budget slices)."""
+    return _native_entry(*_TERMINATE[name], inner) if name in _TERMINATE else None
 
 
 #: CaDiCaL's ``Solver::add(int)`` in python-sat's extension, and the attribute of its solver handle.
@@ -565,18 +570,9 @@ def _feed_call(name: str, inner: object) -> tuple[Callable[[int, int, list], int
         return None
     from .lines.bits import native_core
 
-    core = native_core()
-    feed = getattr(core, "feed_clauses", None)
-    native = _native() if feed is not None else None
-    if native is None:
-        return None
-    symbol, attribute = _ADD[name]
-    try:
-        function = ctypes.cast(getattr(native.extension, symbol), ctypes.c_void_p).value
-        solver = native.pointer(getattr(inner, attribute), None)
-    except (AttributeError, ValueError, TypeError):
-        return None
-    return (feed, function, solver) if feed is not None and function and solver else None
+    feed = getattr(native_core(), "feed_clauses", None)
+    entry = _native_entry(*_ADD[name], inner) if feed is not None else None
+    return (feed, *entry) if feed is not None and entry is not None else None
 
 
 class _Timer:
