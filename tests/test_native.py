@@ -422,6 +422,15 @@ def test_clause_feeder_takes_each_clause_whole_or_not_at_all():
         model = s.model()
         assert model[0] < 0 and model[1] > 0 and model[4] > 0
         assert s.solve(None, assumptions=[-5]) is False
+        # what reading a clause raises is not turned into a TypeError
+
+        def interrupted():
+            yield 11
+            raise KeyboardInterrupt
+
+        with pytest.raises(KeyboardInterrupt):
+            feed(add, solver, [[12], interrupted()])
+        assert s.solve(None, assumptions=[-11]) is True and s.solve(None, assumptions=[-12]) is False
         # any iterable of ints is a clause, as for python-sat's binding
         assert feed(add, solver, [(x for x in (6, 7)), range(8, 10)]) == 2
         assert s.solve(None, assumptions=[-6, -7]) is False and s.solve(None, assumptions=[-8, -9]) is False

@@ -1205,14 +1205,16 @@ static PyObject *native_feed_clauses(PyObject *self, PyObject *const *args, Py_s
     Py_ssize_t cap = 256, done = 0;
     PyObject *seq = NULL;
     for (; done < PyList_GET_SIZE(clauses); done++) {
-        /* a list or tuple as it is; any other iterable is read into a tuple first (which may
-         * run Python code: the clause is held meanwhile, the list's size read again each time) */
+        /* a list or tuple as it is; any other iterable is read into a list first (which may
+         * run Python code: the clause is held meanwhile, the list's size read again each time;
+         * what that code raises, a KeyboardInterrupt say, is left as it is) */
         PyObject *cl = PyList_GET_ITEM(clauses, done);
         Py_INCREF(cl);
         seq = PySequence_Fast(cl, "a clause is not iterable");
         Py_DECREF(cl);
         if (seq == NULL) {
-            PyErr_Format(PyExc_TypeError, "clause %zd is not iterable", done);
+            if (PyErr_ExceptionMatches(PyExc_TypeError))
+                PyErr_Format(PyExc_TypeError, "clause %zd is not iterable", done);
             goto error;
         }
         Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
