@@ -255,3 +255,19 @@ def test_bench_feeder_runs_both_ways(corpus: Path) -> None:
     assert "the same verdicts, solutions and conflicts both ways" in proc.stdout
     row = next(line.split() for line in proc.stdout.splitlines() if line.startswith("dom "))
     assert row[1] == "6" and float(row[2]) > 0 and float(row[3]) > 0
+
+
+def test_bench_beliefs_replays_recorded_hints(corpus: Path) -> None:
+    """scripts/bench_beliefs.py records the hints of real settles, checks them against the Python
+    reference and replays them (exit 2 where the compiled module is not built)."""
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "bench_beliefs.py"), "taai2011:6", "--rounds", "1",
+         "--corpus", str(corpus)],
+        capture_output=True, text=True, timeout=120,
+    )
+    if proc.returncode == 2:
+        pytest.skip("no compiled belief propagation here: " + proc.stdout.strip())
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    if "no settle of these sets needed the hints" not in proc.stdout:
+        assert "calls against the Python reference: identical" in proc.stdout
+        assert "this tree: best of 1" in proc.stdout

@@ -27,6 +27,8 @@ typedef struct {
     int *first;   /* block whose first cell s is, or -1 */
     char *skip;   /* s is also entered from s - 2 */
     int *colors;  /* block colours */
+    int *gaps;    /* the gap states (stay white, entered white), ascending: 0, then one after each block */
+    int plain;    /* black and white without a blot: gaps and block cells only (line_messages_bw) */
 } Automaton;
 
 static void automaton_free(Automaton *a)
@@ -36,6 +38,7 @@ static void automaton_free(Automaton *a)
     free(a->first);
     free(a->skip);
     free(a->colors);
+    free(a->gaps);
     memset(a, 0, sizeof(*a));
 }
 
@@ -127,6 +130,18 @@ static int automaton_build(PyObject *spec, int n, int nvals, Automaton *out)
         }
         out->emit[s] = 0, out->stay[s] = 0, out->skip[s] = 0, out->first[s] = -1, s++;
     }
+    out->gaps = malloc(sizeof(int) * ((size_t)k + 1));
+    if (out->gaps == NULL) {
+        PyErr_NoMemory();
+        goto bad;
+    }
+    out->plain = nvals == 2;
+    for (int t = 0, g = 0; t < s; t++) {
+        if (out->stay[t] == 0)
+            out->gaps[g++] = t;
+        else if (out->stay[t] >= 0 || out->skip[t] || out->emit[t] != 1)
+            out->plain = 0; /* a blotted block (it stays black) */
+    }
     free(blotted);
     free(len);
     return 0;
@@ -146,7 +161,109 @@ typedef struct {
     double *start_p;  /* k * n */
     double *e;        /* nvals */
     double *st;       /* k */
+    double *x;        /* ns: a[s] * b[s + 1] (line_messages_bw) */
 } Scratch;
+
+/* line_messages for a plain black-and-white automaton (gap states that stay white, block cells
+ * entered black, no skip): the same floating-point operations on the same operands in the same
+ * order as the general loop below, which on this automaton reduce to these (a term the general
+ * loop starts from 0.0 is the product itself: 0.0 + x is x for the non-negative x here), written
+ * as loops without indirection that the compiler can vectorize. */
+static int line_messages_bw(const Automaton *A, int n, const double *weights, const uint64_t *allowed,
+                            double *out, int *starts, Scratch *S)
+{
+    const int ns = A->ns, k = A->k, *gaps = A->gaps;
+    double *alpha = S->alpha, *x = S->x;
+    for (int s = 0; s < ns; s++)
+        alpha[s] = 0.0;
+    alpha[0] = 1.0;
+    for (int i = 0; i < n; i++) {
+        const double *a = alpha + (size_t)i * ns;
+        const double w0 = weights[2 * i], w1 = weights[2 * i + 1];
+        double *nw = alpha + (size_t)(i + 1) * ns;
+        nw[0] = a[0] * w0;
+        for (int s = 1; s < ns; s++) /* a block cell: entered black from s - 1 */
+            nw[s] = a[s - 1] * w1;
+        for (int g = 1; g <= k; g++) /* a gap: stays white, entered white */
+            nw[gaps[g]] = a[gaps[g]] * w0 + a[gaps[g] - 1] * w0;
+        double top = 0.0;
+        for (int s = 0; s < ns; s++)
+            if (nw[s] > top)
+                top = nw[s];
+        if (top == 0.0)
+            return 0;
+        for (int s = 0; s < ns; s++)
+            nw[s] = nw[s] / top;
+    }
+    double *b = S->beta, *nb = S->nbeta;
+    for (int s = 0; s < ns; s++)
+        b[s] = 0.0;
+    b[ns - 1] = 1.0;
+    if (k)
+        b[ns - 2] = 1.0;
+    for (int i = n - 1; i >= 0; i--) {
+        const double *a = alpha + (size_t)i * ns;
+        const double w0 = weights[2 * i], w1 = weights[2 * i + 1];
+        for (int s = 0; s + 1 < ns; s++)
+            x[s] = a[s] * b[s + 1];
+        /* white: each gap's stay term after the term entering it; black: the block cells' */
+        double e0 = a[0] * b[0], e1 = 0.0;
+        for (int g = 1; g <= k; g++) {
+            e0 = e0 + x[gaps[g] - 1];
+            e0 = e0 + a[gaps[g]] * b[gaps[g]];
+        }
+        for (int g = 0; g < k; g++)
+            for (int s = gaps[g] + 1; s < gaps[g + 1]; s++)
+                e1 = e1 + x[s - 1];
+        double total = 0.0;
+        total = total + w0 * e0;
+        total = total + w1 * e1;
+        if (total == 0.0)
+            return 0;
+        for (int j = 0; j < k; j++) /* block j's first cell is entered from gap j only */
+            S->start_p[(size_t)j * n + i] = (x[gaps[j]] * w1) / total;
+        double *mi = S->msgs + (size_t)i * 2, norm = 0.0;
+        uint64_t bits = allowed[i];
+        if (bits & 1)
+            norm = norm + e0;
+        if (bits & 2)
+            norm = norm + e1;
+        mi[0] = (bits & 1) && norm > 0.0 ? e0 / norm : 0.0;
+        mi[1] = (bits & 2) && norm > 0.0 ? e1 / norm : 0.0;
+        for (int s = 0; s + 1 < ns; s++) /* left by entering s + 1: black into a cell, white into a gap */
+            nb[s] = w1 * b[s + 1];
+        for (int g = 0; g < k; g++) {
+            nb[gaps[g + 1] - 1] = w0 * b[gaps[g + 1]];
+            nb[gaps[g]] = w0 * b[gaps[g]] + w1 * b[gaps[g] + 1];
+        }
+        nb[ns - 1] = w0 * b[ns - 1];
+        double top = 0.0;
+        for (int s = 0; s < ns; s++)
+            if (nb[s] > top)
+                top = nb[s];
+        if (top == 0.0)
+            return 0;
+        for (int s = 0; s < ns; s++)
+            nb[s] = nb[s] / top;
+        double *t = b;
+        b = nb;
+        nb = t;
+    }
+    memcpy(out, S->msgs, sizeof(double) * (size_t)n * 2);
+    for (int j = 0; j < k; j++) {
+        double cum = 0.0;
+        int med = n - 1;
+        for (int p = 0; p < n; p++) {
+            cum = cum + S->start_p[(size_t)j * n + p];
+            if (cum >= 0.5) {
+                med = p;
+                break;
+            }
+        }
+        starts[j] = med;
+    }
+    return 1;
+}
 
 /* beliefs.line_messages: 1 on success, 0 when no completion has positive weight. */
 static int line_messages(const Automaton *A, int nvals, int n, const double *weights, const uint64_t *allowed,
@@ -155,6 +272,8 @@ static int line_messages(const Automaton *A, int nvals, int n, const double *wei
     const int ns = A->ns, k = A->k;
     if (ns == 0)  /* a clue its line cannot hold (see automaton_build) */
         return 0;
+    if (A->plain)
+        return line_messages_bw(A, n, weights, allowed, out, starts, S);
     const int *emit = A->emit, *stay = A->stay, *first = A->first;
     const char *skip = A->skip;
     double *alpha = S->alpha;
@@ -330,7 +449,8 @@ static PyObject *grid_hints(PyObject *self, PyObject *args)
     S.start_p = malloc(sizeof(double) * ((size_t)maxk * maxn + 1));
     S.e = malloc(sizeof(double) * (size_t)nvals);
     S.st = malloc(sizeof(double) * (size_t)maxk);
-    if (!S.alpha || !S.beta || !S.nbeta || !S.msgs || !S.start_p || !S.e || !S.st) {
+    S.x = malloc(sizeof(double) * (size_t)maxns);
+    if (!S.alpha || !S.beta || !S.nbeta || !S.msgs || !S.start_p || !S.e || !S.st || !S.x) {
         PyErr_NoMemory();
         goto done;
     }
@@ -484,6 +604,7 @@ done:
     free(S.start_p);
     free(S.e);
     free(S.st);
+    free(S.x);
     return result;
 }
 
