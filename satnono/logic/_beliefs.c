@@ -164,6 +164,26 @@ typedef struct {
     double *x;        /* ns: a[s] * b[s + 1] (line_messages_bw) */
 } Scratch;
 
+/* The largest of v[0..n) and 0.0: what the reference's "if acc > top: top = acc" from 0.0 finds,
+ * in four interleaved runs instead of one (a maximum of the same values is the same value
+ * whatever the order; a NaN, which no comparison picks, would be skipped either way). */
+static inline double largest(const double *v, int n)
+{
+    double m0 = 0.0, m1 = 0.0, m2 = 0.0, m3 = 0.0;
+    int s = 0;
+    for (; s + 3 < n; s += 4) {
+        m0 = v[s] > m0 ? v[s] : m0;
+        m1 = v[s + 1] > m1 ? v[s + 1] : m1;
+        m2 = v[s + 2] > m2 ? v[s + 2] : m2;
+        m3 = v[s + 3] > m3 ? v[s + 3] : m3;
+    }
+    for (; s < n; s++)
+        m0 = v[s] > m0 ? v[s] : m0;
+    m0 = m1 > m0 ? m1 : m0;
+    m2 = m3 > m2 ? m3 : m2;
+    return m2 > m0 ? m2 : m0;
+}
+
 /* line_messages for a plain black-and-white automaton (gap states that stay white, block cells
  * entered black, no skip): the same floating-point operations on the same operands in the same
  * order as the general loop below, which on this automaton reduce to these (a term the general
@@ -186,10 +206,7 @@ static int line_messages_bw(const Automaton *A, int n, const double *weights, co
             nw[s] = a[s - 1] * w1;
         for (int g = 1; g <= k; g++) /* a gap: stays white, entered white */
             nw[gaps[g]] = a[gaps[g]] * w0 + a[gaps[g] - 1] * w0;
-        double top = 0.0;
-        for (int s = 0; s < ns; s++)
-            if (nw[s] > top)
-                top = nw[s];
+        double top = largest(nw, ns);
         if (top == 0.0)
             return 0;
         for (int s = 0; s < ns; s++)
@@ -237,10 +254,7 @@ static int line_messages_bw(const Automaton *A, int n, const double *weights, co
             nb[gaps[g]] = w0 * b[gaps[g]] + w1 * b[gaps[g] + 1];
         }
         nb[ns - 1] = w0 * b[ns - 1];
-        double top = 0.0;
-        for (int s = 0; s < ns; s++)
-            if (nb[s] > top)
-                top = nb[s];
+        double top = largest(nb, ns);
         if (top == 0.0)
             return 0;
         for (int s = 0; s < ns; s++)
@@ -283,7 +297,6 @@ static int line_messages(const Automaton *A, int nvals, int n, const double *wei
     for (int i = 0; i < n; i++) {
         const double *a = alpha + (size_t)i * ns, *w = weights + (size_t)i * nvals;
         double *nw = alpha + (size_t)(i + 1) * ns;
-        double top = 0.0;
         for (int s = 0; s < ns; s++) {
             double acc = 0.0;
             if (stay[s] >= 0)
@@ -293,9 +306,8 @@ static int line_messages(const Automaton *A, int nvals, int n, const double *wei
             if (skip[s])
                 acc = acc + a[s - 2] * w[emit[s]];
             nw[s] = acc;
-            if (acc > top)
-                top = acc;
         }
+        double top = largest(nw, ns);
         if (top == 0.0)
             return 0;
         for (int s = 0; s < ns; s++)
@@ -343,7 +355,6 @@ static int line_messages(const Automaton *A, int nvals, int n, const double *wei
                 norm = norm + e[v];
         for (int v = 0; v < nvals; v++)
             mi[v] = ((bits >> v) & 1) && norm > 0.0 ? e[v] / norm : 0.0;
-        double top = 0.0;
         for (int s = 0; s < ns; s++) {
             double acc = 0.0;
             if (stay[s] >= 0)
@@ -353,9 +364,8 @@ static int line_messages(const Automaton *A, int nvals, int n, const double *wei
             if (s + 2 < ns && skip[s + 2])
                 acc = acc + w[emit[s + 2]] * b[s + 2];
             nb[s] = acc;
-            if (acc > top)
-                top = acc;
         }
+        double top = largest(nb, ns);
         if (top == 0.0)
             return 0;
         for (int s = 0; s < ns; s++)
