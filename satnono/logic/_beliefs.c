@@ -297,6 +297,7 @@ static int line_messages(const Automaton *A, int nvals, int n, const double *wei
     for (int i = 0; i < n; i++) {
         const double *a = alpha + (size_t)i * ns, *w = weights + (size_t)i * nvals;
         double *nw = alpha + (size_t)(i + 1) * ns;
+        double top = 0.0;
         for (int s = 0; s < ns; s++) {
             double acc = 0.0;
             if (stay[s] >= 0)
@@ -306,8 +307,9 @@ static int line_messages(const Automaton *A, int nvals, int n, const double *wei
             if (skip[s])
                 acc = acc + a[s - 2] * w[emit[s]];
             nw[s] = acc;
+            if (acc > top)
+                top = acc;
         }
-        double top = largest(nw, ns);
         if (top == 0.0)
             return 0;
         for (int s = 0; s < ns; s++)
@@ -355,6 +357,7 @@ static int line_messages(const Automaton *A, int nvals, int n, const double *wei
                 norm = norm + e[v];
         for (int v = 0; v < nvals; v++)
             mi[v] = ((bits >> v) & 1) && norm > 0.0 ? e[v] / norm : 0.0;
+        double top = 0.0;
         for (int s = 0; s < ns; s++) {
             double acc = 0.0;
             if (stay[s] >= 0)
@@ -364,8 +367,9 @@ static int line_messages(const Automaton *A, int nvals, int n, const double *wei
             if (s + 2 < ns && skip[s + 2])
                 acc = acc + w[emit[s + 2]] * b[s + 2];
             nb[s] = acc;
+            if (acc > top)
+                top = acc;
         }
-        double top = largest(nb, ns);
         if (top == 0.0)
             return 0;
         for (int s = 0; s < ns; s++)
