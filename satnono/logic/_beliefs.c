@@ -164,6 +164,45 @@ typedef struct {
     double *x;        /* ns: a[s] * b[s + 1] (line_messages_bw) */
 } Scratch;
 
+/* beliefs._rescale: divide v[0..ns) by their maximum top in place; 0 when every one is 0. */
+static int rescale(double *v, int ns, double top)
+{
+    if (top == 0.0)
+        return 0;
+    for (int s = 0; s < ns; s++)
+        v[s] = v[s] / top;
+    return 1;
+}
+
+/* The backward pass's start: 1 on the states a line may end in (the last gap, or the last
+ * block's last cell), 0 elsewhere. */
+static void final_states(double *b, int ns, int k)
+{
+    for (int s = 0; s < ns; s++)
+        b[s] = 0.0;
+    b[ns - 1] = 1.0;
+    if (k)
+        b[ns - 2] = 1.0;
+}
+
+/* Each block's median start: the first position where its start distribution (start_p, a row
+ * of n per block) sums to a half or more, summed left to right (the last position if none). */
+static void median_starts(const double *start_p, int k, int n, int *starts)
+{
+    for (int j = 0; j < k; j++) {
+        double cum = 0.0;
+        int med = n - 1;
+        for (int p = 0; p < n; p++) {
+            cum = cum + start_p[(size_t)j * n + p];
+            if (cum >= 0.5) {
+                med = p;
+                break;
+            }
+        }
+        starts[j] = med;
+    }
+}
+
 /* The largest of v[0..n) and 0.0: what the reference's "if acc > top: top = acc" from 0.0 finds,
  * in four interleaved runs instead of one (a maximum of the same values is the same value
  * whatever the order; a NaN, which no comparison picks, would be skipped either way). */
@@ -207,17 +246,11 @@ static int line_messages_bw(const Automaton *A, int n, const double *weights, co
         for (int g = 1; g <= k; g++) /* a gap: stays white, entered white */
             nw[gaps[g]] = a[gaps[g]] * w0 + a[gaps[g] - 1] * w0;
         double top = largest(nw, ns);
-        if (top == 0.0)
+        if (!rescale(nw, ns, top))
             return 0;
-        for (int s = 0; s < ns; s++)
-            nw[s] = nw[s] / top;
     }
     double *b = S->beta, *nb = S->nbeta;
-    for (int s = 0; s < ns; s++)
-        b[s] = 0.0;
-    b[ns - 1] = 1.0;
-    if (k)
-        b[ns - 2] = 1.0;
+    final_states(b, ns, k);
     for (int i = n - 1; i >= 0; i--) {
         const double *a = alpha + (size_t)i * ns;
         const double w0 = weights[2 * i], w1 = weights[2 * i + 1];
@@ -255,27 +288,14 @@ static int line_messages_bw(const Automaton *A, int n, const double *weights, co
         }
         nb[ns - 1] = w0 * b[ns - 1];
         double top = largest(nb, ns);
-        if (top == 0.0)
+        if (!rescale(nb, ns, top))
             return 0;
-        for (int s = 0; s < ns; s++)
-            nb[s] = nb[s] / top;
         double *t = b;
         b = nb;
         nb = t;
     }
     memcpy(out, S->msgs, sizeof(double) * (size_t)n * 2);
-    for (int j = 0; j < k; j++) {
-        double cum = 0.0;
-        int med = n - 1;
-        for (int p = 0; p < n; p++) {
-            cum = cum + S->start_p[(size_t)j * n + p];
-            if (cum >= 0.5) {
-                med = p;
-                break;
-            }
-        }
-        starts[j] = med;
-    }
+    median_starts(S->start_p, k, n, starts);
     return 1;
 }
 
@@ -310,17 +330,11 @@ static int line_messages(const Automaton *A, int nvals, int n, const double *wei
             if (acc > top)
                 top = acc;
         }
-        if (top == 0.0)
+        if (!rescale(nw, ns, top))
             return 0;
-        for (int s = 0; s < ns; s++)
-            nw[s] = nw[s] / top;
     }
     double *b = S->beta, *nb = S->nbeta;
-    for (int s = 0; s < ns; s++)
-        b[s] = 0.0;
-    b[ns - 1] = 1.0;
-    if (k)
-        b[ns - 2] = 1.0;
+    final_states(b, ns, k);
     double *e = S->e, *st = S->st;
     for (int i = n - 1; i >= 0; i--) {
         const double *a = alpha + (size_t)i * ns, *w = weights + (size_t)i * nvals;
@@ -370,27 +384,14 @@ static int line_messages(const Automaton *A, int nvals, int n, const double *wei
             if (acc > top)
                 top = acc;
         }
-        if (top == 0.0)
+        if (!rescale(nb, ns, top))
             return 0;
-        for (int s = 0; s < ns; s++)
-            nb[s] = nb[s] / top;
         double *t = b;
         b = nb;
         nb = t;
     }
     memcpy(out, S->msgs, sizeof(double) * (size_t)n * nvals);
-    for (int j = 0; j < k; j++) {
-        double cum = 0.0;
-        int med = n - 1;
-        for (int p = 0; p < n; p++) {
-            cum = cum + S->start_p[(size_t)j * n + p];
-            if (cum >= 0.5) {
-                med = p;
-                break;
-            }
-        }
-        starts[j] = med;
-    }
+    median_starts(S->start_p, k, n, starts);
     return 1;
 }
 
