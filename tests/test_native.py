@@ -379,8 +379,8 @@ def test_clauses_fed_in_c_make_the_same_searches(monkeypatch):
     for _ in range(30):
         h, w = rng.randint(8, 20), rng.randint(8, 20)
         fill = rng.choice((0.4, 0.5, 0.6))
-        puzzles.append(Puzzle.from_grid(["".join("#" if rng.random() < fill else "." for _ in range(w))
-                                         for _ in range(h)]))
+        p = Puzzle.from_grid(["".join("#" if rng.random() < fill else "." for _ in range(w)) for _ in range(h)])
+        puzzles += [p, p.replace(goal=None)]  # a second solution next to the picture; a search from the clues
 
     def settle_all():
         out = []
