@@ -185,16 +185,17 @@ class SatSession:
     def add_clauses(self, clauses: Iterable[Sequence[int]]) -> None:
         if getattr(self, "_abandoned", False):
             return
-        from pysat.solvers import Cadical195
-        from pysolvers import cadical195_add_cl
-
-        inner = self._solver.solver
+        inner = self._solver.solver  # (a closed session fails here, before its freed native solver is used)
         if isinstance(clauses, list) and self._feed is not None:
             # the compiled loop hands every literal to CaDiCaL's own ``add`` (the same calls, in
             # the same order, as python-sat's binding makes, without a Python call per clause)
             feed, add, solver = self._feed
             feed(add, solver, clauses)
-        elif isinstance(inner, Cadical195):
+            return
+        from pysat.solvers import Cadical195
+        from pysolvers import cadical195_add_cl
+
+        if isinstance(inner, Cadical195):
             # pysat's per-clause wrapper costs as much as CaDiCaL's own add: call the binding directly
             # (map drained by a zero-length deque: the loop runs in C)
             deque(map(cadical195_add_cl, repeat(inner.cadical), clauses), maxlen=0)
@@ -571,8 +572,10 @@ def _feed_call(name: str, inner: object) -> tuple[Callable[[int, int, list], int
     from .lines.bits import native_core
 
     feed = getattr(native_core(), "feed_clauses", None)
-    entry = _native_entry(*_ADD[name], inner) if feed is not None else None
-    return (feed, *entry) if feed is not None and entry is not None else None
+    if feed is None:
+        return None
+    entry = _native_entry(*_ADD[name], inner)
+    return None if entry is None else (feed, *entry)
 
 
 class _Timer:
