@@ -283,6 +283,12 @@ def load_set(name: str, corpus: Path, limit: int | None) -> list[Item]:
     return items[:limit] if limit is not None else items
 
 
+def load_spec(spec: str, corpus: Path) -> tuple[str, list[Item]]:
+    """``SET`` or ``SET:LIMIT`` (the first LIMIT puzzles of SET): its name and its items."""
+    name, _, limit = spec.partition(":")
+    return name, load_set(name, corpus, int(limit) if limit else None)
+
+
 # --------------------------------------------------------------------------- running
 
 @dataclass

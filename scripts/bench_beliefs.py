@@ -59,9 +59,8 @@ def record(specs: list[str], corpus: Path) -> list[tuple]:
     beliefs._native = Recorder()  # type: ignore[assignment]
     try:
         for spec in specs:
-            name, _, limit = spec.partition(":")
             checker = Checker()
-            for item in bench.load_set(name, corpus, int(limit) if limit else None):
+            for item in bench.load_spec(spec, corpus)[1]:
                 checker.check(bench.clues_only(item.puzzle), 20)
     finally:
         beliefs._native = core

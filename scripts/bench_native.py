@@ -38,8 +38,7 @@ def _child(spec: str, corpus: Path, profile: int) -> None:
     from satnono.lines import bw, color
     from satnono.solve import Checker
 
-    name, _, limit = spec.partition(":")
-    items = bench.load_set(name, corpus, int(limit) if limit else None)
+    _, items = bench.load_spec(spec, corpus)
     checker = Checker()
     prof = None
     if profile:
