@@ -20,7 +20,10 @@ and ``check --json`` as CPU of whole processes, ``--timeout`` changing nothing (
 ``deadline`` set), the tournament totals, cauldron, ``FILE#k``, Knotty and Faase (``hard``),
 and the mix (survey, dom, the first 100 puzzles of each tournament file, random) against the
 plain order-encoding probe (``scripts/bench_issue19.py``: clues alone, no propagation,
-CaDiCaL), run with ``--probe`` or when those sets are run.
+CaDiCaL), run with ``--probe`` or when those sets are run; satnono settles those puzzles again
+next to the probe's runs of them (blocks of 25, each side first in turn), and the ratio is of
+those paired figures (the main run's is printed beside it: minutes apart, on a machine whose
+speed drifts, the two sides are not comparable).
 
 Correctness is checked while benchmarking: every reported solution must satisfy
 the clues; a ``unique`` verdict must reproduce the published solution
@@ -586,13 +589,26 @@ def run_reference(rows: list[Row], timeout: float | None, progress: Callable[[st
             progress(f"  ... reference {row.set}: {i}/{len(rows)}")
 
 
-def probe_mix(results: dict[str, list[Row]], out: Callable[[str], None]) -> tuple[bench_issue19.ProbeResult, str]:
-    """The plain order-encoding probe on the issue-19 mix (what of it was run): see
+def probe_mix(results: dict[str, list[Row]], out: Callable[[str], None],
+              timeout: float | None = None) -> tuple[bench_issue19.ProbeResult, str]:
+    """The plain order-encoding probe on the issue-19 mix (what of it was run), each puzzle next
+    to satnono's settle of it again (with the main run's ``timeout``): see
     :func:`bench_issue19.probe_rows`."""
     rows, note = mix_entries(results)
     if "random" in results and len(results["random"]) != 120:
         note += f"; the issue's mix has 120 random puzzles, this one {len(results['random'])}"
-    return bench_issue19.probe_rows(rows, note, out), note
+    checkers: dict[str, Checker] = {}  # one per set, as in the main run
+    by_name = {r.item.name: r for r in rows}
+
+    def resettle(name: str, puzzle: object) -> tuple[str, float]:
+        row = by_name[name]
+        checker = checkers.setdefault(row.set, Checker())
+        bare = clues_only(puzzle)  # type: ignore[arg-type]  # as in the main run, before the clock starts
+        c0 = time.process_time()
+        res = checker.check(bare, timeout)
+        return str(res.status), time.process_time() - c0
+
+    return bench_issue19.probe_rows(rows, note, out, resettle), note
 
 
 # --------------------------------------------------------------------------- start-up
@@ -865,7 +881,11 @@ def targets19(results: dict[str, list[Row]], *, startup_cpu: dict | None = None,
     label = "mix: satnono CPU / plain order-encoding probe CPU"
     if probe is not None and probe.puzzles and probe.ratio is not None:
         ok = probe.ratio <= 0.3 and not probe.problems
-        note = f"{probe.puzzles} puzzles ({mix_note}); satnono {probe.satnono_cpu:.2f} s, probe {probe.probe_cpu:.2f} s"
+        if probe.paired_cpu is None:
+            note = f"{probe.puzzles} puzzles ({mix_note}); satnono {probe.satnono_cpu:.2f} s, probe {probe.probe_cpu:.2f} s"
+        else:
+            note = (f"{probe.puzzles} puzzles ({mix_note}); satnono {probe.paired_cpu:.2f} s next to the probe"
+                    f" ({probe.satnono_cpu:.2f} s in the main run), probe {probe.probe_cpu:.2f} s")
         if probe.problems:
             note += f"; {len(probe.problems)} DISAGREEMENTS"
         out.append(Target(label, probe.ratio, 0.3, ok, unit="x", note=note))
@@ -1057,7 +1077,7 @@ def main(argv: list[str] | None = None) -> int:
     run_probe = args.probe if args.probe is not None else (
         {"survey", "dom", "random"} <= set(results) and any(t in results for t in TOURNAMENT_SETS))
     if run_probe and not interrupted:
-        probe, mix_note = probe_mix(results, out)
+        probe, mix_note = probe_mix(results, out, args.timeout)
 
     all_rows = [r for rows in results.values() for r in rows]
     peak_sat = max((r.maxrss_mb for r in all_rows), default=0.0)

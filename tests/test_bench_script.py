@@ -271,3 +271,42 @@ def test_bench_beliefs_replays_recorded_hints(corpus: Path) -> None:
     if "no settle of these sets needed the hints" not in proc.stdout:
         assert "calls against the Python reference: identical" in proc.stdout
         assert "this tree: best of 1" in proc.stdout
+
+
+def test_probe_pairs_satnono_with_each_puzzle() -> None:
+    """With ``resettle``, satnono settles the puzzles again next to the probe's runs of them, in
+    blocks (satnono first on even blocks, after the probe on odd ones), the ratio is of those
+    paired figures, and a verdict that changed between runs is a problem; colour puzzles are
+    skipped on both sides."""
+    probe = _load_script("bench_issue19")
+    from satnono.model import Puzzle
+
+    plain = [Puzzle.from_grid(g) for g in (["#.", ".#"], ["##", "#."], ["#"])]
+    entries = [(f"p{i}", p, ("multiple", "unique", "unique")[i], 5.0) for i, p in enumerate(plain)]
+    entries.insert(1, ("colour", Puzzle.from_grid(["ab", "b."]), "unique", 9.0))  # not for this probe
+    calls: list[str] = []
+    real_settle = probe.probe_settle
+
+    def settle(*a, **k):
+        calls.append("probe")
+        return real_settle(*a, **k)
+
+    def resettle(name, puzzle):
+        calls.append(name)
+        return ("unique" if name != "p0" else "multiple"), 0.25 if name != "p2" else 0.5
+
+    probe.probe_settle, block = settle, probe.PAIR_BLOCK
+    probe.PAIR_BLOCK = 2
+    try:
+        res = probe.run_probe(entries, resettle)
+    finally:
+        probe.probe_settle, probe.PAIR_BLOCK = real_settle, block
+    assert calls == ["p0", "p1", "probe", "probe", "probe", "p2"]
+    assert res.puzzles == 3 and res.skipped == 1 and res.satnono_cpu == 15.0 and res.paired_cpu == 1.0
+    assert res.ratio == res.paired_cpu / res.probe_cpu
+    assert not res.problems
+    assert probe.run_probe(entries).paired_cpu is None  # unpaired: the main run's figure
+
+    changed = probe.run_probe(entries, lambda name, p: ("none", 0.1))
+    assert {n for n, _ in changed.problems} == {"p0", "p1", "p2"}
+    assert all("changed between runs" in m for _, m in changed.problems)
