@@ -605,7 +605,10 @@ def probe_mix(results: dict[str, list[Row]], out: Callable[[str], None],
         checker = checkers.setdefault(row.set, Checker())
         bare = clues_only(puzzle)  # type: ignore[arg-type]  # as in the main run, before the clock starts
         c0 = time.process_time()
-        res = checker.check(bare, timeout)
+        try:
+            res = checker.check(bare, timeout)
+        except Exception as e:  # a bug in satnono: a verdict that differs from the main run's
+            return f"error ({type(e).__name__}: {e})", time.process_time() - c0
         return str(res.status), time.process_time() - c0
 
     return bench_issue19.probe_rows(rows, note, out, resettle), note
