@@ -191,7 +191,8 @@ class _Judge:
             return False
         self.sat_calls += 1
         res = self.checker.settle(p, deadline=self.deadline, state=state, propagated=True,
-                                  other_than=self.goal, check_totals=False).result
+                                  other_than=self.goal, check_totals=False,
+                                  switch=bool(p.rules)).result  # (without rules: _switch above looked)
         if res.status is Status.UNKNOWN:
             self.timed_out = True
         return res.status is Status.UNIQUE

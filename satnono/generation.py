@@ -428,7 +428,8 @@ def other_solution(goal: np.ndarray, kb: np.ndarray, kw: np.ndarray, timeout: fl
     checker = _checker() if lines is None else Checker(line_solver=lines)
     ink = puzzle.chars[1]
     known = tuple(row.replace(BLACK, ink) for row in grid_of(goal)) if ink != BLACK else grid_of(goal)
-    res = checker.settle(puzzle, timeout, state=st, propagated=True, other_than=known, check_totals=False).result
+    res = checker.settle(puzzle, timeout, state=st, propagated=True, other_than=known, check_totals=False,
+                         switch=False).result  # (its callers look for a 2x2 switch first)
     if res.status is Status.MULTIPLE:
         return res.solutions[1]
     if res.status is Status.UNIQUE:

@@ -506,6 +506,7 @@ def test_cadical_deadline_slices(monkeypatch):
     from satnono.solve import first_try
 
     monkeypatch.setattr(satnono.solve, "HUNCH_ROUNDS", 0)
+    monkeypatch.setattr(satnono.solve, "switched", lambda *a: None)  # a second SAT call, always
     p = _search_puzzle(300)
     try_ = first_try(Checker().settle(p).state)
     monkeypatch.setattr(sat, "_NATIVE", [None])  # as on a platform without POSIX timers
@@ -596,8 +597,9 @@ def test_grid_helpers_against_cell_by_cell_definitions():
 @pytest.mark.parametrize("colors", [1, 2])
 def test_a_stored_solution_is_the_first_solution(colors):
     """A goal picture that solves the puzzle spares the first SAT search (one call, for a
-    second solution next to it); the verdict and the second solution are those of the clues
-    alone (brute force), and a goal that is not a solution (clues, givens) is ignored."""
+    second solution next to it, or none when a 2x2 switch of it is one); the verdict and the
+    second solution are those of the clues alone (brute force), and a goal that is not a
+    solution (clues, givens) is ignored."""
     rng = random.Random(11 + colors)
     chars = BW_PALETTE if colors == 1 else palette(colors)
     seen = Counter()
@@ -612,14 +614,14 @@ def test_a_stored_solution_is_the_first_solution(colors):
         assert r.status is want and r.solutions[0] == grid
         assert all(s in truth for s in r.solutions) and len(set(r.solutions)) == len(r.solutions)
         if not r.line_solvable:
-            assert r.stats.sat_calls == 1
-            seen[want] += 1
+            assert r.stats.sat_calls == 1 - _by_switch(r)
+            seen[want, r.stats.sat_calls] += 1
         bare = check(Puzzle.from_grid(grid, palette=chars, goal=None))
-        assert bare.status is want and (r.line_solvable or bare.stats.sat_calls == 2)
+        assert bare.status is want and (r.line_solvable or bare.stats.sat_calls == 2)  # (no switch after SAT)
         if want is Status.MULTIPLE:  # another solution stored: still a first solution, also one call
             other = next(s for s in truth if s != grid)
             q = check(Puzzle.from_grid(grid, palette=chars, goal=other))
-            assert q.status is Status.MULTIPLE and q.solutions[0] == other and q.stats.sat_calls == 1
+            assert q.status is Status.MULTIPLE and q.solutions[0] == other and q.stats.sat_calls == 1 - _by_switch(q)
         wrong = tuple(row[::-1] for row in grid)  # mirrored: a solution only when symmetric
         if wrong not in truth:
             q = check(Puzzle.from_grid(grid, palette=chars, goal=wrong))
@@ -630,7 +632,17 @@ def test_a_stored_solution_is_the_first_solution(colors):
             assert all(s[rr][cc] == "." for s in q.solutions)
             assert q.status is {0: Status.NONE, 1: Status.UNIQUE}.get(
                 sum(s[rr][cc] == "." for s in truth), Status.MULTIPLE)
-    assert seen[Status.MULTIPLE] and (colors > 1 or seen[Status.UNIQUE]), seen  # verdicts that met the SAT path
+    # verdicts that met the SAT path (and in black and white, second solutions by a switch)
+    assert seen[Status.MULTIPLE, 1] and (colors > 1 or seen[Status.UNIQUE, 1] and seen[Status.MULTIPLE, 0]), seen
+
+
+def _by_switch(r) -> int:
+    """1 when the second solution of ``r``, settled from a known first solution, came without a
+    SAT call: a multiple whose two solutions differ in the four corners of a rectangle, in black
+    and white (see :func:`satnono.solve.switched`)."""
+    if r.status is not Status.MULTIPLE or r.puzzle.is_color or len(r.diff) != 4:
+        return 0
+    return int(len({rc[0] for rc in r.diff}) == 2 and len({rc[1] for rc in r.diff}) == 2)
 
 
 def test_a_stored_colour_solution_proves_uniqueness_in_one_call():
@@ -722,3 +734,74 @@ def test_proof_options_change_cadicals_search():
             runs.append((s.solve(), s.conflicts - before))
     assert runs[0][0] is False and runs[1][0] is False, runs
     assert runs[0][1] > 100 and runs[0][1] != runs[1][1], runs
+
+
+def test_a_second_solution_by_a_2x2_switch():
+    """A second solution without a SAT call (``satnono.solve.switched``): four open cells of the
+    first whose exchange keeps the clues.  Against brute force on random pictures with and
+    without a rule: what it returns is another solution, differing in the corners of a
+    rectangle of cells line logic left open; a switch that breaks a rule (or a given) is no
+    answer (the SAT call then decides); ``keep_open`` settles never take it; colour never."""
+    from satnono.lines.switches import find_switch
+    from satnono.rules.spec import rule_from_json
+    from satnono.solve import switched
+
+    rng = random.Random(23)
+    took = refused = 0
+    for i in range(400):
+        h, w = rng.randrange(3, 6), rng.randrange(3, 6)
+        grid = tuple("".join(rng.choice(".#") for _ in range(w)) for _ in range(h))
+        cells = [[k, k] for k in range(min(h, w))]  # the diagonal's clue in the picture, as a rule
+        clue = [len(run) for run in "".join(grid[k][k] for k, _ in cells).split(".") if run]
+        rules = (rule_from_json({"rule": "line", "cells": cells, "clue": clue}),) if i % 2 else ()
+        p = Puzzle.from_grid(grid, rules=rules, goal=None)
+        truth = [g for g in solutions(Puzzle.from_grid(grid, goal=None)) if p.is_solution(g)]
+        state, bad = Checker().propagate(p)
+        assert bad is None or not truth
+        if bad is not None:
+            continue
+        for g in truth:
+            other = switched(p, state, g)
+            masks = [int(row[::-1].replace(".", "0").replace("#", "1"), 2) for row in g]
+            cols = [int("".join(col)[::-1].replace(".", "0").replace("#", "1"), 2) for col in zip(*g)]
+            open_rows = [((1 << w) - 1) & ~state.known_row(r) for r in range(h)]
+            open_cols = [((1 << h) - 1) & ~state.known_column(c) for c in range(w)]
+            raw = find_switch(masks, cols, open_rows, open_cols)
+            if other is None:
+                refused += raw is not None  # a switch whose grid breaks the rule
+                assert raw is None or rules
+                continue
+            took += 1
+            assert other in truth and other != g
+            diff = [(r, c) for r in range(h) for c in range(w) if other[r][c] != g[r][c]]
+            assert len(diff) == 4 and len({r for r, _ in diff}) == 2 and len({c for _, c in diff}) == 2
+            assert all(state.cell(r, c) is None for r, c in diff)
+        drawn = Puzzle.from_grid(grid, rules=rules)  # the picture is a known first solution
+        r = check(drawn)
+        assert r.status is {1: Status.UNIQUE}.get(len(truth), Status.MULTIPLE) and r.solutions[0] == grid
+        assert all(s in truth for s in r.solutions)
+        if not r.line_solvable:
+            by_switch = switched(drawn, state, grid) is not None
+            assert r.stats.sat_calls == (0 if by_switch else 1)
+            assert r.stats.cnf_clauses == 0 or not by_switch  # not even encoded
+            s = Checker().settle(drawn, keep_open=True)
+            assert s.result.status is r.status and s.result.stats.sat_calls == 1  # the session goes on
+            s.close()
+            if by_switch:
+                assert check(p).stats.sat_calls == 2  # clues alone: after SAT's first solution, SAT's second
+    assert took > 80 and refused > 0, (took, refused)
+
+    diag = Puzzle.from_grid(["#.", ".#"])
+    r = check(diag)
+    assert r.status is Status.MULTIPLE and r.stats.sat_calls == 0 and r.solutions == (("#.", ".#"), (".#", "#."))
+    # a given is known to line logic: never switched
+    perm = Puzzle.from_grid(["#..", ".#.", "..#"])
+    for given in ({(0, 0): True}, {(0, 0): True, (2, 0): False}):
+        r = check(perm, givens=given)
+        assert r.status is Status.MULTIPLE and r.stats.sat_calls == 0 and len(r.diff) == 4
+        assert all(s[x][y] == "#."[not v] for s in r.solutions for (x, y), v in given.items())
+    r = check(perm, givens={(0, 0): True, (1, 1): True})
+    assert r.status is Status.UNIQUE and r.line_solvable
+    # colour: no switch is looked for (the SAT call finds the second solution)
+    r = check(Puzzle.from_grid(["a.", ".a", "bb"]))
+    assert r.status is Status.MULTIPLE and r.stats.sat_calls == 1

@@ -603,6 +603,8 @@ def test_a_solution_that_breaks_the_clues_is_an_internal_error_from_diagnose(mon
         return tuple(g)
 
     monkeypatch.setattr(cnf_encode, "solution_grid", wrong)
+    assert session.analyze(doc(SWITCH))["status"].value == "multiple"  # its 2x2 switch: a second solution without SAT
+    monkeypatch.setattr(solve, "switched", lambda *a: None)  # the SAT call next to the drawing
     with pytest.raises(InternalError, match="does not satisfy the clues"):
         session.analyze(doc(SWITCH))
     monkeypatch.setattr(solve, "propagate", lambda state, *a, **k: None)  # line logic settles nothing...
