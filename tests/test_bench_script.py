@@ -310,3 +310,4 @@ def test_probe_pairs_satnono_with_each_puzzle() -> None:
     changed = probe.run_probe(entries, lambda name, p: ("none", 0.1))
     assert {n for n, _ in changed.problems} == {"p0", "p1", "p2"}
     assert all("changed between runs" in m for _, m in changed.problems)
+    assert not probe.run_probe(entries, lambda name, p: ("unknown", 0.1)).problems  # a time limit ran out
