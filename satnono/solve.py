@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 
 from .lines import LineSolver
-from .logic.propagate import propagate
+from .logic.propagate import propagate, transpose
 from .logic.state import Contradiction, Deadline, GridState, initial_state
 from .model import Grid, Puzzle, grid_diff
 from .results import DEFAULT_SOLVER, Status
@@ -209,7 +209,7 @@ def switched(puzzle: Puzzle, state: GridState, grid: Grid,
     h, w, chars = state.height, state.width, puzzle.chars
     bits = str.maketrans(chars[:2], "01")
     rows = [int(row[::-1].translate(bits), 2) for row in grid]
-    cols = [int("".join(col)[::-1].translate(bits), 2) for col in zip(*grid)]
+    cols = transpose(rows, w)
     full_w, full_h = (1 << w) - 1, (1 << h) - 1
     open_rows = [full_w & ~state.known_row(r) for r in range(h)]
     open_cols = [full_h & ~state.known_column(c) for c in range(w)]
@@ -445,9 +445,11 @@ class Checker:
                 return done(Status.NONE, reason=f"the only grid the clues allow breaks rule {broken}")
             return done(Status.UNIQUE, line_solvable=True, solutions=(verified(puzzle, state.grid(), givens),))
 
-        if other_than is None and solutions >= 2:
-            other_than = known_solution(puzzle, givens)
-        known = None if other_than is None else verified(puzzle, other_than, givens)
+        known: Grid | None
+        if other_than is not None:
+            known = verified(puzzle, other_than, givens)
+        else:  # (known_solution checks the goal as verified would)
+            known = known_solution(puzzle, givens) if solutions >= 2 else None
         if known is not None and switch and not keep_open:
             # a solution known beforehand and a 2x2 switch next to it: no CNF at all
             s2 = switched(puzzle, state, known, givens)
@@ -511,7 +513,7 @@ class Checker:
         finally:
             stats.sat_calls = sat.calls
             stats.conflicts = sat.conflicts
-            if keep_open and (out.first_model is not None or other_than is not None):
+            if keep_open and (out.first_model is not None or known is not None):
                 out.sat = sat
             else:
                 sat.close()

@@ -591,9 +591,9 @@ def run_reference(rows: list[Row], timeout: float | None, progress: Callable[[st
 
 def probe_mix(results: dict[str, list[Row]], out: Callable[[str], None],
               timeout: float | None = None) -> tuple[bench_issue19.ProbeResult, str]:
-    """The plain order-encoding probe on the issue-19 mix (what of it was run), each puzzle next
-    to satnono's settle of it again (with the main run's ``timeout``): see
-    :func:`bench_issue19.probe_rows`."""
+    """The plain order-encoding probe on the issue-19 mix (what of it was run), next to satnono
+    settling the same puzzles again in blocks (with the main run's ``timeout``): see
+    :func:`bench_issue19.run_probe`."""
     rows, note = mix_entries(results)
     if "random" in results and len(results["random"]) != 120:
         note += f"; the issue's mix has 120 random puzzles, this one {len(results['random'])}"
