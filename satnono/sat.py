@@ -132,7 +132,10 @@ class SatSession:
 
         self.name = name
         self._limit = SOLVERS[name]
-        self._solver = Solver(name=name)
+        # a Ctrl-C inside python-sat's constructor, before it has set its native handle, would
+        # make its finaliser print a traceback: the signal waits until the object is whole
+        with critical():
+            self._solver = Solver(name=name)
         if name == "cadical195":
             self._solver.configure(CADICAL_OPTIONS)
         self._feed = _feed_call(name, self._solver.solver)  # (compiled loop, add function, native solver)

@@ -262,6 +262,42 @@ def test_a_sigint_caught_inside_the_sat_solver_abandons_it(monkeypatch):
         interrupt.SIGNALS.restore(saved)
 
 
+def test_a_sigint_inside_python_sats_constructor_waits_until_the_solver_is_whole(monkeypatch):
+    """A Ctrl-C that lands in python-sat's ``Solver.__init__`` before it has set its native
+    handle left a half-made object whose finaliser printed a traceback ("'Solver' object has
+    no attribute 'solver'", seen once in CI under ``classify``): the session makes the solver
+    in a critical section, so the signal is raised once the object is whole."""
+    import gc
+    import sys as _sys
+
+    from pysat.solvers import Solver
+
+    from satnono import interrupt
+    from satnono.sat import SatSession
+
+    made = []
+    real_init = Solver.__init__
+
+    def init(self, *a, **k):
+        made.append(self)
+        interrupt.SIGNALS._handle(signal.SIGINT, None)  # the handler runs here, before the handle is set
+        real_init(self, *a, **k)
+
+    unraisable = []
+    monkeypatch.setattr(_sys, "unraisablehook", unraisable.append)
+    monkeypatch.setattr(Solver, "__init__", init)
+    saved = interrupt.SIGNALS.install()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            SatSession([[1, 2]])
+    finally:
+        interrupt.SIGNALS.restore(saved)
+    assert made and made[0].solver  # whole: its native handle set
+    made.clear()
+    gc.collect()
+    assert not unraisable, [u.exc_value for u in unraisable]
+
+
 def test_a_signal_dropped_by_a_finaliser_is_raised_again(monkeypatch):
     import gc
     import sys as _sys
