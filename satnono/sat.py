@@ -123,7 +123,7 @@ class SatSession:
     MIN_SLICE = 100
     SLICE_SHARE = 0.3
 
-    def __init__(self, clauses: Iterable[Sequence[int]] = (), name: str = DEFAULT_SOLVER) -> None:
+    def __init__(self, clauses: Iterable[Sequence[int]] | bytes = (), name: str = DEFAULT_SOLVER) -> None:
         if name not in SOLVERS:
             raise UnsupportedOperation(
                 f"unknown or unsupported SAT solver {name!r}; choose one of: {', '.join(SOLVERS)}"
@@ -185,14 +185,25 @@ class SatSession:
             return
         self._solver.add_clause(list(clause))
 
-    def add_clauses(self, clauses: Iterable[Sequence[int]]) -> None:
+    def add_clauses(self, clauses: Iterable[Sequence[int]] | bytes) -> None:
+        """Add clauses: lists of literals, or the flat form of :class:`satnono.cnf.encode.Encoding`
+        (bytes of C ints, each clause's literals then 0), which the compiled feeder hands over
+        without a Python object per clause (elsewhere it is read into lists first)."""
         if getattr(self, "_abandoned", False):
             return
         inner = self._solver.solver  # (a closed session fails here, before its freed native solver is used)
+        if isinstance(clauses, bytes):
+            if self._feed is not None and self._feed[3] is not None:
+                feed_flat, add, solver = self._feed[3], self._feed[1], self._feed[2]
+                feed_flat(add, solver, clauses)
+                return
+            from .cnf.ladders import unflatten
+
+            clauses = unflatten(clauses)
         if isinstance(clauses, list) and self._feed is not None:
             # the compiled loop hands every literal to CaDiCaL's own ``add`` (the same calls, in
             # the same order, as python-sat's binding makes, without a Python call per clause)
-            feed, add, solver = self._feed
+            feed, add, solver, _ = self._feed
             feed(add, solver, clauses)
             return
         from pysat.solvers import Cadical195
@@ -565,20 +576,38 @@ _ADD = {
 }
 
 
-def _feed_call(name: str, inner: object) -> tuple[Callable[[int, int, list], int], int, int] | None:
-    """(the compiled clause feeder, the address of CaDiCaL's ``add``, the native solver) for
-    python-sat's solver object ``inner``, or None where one of them cannot be had (not Linux, no
-    compiled core, another solver, a python-sat whose symbols differ): then clauses go through
-    python-sat's binding, one call each."""
+def _feed_call(name: str, inner: object) -> tuple[Callable[[int, int, list], int], int, int,
+                                                  Callable[[int, int, bytes], int] | None] | None:
+    """(the compiled clause feeder, the address of CaDiCaL's ``add``, the native solver, the
+    compiled feeder of the flat form or None) for python-sat's solver object ``inner``, or None
+    where one of them cannot be had (not Linux, no compiled core, another solver, a python-sat
+    whose symbols differ): then clauses go through python-sat's binding, one call each."""
     if name not in _ADD:
         return None
     from .lines.bits import native_core
 
-    feed = getattr(native_core(), "feed_clauses", None)
+    core = native_core()
+    feed = getattr(core, "feed_clauses", None)
     if feed is None:
         return None
     entry = _native_entry(*_ADD[name], inner)
-    return None if entry is None else (feed, *entry)
+    return None if entry is None else (feed, *entry, getattr(core, "feed_flat", None))
+
+
+def feeds_flat(name: str) -> bool:
+    """Whether a session of solver ``name`` hands the flat form of an encoding to the solver
+    directly (:meth:`SatSession.add_clauses`): then it is the quicker form to encode into."""
+    if name not in _ADD:
+        return False
+    from .lines.bits import native_core
+
+    native = _native()
+    if native is None or getattr(native_core(), "feed_flat", None) is None:
+        return False
+    try:
+        return bool(ctypes.cast(getattr(native.extension, _ADD[name][0]), ctypes.c_void_p).value)
+    except (AttributeError, ValueError, TypeError):
+        return False
 
 
 class _Timer:

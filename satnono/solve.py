@@ -457,14 +457,14 @@ class Checker:
                 return done(Status.MULTIPLE, solutions=(known, s2), diff=tuple(grid_diff(known, s2)))
 
         from .cnf import encode as cnf_encode
-        from .sat import SatSession
+        from .sat import SatSession, feeds_flat
 
-        enc = out.enc = cnf_encode.encode(state, self.lines)
+        enc = out.enc = cnf_encode.encode(state, self.lines, flat=feeds_flat(self.solver))
         stats.cnf_vars = enc.nvars
-        stats.cnf_clauses = len(enc.clauses)
+        stats.cnf_clauses = enc.nclauses
         if enc.unsat:
             return done(Status.NONE, reason="no solution: the remaining constraints are contradictory")
-        sat = SatSession(enc.clauses, self.solver)
+        sat = SatSession(enc.clause_data(), self.solver)
         hinted = False  # whether the ladders have forced phases from belief propagation
         try:
             if known is not None:  # a solution known beforehand: only a second one is sought

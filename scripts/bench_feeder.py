@@ -5,15 +5,19 @@
     python scripts/bench_feeder.py taai2011 icga2017 icga2020 --limit 1000
     python scripts/bench_feeder.py survey dom random
 
-``satnono.sat`` hands clauses to CaDiCaL through ``feed_clauses`` of the compiled core (one C
-loop over every literal, calling CaDiCaL's own ``Solver::add``) where it can, and through
-python-sat's binding (one Python call per clause) otherwise.  This settles every puzzle both
-ways, one right after the other (the order alternating from puzzle to puzzle, one ``Checker``
-for both, as ``bench.py`` has one per set), so both sides see the machine in the same state: on
-a shared machine whose speed drifts by tens of percent between runs, that is what resolves a
-difference of a few percent.  It prints per set and in all the CPU seconds of each side, their
-ratio and the milliseconds saved a puzzle.  The two ways must find the same verdicts, solutions
-and conflict counts (exit 1 otherwise; exit 2 when the feeder is not available here).
+``satnono.sat`` hands clauses to CaDiCaL through the compiled core where it can: ``feed_flat``
+for an encoding kept in the flat form (C ints, each clause's literals then 0, written by the
+compiled clause builder without a Python object per clause: ``encode(..., flat=True)``, which
+settle asks for when the session can take it, ``satnono.sat.feeds_flat``), or ``feed_clauses``
+for clauses as lists (one C loop over every literal, calling CaDiCaL's own ``Solver::add``);
+otherwise through python-sat's binding (one Python call per clause).  This settles every puzzle
+the three ways, one right after the other (the order rotating from puzzle to puzzle, one
+``Checker`` for all, as ``bench.py`` has one per set), so all sides see the machine in the same
+state: on a shared machine whose speed drifts by tens of percent between runs, that is what
+resolves a difference of a few percent.  It prints per set and in all the CPU seconds of each
+side, the ratios flat / lists and lists / binding, and the milliseconds the flat form saves a
+puzzle against lists.  The three ways must find the same verdicts, solutions, clause counts and
+conflict counts (exit 1 otherwise; exit 2 when the feeder is not available here).
 """
 
 from __future__ import annotations
@@ -53,45 +57,56 @@ def main(argv: list[str] | None = None) -> int:
     def binding(name: str, inner: object) -> None:
         return None
 
-    totals = {"feeder": 0.0, "binding": 0.0}
+    feeds_flat = sat_module.feeds_flat
+    sides = ("flat", "lists", "binding")
+
+    def use(side: str) -> None:
+        sat_module._feed_call = feed_call if side != "binding" else binding  # type: ignore[assignment]
+        sat_module.feeds_flat = feeds_flat if side == "flat" else (lambda name: False)  # type: ignore[assignment]
+
+    totals = dict.fromkeys(sides, 0.0)
     puzzles = 0
     bad = 0
-    print(f"{'set':12s} {'puzzles':>7s} {'feeder s':>9s} {'binding s':>9s} {'ratio':>7s} {'saved ms':>9s}")
+    print(f"{'set':12s} {'puzzles':>7s} {'flat s':>8s} {'lists s':>8s} {'binding s':>9s} {'flat/lists':>10s} "
+          f"{'lists/binding':>13s} {'saved ms':>9s}")
     try:
         for name in args.sets:
             items = bench.load_set(name, args.corpus, args.limit)
             checker = Checker()
-            cpu = {"feeder": 0.0, "binding": 0.0}
+            cpu = dict.fromkeys(sides, 0.0)
             for i, item in enumerate(items):
                 puzzle = bench.clues_only(item.puzzle)
                 found = {}
-                for side in (("feeder", "binding") if i % 2 else ("binding", "feeder")):
-                    sat_module._feed_call = feed_call if side == "feeder" else binding  # type: ignore[assignment]
+                for side in sides[i % 3:] + sides[:i % 3]:
+                    use(side)
                     c0 = time.process_time()
                     r = checker.check(puzzle)
                     cpu[side] += time.process_time() - c0
-                    found[side] = (r.status, r.solutions, r.stats.conflicts)
-                if found["feeder"] != found["binding"]:
+                    found[side] = (r.status, r.solutions, r.stats.conflicts, r.stats.cnf_clauses)
+                if not found["flat"] == found["lists"] == found["binding"]:
                     bad += 1
-                    print(f"   !!! {item.name}: feeder {found['feeder'][0].value} in {found['feeder'][2]} conflicts, "
-                          f"binding {found['binding'][0].value} in {found['binding'][2]}")
+                    print(f"   !!! {item.name}: " + ", ".join(f"{side} {found[side][0].value} in {found[side][2]} conflicts"
+                                                        for side in sides))
             n = len(items)
             puzzles += n
             for side in cpu:
                 totals[side] += cpu[side]
             print(_row(name, n, cpu))
     finally:
-        sat_module._feed_call = feed_call  # type: ignore[assignment]
+        use("flat")
     print(_row("all", puzzles, totals))
-    print("the same verdicts, solutions and conflicts both ways" if not bad
-          else f"!!! {bad} puzzles differ between the two ways")
+    print("the same verdicts, solutions, clauses and conflicts all three ways" if not bad
+          else f"!!! {bad} puzzles differ between the ways")
     return 1 if bad else 0
 
 
 def _row(name: str, n: int, cpu: dict[str, float]) -> str:
-    ratio = cpu["feeder"] / cpu["binding"] if cpu["binding"] else float("nan")
-    saved = (cpu["binding"] - cpu["feeder"]) / n * 1e3 if n else float("nan")
-    return f"{name:12s} {n:7d} {cpu['feeder']:9.2f} {cpu['binding']:9.2f} {ratio:7.3f} {saved:9.2f}"
+    def ratio(a: float, b: float) -> float:
+        return a / b if b else float("nan")
+
+    saved = (cpu["lists"] - cpu["flat"]) / n * 1e3 if n else float("nan")
+    return (f"{name:12s} {n:7d} {cpu['flat']:8.2f} {cpu['lists']:8.2f} {cpu['binding']:9.2f} "
+            f"{ratio(cpu['flat'], cpu['lists']):10.3f} {ratio(cpu['lists'], cpu['binding']):13.3f} {saved:9.2f}")
 
 
 if __name__ == "__main__":

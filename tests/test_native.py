@@ -233,6 +233,80 @@ def test_clause_builder_equals_the_reference(native):
 
 
 @needs_native
+def test_flat_clause_builder_equals_the_lists(native, monkeypatch):
+    """``flat=True``: the same clauses, in the same order, as C ints each clause ended by 0, with
+    their count, the same next variable and whether one is empty; the reference's lists
+    flattened (where the core hands the line back) give the same bytes."""
+    from array import array
+
+    rng = random.Random(20261127)
+    count = 0
+    for first, clue, n, starts, black, white, cells in _clause_cases(rng, range(80), 25):
+        want, nv = _bw_line_clauses_py(first, clue, n, starts, black, white, cells)
+        got = native.bw_line_clauses(first, clue, n, starts, black, white, *cells, True)
+        lits = array("i")
+        lits.frombytes(got[0])
+        assert lits.tolist() == [x for cl in want for x in (*cl, 0)]
+        assert got[1:] == (len(want), nv, not all(want))
+        assert ladders.unflatten(got[0]) == want
+        assert ladders.bw_line_clauses_flat(first, clue, n, starts, black, white, CellMap(*cells)) == got
+        count += 1
+    assert count > 1000
+    # a known black cell no block can cover: an empty clause, flagged
+    got = native.bw_line_clauses(10, (1,), 3, (0b001,), 0b100, 0, 1, 1, True)
+    want, nv = _bw_line_clauses_py(10, (1,), 3, (0b001,), 0b100, 0, CellMap(1, 1))
+    assert [] in want and got == (ladders.flatten(want), len(want), nv, True)
+    # variables beyond a C int: the core hands the line back, the reference's lists are flattened
+    big = CellMap(2**31 - 3, 1)
+    assert native.bw_line_clauses(2**31, (1,), 3, (0b111,), 0, 0, *big, True) is NotImplemented
+    with pytest.raises(OverflowError):
+        ladders.bw_line_clauses_flat(2**31, (1,), 3, (0b111,), 0, 0, big)
+    monkeypatch.setattr(ladders, "_native", None)
+    want, nv = _bw_line_clauses_py(30, (2, 1), 6, (0b0011, 0b110000), 0, 0, CellMap(1, 1))
+    assert ladders.bw_line_clauses_flat(30, (2, 1), 6, (0b0011, 0b110000), 0, 0, CellMap(1, 1)) == \
+        (ladders.flatten(want), len(want), nv, False)
+
+
+def test_flat_encoding_is_the_same_cnf(monkeypatch):
+    """``encode(..., flat=True)``: the same clauses as the lists, counted before they are made;
+    reading them makes the lists, which are the clauses from then on; selectors, rules, blots and
+    colour keep the lists."""
+    from satnono.cnf.encode import encode
+    from satnono.lines import LineSolver
+    from satnono.logic.state import GridState
+    from satnono.model import Puzzle
+    from satnono.propagate import propagate
+
+    rng = random.Random(7)
+    lines = LineSolver()
+    flat_seen = 0
+    for _ in range(40):
+        h, w = rng.randint(5, 14), rng.randint(5, 14)
+        p = Puzzle.from_grid(["".join("#" if rng.random() < 0.5 else "." for _ in range(w)) for _ in range(h)])
+        state = GridState(p)
+        for kw in ({}, {"rows": range(h), "columns": range(w)}):
+            if not kw and (propagate(state, lines) is not None or state.is_complete()):
+                continue
+            lists, flat = encode(state, lines, **kw), encode(state, lines, flat=True, **kw)
+            assert flat.flat is not None  # (without the compiled core, the reference's lists flattened)
+            flat_seen += 1
+            count, data = flat.nclauses, flat.clause_data()
+            assert count == len(lists.clauses) and flat.nvars == lists.nvars and flat.unsat == lists.unsat
+            assert isinstance(data, bytes) == (flat.flat is not None)
+            assert flat.clauses == lists.clauses and flat.flat is None and flat.clause_data() is flat.clauses
+            flat.clauses += [[1]]
+            assert flat.nclauses == count + 1
+            sel = encode(state, lines, selectors=True, flat=True, **kw)
+            assert sel.flat is None and sel.selectors
+    assert flat_seen > 40
+    from satnono.model import Color
+    colour = Puzzle.from_grid(["ab.", ".ab", "b.a"], palette=(Color("white", ".", (255, 255, 255)),
+                                                             Color("red", "a", (200, 0, 0)), Color("blue", "b", (0, 0, 200))))
+    enc = encode(GridState(colour), lines, rows=range(3), columns=range(3), flat=True)
+    assert enc.flat is None and enc.clauses
+
+
+@needs_native
 def test_clauses_are_not_tracked_by_the_cyclic_collector(native):
     """The compiled builder's clauses (lists of ints, which can hold no cycle) are left out of
     the cyclic collector: tracked, the ten thousand clauses of a 25x25 encoding were traversed
@@ -324,6 +398,10 @@ for path in sys.argv[1:]:
     if propagate(state, lines) is None and not state.is_complete():
         enc = encode(state, lines)
         digests.append(hashlib.sha256(repr((enc.clauses, enc.nvars)).encode()).hexdigest())
+        # the flat form (what settle feeds CaDiCaL) holds the same clauses in the same order
+        flat = encode(state, lines, flat=True)
+        count = flat.nclauses
+        digests.append(hashlib.sha256(repr((flat.clauses, flat.nvars, count)).encode()).hexdigest())
     r = Checker().check(p)
     out["puzzles"][path] = [digests, str(r.status), r.line_solvable, [list(s) for s in r.solutions],
                             r.stats.conflicts]
@@ -355,7 +433,7 @@ def test_pipeline_gives_the_same_cnf_and_verdicts_pure_and_native():
     # the compiled loop make the same solver as python-sat's binding does
     assert native["puzzles"] == pure["puzzles"]
     statuses = {v[1] for v in native["puzzles"].values()}
-    assert len(statuses) > 1 and any(len(v[0]) == 2 for v in native["puzzles"].values())
+    assert len(statuses) > 1 and any(len(v[0]) == 3 for v in native["puzzles"].values())
 
 
 @pytest.mark.skipif(not can_build(), reason="no C compiler or no Python headers: pure Python by design")
@@ -412,7 +490,7 @@ def test_clause_feeder_takes_each_clause_whole_or_not_at_all():
 
     with SatSession() as s:
         assert s._feed is not None
-        feed, add, solver = s._feed
+        feed, add, solver, _flat = s._feed
         assert feed(add, solver, [[1, 2], (-1,)]) == 2
         for bad, error in (([[3, 0]], ValueError), ([[3, 2**31]], ValueError), ([[3, -(2**31)]], ValueError),
                            ([[3, 2**70]], ValueError), ([[3, "4"]], TypeError), ([[3, 4.0]], TypeError),
@@ -445,6 +523,43 @@ def test_clause_feeder_takes_each_clause_whole_or_not_at_all():
         assert s.model()[10 + n - 2] < 0
 
 
+@needs_feeder
+def test_flat_clauses_make_the_same_searches(monkeypatch):
+    """Settling with the clauses in the flat form (the default where the feeder is) and as lists:
+    the same verdicts, solutions, clause counts and conflicts, puzzle by puzzle; the feeder takes
+    whole clauses only."""
+    import satnono.sat as sat_module
+    from satnono import Checker
+    from satnono.model import Puzzle
+
+    assert sat_module.feeds_flat("cadical195") and not sat_module.feeds_flat("glucose4")
+    rng = random.Random(11)
+    puzzles = []
+    for _ in range(30):
+        h, w = rng.randint(8, 20), rng.randint(8, 20)
+        p = Puzzle.from_grid(["".join("#" if rng.random() < 0.5 else "." for _ in range(w)) for _ in range(h)])
+        puzzles += [p.replace(goal=None)]
+
+    def settle_all():
+        return [(r.status, r.solutions, r.stats.conflicts, r.stats.sat_calls, r.stats.cnf_clauses)
+                for r in (Checker().check(p) for p in puzzles)]
+
+    flat = settle_all()
+    monkeypatch.setattr(sat_module, "feeds_flat", lambda name: False)
+    assert settle_all() == flat
+    assert sum(f[2] for f in flat) > 0
+    with sat_module.SatSession() as s:
+        feed_flat, add, solver = s._feed[3], s._feed[1], s._feed[2]
+        for bad in (b"\x01\x00\x00\x00", b"\x00\x00\x00", b"\x01\x00\x00\x00\x00\x00\x00\x00\x02"):
+            with pytest.raises(ValueError, match="whole clauses"):
+                feed_flat(add, solver, bad)
+        assert feed_flat(add, solver, b"") == 0
+        s.add_clauses(ladders.flatten([[1, 2], [-1]]))
+        assert s.solve(None) is True and s.model()[:2] == [-1, 2]
+        s.add_clauses(ladders.flatten([[-2]]))
+        assert s.solve(None) is False
+
+
 def test_without_the_compiled_core_clauses_go_through_python_sat(monkeypatch):
     """SATNONO_PURE=1 (or no compiled core): no feeder; the binding's path settles as before."""
     from satnono.sat import SatSession, _feed_call
@@ -453,4 +568,10 @@ def test_without_the_compiled_core_clauses_go_through_python_sat(monkeypatch):
     with SatSession([[1, 2], [-1]]) as s:
         assert s._feed is None
         assert _feed_call("cadical195", s._solver.solver) is None
+        assert s.solve(None) is True and s.model()[:2] == [-1, 2]
+    # the flat form is read into lists for the binding
+    from satnono.cnf.ladders import flatten
+
+    with SatSession(flatten([[1, 2], [-1]])) as s:
+        assert s._feed is None
         assert s.solve(None) is True and s.model()[:2] == [-1, 2]

@@ -41,7 +41,7 @@ from ..clues import COLUMN, ROW
 from ..lines import LineSolver
 from ..logic.state import GridState
 from ..model import Grid, grid_from_masks
-from .ladders import Builder, CellMap, Clause, ladders, line_clauses
+from .ladders import Builder, CellMap, Clause, bw_line_clauses_flat, ladders, line_clauses, unflatten
 
 if TYPE_CHECKING:
     from ..logic.beliefs import Hints
@@ -51,9 +51,14 @@ __all__ = ["Encoding", "cell_vars", "encode", "line_clauses", "solution_grid"]
 
 @dataclass(slots=True)
 class Encoding:
-    """A CNF over cell and block-start variables."""
+    """A CNF over cell and block-start variables.
 
-    clauses: list[Clause]
+    The clauses are kept in one of two forms: as lists (:attr:`clauses`), or, from
+    ``encode(..., flat=True)``, flat (:attr:`flat`: C ints, each clause's literals then 0), which
+    the compiled feeder hands to CaDiCaL without a Python object per clause or literal.  Reading
+    :attr:`clauses` of a flat encoding makes the lists, which are its clauses from then on."""
+
+    _clauses: list[Clause] | None
     nvars: int
     width: int
     height: int
@@ -77,6 +82,31 @@ class Encoding:
     """The encoded lines with start ladders only (not blotted): ``(axis, index, first ladder
     variable, valid starts per block)``, from which :func:`satnono.cnf.ladders.ladders` gives
     every block's ladder variables (for :meth:`hint_phases`)."""
+    flat: bytes | None = None
+    """The clauses in the flat form (:func:`satnono.cnf.ladders.flatten`), until :attr:`clauses` is read."""
+    flat_count: int = 0
+    """How many clauses :attr:`flat` holds."""
+
+    @property
+    def clauses(self) -> list[Clause]:
+        """The clauses as lists (made from the flat form on first use; they are the clauses then)."""
+        if self._clauses is None:
+            self._clauses = unflatten(self.flat or b"")
+            self.flat = None
+        return self._clauses
+
+    @clauses.setter
+    def clauses(self, clauses: list[Clause]) -> None:
+        self._clauses = clauses
+        self.flat = None
+
+    @property
+    def nclauses(self) -> int:
+        return self.flat_count if self._clauses is None else len(self._clauses)
+
+    def clause_data(self) -> list[Clause] | bytes:
+        """The clauses for :class:`satnono.sat.SatSession`: the flat form when there is one."""
+        return self._clauses if self._clauses is not None else (self.flat or b"")
 
     def cell_var(self, r: int, c: int) -> int:
         return r * self.width + c + 1
@@ -204,6 +234,7 @@ def encode(
     rows: Iterable[int] | None = None,
     columns: Iterable[int] | None = None,
     selectors: bool = False,
+    flat: bool = False,
 ) -> Encoding:
     """Encode the lines of a propagated, consistent ``state`` that still have unknown cells.
 
@@ -213,9 +244,13 @@ def encode(
     selector variable, so a line is enforced only when its selector is assumed
     true (for unsatisfiable cores over lines); a line whose clue cannot fit at
     all then contributes the clause ``[-selector]``.
+    ``flat``: keep the clauses in the flat form (:class:`Encoding`) where that is the quicker
+    way (black and white without selectors or rules).
     """
+    p = state.puzzle
+    flat = flat and not selectors and not p.rules and p.ncolors == 1 and not p.has_blots
     with _collector_paused():
-        enc = _encode(state, solver, rows, columns, selectors)
+        enc = _encode(state, solver, rows, columns, selectors, flat)
         if state.puzzle.rules:  # (the givens alone are known cells of the state: nothing to add)
             _encode_rules(enc, state, selectors)
         return enc
@@ -276,11 +311,13 @@ def _encode(
     rows: Iterable[int] | None,
     columns: Iterable[int] | None,
     selectors: bool,
+    flat: bool = False,
 ) -> Encoding:
     p = state.puzzle
     h, w, k = state.height, state.width, p.ncolors
     rows, columns = _open_lines(state, rows, columns)
-    b = Builder(h * w * k + 1, selectors)
+    b = Builder(h * w * k + 1, selectors, flat)
+    flat = b.chunks is not None
     folded_kind = k == 1  # one variable a cell: the black-and-white builder folds known cells
 
     def var(r: int, c: int, v: int) -> int:
@@ -307,6 +344,11 @@ def _encode(
             cell = None
             if folded:
                 cell = CellMap(i * w + 1, 1) if axis == ROW else CellMap(i + 1, w)
+                if flat:
+                    data, count, b.next_var, empty = bw_line_clauses_flat(b.next_var, clue.lengths, n, res.starts,
+                                                                          ex[0], ex[1], cell)
+                    b.extend_flat(data, count, empty)
+                    continue
             cls, b.next_var = line_clauses(b.next_var, clue, n, res, ex, lit, cell)
             b.extend(cls)
             if not folded:
@@ -314,18 +356,21 @@ def _encode(
     b.guard = None
     # what propagation knows of the pinned cells, as unit clauses (and "not background" as a
     # clause over the colours left)
+    pins: list[Clause] = []
     for r, c in sorted(pinned):
         left = state.possible(r, c)
         for v in range(1, k + 1):
             if v not in left:
-                b.clauses.append([-var(r, c, v)])
+                pins.append([-var(r, c, v)])
         if 0 not in left:
-            b.clauses.append([var(r, c, v) for v in left])
-            if not left:
-                b.unsat = True
+            pins.append([var(r, c, v) for v in left])  # (empty when nothing is left: unsat)
+    if pins:
+        b.extend(pins)
     cells = state.unknown_cells()
     return Encoding(
-        clauses=b.clauses,
+        _clauses=None if flat else b.clauses,
+        flat=b"".join(b.chunks) if b.chunks is not None else None,
+        flat_count=b.count,
         nvars=b.next_var - 1,
         width=w,
         height=h,

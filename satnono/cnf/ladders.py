@@ -25,11 +25,36 @@ still skip it.
 
 from __future__ import annotations
 
+from array import array
 from typing import NamedTuple
 
 from ..lines.bits import native_core, spread
 
 Clause = list[int]
+
+
+def flatten(clauses: list[Clause]) -> bytes:
+    """Clauses as C ints, each clause's literals followed by 0 (the flat form of
+    :class:`satnono.cnf.encode.Encoding`)."""
+    out = array("i")
+    for cl in clauses:
+        out.extend(cl)
+        out.append(0)
+    return out.tobytes()
+
+
+def unflatten(data: bytes) -> list[Clause]:
+    """The clauses of :func:`flatten`'s form, as lists."""
+    lits = array("i")
+    lits.frombytes(data)
+    flat = lits.tolist()
+    out: list[Clause] = []
+    start = 0
+    for i, x in enumerate(flat):
+        if not x:
+            out.append(flat[start:i])
+            start = i + 1
+    return out
 
 
 class CellMap(NamedTuple):
@@ -49,14 +74,18 @@ class CellMap(NamedTuple):
 class Builder:
     """Collects the clauses of the lines of one encoding, each line behind its selector when asked."""
 
-    __slots__ = ("clauses", "next_var", "unsat", "guard", "selectors")
+    __slots__ = ("clauses", "next_var", "unsat", "guard", "selectors", "chunks", "count")
 
-    def __init__(self, first_free: int, selectors: bool) -> None:
+    def __init__(self, first_free: int, selectors: bool, flat: bool = False) -> None:
         self.clauses: list[Clause] = []
         self.next_var = first_free
         self.unsat = False
         self.guard: int | None = None
         self.selectors: dict[tuple[str, int], int] | None = {} if selectors else None
+        #: with ``flat`` (never with selectors): the clauses in their flat form, line by line
+        #: (:func:`flatten`), and how many; ``clauses`` stays empty
+        self.chunks: list[bytes] | None = [] if flat and not selectors else None
+        self.count = 0
 
     def start_line(self, axis: str, index: int) -> None:
         """With selectors, give the next line's clauses a fresh selector literal."""
@@ -73,7 +102,19 @@ class Builder:
         else:
             g = -self.guard
             clauses = [[g, *cl] for cl in clauses]
-        self.clauses.extend(clauses)
+        if self.chunks is not None:
+            self.chunks.append(flatten(clauses))
+            self.count += len(clauses)
+        else:
+            self.clauses.extend(clauses)
+
+    def extend_flat(self, data: bytes, count: int, empty: bool) -> None:
+        """Add one line's clauses in their flat form (a flat builder only)."""
+        assert self.chunks is not None and self.guard is None
+        if empty:
+            self.unsat = True
+        self.chunks.append(data)
+        self.count += count
 
 
 def ladders(first_var: int, starts: tuple[int, ...]) -> tuple[list[int], list[int], list[int], int]:
@@ -230,6 +271,19 @@ def bw_line_clauses(
         base, stride = cell_var  # the Python builder calls it once a cell: a closure is cheaper
         cell_var = (lambda i: base + i) if stride == 1 else (lambda i: base + i * stride)
     return _bw_line_clauses_py(first_var, clue, n, starts, black, white, cell_var)
+
+
+def bw_line_clauses_flat(first_var: int, clue: tuple[int, ...], n: int, starts: tuple[int, ...], black: int,
+                         white: int, cell: CellMap) -> tuple[bytes, int, int, bool]:
+    """:func:`bw_line_clauses` in the flat form (:func:`flatten`): ``(data, clause count, next
+    variable, whether a clause is empty)``; the compiled core writes it without a Python object
+    per clause (the same clauses in the same order), the reference's lists are flattened."""
+    if _native is not None:
+        r = _native.bw_line_clauses(first_var, clue, n, starts, black, white, *cell, True)
+        if r is not NotImplemented:
+            return r
+    cls, nv = bw_line_clauses(first_var, clue, n, starts, black, white, cell)
+    return flatten(cls), len(cls), nv, not all(cls)
 
 
 def color_line_clauses(first_var: int, lengths: tuple[int, ...], colors: tuple[int, ...], n: int,

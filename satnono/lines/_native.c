@@ -898,9 +898,40 @@ static PyObject *lit_object(long long lit)
     return *slot;
 }
 
+/* Where the clause builder writes: a list of clauses (lists of ints), or with ``flat`` a
+ * growing buffer of C ints, each clause's literals followed by 0 (what a SAT solver's
+ * literal-by-literal API takes, without a Python object per clause or literal). */
+typedef struct {
+    PyObject *list;     /* list mode */
+    int *buf;           /* flat mode */
+    Py_ssize_t len, cap, nclauses;
+    int empty;          /* flat mode: an empty clause was written */
+} Sink;
+
 /* append a clause of len literals; 0 on error */
-static int emit(PyObject *out, const long long *lits, int len)
+static int emit(Sink *out, const long long *lits, int len)
 {
+    if (out->list == NULL) {
+        if (out->len + len + 1 > out->cap) {
+            Py_ssize_t cap = out->cap ? out->cap : 4096;
+            while (out->len + len + 1 > cap)
+                cap *= 2;
+            int *bigger = PyMem_Realloc(out->buf, sizeof(int) * (size_t)cap);
+            if (bigger == NULL) {
+                PyErr_NoMemory();
+                return 0;
+            }
+            out->buf = bigger;
+            out->cap = cap;
+        }
+        for (int i = 0; i < len; i++)
+            out->buf[out->len++] = (int)lits[i]; /* (the caller checked every literal fits) */
+        out->buf[out->len++] = 0;
+        out->nclauses++;
+        if (len == 0)
+            out->empty = 1;
+        return 1;
+    }
     PyObject *cl = PyList_New(len);
     if (cl == NULL)
         return 0;
@@ -916,7 +947,7 @@ static int emit(PyObject *out, const long long *lits, int len)
      * track the thousands of clauses of an encoding (it would traverse them all after the
      * encoding, once for each generation they reach) */
     PyObject_GC_UnTrack(cl);
-    int r = PyList_Append(out, cl);
+    int r = PyList_Append(out->list, cl);
     Py_DECREF(cl);
     return r == 0;
 }
@@ -929,16 +960,21 @@ static int emit(PyObject *out, const long long *lits, int len)
     } while (0)
 
 PyDoc_STRVAR(bw_line_clauses_doc,
-"bw_line_clauses(first_var, clue, n, starts, black, white, base, stride)\n--\n\n"
+"bw_line_clauses(first_var, clue, n, starts, black, white, base, stride, flat=False)\n--\n\n"
 "satnono.cnf.ladders.bw_line_clauses in C with cell i's variable base + i * stride;\n"
+"with flat true, (bytes of C ints: each clause's literals then 0, clause count, next variable,\n"
+"whether a clause is empty) instead of (list of clauses, next variable);\n"
 "NotImplemented for arguments outside what it handles (the caller uses the reference).");
 
 static PyObject *native_bw_line_clauses(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 8) {
-        PyErr_SetString(PyExc_TypeError, "bw_line_clauses takes 8 arguments");
+    if (nargs != 8 && nargs != 9) {
+        PyErr_SetString(PyExc_TypeError, "bw_line_clauses takes 8 or 9 arguments");
         return NULL;
     }
+    int flat = nargs == 9 ? PyObject_IsTrue(args[8]) : 0;
+    if (flat < 0)
+        return NULL;
     PyObject *clue = args[1], *starts_obj = args[3];
     long long first_var, n, base, stride;
     int overflow;
@@ -961,7 +997,8 @@ static PyObject *native_bw_line_clauses(PyObject *self, PyObject *const *args, P
     if (PySequence_Fast_GET_SIZE(starts_obj) != k)
         Py_RETURN_NOTIMPLEMENTED;
 
-    PyObject *result = NULL, *out = NULL;
+    PyObject *result = NULL;
+    Sink sink = {0}, *out = &sink;
     long long *los = NULL, *his = NULL, *bases = NULL, *cs = NULL;
     uint64_t *sw = NULL, *bw = NULL, *ww = NULL;
     int *cover = NULL;
@@ -1037,9 +1074,16 @@ static PyObject *native_bw_line_clauses(PyObject *self, PyObject *const *args, P
         if (!ok)
             goto notimpl;
     }
-    out = PyList_New(0);
-    if (out == NULL)
-        goto error;
+    if (flat) {
+        /* every literal must be a C int: the cells' variables and the ladders' (below nv) */
+        long long last_cell = n ? base + (n - 1) * stride : base;
+        if (nv > INT_MAX || base < 1 || base > INT_MAX || last_cell < 1 || last_cell > INT_MAX)
+            goto notimpl;
+    } else {
+        sink.list = PyList_New(0);
+        if (sink.list == NULL)
+            goto error;
+    }
     for (Py_ssize_t j = 0; j < k; j++) {
         long long c = cs[j], lo = los[j], hi = his[j], b = bases[j];
         const uint64_t *v = sw + nw * j;
@@ -1143,11 +1187,16 @@ static PyObject *native_bw_line_clauses(PyObject *self, PyObject *const *args, P
         }
     }
 done:
-    {
+    if (flat) {
+        PyObject *data = PyBytes_FromStringAndSize((const char *)sink.buf, (Py_ssize_t)sizeof(int) * sink.len);
+        if (data == NULL)
+            goto error;
+        result = Py_BuildValue("(NnLO)", data, sink.nclauses, nv, sink.empty ? Py_True : Py_False);
+    } else {
         PyObject *nvo = PyLong_FromLongLong(nv);
         if (nvo == NULL)
             goto error;
-        result = PyTuple_Pack(2, out, nvo);
+        result = PyTuple_Pack(2, sink.list, nvo);
         Py_DECREF(nvo);
     }
     goto cleanup;
@@ -1158,7 +1207,8 @@ notimpl:
 error:
     result = NULL;
 cleanup:
-    Py_XDECREF(out);
+    Py_XDECREF(sink.list);
+    PyMem_Free(sink.buf);
     PyMem_Free(los);
     PyMem_Free(sw);
     PyMem_Free(bw);
@@ -1259,6 +1309,47 @@ error:
     return NULL;
 }
 
+PyDoc_STRVAR(feed_flat_doc,
+"feed_flat(add, solver, data)\n--\n\n"
+"Hand the clauses in ``data`` (a bytes-like object of C ints: each clause's literals, then 0;\n"
+"bw_line_clauses(..., flat=True) writes them) to a SAT solver through its C entry point\n"
+"``add(solver, literal)``, every int in order.  ValueError, with nothing handed over, when\n"
+"``data`` is not whole ints or does not end a clause.  Returns the count of clauses.");
+
+static PyObject *native_feed_flat(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "feed_flat takes 3 arguments");
+        return NULL;
+    }
+    add_literal add = (add_literal)PyLong_AsVoidPtr(args[0]);
+    if (add == NULL && PyErr_Occurred())
+        return NULL;
+    void *solver = PyLong_AsVoidPtr(args[1]);
+    if (solver == NULL && PyErr_Occurred())
+        return NULL;
+    if (add == NULL || solver == NULL) {
+        PyErr_SetString(PyExc_ValueError, "feed_flat: a null address");
+        return NULL;
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[2], &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    Py_ssize_t n = view.len / (Py_ssize_t)sizeof(int), count = 0;
+    const int *lits = (const int *)view.buf;
+    if (view.len % (Py_ssize_t)sizeof(int) || (n && lits[n - 1] != 0)) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "feed_flat: the data is not whole clauses of C ints");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        add(solver, lits[i]);
+        count += lits[i] == 0;
+    }
+    PyBuffer_Release(&view);
+    return PyLong_FromSsize_t(count);
+}
+
 /* ----------------------------------------------------------------- module */
 
 static PyMethodDef native_methods[] = {
@@ -1266,6 +1357,7 @@ static PyMethodDef native_methods[] = {
     {"solve_line_wide", (PyCFunction)(void (*)(void))native_solve_line_wide, METH_FASTCALL, solve_line_wide_doc},
     {"bw_line_clauses", (PyCFunction)(void (*)(void))native_bw_line_clauses, METH_FASTCALL, bw_line_clauses_doc},
     {"feed_clauses", (PyCFunction)(void (*)(void))native_feed_clauses, METH_FASTCALL, feed_clauses_doc},
+    {"feed_flat", (PyCFunction)(void (*)(void))native_feed_flat, METH_FASTCALL, feed_flat_doc},
     {"configure", native_configure, METH_VARARGS, configure_doc},
     {NULL, NULL, 0, NULL},
 };
