@@ -467,7 +467,7 @@ def _normalise_blocks(clue: Iterable[object], colors: Iterable[int] | None,
 
 def line_clue(cells: str) -> Clue:
     """The clue of one line given as a string of ``#``/``.``."""
-    return tuple(len(run) for run in cells.split(WHITE) if run)
+    return tuple(map(len, filter(None, cells.split(WHITE))))
 
 
 def check_grid(grid: Sequence[str], palette: Sequence[Color] = BW_PALETTE) -> Grid:

@@ -86,6 +86,16 @@ class Encoding:
     """The clauses in the flat form (:func:`satnono.cnf.ladders.flatten`), until :attr:`clauses` is read."""
     flat_count: int = 0
     """How many clauses :attr:`flat` holds."""
+    open_rows: list[int] = field(default_factory=list)
+    """Per row, the mask of its cells left unknown by propagation (the cells of :attr:`unknown_cells`)."""
+    _ladders: list[tuple[list[int], list[int], list[int], int]] | None = None
+    """:func:`satnono.cnf.ladders.ladders` of each of :attr:`ladder_lines`, made on first use."""
+
+    def line_ladders(self) -> list[tuple[list[int], list[int], list[int], int]]:
+        """``(los, his, bases, next_var)`` of each of :attr:`ladder_lines` (:func:`ladders`)."""
+        if self._ladders is None:
+            self._ladders = [ladders(first, starts) for _axis, _index, first, starts in self.ladder_lines]
+        return self._ladders
 
     @property
     def clauses(self) -> list[Clause]:
@@ -140,7 +150,8 @@ class Encoding:
     def blocking_clause(self, model: Sequence[int]) -> list[int]:
         """The clause that excludes ``model`` on the unknown cells."""
         if self.ncolors == 1:
-            return [-model[v - 1] if v <= len(model) else v for v in self.unknown_vars]
+            n = len(model)
+            return [-model[v - 1] if v <= n else v for v in self.unknown_vars]
         out = []
         for r, c in self.unknown_cells:
             v = self.cell_value(model, r, c)
@@ -165,11 +176,10 @@ class Encoding:
                 base = (r * w + c) * k
                 out += [base + v if v == best else -(base + v) for v in range(1, k + 1)]
         extend = out.extend
-        for axis, index, first, starts in self.ladder_lines:
+        for (axis, index, _first, _starts), (los, his, bases, _) in zip(self.ladder_lines, self.line_ladders()):
             medians = (hints.row_starts if axis == ROW else hints.column_starts)[index]
             if medians is None:
                 continue
-            los, his, bases, _ = ladders(first, starts)
             for lo, hi, base, m in zip(los, his, bases, medians):
                 m = lo if m < lo else hi if m > hi else m
                 extend(range(-(base + lo), -(base + m), -1))  # y[j,p] false below the median start
@@ -183,7 +193,8 @@ class Encoding:
         background: none of its colours)."""
         conf, cells, k, w = hints.confidence, hints.cells, self.ncolors, self.width
         if k == 1:  # (a cell's variable is its index + 1)
-            order = sorted(self.unknown_vars, key=lambda x: -conf[x - 1])
+            # the surest first, ties in row-major order (a reversed sort keeps equal keys in order)
+            order = sorted(self.unknown_vars, key=[0.0, *conf].__getitem__, reverse=True)
             return [x if cells[x - 1] else -x for x in order[:int(len(order) * share)]]
         out: list[int] = []
         picked = sorted(self.unknown_cells, key=lambda rc: -conf[rc[0] * w + rc[1]])
@@ -206,8 +217,8 @@ class Encoding:
                 base = (r * self.width + c) * k
                 out += [model[x - 1] for x in range(base + 1, base + k + 1) if x <= n]
         if with_ladders:
-            for _axis, _index, first, starts in self.ladder_lines:
-                out += model[first - 1:min(ladders(first, starts)[3], n + 1) - 1]
+            for (_axis, _index, first, _starts), lad in zip(self.ladder_lines, self.line_ladders()):
+                out += model[first - 1:min(lad[3], n + 1) - 1]
         return out
 
 
@@ -367,7 +378,9 @@ def _encode(
     if pins:
         b.extend(pins)
     cells = state.unknown_cells()
+    full_w = (1 << w) - 1
     return Encoding(
+        open_rows=[full_w & ~state.known_row(r) for r in range(h)],
         _clauses=None if flat else b.clauses,
         flat=b"".join(b.chunks) if b.chunks is not None else None,
         flat_count=b.count,
@@ -395,12 +408,17 @@ def solution_grid(state: GridState, enc: Encoding, model: Sequence[int]) -> Grid
             full.set_cell(r, c, enc.cell_value(model, r, c))
         return full.grid()
     w = state.width
-    rows = state.row_black[:]
-    for v in enc.unknown_vars:
-        if v <= len(model) and model[v - 1] > 0:
-            r, c = divmod(v - 1, w)
-            rows[r] |= 1 << c
+    hw = state.height * w
+    # the model's value of every cell variable (cell (r, c) is variable r * w + c + 1) as the
+    # digits '0'/'1' (beyond the model: false), read row by row onto the unknown cells
+    digits = bytes(map(_POSITIVE, model[:hw])).ljust(hw, b"\0").translate(_DIGITS)
+    rows = [b | (int(digits[r * w:(r + 1) * w][::-1], 2) & o) if o else b
+            for r, (b, o) in enumerate(zip(state.row_black, enc.open_rows))]
     return grid_from_masks(rows, w, state.puzzle.chars)
+
+
+_POSITIVE = (0).__lt__  # a literal's truth
+_DIGITS = bytes.maketrans(b"\0\1", b"01")
 
 
 def cell_vars(enc: Encoding, cells: Iterable[tuple[int, int]]) -> list[int]:
