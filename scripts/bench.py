@@ -7,7 +7,7 @@
     python scripts/bench.py hard --timeout 600 --ref-timeout 600
     python scripts/bench.py deadline --no-reference --no-startup   # --timeout 200 against none
     python scripts/bench.py blotted --limit 20     # blotted clues (scripts/bench_blotted.py)
-    python scripts/bench.py survey dom tournament random --no-reference --no-startup --limit 100
+    python scripts/bench.py survey dom tournament random --no-reference --no-startup --limit 120
                                                    # the issue-19 mix against the order-encoding probe
 
 Everything runs in this one process, one puzzle at a time, with one
@@ -76,9 +76,10 @@ DEFAULT_SETS = ("survey", "dom", "wilk", "nonogram-db", "cauldron", *TOURNAMENT_
 ALL_SETS = (*DEFAULT_SETS, "hard", "rules", "connected", "deadline", "colour36")
 ALIASES = {"tournament": TOURNAMENT_SETS, "default": DEFAULT_SETS}
 SETTLED = {"unique", "multiple", "none"}
-#: Random puzzles: (height, width, density), RANDOM_COUNT of each, from seed RANDOM_SEED.
+#: Random puzzles: (height, width, density), RANDOM_COUNT of each, from seed RANDOM_SEED: 120, as
+#: in the mix of issue 19 (442 puzzles: survey, n-Dom, 300 tournament, 120 random).
 RANDOM_KINDS = ((20, 20, 0.5), (20, 20, 0.6), (30, 30, 0.5), (30, 30, 0.6))
-RANDOM_COUNT = 10
+RANDOM_COUNT = 30
 RANDOM_SEED = 20240605
 #: Random colour puzzles: sizes, colour counts and fractions of filled cells, COLOUR_COUNT of each.
 COLOUR_SIZES = ((20, 20), (30, 30))
