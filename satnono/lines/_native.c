@@ -1221,6 +1221,27 @@ cleanup:
 
 typedef void (*add_literal)(void *solver, int literal);
 
+/* The two addresses a feeder is given, ``add`` and ``solver`` (args[0], args[1]) of a call of 3
+ * arguments; 0 with an exception set when they are not there or null. */
+static int feed_target(const char *name, PyObject *const *args, Py_ssize_t nargs, add_literal *add, void **solver)
+{
+    if (nargs != 3) {
+        PyErr_Format(PyExc_TypeError, "%s takes 3 arguments", name);
+        return 0;
+    }
+    *add = (add_literal)PyLong_AsVoidPtr(args[0]);
+    if (*add == NULL && PyErr_Occurred())
+        return 0;
+    *solver = PyLong_AsVoidPtr(args[1]);
+    if (*solver == NULL && PyErr_Occurred())
+        return 0;
+    if (*add == NULL || *solver == NULL) {
+        PyErr_Format(PyExc_ValueError, "%s: a null address", name);
+        return 0;
+    }
+    return 1;
+}
+
 PyDoc_STRVAR(feed_clauses_doc,
 "feed_clauses(add, solver, clauses)\n--\n\n"
 "Hand ``clauses`` (a list of iterables of non-zero ints) to a SAT solver through its C\n"
@@ -1232,20 +1253,10 @@ PyDoc_STRVAR(feed_clauses_doc,
 
 static PyObject *native_feed_clauses(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "feed_clauses takes 3 arguments");
+    add_literal add;
+    void *solver;
+    if (!feed_target("feed_clauses", args, nargs, &add, &solver))
         return NULL;
-    }
-    add_literal add = (add_literal)PyLong_AsVoidPtr(args[0]);
-    if (add == NULL && PyErr_Occurred())
-        return NULL;
-    void *solver = PyLong_AsVoidPtr(args[1]);
-    if (solver == NULL && PyErr_Occurred())
-        return NULL;
-    if (add == NULL || solver == NULL) {
-        PyErr_SetString(PyExc_ValueError, "feed_clauses: a null address");
-        return NULL;
-    }
     PyObject *clauses = args[2];
     if (!PyList_Check(clauses)) {
         PyErr_SetString(PyExc_TypeError, "feed_clauses: the clauses must be a list");
@@ -1318,20 +1329,10 @@ PyDoc_STRVAR(feed_flat_doc,
 
 static PyObject *native_feed_flat(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "feed_flat takes 3 arguments");
+    add_literal add;
+    void *solver;
+    if (!feed_target("feed_flat", args, nargs, &add, &solver))
         return NULL;
-    }
-    add_literal add = (add_literal)PyLong_AsVoidPtr(args[0]);
-    if (add == NULL && PyErr_Occurred())
-        return NULL;
-    void *solver = PyLong_AsVoidPtr(args[1]);
-    if (solver == NULL && PyErr_Occurred())
-        return NULL;
-    if (add == NULL || solver == NULL) {
-        PyErr_SetString(PyExc_ValueError, "feed_flat: a null address");
-        return NULL;
-    }
     Py_buffer view;
     if (PyObject_GetBuffer(args[2], &view, PyBUF_SIMPLE) < 0)
         return NULL;
