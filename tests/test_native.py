@@ -261,6 +261,10 @@ def test_flat_clause_builder_equals_the_lists(native, monkeypatch):
     assert native.bw_line_clauses(2**31, (1,), 3, (0b111,), 0, 0, *big, True) is NotImplemented
     with pytest.raises(OverflowError):
         ladders.bw_line_clauses_flat(2**31, (1,), 3, (0b111,), 0, 0, big)
+    # a first variable below 1 would put a 0 among the literals: handed back, and refused flat
+    assert native.bw_line_clauses(0, (1,), 3, (0b111,), 0, 0, 1, 1, True) is NotImplemented
+    with pytest.raises(ValueError, match="literal 0"):
+        ladders.bw_line_clauses_flat(0, (1,), 3, (0b111,), 0, 0, CellMap(1, 1))
     monkeypatch.setattr(ladders, "_native", None)
     want, nv = _bw_line_clauses_py(30, (2, 1), 6, (0b0011, 0b110000), 0, 0, CellMap(1, 1))
     assert ladders.bw_line_clauses_flat(30, (2, 1), 6, (0b0011, 0b110000), 0, 0, CellMap(1, 1)) == \

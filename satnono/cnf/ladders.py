@@ -38,6 +38,8 @@ def flatten(clauses: list[Clause]) -> bytes:
     :class:`satnono.cnf.encode.Encoding`)."""
     out = array("i")
     for cl in clauses:
+        if 0 in cl:  # (it would end the clause early)
+            raise ValueError(f"a clause with the literal 0: {cl!r}")
         out.extend(cl)
         out.append(0)
     return out.tobytes()

@@ -1075,9 +1075,10 @@ static PyObject *native_bw_line_clauses(PyObject *self, PyObject *const *args, P
             goto notimpl;
     }
     if (flat) {
-        /* every literal must be a C int: the cells' variables and the ladders' (below nv) */
+        /* every literal must be a non-zero C int: the cells' variables and the ladders' (from
+         * first_var, below nv) */
         long long last_cell = n ? base + (n - 1) * stride : base;
-        if (nv > INT_MAX || base < 1 || base > INT_MAX || last_cell < 1 || last_cell > INT_MAX)
+        if (first_var < 1 || nv > INT_MAX || base < 1 || base > INT_MAX || last_cell < 1 || last_cell > INT_MAX)
             goto notimpl;
     } else {
         sink.list = PyList_New(0);
