@@ -544,15 +544,18 @@ def grid_from_masks(masks: Sequence[int], width: int, chars: str = WHITE + BLACK
     return tuple(format(m & full, spec)[::-1].translate(table) for m in masks)
 
 
-def masks_from_grid(grid: Sequence[str]) -> list[int]:
-    """Row strings to int bitmasks (bit c = column c black)."""
+def masks_from_grid(grid: Sequence[str], chars: str = WHITE + BLACK) -> list[int]:
+    """Row strings to int bitmasks (bit c = column c has the block character ``chars[1]``; any
+    other character is a clear bit): the inverse of :func:`grid_from_masks`."""
+    black = chars[1]
+    table = str.maketrans(chars[:2], "01") if chars[0] != black else str.maketrans(black, "1")
     out = []
     for row in grid:
-        m = 0
-        for c, ch in enumerate(row):
-            if ch == BLACK:
-                m |= 1 << c
-        out.append(m)
+        digits = row[::-1].translate(table)  # (binary digits run from the highest bit down)
+        if digits and not digits.strip("01"):
+            out.append(int(digits, 2))
+        else:  # other characters (or an empty row): bit by bit
+            out.append(sum(1 << c for c, ch in enumerate(row) if ch == black))
     return out
 
 

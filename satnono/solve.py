@@ -204,11 +204,10 @@ def switched(puzzle: Puzzle, state: GridState, grid: Grid,
     if puzzle.is_color or not grid or not grid[0]:
         return None
     from .lines.switches import find_switch
-    from .model import grid_from_masks
+    from .model import grid_from_masks, masks_from_grid
 
     h, w, chars = state.height, state.width, puzzle.chars
-    bits = str.maketrans(chars[:2], "01")
-    rows = [int(row[::-1].translate(bits), 2) for row in grid]
+    rows = masks_from_grid(grid, chars)
     cols = transpose(rows, w)
     full_w, full_h = (1 << w) - 1, (1 << h) - 1
     open_rows = [full_w & ~state.known_row(r) for r in range(h)]
