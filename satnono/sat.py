@@ -553,14 +553,25 @@ def _native_entry(symbol: str, attribute: str, inner: object) -> tuple[int, int]
     """(the address of ``symbol`` in python-sat's extension, the native solver behind the handle
     ``attribute`` of python-sat's solver object ``inner``), or None where either cannot be had."""
     native = _native()
-    if native is None:
+    function = _symbol_address(symbol)
+    if native is None or function is None:
         return None
     try:
-        function = ctypes.cast(getattr(native.extension, symbol), ctypes.c_void_p).value
         solver = native.pointer(getattr(inner, attribute), None)
     except (AttributeError, ValueError, TypeError):
         return None
-    return (function, solver) if function and solver else None
+    return (function, solver) if solver else None
+
+
+def _symbol_address(symbol: str) -> int | None:
+    """The address of ``symbol`` in python-sat's extension, or None where it cannot be had."""
+    native = _native()
+    if native is None:
+        return None
+    try:
+        return ctypes.cast(getattr(native.extension, symbol), ctypes.c_void_p).value or None
+    except (AttributeError, ValueError, TypeError):
+        return None
 
 
 def _terminate_call(name: str, inner: object) -> tuple[int, int] | None:
@@ -601,13 +612,7 @@ def feeds_flat(name: str) -> bool:
         return False
     from .lines.bits import native_core
 
-    native = _native()
-    if native is None or getattr(native_core(), "feed_flat", None) is None:
-        return False
-    try:
-        return bool(ctypes.cast(getattr(native.extension, _ADD[name][0]), ctypes.c_void_p).value)
-    except (AttributeError, ValueError, TypeError):
-        return False
+    return getattr(native_core(), "feed_flat", None) is not None and _symbol_address(_ADD[name][0]) is not None
 
 
 class _Timer:
