@@ -579,3 +579,130 @@ def test_without_the_compiled_core_clauses_go_through_python_sat(monkeypatch):
     with SatSession(flatten([[1, 2], [-1]])) as s:
         assert s._feed is None
         assert s.solve(None) is True and s.model()[:2] == [-1, 2]
+
+
+def _fixpoint_case(rng: random.Random, h: int, w: int):
+    """A black-and-white puzzle of a random picture, and givens: none, some of the picture's
+    cells, or some flipped (a contradiction, in a row or a column)."""
+    from satnono.model import Puzzle
+
+    fill = rng.choice((0.3, 0.5, 0.7))
+    grid = ["".join("#" if rng.random() < fill else "." for _ in range(w)) for _ in range(h)]
+    p = Puzzle.from_grid(grid).replace(goal=None)
+    givens = {}
+    kind = rng.random()
+    for _ in range(rng.randint(1, 6) if kind > 0.3 else 0):
+        r, c = rng.randrange(h), rng.randrange(w)
+        givens[(r, c)] = (grid[r][c] == "#") != (kind > 0.8)
+    return p, givens
+
+
+def _fixpoint_run(p, givens, use_c: bool, rng_seed: int, deadline: float | None = None):
+    from satnono.lines import LineSolver
+    from satnono.logic import propagate as prop
+    from satnono.logic.state import Deadline, initial_state
+
+    state = initial_state(p, givens or None)
+    rng = random.Random(rng_seed)  # the same dirty lines both ways
+    rows = [rng.random() < 0.7 for _ in range(p.height)]
+    cols = [rng.random() < 0.7 for _ in range(p.width)]
+    if not any(rows) and not any(cols):
+        rows[0] = True
+    solver = LineSolver()
+    saved = prop._native
+    prop._native = prop._native if use_c else None
+    try:
+        try:
+            bad = prop._lines_fixpoint(state, solver, rows, cols, deadline)
+            found = None if bad is None else (bad.axis, bad.index, bad.fits)
+        except Deadline:
+            found = "deadline"
+    finally:
+        prop._native = saved
+    return found, [list(e) for e in state.row_ex], [list(e) for e in state.col_ex], rows, cols, solver.calls
+
+
+@needs_native
+def test_the_line_fixpoint_in_c_is_the_reference():
+    """``bw_fixpoint`` (the black-and-white line fixpoint in C) against the Python sweeps it
+    transcribes: the same masks, dirty flags, line-solver calls and contradiction (its line and
+    whether the clue fits at all), from random dirty lines, on grids with and without givens
+    (contradictory ones included), up to the kernel's widest side and past it (the reference)."""
+    from satnono.logic import propagate as prop
+
+    assert prop._native is not None
+    rng = random.Random(11)
+    kinds: dict[str, int] = {}
+    widest = _native.KERNEL_MAX_N
+    sizes = [(rng.randint(1, 12), rng.randint(1, 12)) for _ in range(300)]
+    sizes += [(rng.randint(13, 40), rng.randint(13, 40)) for _ in range(80)]
+    sizes += [(widest, 30), (20, widest), (widest + 1, 20), (20, widest + 3)]
+    for i, (h, w) in enumerate(sizes):
+        p, givens = _fixpoint_case(rng, h, w)
+        a = _fixpoint_run(p, givens, True, i)
+        b = _fixpoint_run(p, givens, False, i)
+        assert a == b, (h, w, givens)
+        kind = "fixpoint" if a[0] is None else "contradiction " + a[0][0] if isinstance(a[0], tuple) else a[0]
+        kinds[kind] = kinds.get(kind, 0) + 1
+    assert kinds.get("fixpoint", 0) > 200 and kinds.get("contradiction row", 0) > 5
+    assert kinds.get("contradiction column", 0) > 5, kinds
+    # a deadline already passed: raised before any line is solved, both ways
+    p, givens = _fixpoint_case(random.Random(3), 15, 15)
+    assert _fixpoint_run(p, givens, True, 0, deadline=0.0) == _fixpoint_run(p, givens, False, 0, deadline=0.0)
+    assert _fixpoint_run(p, givens, True, 0, deadline=0.0)[0] == "deadline"
+
+
+@needs_native
+def test_the_line_fixpoint_in_c_leaves_what_it_does_not_take():
+    """NotImplemented, with nothing changed, for what the Python sweeps must do: a side beyond
+    the kernel, a mask beyond its line, a clue that is not block lengths; propagate then gives
+    the reference's answer (and a LineSolver subclass or a colour or blotted grid never gets here)."""
+    k = _native.KERNEL_MAX_N
+    masks = [[0] * 3, [0] * 3, [0] * 4, [0] * 4]
+    flags = [[True] * 3, [True] * 4]
+    clues = ((1,), (2,), ()), ((1,), (1,), (1,), (1,))
+    for bad in (
+        (((1,),) * (k + 1), ((1,),)),  # a side beyond the kernel
+        (((0,), (2,), ()), ((1,), (1,), (1,), (1,))),  # a block of length 0
+        (((1,), (2,), (5,)), ((1,), (1,), (1,), (1,))),  # a block longer than its line
+        ((("1",), (2,), ()), ((1,), (1,), (1,), (1,))),  # not an int
+    ):
+        before = [list(m) for m in masks], [list(f) for f in flags]
+        assert _native.bw_fixpoint(*bad, *masks, *flags, None, None) is NotImplemented
+        assert ([list(m) for m in masks], [list(f) for f in flags]) == before
+    wide = [[0] * 3, [1 << 5] * 3, [0] * 4, [0] * 4]  # a white cell past a row's 4 cells
+    assert _native.bw_fixpoint(*clues, *wide, [True] * 3, [True] * 4, None, None) is NotImplemented
+    with pytest.raises(TypeError):
+        _native.bw_fixpoint(*clues)
+
+
+@needs_native
+def test_propagate_takes_the_line_fixpoint_in_c(monkeypatch):
+    """Black and white through a plain LineSolver goes through ``bw_fixpoint``; a LineSolver
+    subclass (it may count or answer otherwise), a colour grid and a blotted one do not."""
+    from satnono.lines import LineSolver
+    from satnono.logic import propagate as prop
+    from satnono.logic.state import initial_state
+    from satnono.model import Puzzle
+    from satnono.palette import default_palette
+
+    used = []
+
+    class Spy:
+        def bw_fixpoint(self, *args):
+            used.append(len(args[0]))
+            return _native.bw_fixpoint(*args)
+
+    monkeypatch.setattr(prop, "_native", Spy())
+    bw_puzzle = Puzzle.from_grid(["#.#.", "##..", ".###"])
+    assert prop.propagate(initial_state(bw_puzzle), LineSolver()) is None and used == [3]
+
+    class Counting(LineSolver):
+        __slots__ = ()
+
+    colour = Puzzle.from_grid(["ab.", "b.a"], palette=default_palette(2))
+    blotted = bw_puzzle.replace(row_blots=(1, 0, 0))
+    assert prop.propagate(initial_state(bw_puzzle), Counting()) is None
+    assert prop.propagate(initial_state(colour), LineSolver()) is None
+    assert prop.propagate(initial_state(blotted), LineSolver()) is None
+    assert used == [3]

@@ -1352,6 +1352,223 @@ static PyObject *native_feed_flat(PyObject *self, PyObject *const *args, Py_ssiz
     return PyLong_FromSsize_t(count);
 }
 
+/* ------------------------------------------------------ the line fixpoint
+ *
+ * satnono.logic.propagate._lines_fixpoint for black and white on fixed-width masks: the same
+ * sweeps in the same order (every dirty row, each one's new cells pushed to the columns, then
+ * every dirty column, pushed to the rows, until no line is dirty), each line solved by the
+ * kernel above as LineSolver.solve would, so the masks, the dirty flags, the number of line
+ * solves and the line a contradiction is found in are the reference's. */
+
+/* Read the clues of one axis (a list or tuple of `count` tuples of block lengths) into
+ * lengths[i * MAX_BLOCKS ...] and ks[i]; 1 on success, 0 when one is outside what the kernel
+ * handles, -1 on error. */
+static int fix_read_clues(PyObject *clues, Py_ssize_t count, int n, int *lengths, int *ks)
+{
+    PyObject **lines = PySequence_Fast_ITEMS(clues);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *c = lines[i];
+        if (!PyTuple_Check(c) && !PyList_Check(c))
+            return 0;
+        Py_ssize_t k = PySequence_Fast_GET_SIZE(c);
+        if (k >= MAX_BLOCKS)
+            return 0;
+        int r = read_lengths(PySequence_Fast_ITEMS(c), k, n, lengths + (size_t)i * MAX_BLOCKS);
+        if (r <= 0)
+            return r;
+        ks[i] = (int)k;
+    }
+    return 1;
+}
+
+/* Read `count` masks of at most n bits from a list; 1, 0 (not such masks), -1 on error. */
+static int fix_read_masks(PyObject *list, Py_ssize_t count, int n, mask_t *out)
+{
+    if (!PyList_Check(list) || PyList_GET_SIZE(list) != count)
+        return 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        int r = mask_from_py(PyList_GET_ITEM(list, i), &out[i]);
+        if (r <= 0)
+            return r;
+        if (out[i] >> n)
+            return 0;
+    }
+    return 1;
+}
+
+static int fix_read_flags(PyObject *list, Py_ssize_t count, char *out)
+{
+    if (!PyList_Check(list) || PyList_GET_SIZE(list) != count)
+        return 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        int t = PyObject_IsTrue(PyList_GET_ITEM(list, i));
+        if (t < 0)
+            return -1;
+        out[i] = (char)t;
+    }
+    return 1;
+}
+
+/* Write the masks that changed back into the list; 0 on error. */
+static int fix_write_masks(PyObject *list, Py_ssize_t count, const mask_t *was, const mask_t *now)
+{
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if (was[i] == now[i])
+            continue;
+        PyObject *v = mask_to_py(now[i]);
+        if (v == NULL)
+            return 0;
+        PyList_SetItem(list, i, v); /* (steals v) */
+    }
+    return 1;
+}
+
+static int fix_write_flags(PyObject *list, Py_ssize_t count, const char *flags)
+{
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *v = flags[i] ? Py_True : Py_False;
+        if (PyList_GET_ITEM(list, i) != v) {
+            Py_INCREF(v);
+            PyList_SetItem(list, i, v);
+        }
+    }
+    return 1;
+}
+
+/* One sweep of one axis: solve every dirty line, scatter its new cells into the crossing
+ * lines' masks and mark those dirty.  Returns the index of the first line without a placement
+ * (the sweep stops there, as the reference's does, its earlier lines' cells pushed), else -1. */
+static Py_ssize_t fix_sweep(Py_ssize_t count, int n, const int *lengths, const int *ks, mask_t *black, mask_t *white,
+                            char *dirty, mask_t *cross_black, mask_t *cross_white, char *cross_dirty, long *calls)
+{
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if (!dirty[i])
+            continue;
+        dirty[i] = 0;
+        ++*calls;
+        facts_t f;
+        if (!solve_line_masks(lengths + (size_t)i * MAX_BLOCKS, ks[i], n, black[i], white[i], &f))
+            return i;
+        mask_t one = ONE << i;
+        for (int colour = 0; colour < 2; colour++) {
+            mask_t *mine = colour ? white : black, *cross = colour ? cross_white : cross_black;
+            mask_t after = colour ? f.white : f.black;
+            if (after == mine[i])
+                continue;
+            mask_t fresh = after & ~mine[i];
+            mine[i] = after;
+            while (fresh) {
+                int c = m_ctz(fresh);
+                fresh &= fresh - 1;
+                cross[c] |= one;
+                cross_dirty[c] = 1;
+            }
+        }
+    }
+    return -1;
+}
+
+PyDoc_STRVAR(bw_fixpoint_doc,
+"bw_fixpoint(row_clues, column_clues, row_black, row_white, column_black, column_white,\n"
+"            dirty_rows, dirty_columns, deadline, clock)\n--\n\n"
+"satnono.logic.propagate._lines_fixpoint for a black-and-white grid whose sides fit the kernel:\n"
+"the clues as tuples of block lengths, the four lists of masks and the two lists of dirty flags\n"
+"(updated in place), a deadline on clock() (None: none).  Returns (line solves, what, index):\n"
+"what 0 at the fixpoint, 1 or 2 when row or column `index` has no placement, 3 when clock()\n"
+"passed the deadline at the start of a round; NotImplemented (nothing changed) for what it\n"
+"does not handle.");
+
+static PyObject *native_bw_fixpoint(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 10) {
+        PyErr_SetString(PyExc_TypeError, "bw_fixpoint takes 10 arguments");
+        return NULL;
+    }
+    PyObject *rc = args[0], *cc = args[1];
+    if ((!PyTuple_Check(rc) && !PyList_Check(rc)) || (!PyTuple_Check(cc) && !PyList_Check(cc)))
+        Py_RETURN_NOTIMPLEMENTED;
+    Py_ssize_t h = PySequence_Fast_GET_SIZE(rc), w = PySequence_Fast_GET_SIZE(cc);
+    if (h < 1 || w < 1 || h > KERNEL_MAX_N || w > KERNEL_MAX_N)
+        Py_RETURN_NOTIMPLEMENTED;
+    double deadline = 0.0;
+    int timed = args[8] != Py_None;
+    if (timed) {
+        deadline = PyFloat_AsDouble(args[8]);
+        if (deadline == -1.0 && PyErr_Occurred())
+            return NULL;
+    }
+    /* one block: the clues, the masks before and now, the flags */
+    size_t lines = (size_t)(h + w);
+    char *mem = PyMem_Malloc(lines * (MAX_BLOCKS * sizeof(int) + sizeof(int) + 4 * sizeof(mask_t) + 1));
+    if (mem == NULL)
+        return PyErr_NoMemory();
+    mask_t *rb = (mask_t *)mem, *rw = rb + h, *cb = rw + h, *cw = cb + w;
+    mask_t *rb0 = cw + w, *rw0 = rb0 + h, *cb0 = rw0 + h, *cw0 = cb0 + w;
+    int *rl = (int *)(cw0 + w), *cl = rl + (size_t)h * MAX_BLOCKS, *rk = cl + (size_t)w * MAX_BLOCKS, *ck = rk + h;
+    char *rd = (char *)(ck + w), *cd = rd + h;
+    PyObject *result = NULL;
+    int ok;
+    if ((ok = fix_read_clues(rc, h, (int)w, rl, rk)) <= 0 || (ok = fix_read_clues(cc, w, (int)h, cl, ck)) <= 0
+        || (ok = fix_read_masks(args[2], h, (int)w, rb)) <= 0 || (ok = fix_read_masks(args[3], h, (int)w, rw)) <= 0
+        || (ok = fix_read_masks(args[4], w, (int)h, cb)) <= 0 || (ok = fix_read_masks(args[5], w, (int)h, cw)) <= 0
+        || (ok = fix_read_flags(args[6], h, rd)) <= 0 || (ok = fix_read_flags(args[7], w, cd)) <= 0) {
+        PyMem_Free(mem);
+        if (ok < 0)
+            return NULL;
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    memcpy(rb0, rb, sizeof(mask_t) * lines * 2);
+    long calls = 0;
+    int what = 0;
+    Py_ssize_t where = -1;
+    int failed = 0;
+    for (;;) {
+        if (timed) {
+            PyObject *now = PyObject_CallNoArgs(args[9]);
+            if (now == NULL) {
+                failed = 1;
+                break;
+            }
+            double t = PyFloat_AsDouble(now);
+            Py_DECREF(now);
+            if (t == -1.0 && PyErr_Occurred()) {
+                failed = 1;
+                break;
+            }
+            if (t > deadline) {
+                what = 3;
+                break;
+            }
+        }
+        if (PyErr_CheckSignals() < 0) {
+            failed = 1;
+            break;
+        }
+        if ((where = fix_sweep(h, (int)w, rl, rk, rb, rw, rd, cb, cw, cd, &calls)) >= 0) {
+            what = 1;
+            break;
+        }
+        if ((where = fix_sweep(w, (int)h, cl, ck, cb, cw, cd, rb, rw, rd, &calls)) >= 0) {
+            what = 2;
+            break;
+        }
+        int any = 0;
+        for (size_t i = 0; i < lines && !any; i++)
+            any = rd[i]; /* (rd and cd are one run of h + w flags) */
+        if (!any)
+            break;
+    }
+    /* what was done stays done, an error or not (the reference's state would have it too) */
+    if (!fix_write_masks(args[2], h, rb0, rb) || !fix_write_masks(args[3], h, rw0, rw)
+        || !fix_write_masks(args[4], w, cb0, cb) || !fix_write_masks(args[5], w, cw0, cw)
+        || !fix_write_flags(args[6], h, rd) || !fix_write_flags(args[7], w, cd))
+        failed = 1;
+    if (!failed)
+        result = Py_BuildValue("(lin)", calls, what, where < 0 ? (Py_ssize_t)0 : where);
+    PyMem_Free(mem);
+    return result;
+}
+
 /* ----------------------------------------------------------------- module */
 
 static PyMethodDef native_methods[] = {
@@ -1360,6 +1577,7 @@ static PyMethodDef native_methods[] = {
     {"bw_line_clauses", (PyCFunction)(void (*)(void))native_bw_line_clauses, METH_FASTCALL, bw_line_clauses_doc},
     {"feed_clauses", (PyCFunction)(void (*)(void))native_feed_clauses, METH_FASTCALL, feed_clauses_doc},
     {"feed_flat", (PyCFunction)(void (*)(void))native_feed_flat, METH_FASTCALL, feed_flat_doc},
+    {"bw_fixpoint", (PyCFunction)(void (*)(void))native_bw_fixpoint, METH_FASTCALL, bw_fixpoint_doc},
     {"configure", native_configure, METH_VARARGS, configure_doc},
     {NULL, NULL, 0, NULL},
 };

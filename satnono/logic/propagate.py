@@ -14,11 +14,13 @@ from __future__ import annotations
 import time
 
 from ..clues import COLUMN, ROW
-from ..lines import SolvesLines
-from ..lines.bits import Mask, bit_list
+from ..lines import LineSolver, SolvesLines
+from ..lines.bits import Mask, bit_list, native_core
 from .state import Contradiction, Deadline, GridState
 
 __all__ = ["propagate", "scatter_limit", "transpose", "TRANSPOSE_MAX_SIDE"]
+
+_native = native_core()
 
 
 def _scatter(bits: Mask, index: int, cross: list[Mask], dirty: list[bool]) -> None:
@@ -191,6 +193,12 @@ def _lines_fixpoint(
     h, w = state.height, state.width
     row_clues, col_clues = p.row_clues, p.column_clues
     rex, cex = state.row_ex, state.col_ex
+    if _native is not None and type(solver) is LineSolver and len(rex) == 2 and not p.has_blots:
+        # black and white through the plain line solver: the same sweeps in C (NotImplemented:
+        # a side beyond its kernel, and the sweeps below do it)
+        bad = _native_fixpoint(state, solver, dirty_rows, dirty_cols, deadline, _native)
+        if bad is not NotImplemented:
+            return bad
     while True:
         if deadline is not None and time.monotonic() > deadline:
             raise Deadline
@@ -202,6 +210,26 @@ def _lines_fixpoint(
             return bad
         if not any(dirty_rows) and not any(dirty_cols):
             return None
+
+
+def _native_fixpoint(state: GridState, solver: LineSolver, dirty_rows: list[bool], dirty_cols: list[bool],
+                     deadline: float | None, core) -> Contradiction | None:
+    """:func:`_lines_fixpoint` of a black-and-white grid in the compiled core (``bw_fixpoint``:
+    the same sweeps, so the same masks, dirty flags, line-solver calls and contradiction), or
+    NotImplemented (nothing changed) for a grid it does not take (a side beyond its kernel)."""
+    p, rex, cex = state.puzzle, state.row_ex, state.col_ex
+    r = core.bw_fixpoint(p.rows, p.columns, rex[0], rex[1], cex[0], cex[1], dirty_rows, dirty_cols,
+                            deadline, time.monotonic)
+    if r is NotImplemented:
+        return r  # type: ignore[no-any-return]
+    calls, what, index = r
+    solver.calls += calls
+    if what == 0:
+        return None
+    if what == 3:
+        raise Deadline
+    axis, clues, n = (ROW, p.row_clues, state.width) if what == 1 else (COLUMN, p.column_clues, state.height)
+    return Contradiction(axis, index, solver.solve(clues[index], n, (0, 0)) is not None)
 
 
 def _sweep(axis: str, clues, n: int, ex: list[list[Mask]], cross_ex: list[list[Mask]],
