@@ -1,8 +1,10 @@
-/* The compiled core: the black-and-white line kernel and the black-and-white clause builder.
+/* The compiled core: the black-and-white line kernel, the black-and-white clause builder and
+ * the black-and-white line fixpoint.
  *
- * Both are exact C transcriptions of the reference implementations in Python,
- * satnono/lines/bw.py (_solve_line_py) and satnono/cnf/ladders.py
- * (_bw_line_clauses_py): same results, same clause order, same literal order.
+ * All are exact C transcriptions of the reference implementations in Python,
+ * satnono/lines/bw.py (_solve_line_py), satnono/cnf/ladders.py (_bw_line_clauses_py) and
+ * satnono/logic/propagate.py (_lines_fixpoint): same results, same clause order, same
+ * literal order, the same sweeps.
  * Lines of up to KERNEL_MAX_N cells run on one fixed-width mask, longer ones
  * (up to WIDE_MAX_N) on arrays of 64-bit words.  Whatever falls outside what
  * this code handles (a block length outside 1..n, a mask with bits beyond the
@@ -1584,7 +1586,7 @@ static PyMethodDef native_methods[] = {
 
 static struct PyModuleDef native_module = {
     PyModuleDef_HEAD_INIT, "satnono.lines._native",
-    "The compiled core: the black-and-white line kernel and clause builder (see satnono/lines/_native.c).",
+    "The compiled core: the black-and-white line kernel, clause builder and line fixpoint (see satnono/lines/_native.c).",
     -1, native_methods,
 };
 

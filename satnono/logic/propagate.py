@@ -7,6 +7,12 @@ placement (contradiction) or every cell is known.  Black and white is the
 one-colour case: two exclusion masks per line (not background = black, not
 black = white).  After a line fixpoint the puzzle's rules narrow the state and
 the lines they touched are solved again.
+
+A black-and-white grid whose sides fit the compiled kernel, propagated through a
+plain :class:`~satnono.lines.LineSolver`, runs its line fixpoint in the compiled
+core (``bw_fixpoint`` in ``satnono/lines/_native.c``): the sweeps below, in the
+same order, so the same masks, dirty flags, line-solver calls and contradiction
+(``tests/test_native.py``).
 """
 
 from __future__ import annotations
