@@ -225,7 +225,7 @@ def _native_fixpoint(state: GridState, solver: LineSolver, dirty_rows: list[bool
     NotImplemented (nothing changed) for a grid it does not take (a side beyond its kernel)."""
     p, rex, cex = state.puzzle, state.row_ex, state.col_ex
     r = core.bw_fixpoint(p.rows, p.columns, rex[0], rex[1], cex[0], cex[1], dirty_rows, dirty_cols,
-                            deadline, time.monotonic)
+                         deadline, time.monotonic)
     if r is NotImplemented:
         return r  # type: ignore[no-any-return]
     calls, what, index = r
