@@ -206,13 +206,10 @@ def switched(puzzle: Puzzle, state: GridState, grid: Grid,
     from .lines.switches import find_switch
     from .model import grid_from_masks, masks_from_grid
 
-    h, w, chars = state.height, state.width, puzzle.chars
+    w, chars = state.width, puzzle.chars
     rows = masks_from_grid(grid, chars)
     cols = transpose(rows, w)
-    full_w, full_h = (1 << w) - 1, (1 << h) - 1
-    open_rows = [full_w & ~state.known_row(r) for r in range(h)]
-    open_cols = [full_h & ~state.known_column(c) for c in range(w)]
-    found = find_switch(rows, cols, open_rows, open_cols)
+    found = find_switch(rows, cols, state.open_rows(), state.open_columns())
     if found is None:
         return None
     (r1, c1), (r2, c2) = found

@@ -378,9 +378,8 @@ def _encode(
     if pins:
         b.extend(pins)
     cells = state.unknown_cells()
-    full_w = (1 << w) - 1
     return Encoding(
-        open_rows=[full_w & ~state.known_row(r) for r in range(h)],
+        open_rows=state.open_rows(),
         _clauses=None if flat else b.clauses,
         flat=b"".join(b.chunks) if b.chunks is not None else None,
         flat_count=b.count,

@@ -103,11 +103,19 @@ class GridState:
         full = (1 << self.width) - 1
         return all(self.known_row(r) == full for r in range(self.height))
 
-    def unknown_cells(self) -> list[tuple[int, int]]:
+    def open_rows(self) -> list[Mask]:
+        """Per row, the mask of its cells not known yet."""
         full = (1 << self.width) - 1
+        return [full & ~self.known_row(r) for r in range(self.height)]
+
+    def open_columns(self) -> list[Mask]:
+        """Per column, the mask of its cells not known yet."""
+        full = (1 << self.height) - 1
+        return [full & ~self.known_column(c) for c in range(self.width)]
+
+    def unknown_cells(self) -> list[tuple[int, int]]:
         out = []
-        for r in range(self.height):
-            u = full & ~self.known_row(r)
+        for r, u in enumerate(self.open_rows()):
             while u:
                 low = u & -u
                 out.append((r, low.bit_length() - 1))
