@@ -24,6 +24,7 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 #: A literal that is constant: the clause scheme's "y[j,p] is false for p < lo, true for p >= hi".
 TRUE, FALSE = "T", "F"
@@ -234,7 +235,23 @@ def measure_startup_cpu(satnono_cmd: Sequence[str], python: str, pairs: int = 20
             f.write("width 1\nheight 1\nrows\n1\ncolumns\n1\n")
         med = paired_cpu({"python": [python, "-c", "pass"], "satnono": [*satnono_cmd, "check", one]}, pairs, cwd)
     med["ratio"] = med["satnono"] / med["python"] if med["python"] > 0 else float("inf")
+    med["editable"] = float(editable_install(python))
     return med
+
+
+def editable_install(python: str) -> bool:
+    """Whether ``python``'s environment holds satnono as an editable install (``pip install -e``):
+    then every start of that Python, ``python -c pass`` included, runs the editable import finder
+    its ``.pth`` file loads (pathlib, importlib.util, ...), which makes the start-up ratio read lower
+    than in a regular install."""
+    out = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                         capture_output=True, text=True, check=False).stdout.strip()
+    return bool(out) and has_editable_pth(Path(out))
+
+
+def has_editable_pth(site_packages: Path) -> bool:
+    """Whether ``site_packages`` has the ``.pth`` file of an editable install of satnono."""
+    return any(site_packages.glob("__editable__*satnono*.pth"))
 
 
 def measure_json_cpu(satnono_cmd: Sequence[str], big: str, count: int = 100, pairs: int = 5,

@@ -182,6 +182,8 @@ def test_issue19_targets_table(monkeypatch) -> None:
     deadline = bench.DeadlineSummary(puzzles=2, same=2, cpu_plain=4.0, cpu_timed=4.2,
                                      worst_plain=rows("deadline", 1, 3.0)[0], near_ratio=1.05)
     probe = bench.bench_issue19.ProbeResult(puzzles=10, probe_cpu=10.0, satnono_cpu=2.0)
+    editable = bench.targets19(fast, startup_cpu={"python": 0.02, "satnono": 0.03, "ratio": 1.5, "editable": 1.0})
+    assert "an editable install" in editable[0].note and editable[0].passed
     ts = by_label(bench.targets19(fast, startup_cpu={"python": 0.02, "satnono": 0.03, "ratio": 1.5},
                                   json_cpu={"json": 1.0, "plain": 1.0, "ratio": 1.0}, deadline=deadline,
                                   pick=(1.0, 1.0), probe=probe, mix_note="m"))
@@ -191,7 +193,7 @@ def test_issue19_targets_table(monkeypatch) -> None:
     assert ts["mix: satnono CPU / plain order-encoding probe CPU"].figure == 0.2
     assert ts["deadline set: worst puzzle, no time limit (CPU)"].figure == 3.0
     assert ts["colour36 (36x40, 2 colours, 47 %): worst (CPU)"].figure == 9.0
-    assert "3 of 3 settled within 10 s" in ts["colour36 (36x40, 2 colours, 47 %): worst (CPU)"].note
+    assert "3 of 3 settled within 10 s, median 3.00 s" in ts["colour36 (36x40, 2 colours, 47 %): worst (CPU)"].note
 
     slow = {**fast, "icga2020": [*rows("icga2020", 2, 0.5), *rows("icga2020", 1, 2.5)],
             "cauldron": rows("cauldron", 1, 0.2), "hard": [bench.Row("hard", bench.Item("knotty.xml", p),
@@ -213,6 +215,8 @@ def test_issue19_targets_table(monkeypatch) -> None:
         "cauldron 512x512 CPU", "`check F#1 ... F#50` / 50 files (wall)", "Knotty settled (CPU)",
         "deadline set: worst puzzle, no time limit (CPU)", "colour36 (36x40, 2 colours, 47 %): worst (CPU)"}, failed
     assert ts["colour36 (36x40, 2 colours, 47 %): worst (CPU)"].figure == 5.0
+    # an unsettled draw counts as slower than any settled one in the median
+    assert "0 of 2 settled within 10 s, median inf s" in ts["colour36 (36x40, 2 colours, 47 %): worst (CPU)"].note
     assert ts["tournament 3000 puzzles total CPU"].passed  # 6.5 s: within 100 s
     assert ts["Faase settled (CPU)"].passed is None  # not among the hard rows
     assert "DISAGREEMENTS" in ts["mix: satnono CPU / plain order-encoding probe CPU"].note
@@ -312,3 +316,23 @@ def test_probe_pairs_satnono_with_each_puzzle() -> None:
     assert {n for n, _ in changed.problems} == {"p0", "p1", "p2"}
     assert all("changed between runs" in m for _, m in changed.problems)
     assert not probe.run_probe(entries, lambda name, p: ("unknown", 0.1)).problems  # a time limit ran out
+
+
+def test_colour36_draws_are_counted_by_the_option() -> None:
+    bench = _load_script("bench")
+    items = bench.load_set("colour36", bench.DEFAULT_CORPUS, None)
+    assert len(items) == bench.COLOUR36_COUNT
+    more = bench.load_set("colour36", bench.DEFAULT_CORPUS, None, colour36_count=bench.COLOUR36_COUNT + 3)
+    assert [it.name for it in more[:bench.COLOUR36_COUNT]] == [it.name for it in items]  # seeds 0, 1, ... as before
+    assert [it.name.rsplit("#", 1)[1] for it in more[-3:]] == [str(bench.COLOUR36_COUNT + k) for k in range(3)]
+    assert all((it.puzzle.height, it.puzzle.width) == (36, 40) for it in more)
+
+
+def test_an_editable_install_is_recognised(tmp_path: Path) -> None:
+    issue19 = _load_script("bench_issue19")
+    assert not issue19.has_editable_pth(tmp_path)
+    (tmp_path / "__editable__.other-1.0.pth").write_text("")
+    assert not issue19.has_editable_pth(tmp_path)  # another project's
+    (tmp_path / "__editable__.satnono-0.1.0.pth").write_text("")
+    assert issue19.has_editable_pth(tmp_path)
+    assert isinstance(issue19.editable_install(sys.executable), bool)
