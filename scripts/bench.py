@@ -921,7 +921,7 @@ def targets19(results: dict[str, list[Row]], *, startup_cpu: dict | None = None,
         med = statistics.median(r.cpu if r.status in SETTLED else math.inf for r in rows)
         out.append(Target(label, w36.cpu, 10.0, w36.status in SETTLED and w36.cpu <= 10.0,
                           note=f"{w36.item.name}, {w36.status}; {within} of {len(rows)} settled within 10 s,"
-                               f" median {med:.2f} s"))
+                               f" median {'unsettled' if math.isinf(med) else f'{med:.2f} s'}"))
     else:
         out.append(Target(label, None, 10.0, None))
     out.append(Target("editor", None, 0, None, unit="", verdict="see scripts/bench_editor.py"))
@@ -990,6 +990,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     bad = [s for s in args.sets if s not in ALL_SETS and s not in ALIASES]
     if bad:
         ap.error(f"unknown set(s) {', '.join(bad)}; choose from {', '.join([*ALL_SETS, *ALIASES])}")
+    if args.colour36_count < 1:
+        ap.error(f"--colour36-count must be at least 1, not {args.colour36_count}")
     if args.ref_timeout is None:
         args.ref_timeout = args.timeout
     return args

@@ -182,8 +182,10 @@ def test_issue19_targets_table(monkeypatch) -> None:
     deadline = bench.DeadlineSummary(puzzles=2, same=2, cpu_plain=4.0, cpu_timed=4.2,
                                      worst_plain=rows("deadline", 1, 3.0)[0], near_ratio=1.05)
     probe = bench.bench_issue19.ProbeResult(puzzles=10, probe_cpu=10.0, satnono_cpu=2.0)
-    editable = bench.targets19(fast, startup_cpu={"python": 0.02, "satnono": 0.03, "ratio": 1.5, "editable": 1.0})
-    assert "an editable install" in editable[0].note and editable[0].passed
+    startup = "start-up: `check` 1x1 / `python -c pass` (CPU)"
+    editable = by_label(bench.targets19(fast, startup_cpu={"python": 0.02, "satnono": 0.03, "ratio": 1.5,
+                                                           "editable": 1.0}))[startup]
+    assert "an editable install" in editable.note and editable.passed
     ts = by_label(bench.targets19(fast, startup_cpu={"python": 0.02, "satnono": 0.03, "ratio": 1.5},
                                   json_cpu={"json": 1.0, "plain": 1.0, "ratio": 1.0}, deadline=deadline,
                                   pick=(1.0, 1.0), probe=probe, mix_note="m"))
@@ -193,6 +195,7 @@ def test_issue19_targets_table(monkeypatch) -> None:
     assert ts["mix: satnono CPU / plain order-encoding probe CPU"].figure == 0.2
     assert ts["deadline set: worst puzzle, no time limit (CPU)"].figure == 3.0
     assert ts["colour36 (36x40, 2 colours, 47 %): worst (CPU)"].figure == 9.0
+    assert "an editable install" not in ts[startup].note
     assert "3 of 3 settled within 10 s, median 3.00 s" in ts["colour36 (36x40, 2 colours, 47 %): worst (CPU)"].note
 
     slow = {**fast, "icga2020": [*rows("icga2020", 2, 0.5), *rows("icga2020", 1, 2.5)],
@@ -216,7 +219,7 @@ def test_issue19_targets_table(monkeypatch) -> None:
         "deadline set: worst puzzle, no time limit (CPU)", "colour36 (36x40, 2 colours, 47 %): worst (CPU)"}, failed
     assert ts["colour36 (36x40, 2 colours, 47 %): worst (CPU)"].figure == 5.0
     # an unsettled draw counts as slower than any settled one in the median
-    assert "0 of 2 settled within 10 s, median inf s" in ts["colour36 (36x40, 2 colours, 47 %): worst (CPU)"].note
+    assert "0 of 2 settled within 10 s, median unsettled" in ts["colour36 (36x40, 2 colours, 47 %): worst (CPU)"].note
     assert ts["tournament 3000 puzzles total CPU"].passed  # 6.5 s: within 100 s
     assert ts["Faase settled (CPU)"].passed is None  # not among the hard rows
     assert "DISAGREEMENTS" in ts["mix: satnono CPU / plain order-encoding probe CPU"].note
@@ -326,6 +329,10 @@ def test_colour36_draws_are_counted_by_the_option() -> None:
     assert [it.name for it in more[:bench.COLOUR36_COUNT]] == [it.name for it in items]  # seeds 0, 1, ... as before
     assert [it.name.rsplit("#", 1)[1] for it in more[-3:]] == [str(bench.COLOUR36_COUNT + k) for k in range(3)]
     assert all((it.puzzle.height, it.puzzle.width) == (36, 40) for it in more)
+    for bad in ("0", "-2"):  # no draws is a mistake, not an empty set that reads "not run"
+        proc = subprocess.run([sys.executable, str(SCRIPT), "colour36", "--colour36-count", bad, "--no-startup"],
+                              capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 2 and "--colour36-count must be at least 1" in proc.stderr, proc.stderr
 
 
 def test_an_editable_install_is_recognised(tmp_path: Path) -> None:
