@@ -627,27 +627,47 @@ def test_the_line_fixpoint_in_c_is_the_reference():
     """``bw_fixpoint`` (the black-and-white line fixpoint in C) against the Python sweeps it
     transcribes: the same masks, dirty flags, line-solver calls and contradiction (its line and
     whether the clue fits at all), from random dirty lines, on grids with and without givens
-    (contradictory ones included), up to the kernel's widest side and past it (the reference)."""
+    (contradictory ones included), up to the kernel's widest side and past it (masks as words)."""
     from satnono.logic import propagate as prop
 
     assert prop._native is not None
     rng = random.Random(11)
     kinds: dict[str, int] = {}
+    wide_kinds: dict[str, int] = {}
     widest = _native.KERNEL_MAX_N
     sizes = [(rng.randint(1, 12), rng.randint(1, 12)) for _ in range(300)]
     sizes += [(rng.randint(13, 40), rng.randint(13, 40)) for _ in range(80)]
     sizes += [(widest, 30), (20, widest), (widest + 1, 20), (20, widest + 3)]
-    for i, (h, w) in enumerate(sizes):
-        p, givens = _fixpoint_case(rng, h, w)
+    # past the kernel: the masks as words, lines of either kind on either side
+    sizes += [(rng.randint(widest + 1, 300), rng.randint(1, 200)) for _ in range(10)]
+    sizes += [(rng.randint(1, 200), rng.randint(widest + 1, 300)) for _ in range(10)]
+    sizes += [(1, widest + 1), (widest + 1, 1), (widest + 1, widest + 1), (64, 200), (200, 63), (65, 129)]
+    cases = [(h, w, *_fixpoint_case(rng, h, w)) for h, w in sizes]
+    from satnono.model import Puzzle
+
+    for _ in range(24):  # dense wide pictures with a flipped given: contradictions past the kernel
+        long, short = rng.randint(widest + 1, 260), rng.randint(3, 60)
+        h, w = (long, short) if rng.random() < 0.5 else (short, long)
+        grid = ["".join("#" if rng.random() < 0.85 else "." for _ in range(w)) for _ in range(h)]
+        r, c = rng.randrange(h), rng.randrange(w)
+        cases.append((h, w, Puzzle.from_grid(grid).replace(goal=None), {(r, c): grid[r][c] != "#"}))
+    for i, (h, w, p, givens) in enumerate(cases):
         a = _fixpoint_run(p, givens, True, i)
         b = _fixpoint_run(p, givens, False, i)
         assert a == b, (h, w, givens)
         kind = "fixpoint" if a[0] is None else "contradiction " + a[0][0] if isinstance(a[0], tuple) else a[0]
         kinds[kind] = kinds.get(kind, 0) + 1
+        if max(h, w) > widest:
+            wide_kinds[kind] = wide_kinds.get(kind, 0) + 1
     assert kinds.get("fixpoint", 0) > 200 and kinds.get("contradiction row", 0) > 5
     assert kinds.get("contradiction column", 0) > 5, kinds
+    assert wide_kinds.get("fixpoint", 0) > 5 and wide_kinds.get("contradiction row", 0) > 1, wide_kinds
+    assert wide_kinds.get("contradiction column", 0) > 1, wide_kinds
     # a deadline already passed: raised before any line is solved, both ways
     p, givens = _fixpoint_case(random.Random(3), 15, 15)
+    assert _fixpoint_run(p, givens, True, 0, deadline=0.0) == _fixpoint_run(p, givens, False, 0, deadline=0.0)
+    assert _fixpoint_run(p, givens, True, 0, deadline=0.0)[0] == "deadline"
+    p, givens = _fixpoint_case(random.Random(3), widest + 5, 15)  # and past the kernel
     assert _fixpoint_run(p, givens, True, 0, deadline=0.0) == _fixpoint_run(p, givens, False, 0, deadline=0.0)
     assert _fixpoint_run(p, givens, True, 0, deadline=0.0)[0] == "deadline"
 
@@ -657,12 +677,12 @@ def test_the_line_fixpoint_in_c_leaves_what_it_does_not_take():
     """NotImplemented, with nothing changed, for what the Python sweeps must do: a side beyond
     the kernel, a mask beyond its line, a clue that is not block lengths; propagate then gives
     the reference's answer (and a LineSolver subclass or a colour or blotted grid never gets here)."""
-    k = _native.KERNEL_MAX_N
+    k = _native.FIXPOINT_MAX_SIDE
     masks = [[0] * 3, [0] * 3, [0] * 4, [0] * 4]
     flags = [[True] * 3, [True] * 4]
     clues = ((1,), (2,), ()), ((1,), (1,), (1,), (1,))
     for bad in (
-        (((1,),) * (k + 1), ((1,),)),  # a side beyond the kernel
+        (((1,),) * (k + 1), ((1,),)),  # a side beyond the fixpoint's
         (((0,), (2,), ()), ((1,), (1,), (1,), (1,))),  # a block of length 0
         (((1,), (2,), (5,)), ((1,), (1,), (1,), (1,))),  # a block longer than its line
         ((("1",), (2,), ()), ((1,), (1,), (1,), (1,))),  # not an int
@@ -672,6 +692,21 @@ def test_the_line_fixpoint_in_c_leaves_what_it_does_not_take():
         assert ([list(m) for m in masks], [list(f) for f in flags]) == before
     wide = [[0] * 3, [1 << 5] * 3, [0] * 4, [0] * 4]  # a white cell past a row's 4 cells
     assert _native.bw_fixpoint(*clues, *wide, [True] * 3, [True] * 4, None, None) is NotImplemented
+    # the same refusals past the kernel (the masks as words), with nothing changed
+    n = _native.KERNEL_MAX_N + 2
+    for rows, cols, masks2 in (
+        (((1,),) * n, ((0,),) * 3, None),  # a block of length 0
+        (((1,),) * n, ((n + 1,),) * 3, None),  # a block longer than its line
+        (((1,),) * n, (("1",),) * 3, None),  # not an int
+        (((1,),) * n, ((1,),) * 3, [[0] * n, [1 << 3] * n, [0] * 3, [0] * 3]),  # past a row's 3 cells
+        (((1,),) * n, ((1,),) * 3, [[0] * n, [0] * n, [0] * 3, [-1] * 3]),  # a negative mask
+        (((1,),) * n, ((1,),) * 3, [[0] * n, [0] * n, [0] * 3, [0] * 2]),  # a list too short
+    ):
+        m = masks2 or [[0] * n, [0] * n, [0] * 3, [0] * 3]
+        f = [[True] * n, [True] * 3]
+        before = [list(x) for x in m], [list(x) for x in f]
+        assert _native.bw_fixpoint(rows, cols, *m, *f, None, None) is NotImplemented
+        assert ([list(x) for x in m], [list(x) for x in f]) == before
     with pytest.raises(TypeError):
         _native.bw_fixpoint(*clues)
 

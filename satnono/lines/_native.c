@@ -1356,7 +1356,8 @@ static PyObject *native_feed_flat(PyObject *self, PyObject *const *args, Py_ssiz
 
 /* ------------------------------------------------------ the line fixpoint
  *
- * satnono.logic.propagate._lines_fixpoint for black and white on fixed-width masks: the same
+ * satnono.logic.propagate._lines_fixpoint for black and white on fixed-width masks (and, further
+ * down, on arrays of words for a side beyond KERNEL_MAX_N): the same
  * sweeps in the same order (every dirty row, each one's new cells pushed to the columns, then
  * every dirty column, pushed to the rows, until no line is dirty), each line solved by the
  * kernel above as LineSolver.solve would, so the masks, the dirty flags, the number of line
@@ -1437,6 +1438,24 @@ static int fix_write_flags(PyObject *list, Py_ssize_t count, const char *flags)
     return 1;
 }
 
+/* At the start of a round: 0 to go on, 1 when clock() has passed the deadline, -1 on an error
+ * (Ctrl-C included: PyErr_CheckSignals). */
+static int fix_round(int timed, double deadline, PyObject *clock)
+{
+    if (timed) {
+        PyObject *now = PyObject_CallNoArgs(clock);
+        if (now == NULL)
+            return -1;
+        double t = PyFloat_AsDouble(now);
+        Py_DECREF(now);
+        if (t == -1.0 && PyErr_Occurred())
+            return -1;
+        if (t > deadline)
+            return 1;
+    }
+    return PyErr_CheckSignals() < 0 ? -1 : 0;
+}
+
 /* One sweep of one axis: solve every dirty line, scatter its new cells into the crossing
  * lines' masks and mark those dirty.  Returns the index of the first line without a placement
  * (the sweep stops there, as the reference's does, its earlier lines' cells pushed), else -1. */
@@ -1470,10 +1489,256 @@ static Py_ssize_t fix_sweep(Py_ssize_t count, int n, const int *lengths, const i
     return -1;
 }
 
+/* The same fixpoint for a grid with a side beyond KERNEL_MAX_N (up to WIDE_FIX_MAX_SIDE): each
+ * line's masks as W = words_for(n) words, each line solved as native_solve_line solves it (the
+ * fixed-width kernel when the line and its clue fit it, w_solve_line otherwise), so again the
+ * reference's masks, flags, line solves and contradiction. */
+
+#define WIDE_FIX_MAX_SIDE 4096
+
+typedef struct {
+    Py_ssize_t count;            /* lines */
+    int n, W;                    /* cells a line, words a mask */
+    int *lengths;                /* the clues, one after another */
+    Py_ssize_t *offset;          /* line i's clue: lengths[offset[i] .. offset[i + 1]) */
+    word_t *black, *white;       /* count * W words each: now */
+    word_t *black0, *white0;     /* ... and as read */
+    char *dirty;
+    int kmax;                    /* the most blocks of a line */
+} wide_axis;
+
+static void wide_axis_free(wide_axis *a)
+{
+    PyMem_Free(a->lengths);
+    PyMem_Free(a->offset);
+    PyMem_Free(a->black);
+    PyMem_Free(a->dirty);
+}
+
+/* Read one axis: its clues (a tuple or list of tuples or lists of block lengths), its two lists of
+ * masks and its dirty flags.  1 on success, 0 when something is not what the kernel handles
+ * (NotImplemented), -1 on error. */
+static int wide_axis_read(wide_axis *a, PyObject *clues, int n, PyObject *black, PyObject *white, PyObject *dirty)
+{
+    Py_ssize_t count = a->count;
+    PyObject **lines = PySequence_Fast_ITEMS(clues);
+    Py_ssize_t total = 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *c = lines[i];
+        if (!PyTuple_Check(c) && !PyList_Check(c))
+            return 0;
+        Py_ssize_t k = PySequence_Fast_GET_SIZE(c);
+        if (k > n)
+            return 0;
+        total += k;
+        if (k > a->kmax)
+            a->kmax = (int)k;
+    }
+    a->n = n;
+    a->W = words_for(n);
+    size_t words = (size_t)count * (size_t)a->W;
+    a->lengths = PyMem_Malloc(sizeof(int) * (size_t)(total + 1));
+    a->offset = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(count + 1));
+    a->black = PyMem_Calloc(4 * words + 1, sizeof(word_t));
+    a->dirty = PyMem_Malloc((size_t)count + 1);
+    if (a->lengths == NULL || a->offset == NULL || a->black == NULL || a->dirty == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    a->white = a->black + words;
+    a->black0 = a->white + words;
+    a->white0 = a->black0 + words;
+    Py_ssize_t at = 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *c = lines[i];
+        Py_ssize_t k = PySequence_Fast_GET_SIZE(c);
+        a->offset[i] = at;
+        int r = read_lengths(PySequence_Fast_ITEMS(c), k, n, a->lengths + at);
+        if (r <= 0)
+            return r;
+        at += k;
+    }
+    a->offset[count] = at;
+    PyObject *lists[2] = {black, white};
+    word_t *into[2] = {a->black, a->white};
+    word_t low[WIDE_FIX_MAX_SIDE / 64 + 2];
+    w_low_bits(low, a->W, n);
+    for (int v = 0; v < 2; v++) {
+        if (!PyList_Check(lists[v]) || PyList_GET_SIZE(lists[v]) != count)
+            return 0;
+        for (Py_ssize_t i = 0; i < count; i++) {
+            word_t *d = into[v] + (size_t)i * a->W;
+            int r = words_of_py(PyList_GET_ITEM(lists[v], i), d, a->W);
+            if (r <= 0)
+                return r;
+            for (int j = 0; j < a->W; j++)
+                if (d[j] & ~low[j])
+                    return 0; /* bits beyond the line: the reference says what that means */
+        }
+    }
+    memcpy(a->black0, a->black, sizeof(word_t) * 2 * words);
+    return fix_read_flags(dirty, count, a->dirty);
+}
+
+/* Write back the masks that changed and the flags; 0 on error. */
+static int wide_axis_write(wide_axis *a, PyObject *black, PyObject *white, PyObject *dirty)
+{
+    PyObject *lists[2] = {black, white};
+    word_t *now[2] = {a->black, a->white}, *was[2] = {a->black0, a->white0};
+    for (int v = 0; v < 2; v++)
+        for (Py_ssize_t i = 0; i < a->count; i++) {
+            word_t *x = now[v] + (size_t)i * a->W;
+            if (!memcmp(x, was[v] + (size_t)i * a->W, sizeof(word_t) * a->W))
+                continue;
+            PyObject *o = py_of_words(x, a->W);
+            if (o == NULL)
+                return 0;
+            PyList_SetItem(lists[v], i, o); /* (steals o) */
+        }
+    return fix_write_flags(dirty, a->count, a->dirty);
+}
+
+/* One line as native_solve_line solves it: 1 with fb and fw (W words), 0 when it has no placement. */
+static int wide_line(const int *clue, int k, int n, const word_t *black, const word_t *white, int W,
+                     word_t *fb, word_t *fw, word_t *starts, int *ints, word_t *work)
+{
+    if (n <= KERNEL_MAX_N && k < MAX_BLOCKS) {
+        mask_t b = black[0], w = white[0];
+#if MASK_BITS == 128
+        if (W > 1) {
+            b |= (mask_t)black[1] << 64;
+            w |= (mask_t)white[1] << 64;
+        }
+#endif
+        facts_t f;
+        if (!solve_line_masks(clue, k, n, b, w, &f))
+            return 0;
+        memset(fb, 0, sizeof(word_t) * W);
+        memset(fw, 0, sizeof(word_t) * W);
+        fb[0] = (word_t)f.black;
+        fw[0] = (word_t)f.white;
+#if MASK_BITS == 128
+        if (W > 1) {
+            fb[1] = (word_t)(f.black >> 64);
+            fw[1] = (word_t)(f.white >> 64);
+        }
+#endif
+        return 1;
+    }
+    return w_solve_line(clue, k, n, black, white, W, 1, fb, fw, starts, ints, work);
+}
+
+/* fix_sweep on word arrays: one sweep of axis a, its new cells scattered into the crossing axis x. */
+static Py_ssize_t wide_sweep(wide_axis *a, wide_axis *x, word_t *fb, word_t *fw, word_t *starts, int *ints,
+                             word_t *work, long *calls)
+{
+    int W = a->W, XW = x->W;
+    for (Py_ssize_t i = 0; i < a->count; i++) {
+        if (!a->dirty[i])
+            continue;
+        a->dirty[i] = 0;
+        ++*calls;
+        word_t *b = a->black + (size_t)i * W, *w = a->white + (size_t)i * W;
+        int k = (int)(a->offset[i + 1] - a->offset[i]);
+        if (!wide_line(a->lengths + a->offset[i], k, a->n, b, w, W, fb, fw, starts, ints, work))
+            return i;
+        word_t one = (word_t)1 << (i & 63);
+        size_t at = (size_t)(i >> 6);
+        for (int colour = 0; colour < 2; colour++) {
+            word_t *mine = colour ? w : b, *after = colour ? fw : fb, *cross = colour ? x->white : x->black;
+            for (int j = 0; j < W; j++) {
+                if (after[j] == mine[j])
+                    continue;
+                word_t fresh = after[j] & ~mine[j];
+                mine[j] = after[j];
+                while (fresh) {
+                    Py_ssize_t c = (Py_ssize_t)j * 64 + ctz64(fresh);
+                    fresh &= fresh - 1;
+                    if (c < x->count) {
+                        cross[(size_t)c * XW + at] |= one;
+                        x->dirty[c] = 1;
+                    }
+                }
+            }
+        }
+    }
+    return -1;
+}
+
+static PyObject *wide_fixpoint(PyObject *const *args, Py_ssize_t h, Py_ssize_t w, int timed, double deadline)
+{
+    wide_axis rows = {0}, cols = {0};
+    rows.count = h;
+    cols.count = w;
+    word_t *scratch = NULL;
+    int *ints = NULL;
+    PyObject *result = NULL;
+    int ok;
+    if ((ok = wide_axis_read(&rows, args[0], (int)w, args[2], args[3], args[6])) <= 0
+        || (ok = wide_axis_read(&cols, args[1], (int)h, args[4], args[5], args[7])) <= 0) {
+        if (ok == 0 && !PyErr_Occurred()) {
+            Py_INCREF(Py_NotImplemented);
+            result = Py_NotImplemented;
+        }
+        goto done;
+    }
+    {
+        int kmax = rows.kmax > cols.kmax ? rows.kmax : cols.kmax;
+        int Wmax = rows.W > cols.W ? rows.W : cols.W;
+        /* fb, fw, starts (kmax W), w_solve_line's work ((4 kmax + 17) W); its ints: 2 kmax */
+        scratch = PyMem_Malloc(sizeof(word_t) * (size_t)Wmax * (5 * (size_t)kmax + 19));
+        ints = PyMem_Malloc(sizeof(int) * (2 * (size_t)kmax + 1));
+        if (scratch == NULL || ints == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        word_t *fb = scratch, *fw = fb + Wmax, *starts = fw + Wmax, *work = starts + (size_t)kmax * Wmax;
+        long calls = 0;
+        int what = 0, failed = 0;
+        Py_ssize_t where = -1;
+        for (;;) {
+            int r = fix_round(timed, deadline, args[9]);
+            if (r) {
+                if (r > 0)
+                    what = 3;
+                else
+                    failed = 1;
+                break;
+            }
+            if ((where = wide_sweep(&rows, &cols, fb, fw, starts, ints, work, &calls)) >= 0) {
+                what = 1;
+                break;
+            }
+            if ((where = wide_sweep(&cols, &rows, fb, fw, starts, ints, work, &calls)) >= 0) {
+                what = 2;
+                break;
+            }
+            int any = 0;
+            for (Py_ssize_t i = 0; i < h && !any; i++)
+                any = rows.dirty[i];
+            for (Py_ssize_t i = 0; i < w && !any; i++)
+                any = cols.dirty[i];
+            if (!any)
+                break;
+        }
+        /* what was done stays done, an error or not (as in bw_fixpoint) */
+        if (!wide_axis_write(&rows, args[2], args[3], args[6]) || !wide_axis_write(&cols, args[4], args[5], args[7]))
+            failed = 1;
+        if (!failed)
+            result = Py_BuildValue("(lin)", calls, what, where < 0 ? (Py_ssize_t)0 : where);
+    }
+done:
+    wide_axis_free(&rows);
+    wide_axis_free(&cols);
+    PyMem_Free(scratch);
+    PyMem_Free(ints);
+    return result;
+}
+
 PyDoc_STRVAR(bw_fixpoint_doc,
 "bw_fixpoint(row_clues, column_clues, row_black, row_white, column_black, column_white,\n"
 "            dirty_rows, dirty_columns, deadline, clock)\n--\n\n"
-"satnono.logic.propagate._lines_fixpoint for a black-and-white grid whose sides fit the kernel:\n"
+"satnono.logic.propagate._lines_fixpoint for a black-and-white grid (sides up to FIXPOINT_MAX_SIDE):\n"
 "the clues as tuples of block lengths, the four lists of masks and the two lists of dirty flags\n"
 "(updated in place), a deadline on clock() (None: none).  Returns (line solves, what, index):\n"
 "what 0 at the fixpoint, 1 or 2 when row or column `index` has no placement, 3 when clock()\n"
@@ -1490,7 +1755,7 @@ static PyObject *native_bw_fixpoint(PyObject *self, PyObject *const *args, Py_ss
     if ((!PyTuple_Check(rc) && !PyList_Check(rc)) || (!PyTuple_Check(cc) && !PyList_Check(cc)))
         Py_RETURN_NOTIMPLEMENTED;
     Py_ssize_t h = PySequence_Fast_GET_SIZE(rc), w = PySequence_Fast_GET_SIZE(cc);
-    if (h < 1 || w < 1 || h > KERNEL_MAX_N || w > KERNEL_MAX_N)
+    if (h < 1 || w < 1 || h > WIDE_FIX_MAX_SIDE || w > WIDE_FIX_MAX_SIDE)
         Py_RETURN_NOTIMPLEMENTED;
     double deadline = 0.0;
     int timed = args[8] != Py_None;
@@ -1499,6 +1764,8 @@ static PyObject *native_bw_fixpoint(PyObject *self, PyObject *const *args, Py_ss
         if (deadline == -1.0 && PyErr_Occurred())
             return NULL;
     }
+    if (h > KERNEL_MAX_N || w > KERNEL_MAX_N)
+        return wide_fixpoint(args, h, w, timed, deadline);
     /* one block: the clues, the masks before and now, the flags */
     size_t lines = (size_t)(h + w);
     char *mem = PyMem_Malloc(lines * (MAX_BLOCKS * sizeof(int) + sizeof(int) + 4 * sizeof(mask_t) + 1));
@@ -1525,25 +1792,12 @@ static PyObject *native_bw_fixpoint(PyObject *self, PyObject *const *args, Py_ss
     Py_ssize_t where = -1;
     int failed = 0;
     for (;;) {
-        if (timed) {
-            PyObject *now = PyObject_CallNoArgs(args[9]);
-            if (now == NULL) {
-                failed = 1;
-                break;
-            }
-            double t = PyFloat_AsDouble(now);
-            Py_DECREF(now);
-            if (t == -1.0 && PyErr_Occurred()) {
-                failed = 1;
-                break;
-            }
-            if (t > deadline) {
+        int r = fix_round(timed, deadline, args[9]);
+        if (r) {
+            if (r > 0)
                 what = 3;
-                break;
-            }
-        }
-        if (PyErr_CheckSignals() < 0) {
-            failed = 1;
+            else
+                failed = 1;
             break;
         }
         if ((where = fix_sweep(h, (int)w, rl, rk, rb, rw, rd, cb, cw, cd, &calls)) >= 0) {
@@ -1603,6 +1857,7 @@ PyMODINIT_FUNC PyInit__native(void)
 #endif
     if (PyModule_AddIntConstant(m, "KERNEL_MAX_N", KERNEL_MAX_N) < 0
         || PyModule_AddIntConstant(m, "WIDE_MAX_N", WIDE_MAX_N) < 0
+        || PyModule_AddIntConstant(m, "FIXPOINT_MAX_SIDE", WIDE_FIX_MAX_SIDE) < 0
         || PyModule_AddStringConstant(m, "SOURCE_SHA256", SATNONO_NATIVE_SHA256) < 0) {
         Py_DECREF(m);
         return NULL;

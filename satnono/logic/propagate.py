@@ -8,11 +8,11 @@ one-colour case: two exclusion masks per line (not background = black, not
 black = white).  After a line fixpoint the puzzle's rules narrow the state and
 the lines they touched are solved again.
 
-A black-and-white grid whose sides fit the compiled kernel, propagated through a
-plain :class:`~satnono.lines.LineSolver`, runs its line fixpoint in the compiled
-core (``bw_fixpoint`` in ``satnono/lines/_native.c``): the sweeps below, in the
-same order, so the same masks, dirty flags, line-solver calls and contradiction
-(``tests/test_native.py``).
+A black-and-white grid (sides of up to 4,096 cells), propagated through a plain
+:class:`~satnono.lines.LineSolver`, runs its line fixpoint in the compiled core
+(``bw_fixpoint`` in ``satnono/lines/_native.c``; masks of one word up to the kernel's
+126 cells, arrays of words beyond): the sweeps below, in the same order, so the same
+masks, dirty flags, line-solver calls and contradiction (``tests/test_native.py``).
 """
 
 from __future__ import annotations
@@ -201,7 +201,7 @@ def _lines_fixpoint(
     rex, cex = state.row_ex, state.col_ex
     if _native is not None and type(solver) is LineSolver and len(rex) == 2 and not p.has_blots:
         # black and white through the plain line solver: the same sweeps in C (NotImplemented:
-        # a side beyond its kernel, and the sweeps below do it)
+        # a side beyond 4,096 cells, and the sweeps below do it)
         bad = _native_fixpoint(state, solver, dirty_rows, dirty_cols, deadline, _native)
         if bad is not NotImplemented:
             return bad
@@ -222,7 +222,7 @@ def _native_fixpoint(state: GridState, solver: LineSolver, dirty_rows: list[bool
                      deadline: float | None, core) -> Contradiction | None:
     """:func:`_lines_fixpoint` of a black-and-white grid in the compiled core (``bw_fixpoint``:
     the same sweeps, so the same masks, dirty flags, line-solver calls and contradiction), or
-    NotImplemented (nothing changed) for a grid it does not take (a side beyond its kernel)."""
+    NotImplemented (nothing changed) for a grid it does not take (a side beyond 4,096 cells)."""
     p, rex, cex = state.puzzle, state.row_ex, state.col_ex
     r = core.bw_fixpoint(p.rows, p.columns, rex[0], rex[1], cex[0], cex[1], dirty_rows, dirty_cols,
                          deadline, time.monotonic)
