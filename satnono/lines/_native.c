@@ -1438,22 +1438,36 @@ static int fix_write_flags(PyObject *list, Py_ssize_t count, const char *flags)
     return 1;
 }
 
-/* At the start of a round: 0 to go on, 1 when clock() has passed the deadline, -1 on an error
- * (Ctrl-C included: PyErr_CheckSignals). */
-static int fix_round(int timed, double deadline, PyObject *clock)
+/* The rounds of a fixpoint: sweep the rows, then the columns (sweep(grid, axis, calls): the index
+ * of the first line without a placement, or -1), until no line is dirty (dirty(grid) is 0): 0.
+ * 1 or 2 when a row or a column has no placement (*where: its index), 3 when clock() has passed
+ * the deadline at the start of a round, -1 on an error (Ctrl-C included: PyErr_CheckSignals). */
+typedef Py_ssize_t (*fix_sweep_fn)(void *grid, int axis, long *calls);
+typedef int (*fix_dirty_fn)(void *grid);
+
+static int fix_rounds(fix_sweep_fn sweep, fix_dirty_fn dirty, void *grid, int timed, double deadline,
+                      PyObject *clock, long *calls, Py_ssize_t *where)
 {
-    if (timed) {
-        PyObject *now = PyObject_CallNoArgs(clock);
-        if (now == NULL)
+    for (;;) {
+        if (timed) {
+            PyObject *now = PyObject_CallNoArgs(clock);
+            if (now == NULL)
+                return -1;
+            double t = PyFloat_AsDouble(now);
+            Py_DECREF(now);
+            if (t == -1.0 && PyErr_Occurred())
+                return -1;
+            if (t > deadline)
+                return 3;
+        }
+        if (PyErr_CheckSignals() < 0)
             return -1;
-        double t = PyFloat_AsDouble(now);
-        Py_DECREF(now);
-        if (t == -1.0 && PyErr_Occurred())
-            return -1;
-        if (t > deadline)
-            return 1;
+        for (int axis = 0; axis < 2; axis++)
+            if ((*where = sweep(grid, axis, calls)) >= 0)
+                return axis + 1;
+        if (!dirty(grid))
+            return 0;
     }
-    return PyErr_CheckSignals() < 0 ? -1 : 0;
 }
 
 /* One sweep of one axis: solve every dirty line, scatter its new cells into the crossing
@@ -1665,6 +1679,32 @@ static Py_ssize_t wide_sweep(wide_axis *a, wide_axis *x, word_t *fb, word_t *fw,
     return -1;
 }
 
+/* The word-array grid of wide_fixpoint, for fix_rounds: its two axes and the kernel's scratch. */
+typedef struct {
+    wide_axis *rows, *cols;
+    word_t *fb, *fw, *starts, *work;
+    int *ints;
+} wide_grid;
+
+static Py_ssize_t wide_grid_sweep(void *grid, int axis, long *calls)
+{
+    wide_grid *g = grid;
+    return wide_sweep(axis ? g->cols : g->rows, axis ? g->rows : g->cols, g->fb, g->fw, g->starts, g->ints,
+                      g->work, calls);
+}
+
+static int wide_grid_dirty(void *grid)
+{
+    wide_grid *g = grid;
+    for (int axis = 0; axis < 2; axis++) {
+        wide_axis *a = axis ? g->cols : g->rows;
+        for (Py_ssize_t i = 0; i < a->count; i++)
+            if (a->dirty[i])
+                return 1;
+    }
+    return 0;
+}
+
 static PyObject *wide_fixpoint(PyObject *const *args, Py_ssize_t h, Py_ssize_t w, int timed, double deadline)
 {
     wide_axis rows = {0}, cols = {0};
@@ -1692,35 +1732,12 @@ static PyObject *wide_fixpoint(PyObject *const *args, Py_ssize_t h, Py_ssize_t w
             PyErr_NoMemory();
             goto done;
         }
-        word_t *fb = scratch, *fw = fb + Wmax, *starts = fw + Wmax, *work = starts + (size_t)kmax * Wmax;
+        wide_grid g = {&rows, &cols, scratch, scratch + Wmax, scratch + 2 * (size_t)Wmax,
+                       scratch + (2 + (size_t)kmax) * Wmax, ints};
         long calls = 0;
-        int what = 0, failed = 0;
         Py_ssize_t where = -1;
-        for (;;) {
-            int r = fix_round(timed, deadline, args[9]);
-            if (r) {
-                if (r > 0)
-                    what = 3;
-                else
-                    failed = 1;
-                break;
-            }
-            if ((where = wide_sweep(&rows, &cols, fb, fw, starts, ints, work, &calls)) >= 0) {
-                what = 1;
-                break;
-            }
-            if ((where = wide_sweep(&cols, &rows, fb, fw, starts, ints, work, &calls)) >= 0) {
-                what = 2;
-                break;
-            }
-            int any = 0;
-            for (Py_ssize_t i = 0; i < h && !any; i++)
-                any = rows.dirty[i];
-            for (Py_ssize_t i = 0; i < w && !any; i++)
-                any = cols.dirty[i];
-            if (!any)
-                break;
-        }
+        int what = fix_rounds(wide_grid_sweep, wide_grid_dirty, &g, timed, deadline, args[9], &calls, &where);
+        int failed = what < 0;
         /* what was done stays done, an error or not (as in bw_fixpoint) */
         if (!wide_axis_write(&rows, args[2], args[3], args[6]) || !wide_axis_write(&cols, args[4], args[5], args[7]))
             failed = 1;
@@ -1733,6 +1750,31 @@ done:
     PyMem_Free(scratch);
     PyMem_Free(ints);
     return result;
+}
+
+/* The fixed-width grid of bw_fixpoint, for fix_rounds. */
+typedef struct {
+    Py_ssize_t h, w;
+    int *rl, *rk, *cl, *ck;
+    mask_t *rb, *rw, *cb, *cw;
+    char *rd, *cd; /* (one run of h + w flags) */
+} narrow_grid;
+
+static Py_ssize_t narrow_sweep(void *grid, int axis, long *calls)
+{
+    narrow_grid *g = grid;
+    if (axis == 0)
+        return fix_sweep(g->h, (int)g->w, g->rl, g->rk, g->rb, g->rw, g->rd, g->cb, g->cw, g->cd, calls);
+    return fix_sweep(g->w, (int)g->h, g->cl, g->ck, g->cb, g->cw, g->cd, g->rb, g->rw, g->rd, calls);
+}
+
+static int narrow_dirty(void *grid)
+{
+    narrow_grid *g = grid;
+    for (Py_ssize_t i = 0; i < g->h + g->w; i++)
+        if (g->rd[i])
+            return 1;
+    return 0;
 }
 
 PyDoc_STRVAR(bw_fixpoint_doc,
@@ -1787,33 +1829,11 @@ static PyObject *native_bw_fixpoint(PyObject *self, PyObject *const *args, Py_ss
         Py_RETURN_NOTIMPLEMENTED;
     }
     memcpy(rb0, rb, sizeof(mask_t) * lines * 2);
+    narrow_grid g = {h, w, rl, rk, cl, ck, rb, rw, cb, cw, rd, cd};
     long calls = 0;
-    int what = 0;
     Py_ssize_t where = -1;
-    int failed = 0;
-    for (;;) {
-        int r = fix_round(timed, deadline, args[9]);
-        if (r) {
-            if (r > 0)
-                what = 3;
-            else
-                failed = 1;
-            break;
-        }
-        if ((where = fix_sweep(h, (int)w, rl, rk, rb, rw, rd, cb, cw, cd, &calls)) >= 0) {
-            what = 1;
-            break;
-        }
-        if ((where = fix_sweep(w, (int)h, cl, ck, cb, cw, cd, rb, rw, rd, &calls)) >= 0) {
-            what = 2;
-            break;
-        }
-        int any = 0;
-        for (size_t i = 0; i < lines && !any; i++)
-            any = rd[i]; /* (rd and cd are one run of h + w flags) */
-        if (!any)
-            break;
-    }
+    int what = fix_rounds(narrow_sweep, narrow_dirty, &g, timed, deadline, args[9], &calls, &where);
+    int failed = what < 0;
     /* what was done stays done, an error or not (the reference's state would have it too) */
     if (!fix_write_masks(args[2], h, rb0, rb) || !fix_write_masks(args[3], h, rw0, rw)
         || !fix_write_masks(args[4], w, cb0, cb) || !fix_write_masks(args[5], w, cw0, cw)
