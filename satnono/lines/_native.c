@@ -1356,47 +1356,32 @@ static PyObject *native_feed_flat(PyObject *self, PyObject *const *args, Py_ssiz
 
 /* ------------------------------------------------------ the line fixpoint
  *
- * satnono.logic.propagate._lines_fixpoint for black and white on fixed-width masks (and, further
- * down, on arrays of words for a side beyond KERNEL_MAX_N): the same
- * sweeps in the same order (every dirty row, each one's new cells pushed to the columns, then
- * every dirty column, pushed to the rows, until no line is dirty), each line solved by the
- * kernel above as LineSolver.solve would, so the masks, the dirty flags, the number of line
- * solves and the line a contradiction is found in are the reference's. */
+ * satnono.logic.propagate._lines_fixpoint for black and white: the same sweeps in the same order
+ * (every dirty row, each one's new cells pushed to the columns, then every dirty column, pushed
+ * to the rows, until no line is dirty), each line solved as native_solve_line solves it (the
+ * fixed-width kernel when the line and its clue fit it, w_solve_line otherwise), so the masks,
+ * the dirty flags, the number of line solves and the line a contradiction is found in are the
+ * reference's.  Each line's two masks are held as W = words_for(n) words. */
 
-/* Read the clues of one axis (a list or tuple of `count` tuples of block lengths) into
- * lengths[i * MAX_BLOCKS ...] and ks[i]; 1 on success, 0 when one is outside what the kernel
- * handles, -1 on error. */
-static int fix_read_clues(PyObject *clues, Py_ssize_t count, int n, int *lengths, int *ks)
-{
-    PyObject **lines = PySequence_Fast_ITEMS(clues);
-    for (Py_ssize_t i = 0; i < count; i++) {
-        PyObject *c = lines[i];
-        if (!PyTuple_Check(c) && !PyList_Check(c))
-            return 0;
-        Py_ssize_t k = PySequence_Fast_GET_SIZE(c);
-        if (k >= MAX_BLOCKS)
-            return 0;
-        int r = read_lengths(PySequence_Fast_ITEMS(c), k, n, lengths + (size_t)i * MAX_BLOCKS);
-        if (r <= 0)
-            return r;
-        ks[i] = (int)k;
-    }
-    return 1;
-}
+#define FIX_MAX_SIDE 4096
 
-/* Read `count` masks of at most n bits from a list; 1, 0 (not such masks), -1 on error. */
-static int fix_read_masks(PyObject *list, Py_ssize_t count, int n, mask_t *out)
+typedef struct {
+    Py_ssize_t count;            /* lines */
+    int n, W;                    /* cells a line, words a mask */
+    int *lengths;                /* the clues, one after another */
+    Py_ssize_t *offset;          /* line i's clue: lengths[offset[i] .. offset[i + 1]) */
+    word_t *black, *white;       /* count * W words each: now */
+    word_t *black0, *white0;     /* ... and as read */
+    char *dirty;
+    int kmax;                    /* the most blocks of a line */
+} fix_axis;
+
+static void fix_axis_free(fix_axis *a)
 {
-    if (!PyList_Check(list) || PyList_GET_SIZE(list) != count)
-        return 0;
-    for (Py_ssize_t i = 0; i < count; i++) {
-        int r = mask_from_py(PyList_GET_ITEM(list, i), &out[i]);
-        if (r <= 0)
-            return r;
-        if (out[i] >> n)
-            return 0;
-    }
-    return 1;
+    PyMem_Free(a->lengths);
+    PyMem_Free(a->offset);
+    PyMem_Free(a->black);
+    PyMem_Free(a->dirty);
 }
 
 static int fix_read_flags(PyObject *list, Py_ssize_t count, char *out)
@@ -1408,20 +1393,6 @@ static int fix_read_flags(PyObject *list, Py_ssize_t count, char *out)
         if (t < 0)
             return -1;
         out[i] = (char)t;
-    }
-    return 1;
-}
-
-/* Write the masks that changed back into the list; 0 on error. */
-static int fix_write_masks(PyObject *list, Py_ssize_t count, const mask_t *was, const mask_t *now)
-{
-    for (Py_ssize_t i = 0; i < count; i++) {
-        if (was[i] == now[i])
-            continue;
-        PyObject *v = mask_to_py(now[i]);
-        if (v == NULL)
-            return 0;
-        PyList_SetItem(list, i, v); /* (steals v) */
     }
     return 1;
 }
@@ -1438,101 +1409,10 @@ static int fix_write_flags(PyObject *list, Py_ssize_t count, const char *flags)
     return 1;
 }
 
-/* The rounds of a fixpoint: sweep the rows, then the columns (sweep(grid, axis, calls): the index
- * of the first line without a placement, or -1), until no line is dirty (dirty(grid) is 0): 0.
- * 1 or 2 when a row or a column has no placement (*where: its index), 3 when clock() has passed
- * the deadline at the start of a round, -1 on an error (Ctrl-C included: PyErr_CheckSignals). */
-typedef Py_ssize_t (*fix_sweep_fn)(void *grid, int axis, long *calls);
-typedef int (*fix_dirty_fn)(void *grid);
-
-static int fix_rounds(fix_sweep_fn sweep, fix_dirty_fn dirty, void *grid, int timed, double deadline,
-                      PyObject *clock, long *calls, Py_ssize_t *where)
-{
-    for (;;) {
-        if (timed) {
-            PyObject *now = PyObject_CallNoArgs(clock);
-            if (now == NULL)
-                return -1;
-            double t = PyFloat_AsDouble(now);
-            Py_DECREF(now);
-            if (t == -1.0 && PyErr_Occurred())
-                return -1;
-            if (t > deadline)
-                return 3;
-        }
-        if (PyErr_CheckSignals() < 0)
-            return -1;
-        for (int axis = 0; axis < 2; axis++)
-            if ((*where = sweep(grid, axis, calls)) >= 0)
-                return axis + 1;
-        if (!dirty(grid))
-            return 0;
-    }
-}
-
-/* One sweep of one axis: solve every dirty line, scatter its new cells into the crossing
- * lines' masks and mark those dirty.  Returns the index of the first line without a placement
- * (the sweep stops there, as the reference's does, its earlier lines' cells pushed), else -1. */
-static Py_ssize_t fix_sweep(Py_ssize_t count, int n, const int *lengths, const int *ks, mask_t *black, mask_t *white,
-                            char *dirty, mask_t *cross_black, mask_t *cross_white, char *cross_dirty, long *calls)
-{
-    for (Py_ssize_t i = 0; i < count; i++) {
-        if (!dirty[i])
-            continue;
-        dirty[i] = 0;
-        ++*calls;
-        facts_t f;
-        if (!solve_line_masks(lengths + (size_t)i * MAX_BLOCKS, ks[i], n, black[i], white[i], &f))
-            return i;
-        mask_t one = ONE << i;
-        for (int colour = 0; colour < 2; colour++) {
-            mask_t *mine = colour ? white : black, *cross = colour ? cross_white : cross_black;
-            mask_t after = colour ? f.white : f.black;
-            if (after == mine[i])
-                continue;
-            mask_t fresh = after & ~mine[i];
-            mine[i] = after;
-            while (fresh) {
-                int c = m_ctz(fresh);
-                fresh &= fresh - 1;
-                cross[c] |= one;
-                cross_dirty[c] = 1;
-            }
-        }
-    }
-    return -1;
-}
-
-/* The same fixpoint for a grid with a side beyond KERNEL_MAX_N (up to WIDE_FIX_MAX_SIDE): each
- * line's masks as W = words_for(n) words, each line solved as native_solve_line solves it (the
- * fixed-width kernel when the line and its clue fit it, w_solve_line otherwise), so again the
- * reference's masks, flags, line solves and contradiction. */
-
-#define WIDE_FIX_MAX_SIDE 4096
-
-typedef struct {
-    Py_ssize_t count;            /* lines */
-    int n, W;                    /* cells a line, words a mask */
-    int *lengths;                /* the clues, one after another */
-    Py_ssize_t *offset;          /* line i's clue: lengths[offset[i] .. offset[i + 1]) */
-    word_t *black, *white;       /* count * W words each: now */
-    word_t *black0, *white0;     /* ... and as read */
-    char *dirty;
-    int kmax;                    /* the most blocks of a line */
-} wide_axis;
-
-static void wide_axis_free(wide_axis *a)
-{
-    PyMem_Free(a->lengths);
-    PyMem_Free(a->offset);
-    PyMem_Free(a->black);
-    PyMem_Free(a->dirty);
-}
-
 /* Read one axis: its clues (a tuple or list of tuples or lists of block lengths), its two lists of
  * masks and its dirty flags.  1 on success, 0 when something is not what the kernel handles
  * (NotImplemented), -1 on error. */
-static int wide_axis_read(wide_axis *a, PyObject *clues, int n, PyObject *black, PyObject *white, PyObject *dirty)
+static int fix_axis_read(fix_axis *a, PyObject *clues, int n, PyObject *black, PyObject *white, PyObject *dirty)
 {
     Py_ssize_t count = a->count;
     PyObject **lines = PySequence_Fast_ITEMS(clues);
@@ -1575,7 +1455,7 @@ static int wide_axis_read(wide_axis *a, PyObject *clues, int n, PyObject *black,
     a->offset[count] = at;
     PyObject *lists[2] = {black, white};
     word_t *into[2] = {a->black, a->white};
-    word_t low[WIDE_FIX_MAX_SIDE / 64 + 2];
+    word_t low[FIX_MAX_SIDE / 64 + 2];
     w_low_bits(low, a->W, n);
     for (int v = 0; v < 2; v++) {
         if (!PyList_Check(lists[v]) || PyList_GET_SIZE(lists[v]) != count)
@@ -1595,7 +1475,7 @@ static int wide_axis_read(wide_axis *a, PyObject *clues, int n, PyObject *black,
 }
 
 /* Write back the masks that changed and the flags; 0 on error. */
-static int wide_axis_write(wide_axis *a, PyObject *black, PyObject *white, PyObject *dirty)
+static int fix_axis_write(fix_axis *a, PyObject *black, PyObject *white, PyObject *dirty)
 {
     PyObject *lists[2] = {black, white};
     word_t *now[2] = {a->black, a->white}, *was[2] = {a->black0, a->white0};
@@ -1613,8 +1493,8 @@ static int wide_axis_write(wide_axis *a, PyObject *black, PyObject *white, PyObj
 }
 
 /* One line as native_solve_line solves it: 1 with fb and fw (W words), 0 when it has no placement. */
-static int wide_line(const int *clue, int k, int n, const word_t *black, const word_t *white, int W,
-                     word_t *fb, word_t *fw, word_t *starts, int *ints, word_t *work)
+static int fix_line(const int *clue, int k, int n, const word_t *black, const word_t *white, int W,
+                    word_t *fb, word_t *fw, word_t *starts, int *ints, word_t *work)
 {
     if (n <= KERNEL_MAX_N && k < MAX_BLOCKS) {
         mask_t b = black[0], w = white[0];
@@ -1642,9 +1522,11 @@ static int wide_line(const int *clue, int k, int n, const word_t *black, const w
     return w_solve_line(clue, k, n, black, white, W, 1, fb, fw, starts, ints, work);
 }
 
-/* fix_sweep on word arrays: one sweep of axis a, its new cells scattered into the crossing axis x. */
-static Py_ssize_t wide_sweep(wide_axis *a, wide_axis *x, word_t *fb, word_t *fw, word_t *starts, int *ints,
-                             word_t *work, long *calls)
+/* One sweep of axis a: solve every dirty line, scatter its new cells into the crossing axis x's
+ * masks and mark those lines dirty.  Returns the index of the first line without a placement
+ * (the sweep stops there, as the reference's does, its earlier lines' cells pushed), else -1. */
+static Py_ssize_t fix_sweep(fix_axis *a, fix_axis *x, word_t *fb, word_t *fw, word_t *starts, int *ints,
+                            word_t *work, long *calls)
 {
     int W = a->W, XW = x->W;
     for (Py_ssize_t i = 0; i < a->count; i++) {
@@ -1654,7 +1536,7 @@ static Py_ssize_t wide_sweep(wide_axis *a, wide_axis *x, word_t *fb, word_t *fw,
         ++*calls;
         word_t *b = a->black + (size_t)i * W, *w = a->white + (size_t)i * W;
         int k = (int)(a->offset[i + 1] - a->offset[i]);
-        if (!wide_line(a->lengths + a->offset[i], k, a->n, b, w, W, fb, fw, starts, ints, work))
+        if (!fix_line(a->lengths + a->offset[i], k, a->n, b, w, W, fb, fw, starts, ints, work))
             return i;
         word_t one = (word_t)1 << (i & 63);
         size_t at = (size_t)(i >> 6);
@@ -1679,100 +1561,10 @@ static Py_ssize_t wide_sweep(wide_axis *a, wide_axis *x, word_t *fb, word_t *fw,
     return -1;
 }
 
-/* The word-array grid of wide_fixpoint, for fix_rounds: its two axes and the kernel's scratch. */
-typedef struct {
-    wide_axis *rows, *cols;
-    word_t *fb, *fw, *starts, *work;
-    int *ints;
-} wide_grid;
-
-static Py_ssize_t wide_grid_sweep(void *grid, int axis, long *calls)
+static int fix_any_dirty(const fix_axis *a)
 {
-    wide_grid *g = grid;
-    return wide_sweep(axis ? g->cols : g->rows, axis ? g->rows : g->cols, g->fb, g->fw, g->starts, g->ints,
-                      g->work, calls);
-}
-
-static int wide_grid_dirty(void *grid)
-{
-    wide_grid *g = grid;
-    for (int axis = 0; axis < 2; axis++) {
-        wide_axis *a = axis ? g->cols : g->rows;
-        for (Py_ssize_t i = 0; i < a->count; i++)
-            if (a->dirty[i])
-                return 1;
-    }
-    return 0;
-}
-
-static PyObject *wide_fixpoint(PyObject *const *args, Py_ssize_t h, Py_ssize_t w, int timed, double deadline)
-{
-    wide_axis rows = {0}, cols = {0};
-    rows.count = h;
-    cols.count = w;
-    word_t *scratch = NULL;
-    int *ints = NULL;
-    PyObject *result = NULL;
-    int ok;
-    if ((ok = wide_axis_read(&rows, args[0], (int)w, args[2], args[3], args[6])) <= 0
-        || (ok = wide_axis_read(&cols, args[1], (int)h, args[4], args[5], args[7])) <= 0) {
-        if (ok == 0 && !PyErr_Occurred()) {
-            Py_INCREF(Py_NotImplemented);
-            result = Py_NotImplemented;
-        }
-        goto done;
-    }
-    {
-        int kmax = rows.kmax > cols.kmax ? rows.kmax : cols.kmax;
-        int Wmax = rows.W > cols.W ? rows.W : cols.W;
-        /* fb, fw, starts (kmax W), w_solve_line's work ((4 kmax + 17) W); its ints: 2 kmax */
-        scratch = PyMem_Malloc(sizeof(word_t) * (size_t)Wmax * (5 * (size_t)kmax + 19));
-        ints = PyMem_Malloc(sizeof(int) * (2 * (size_t)kmax + 1));
-        if (scratch == NULL || ints == NULL) {
-            PyErr_NoMemory();
-            goto done;
-        }
-        wide_grid g = {&rows, &cols, scratch, scratch + Wmax, scratch + 2 * (size_t)Wmax,
-                       scratch + (2 + (size_t)kmax) * Wmax, ints};
-        long calls = 0;
-        Py_ssize_t where = -1;
-        int what = fix_rounds(wide_grid_sweep, wide_grid_dirty, &g, timed, deadline, args[9], &calls, &where);
-        int failed = what < 0;
-        /* what was done stays done, an error or not (as in bw_fixpoint) */
-        if (!wide_axis_write(&rows, args[2], args[3], args[6]) || !wide_axis_write(&cols, args[4], args[5], args[7]))
-            failed = 1;
-        if (!failed)
-            result = Py_BuildValue("(lin)", calls, what, where < 0 ? (Py_ssize_t)0 : where);
-    }
-done:
-    wide_axis_free(&rows);
-    wide_axis_free(&cols);
-    PyMem_Free(scratch);
-    PyMem_Free(ints);
-    return result;
-}
-
-/* The fixed-width grid of bw_fixpoint, for fix_rounds. */
-typedef struct {
-    Py_ssize_t h, w;
-    int *rl, *rk, *cl, *ck;
-    mask_t *rb, *rw, *cb, *cw;
-    char *rd, *cd; /* (one run of h + w flags) */
-} narrow_grid;
-
-static Py_ssize_t narrow_sweep(void *grid, int axis, long *calls)
-{
-    narrow_grid *g = grid;
-    if (axis == 0)
-        return fix_sweep(g->h, (int)g->w, g->rl, g->rk, g->rb, g->rw, g->rd, g->cb, g->cw, g->cd, calls);
-    return fix_sweep(g->w, (int)g->h, g->cl, g->ck, g->cb, g->cw, g->cd, g->rb, g->rw, g->rd, calls);
-}
-
-static int narrow_dirty(void *grid)
-{
-    narrow_grid *g = grid;
-    for (Py_ssize_t i = 0; i < g->h + g->w; i++)
-        if (g->rd[i])
+    for (Py_ssize_t i = 0; i < a->count; i++)
+        if (a->dirty[i])
             return 1;
     return 0;
 }
@@ -1797,7 +1589,7 @@ static PyObject *native_bw_fixpoint(PyObject *self, PyObject *const *args, Py_ss
     if ((!PyTuple_Check(rc) && !PyList_Check(rc)) || (!PyTuple_Check(cc) && !PyList_Check(cc)))
         Py_RETURN_NOTIMPLEMENTED;
     Py_ssize_t h = PySequence_Fast_GET_SIZE(rc), w = PySequence_Fast_GET_SIZE(cc);
-    if (h < 1 || w < 1 || h > WIDE_FIX_MAX_SIDE || w > WIDE_FIX_MAX_SIDE)
+    if (h < 1 || w < 1 || h > FIX_MAX_SIDE || w > FIX_MAX_SIDE)
         Py_RETURN_NOTIMPLEMENTED;
     double deadline = 0.0;
     int timed = args[8] != Py_None;
@@ -1806,42 +1598,78 @@ static PyObject *native_bw_fixpoint(PyObject *self, PyObject *const *args, Py_ss
         if (deadline == -1.0 && PyErr_Occurred())
             return NULL;
     }
-    if (h > KERNEL_MAX_N || w > KERNEL_MAX_N)
-        return wide_fixpoint(args, h, w, timed, deadline);
-    /* one block: the clues, the masks before and now, the flags */
-    size_t lines = (size_t)(h + w);
-    char *mem = PyMem_Malloc(lines * (MAX_BLOCKS * sizeof(int) + sizeof(int) + 4 * sizeof(mask_t) + 1));
-    if (mem == NULL)
-        return PyErr_NoMemory();
-    mask_t *rb = (mask_t *)mem, *rw = rb + h, *cb = rw + h, *cw = cb + w;
-    mask_t *rb0 = cw + w, *rw0 = rb0 + h, *cb0 = rw0 + h, *cw0 = cb0 + w;
-    int *rl = (int *)(cw0 + w), *cl = rl + (size_t)h * MAX_BLOCKS, *rk = cl + (size_t)w * MAX_BLOCKS, *ck = rk + h;
-    char *rd = (char *)(ck + w), *cd = rd + h;
+    fix_axis rows = {0}, cols = {0};
+    rows.count = h;
+    cols.count = w;
+    word_t *scratch = NULL;
+    int *ints = NULL;
     PyObject *result = NULL;
     int ok;
-    if ((ok = fix_read_clues(rc, h, (int)w, rl, rk)) <= 0 || (ok = fix_read_clues(cc, w, (int)h, cl, ck)) <= 0
-        || (ok = fix_read_masks(args[2], h, (int)w, rb)) <= 0 || (ok = fix_read_masks(args[3], h, (int)w, rw)) <= 0
-        || (ok = fix_read_masks(args[4], w, (int)h, cb)) <= 0 || (ok = fix_read_masks(args[5], w, (int)h, cw)) <= 0
-        || (ok = fix_read_flags(args[6], h, rd)) <= 0 || (ok = fix_read_flags(args[7], w, cd)) <= 0) {
-        PyMem_Free(mem);
-        if (ok < 0)
-            return NULL;
-        Py_RETURN_NOTIMPLEMENTED;
+    /* everything is read and checked before anything is written: NotImplemented changes nothing */
+    if ((ok = fix_axis_read(&rows, rc, (int)w, args[2], args[3], args[6])) <= 0
+        || (ok = fix_axis_read(&cols, cc, (int)h, args[4], args[5], args[7])) <= 0) {
+        if (ok == 0 && !PyErr_Occurred()) {
+            Py_INCREF(Py_NotImplemented);
+            result = Py_NotImplemented;
+        }
+        goto done;
     }
-    memcpy(rb0, rb, sizeof(mask_t) * lines * 2);
-    narrow_grid g = {h, w, rl, rk, cl, ck, rb, rw, cb, cw, rd, cd};
+    int kmax = rows.kmax > cols.kmax ? rows.kmax : cols.kmax;
+    int Wmax = rows.W > cols.W ? rows.W : cols.W;
+    /* fb, fw, starts (kmax W), w_solve_line's work ((4 kmax + 17) W); its ints: 2 kmax */
+    scratch = PyMem_Malloc(sizeof(word_t) * (size_t)Wmax * (5 * (size_t)kmax + 19));
+    ints = PyMem_Malloc(sizeof(int) * (2 * (size_t)kmax + 1));
+    if (scratch == NULL || ints == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    word_t *fb = scratch, *fw = fb + Wmax, *starts = fw + Wmax, *work = starts + (size_t)kmax * Wmax;
     long calls = 0;
+    int what = 0, failed = 0;
     Py_ssize_t where = -1;
-    int what = fix_rounds(narrow_sweep, narrow_dirty, &g, timed, deadline, args[9], &calls, &where);
-    int failed = what < 0;
+    for (;;) {
+        if (timed) { /* the deadline at the start of every round, as the reference checks it */
+            PyObject *now = PyObject_CallNoArgs(args[9]);
+            if (now == NULL) {
+                failed = 1;
+                break;
+            }
+            double t = PyFloat_AsDouble(now);
+            Py_DECREF(now);
+            if (t == -1.0 && PyErr_Occurred()) {
+                failed = 1;
+                break;
+            }
+            if (t > deadline) {
+                what = 3;
+                break;
+            }
+        }
+        if (PyErr_CheckSignals() < 0) {
+            failed = 1;
+            break;
+        }
+        if ((where = fix_sweep(&rows, &cols, fb, fw, starts, ints, work, &calls)) >= 0) {
+            what = 1;
+            break;
+        }
+        if ((where = fix_sweep(&cols, &rows, fb, fw, starts, ints, work, &calls)) >= 0) {
+            what = 2;
+            break;
+        }
+        if (!fix_any_dirty(&rows) && !fix_any_dirty(&cols))
+            break;
+    }
     /* what was done stays done, an error or not (the reference's state would have it too) */
-    if (!fix_write_masks(args[2], h, rb0, rb) || !fix_write_masks(args[3], h, rw0, rw)
-        || !fix_write_masks(args[4], w, cb0, cb) || !fix_write_masks(args[5], w, cw0, cw)
-        || !fix_write_flags(args[6], h, rd) || !fix_write_flags(args[7], w, cd))
+    if (!fix_axis_write(&rows, args[2], args[3], args[6]) || !fix_axis_write(&cols, args[4], args[5], args[7]))
         failed = 1;
     if (!failed)
         result = Py_BuildValue("(lin)", calls, what, where < 0 ? (Py_ssize_t)0 : where);
-    PyMem_Free(mem);
+done:
+    fix_axis_free(&rows);
+    fix_axis_free(&cols);
+    PyMem_Free(scratch);
+    PyMem_Free(ints);
     return result;
 }
 
@@ -1877,7 +1705,7 @@ PyMODINIT_FUNC PyInit__native(void)
 #endif
     if (PyModule_AddIntConstant(m, "KERNEL_MAX_N", KERNEL_MAX_N) < 0
         || PyModule_AddIntConstant(m, "WIDE_MAX_N", WIDE_MAX_N) < 0
-        || PyModule_AddIntConstant(m, "FIXPOINT_MAX_SIDE", WIDE_FIX_MAX_SIDE) < 0
+        || PyModule_AddIntConstant(m, "FIXPOINT_MAX_SIDE", FIX_MAX_SIDE) < 0
         || PyModule_AddStringConstant(m, "SOURCE_SHA256", SATNONO_NATIVE_SHA256) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -10,8 +10,8 @@ the lines they touched are solved again.
 
 A black-and-white grid (sides of up to 4,096 cells), propagated through a plain
 :class:`~satnono.lines.LineSolver`, runs its line fixpoint in the compiled core
-(``bw_fixpoint`` in ``satnono/lines/_native.c``; masks of one word up to the kernel's
-126 cells, arrays of words beyond): the sweeps below, in the same order, so the same
+(``bw_fixpoint`` in ``satnono/lines/_native.c``; masks as arrays of 64-bit words, each
+line solved as ``solve_line`` solves it): the sweeps below, in the same order, so the same
 masks, dirty flags, line-solver calls and contradiction (``tests/test_native.py``).
 """
 
