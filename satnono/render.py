@@ -104,7 +104,9 @@ def placement_list(axis: str, items: Sequence[tuple[int, int]], limit: int = 12)
 
 def render_heatmap(d: Diagnosis, ascii: bool = False) -> str:
     """The grid with each cell drawn by level; open rows carry their number of
-    placements on the right, conflicting rows a marker; a legend follows."""
+    placements on the right, conflicting rows a marker; a legend follows.  The open
+    rows and columns are listed once, by :func:`render_summary`, which ``diagnose``
+    prints above the map."""
     glyphs: tuple[str, ...] = ASCII_GLYPHS if ascii else UNICODE_GLYPHS
     levels = heat(d)
     p = d.puzzle
@@ -130,7 +132,6 @@ def render_heatmap(d: Diagnosis, ascii: bool = False) -> str:
         line = "".join(glyph(r, c, v) for c, v in enumerate(row))
         note = row_notes.get(r)
         out.append(f"{line}  {note}" if note else line)
-    cols = [(o.index, o.placements) for o in d.open_lines if o.axis == COLUMN]
     conflict_cols = [i for axis, i in d.conflict if axis == COLUMN]
     if conflict_cols:
         mark = [" " * len(glyphs[0])] * d.puzzle.width
@@ -144,8 +145,6 @@ def render_heatmap(d: Diagnosis, ascii: bool = False) -> str:
         if 6 in used:
             names.append(f"x{search_mark} colour x, but only found by search")
     out.append("legend: " + ", ".join(names))
-    if cols:
-        out.append("several placements left after line logic: " + placement_list("column", cols))
     return "\n".join(out)
 
 

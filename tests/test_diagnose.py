@@ -473,6 +473,44 @@ def test_cli_diagnose_exit_codes_and_outputs(tmp_path, capsys):
     assert j["file"] == multi and j["status"] == "multiple" and len(j["ambiguous"]) == 4
 
 
+_OPEN_LINES = {
+    # rows and columns both open (a 2x2 diagonal)
+    "bw": {"rows": [[1], [1]], "columns": [[1], [1]]},
+    # some lines open (row 3 with 3 placements), row 2 and column 2 settled
+    "bw-some": {"rows": [[1, 1], [1], [2, 1], [2]], "columns": [[1], [1, 2], [1], [1], [2]]},
+    "color": {"colors": {"a": "#ff0000", "b": "#0000ff"},
+              "rows": [[[1, "a"]], [[1, "a"]], [[2, "b"]]],
+              "columns": [[[1, "a"], [1, "b"]], [[1, "a"], [1, "b"]]]},
+}
+
+
+@pytest.mark.parametrize("ascii_", [False, True])
+@pytest.mark.parametrize("name", sorted(_OPEN_LINES))
+def test_cli_diagnose_lists_open_rows_and_columns_once(tmp_path, capsys, name, ascii_):
+    """Defect 6: the columns' 'several placements left' line was printed twice (by the
+    summary and again under the heat map); each of the rows' and the columns' lines comes
+    once, and no line outside the map itself is repeated."""
+    from satnono.formats import load
+
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(_OPEN_LINES[name]))
+    d = diagnose(load(str(path)))
+    rows = [(o.index, o.placements) for o in d.open_lines if o.axis == ROW]
+    cols = [(o.index, o.placements) for o in d.open_lines if o.axis == COLUMN]
+    assert rows and cols and d.status == "multiple"
+    assert main(["diagnose", str(path)] + (["--ascii"] if ascii_ else [])) == 3
+    lines = capsys.readouterr().out.splitlines()
+    from satnono.render import placement_list
+
+    expected = ["several placements left after line logic: " + placement_list("row", rows),
+                "several placements left after line logic: " + placement_list("column", cols)]
+    assert [t for t in lines if "placements left" in t] == expected
+    grid = render_heatmap(d, ascii_).splitlines()[:d.puzzle.height]
+    prose = [t for t in lines if t not in grid]
+    assert len(prose) == len(set(prose)), prose
+    assert len(lines) == len(prose) + d.puzzle.height
+
+
 def test_cli_diagnose_never_overwrites_without_force(tmp_path, capsys):
     multi = _write(tmp_path, "m.non", Puzzle.from_grid(["#.", ".#"]))
     out = tmp_path / "old.png"
