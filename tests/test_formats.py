@@ -704,9 +704,9 @@ def test_sniff_failures_and_hints() -> None:
         loads(" \n\n", source="x.non")
     with pytest.raises(ParseError, match="unknown format"):
         loads("1 1\n1\n1\n", "nonsense")
-    with pytest.raises(ParseError, match="not UTF-8") as e:
-        loads(b"width 1\n\xff\xfe\n", source="bad.non")
-    assert e.value.line is None
+    with pytest.raises(ParseError, match="not UTF-8 or Latin-1 text") as e:
+        loads(b"width 1\n\x00\xff\xfe\n", source="bad.non")
+    assert e.value.line == 2
     # the suffix breaks ties between plausible readers ...
     assert sniff("1\n1\n1\n\n1\n", "cwd") == "cwd"
     assert sniff("2 2\n1\n1\n1\n1\n", "mk") == "mk"
@@ -816,9 +816,9 @@ def test_load_files_and_selectors(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         load(str(tmp_path / "missing.non#2"))
     with pytest.raises(ParseError, match="directory"):
         load(str(tmp_path))
-    latin = tmp_path / "latin.non"
-    latin.write_bytes("title \"caf\xe9\"\n".encode("latin-1"))
-    with pytest.raises(ParseError, match="UTF-8"):
+    latin = tmp_path / "latin.json"  # JSON is UTF-8 (RFC 8259); .non takes Latin-1 (test_encodings.py)
+    latin.write_bytes('{"title": "caf\xe9", "rows": [[1]], "columns": [[1]]}'.encode("latin-1"))
+    with pytest.raises(ParseError, match="not UTF-8 text"):
         load(str(latin))
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"1 1\n1\n1\n")))
     p = load("-")

@@ -43,7 +43,7 @@ from contextvars import ContextVar
 
 from ..errors import ParseError, PuzzleTooLarge, UnsupportedPuzzle
 from ..model import Puzzle
-from ._text import is_digits, parse_int
+from ._text import decode_text, is_digits, parse_int
 from .sniff import SIGNATURE_FORMATS, candidates, format_from_suffix, order, sniff
 from .writing import WriteError, save_folder, write_atomic
 
@@ -117,6 +117,11 @@ _READERS: dict[str, Reader] = {
 }
 #: Readers given the raw bytes (XML declares its own encoding; P4, P6 and PNG are binary).
 _BYTES_READERS = frozenset({"xml", "pbm", "ppm", "png"})
+#: Readers of line-based text with free text in it (titles, authors, names, comments), which old
+#: files hold in Latin-1 (webpbn's .non exports): a line that is not UTF-8 is read as Latin-1
+#: (Windows-1252).  The other readers take UTF-8 only: JSON and TOML by their specifications, and
+#: the rest hold numbers and cells alone (a byte that is not UTF-8 is no clue).
+_LATIN1_READERS = frozenset({"non", "nonny", "g", "picross", "pynogram"})
 #: Readers of pictures, which take a ``background`` colour.
 _PICTURE_READERS = frozenset({"ppm", "png"})
 
@@ -186,7 +191,8 @@ def loads(
     white); other formats ignore it.
 
     Raises:
-        ParseError: the input is malformed, not UTF-8, of unknown format, or ``fmt`` is unknown.
+        ParseError: the input is malformed, not text (UTF-8; in the line-based formats with free
+            text, .non, .g, picross and pynogram, also Latin-1), of unknown format, or ``fmt`` is unknown.
         UnsupportedPuzzle: a triddler, blotted clues, triangle colours.
         PuzzleTooLarge: a side above ``model.MAX_SIDE`` or more than ``model.MAX_CELLS`` cells.
         ValueError: ``background`` is not a colour.
@@ -228,10 +234,7 @@ def _name(source: str | None) -> str:
 
 def _read(data: str | bytes, fmt: str, source: str | None, background: str | None = None) -> list[Puzzle]:
     if isinstance(data, bytes) and fmt not in _BYTES_READERS:
-        try:
-            data = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise ParseError("not UTF-8 text", source) from None
+        data = decode_text(data, source, latin1=fmt in _LATIN1_READERS)
     if fmt in _PICTURE_READERS:
         return _READERS[fmt](data, source, background=background)
     return _READERS[fmt](data, source)

@@ -63,6 +63,51 @@ def strip_comment(line: str) -> str:
     return line
 
 
+#: The bytes of text in Windows-1252 (the Latin-1 of the web and of Windows): the whitespace
+#: controls, printable ASCII and every byte from 0x80 that Windows-1252 defines.  NUL and the
+#: other controls, DEL and 0x81/0x8D/0x8F/0x90/0x9D do not occur in text.
+_LATIN1_TEXT = bytes([*b"\t\n\v\f\r", *range(0x20, 0x7F),
+                      *(b for b in range(0x80, 0x100) if b not in (0x81, 0x8D, 0x8F, 0x90, 0x9D))])
+
+
+def _line_of(data: bytes, at: int) -> int:
+    """The 1-based line of byte ``at``, lines counted as :func:`split_lines` counts them."""
+    return data.count(b"\n", 0, at) + 1 if b"\n" in data else data.count(b"\r", 0, at) + 1
+
+
+def decode_text(data: bytes, source: str | None, latin1: bool = False) -> str:
+    """The text of a file's bytes: UTF-8 (a BOM dropped); with ``latin1``, a line that is not
+    UTF-8 is read as Latin-1 (Windows-1252, which webpbn's ``.non`` exports and old editors
+    write), each line decoded once.
+
+    >>> decode_text("Åsa\\n".encode("utf-8"), None, True), decode_text(b"\\xc5sa\\n", None, True)
+    ('Åsa\\n', 'Åsa\\n')
+
+    Raises:
+        ParseError: bytes that are not UTF-8 (with ``latin1``: that are no text in Latin-1
+            either: NUL and other control bytes), naming the line of the first.
+    """
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        bad = e.start
+    utf16 = " (UTF-16: save it as UTF-8)" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else ""
+    if not latin1:
+        raise ParseError(f"not UTF-8 text (byte 0x{data[bad]:02x}){utf16}", source, _line_of(data, bad)) from None
+    body = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+    junk = body.translate(None, _LATIN1_TEXT)
+    if junk:
+        at = body.index(junk[:1])  # every byte before the first junk byte is text
+        raise ParseError(f"not UTF-8 or Latin-1 text (byte 0x{junk[0]:02x}){utf16}", source, _line_of(body, at))
+    out = []
+    for line in body.split(b"\n"):
+        try:
+            out.append(line.decode("utf-8"))
+        except UnicodeDecodeError:
+            out.append(line.decode("cp1252"))
+    return "\n".join(out)
+
+
 def split_lines(text: str) -> list[str]:
     """The lines of ``text`` without their terminators (LF, CRLF or lone CR).
 

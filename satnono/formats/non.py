@@ -36,6 +36,9 @@ Reading rules:
   not an ASCII letter is replaced by a free letter).
 * A ``.nonpack`` bundle (puzzles separated by a line of ``====``) gives
   several puzzles.
+* The file is UTF-8 (mikix); a line that is not is read as Latin-1 (Windows-1252),
+  as webpbn's exports write a title or author with accents
+  (:func:`satnono.formats._text.decode_text`).  The writer's text is UTF-8.
 """
 
 from __future__ import annotations
