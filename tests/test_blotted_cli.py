@@ -3,8 +3,10 @@ brute force over every grid: verdicts, counts, the lengths found, bad input."""
 
 from __future__ import annotations
 
+import html
 import itertools
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -154,3 +156,153 @@ def test_bundled_blotted_example():
     r = run("solve", "--ascii", str(PUZZLES / "satnono" / "dancer-blotted.xml"))
     assert r.exit_code == 0 and "unique (line-solvable)" in r.output
     assert "row 1 block 1 = 2" in r.output
+
+
+# --- one wording for black and white, blots or not (defect 8) -----------------------------------
+#
+# A black-and-white puzzle with blotted clues was explained the colour way: its cells were
+# "background" and "black (#)", its steps "coloured" ("the clue needs 2 coloured cells ..."), while
+# its probes said "white" and "black".  Every wording (explain text and --json, hint text and
+# --json, explain --svg titles) now says "black" and "white", as for a plain black-and-white
+# puzzle; each step is checked sound here by brute force over its line (blots any length >= 1).
+
+BW_PROBE = {"rows": [[1, 1], [1, "?"], ["?"], [1, 1]], "columns": [[2, 1], [0], ["?", 1], [1]]}
+_PLACES = r"(?:rows?|columns?) \d+(?:-\d+)?(?:(?:, | and )\d+(?:-\d+)?)*"
+_BW_SETTLES = re.compile(rf"(?:: | puts ){_PLACES} (?:black|white)(?: and {_PLACES} (?:black|white))?$")
+_BW_PROBE = re.compile(r"^if cell \(row \d+, column \d+\) were (?:black|white), .* so it is (?:black|white)$")
+_PLAIN_STEP_KEYS = {"kind", "line", "index", "clue", "cells", "technique", "text", "placements",
+                    "probe", "depth", "chain"}
+
+
+def _bw_sources(tmp_path) -> dict[str, str]:
+    probe = tmp_path / "probe.json"
+    probe.write_text(json.dumps(BW_PROBE))
+    return {"dancer-blotted": str(PUZZLES / "satnono" / "dancer-blotted.xml"),
+            "dancer": str(PUZZLES / "webpbn" / "webpbn-00001.xml"),  # the same picture, no blot
+            "probe-blotted": str(probe)}
+
+
+def _assert_bw_worded(step: dict) -> None:
+    """A step of a black-and-white puzzle: its cells '#'/'.', worded 'black'/'white', with the keys
+    of a black-and-white step (no colours, no exclusions); the same for its chain."""
+    text = step["text"]
+    assert not any(w in text for w in ("background", "(#)", "colour")), text
+    assert (_BW_PROBE if step["kind"] == "probe" else _BW_SETTLES).search(text), text
+    assert set(step) <= _PLAIN_STEP_KEYS, sorted(set(step) - _PLAIN_STEP_KEYS)
+    assert all(v in "#." for _, _, v in step["cells"])
+    for inner in step.get("chain", []):
+        _assert_bw_worded(inner)
+
+
+def _clues_of(path: str) -> tuple[list, list]:
+    from satnono.formats import load
+
+    p = load(path)
+    as_list = [[("?" if c.is_blotted(j) else n, "#") for j, n in enumerate(c.lengths)] for c in p.row_clues], \
+              [[("?" if c.is_blotted(j) else n, "#") for j, n in enumerate(c.lengths)] for c in p.column_clues]
+    return as_list
+
+
+def _line(grid: list[list[str]], axis: str, i: int) -> str:
+    return "".join(grid[i]) if axis == "row" else "".join(row[i] for row in grid)
+
+
+def _fills(known: str, clue: list) -> list[str]:
+    return ["".join(t) for t in itertools.product(".#", repeat=len(known))
+            if all(k in ("?", ch) for k, ch in zip(known, t)) and _fits("".join(t), clue)]
+
+
+def _replay_sound(steps: list[dict], grid: list[list[str]], clues: tuple[list, list]) -> None:
+    """Apply ``steps`` to ``grid``, asserting each is sound: a line step's cells are new and forced
+    by its line alone (and its count of placements true); a probe's chain, replayed on the
+    assumption, ends in a line with no filling, and the cell then takes the other value."""
+    for st in steps:
+        if st["kind"] == "probe":
+            r, c, v = st["probe"]
+            trial = [row[:] for row in grid]
+            trial[r][c] = v
+            _replay_sound(st["chain"], trial, clues)
+            clue = clues[0 if st["line"] == "row" else 1][st["index"]]
+            assert _fills(_line(trial, st["line"], st["index"]), clue) == []
+            assert st["cells"] == [[r, c, "#" if v == "." else "."]]
+        else:
+            clue = clues[0 if st["line"] == "row" else 1][st["index"]]
+            fills = _fills(_line(grid, st["line"], st["index"]), clue)
+            if st["technique"] == "placements":
+                assert st["placements"] == len(fills)
+            for r, c, v in st["cells"]:
+                pos = c if st["line"] == "row" else r
+                assert grid[r][c] == "?" and all(f[pos] == v for f in fills), st["text"]
+        for r, c, v in st["cells"]:
+            grid[r][c] = v
+
+
+@pytest.mark.parametrize("name", ["dancer-blotted", "dancer", "probe-blotted"])
+def test_black_and_white_is_worded_alike_blotted_or_not(tmp_path, name):
+    path = _bw_sources(tmp_path)[name]
+    clues = _clues_of(path)
+    h, w = len(clues[0]), len(clues[1])
+    r = run("explain", "--json", path)
+    assert r.exit_code == 0, r.output
+    steps = json.loads(r.stdout)["steps"]
+    for st in steps:
+        _assert_bw_worded(st)
+    grid = [["?"] * w for _ in range(h)]
+    _replay_sound(steps, grid, clues)
+    assert all(_fits("".join(row), clue) for row, clue in zip(grid, clues[0]))
+    assert all(_fits(_line(grid, "column", c), clue) for c, clue in enumerate(clues[1]))
+    # the text says what the JSON says, step by step
+    text = run("explain", path).stdout.splitlines()
+    numbered = [t.split(". ", 1)[1] for t in text if re.match(r"^\d+\. ", t)]
+    assert numbered == [st["text"] for st in steps]
+    assert not any(word in t for t in text for word in ("background", "(#)", "colour"))
+    if name != "dancer":  # the blotted lines were explained, and ordinary lines by their techniques
+        assert any("whatever the length of the blotted block" in st["text"] for st in steps)
+        assert {st["technique"] for st in steps} - {"placements", "probe"}
+    # hint, from the grid before each step: the same words, text and --json
+    state = tmp_path / "state.txt"
+    before = [["?"] * w for _ in range(h)]
+    for st in steps[:8]:
+        state.write_text("\n".join("".join(row) for row in before) + "\n")
+        hinted = json.loads(run("hint", "--json", "--state", str(state), path).stdout)
+        assert hinted["kind"] == "step"
+        _assert_bw_worded(hinted["step"])
+        assert run("hint", "--state", str(state), path).stdout.splitlines()[0] == "step: " + hinted["text"]
+        for r_, c_, v in st["cells"]:
+            before[r_][c_] = v
+    # a filled cell against the solution is named black or white
+    wrong = [row[:] for row in grid]
+    wrong[0][0] = "." if grid[0][0] == "#" else "#"
+    state.write_text("\n".join("".join(row) for row in wrong) + "\n")
+    said = json.loads(run("hint", "--json", "--state", str(state), path).stdout)["text"]
+    assert said.startswith(f"cell (row 1, column 1) is {'white' if grid[0][0] == '#' else 'black'},")
+    # explain --svg: each step's title is its text
+    out = tmp_path / "svg"
+    assert run("explain", "--svg", str(out), path).exit_code == 0
+    titles = [re.search(r"<title>Step \d+ of \d+: (.*)</title>", f.read_text()).group(1)
+              for f in sorted(out.glob("step-*.svg"))]
+    assert titles == [html.escape(st["text"]) for st in steps]
+
+
+def test_colour_and_one_colour_puzzles_still_word_colours(files, tmp_path):
+    """Colour explanations name colours (blots or not); a one-colour puzzle of its own names its
+    colour in every step, probes too (they said 'white' and 'black')."""
+    text = run("explain", files["colour"][0]).stdout
+    assert "red (r)" in text and "blue (b)" in text and "background" in text
+    assert not re.search(r"\b(black|white)\b", text)
+    own = tmp_path / "own.json"
+    r_ = lambda n: [n, "r"]  # noqa: E731
+    own.write_text(json.dumps({"colors": {"r": "#c80000"},
+                               "rows": [[r_(1), r_(1)], [r_(1), r_("?")], [r_("?")], [r_(1), r_(1)]],
+                               "columns": [[r_(2), r_(1)], [], [r_("?"), r_(1)], [r_(1)]]}))
+    d = json.loads(run("explain", "--json", str(own)).stdout)
+    probes = [st for st in d["steps"] if st["kind"] == "probe"]
+    assert probes and d["solved"]
+    for st in d["steps"]:
+        assert not re.search(r"\b(black|white)\b", st["text"]), st["text"]
+        assert "colour r" in st["text"] or "background" in st["text"]
+    assert all(" were colour r, " in st["text"] or " were background, " in st["text"] for st in probes)
+    state = tmp_path / "state.txt"
+    state.write_text(".???\n????\n????\n????\n")
+    said = json.loads(run("hint", "--json", "--state", str(state), str(own)).stdout)["text"]
+    assert said.startswith("cell (row 1, column 1) is background,")

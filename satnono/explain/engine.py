@@ -18,9 +18,9 @@ from ..lines import LineSolver, Mask
 from ..lines.bits import bit_list
 from ..lines.count import count_line, count_placements
 from ..logic.state import COLUMN, ROW, GridState, initial_state, partial_grid
-from ..model import BLACK, WHITE, Puzzle, plain_black
-from .techniques import (ColorMove, LineMove, Step, clue_text, color_cells, color_line_move, line_move,
-                         line_text, settled_text)
+from ..model import BLACK, WHITE, Puzzle
+from .techniques import (ColorMove, LineMove, Step, black_and_white, clue_text, color_cells, color_line_move,
+                         line_move, line_text, settled_text)
 
 #: Grids up to this many cells get the strict easiest-first order (see :class:`Engine`).
 STRICT_MAX_CELLS = 100 * 100
@@ -105,9 +105,11 @@ class Engine:
         self.strict = strict if strict is not None else self.h * self.w <= STRICT_MAX_CELLS
         self.clues = list(p.rows) + list(p.columns)
         self.lineclues = list(p.row_clues) + list(p.column_clues)
-        # blotted clues go the colour way (exclusions per value) with the general technique, and
-        # so does a one-colour puzzle of its own (its steps name its colour, not "black")
-        self.color = state.nvals > 2 or p.has_blots or not plain_black(p.palette)
+        # the way (and so the wording) follows the palette alone: colour, and a one-colour puzzle
+        # of its own (its steps name its colour, not "black"), go the colour way (exclusions per
+        # value); black and white the black-and-white way, blots or not (a blotted line takes the
+        # general technique: only it knows hidden lengths)
+        self.color = not black_and_white(p)
         if self.color:
             self.colors = list(p.row_colors) + list(p.column_colors)
         self.version = [0] * (self.h + self.w)
@@ -149,6 +151,15 @@ class Engine:
                 heapq.heappush(self.heap, (cm.rank, -cm.size, lid, self.version[lid], cm))  # type: ignore[arg-type, misc]
             return
         axis, i, n, b, w = self._line(lid)
+        if self.lineclues[lid].blots:  # only the general technique knows hidden lengths
+            found = self.solver.solve(self.lineclues[lid], n, (b, w))
+            if found is None:
+                raise LineContradiction(axis, i)
+            nb, nw = found.excluded[0] & ~b, found.excluded[1] & ~w  # (not white, not black)
+            if nb | nw:
+                pm = LineMove(TECHNIQUES["placements"], "placements", nb, nw, lambda: "")
+                heapq.heappush(self.heap, (pm.rank, -(nb | nw).bit_count(), lid, self.version[lid], pm))
+            return
         res = self.solver(self.clues[lid], n, b, w)
         if res is None:
             raise LineContradiction(axis, i)
@@ -183,9 +194,15 @@ class Engine:
             v = BLACK if (mv.black >> pos) & 1 else WHITE
             cells.append((i, pos, v) if axis == ROW else (pos, i, v))
         cells.sort()
-        placements = count_placements(clue, n, b, w) if mv.technique == "placements" else None
-        text = line_text(f"{axis} {i + 1} (clue {clue_text(clue)})", placements, "puts",
-                         settled_text(axis, mv.black, mv.white), mv.reason)
+        lineclue = self.lineclues[lid]
+        settles = settled_text(axis, mv.black, mv.white)
+        placements: int | None
+        if lineclue.blots:
+            placements = count_line(lineclue, n, (b, w))
+            text = _blotted_text(self.state.puzzle, axis, i, placements, "puts", settles)
+        else:
+            placements = count_placements(clue, n, b, w) if mv.technique == "placements" else None
+            text = line_text(f"{axis} {i + 1} (clue {clue_text(clue)})", placements, "puts", settles, mv.reason)
         return Step("line", axis, i, clue, cells, mv.technique, text, placements)
 
     def _make_color_step(self, lid: int, mv: ColorMove) -> Step:
@@ -197,11 +214,8 @@ class Engine:
         placements = count_line(clue, n, cur) if mv.technique == "placements" else None
         text = line_text(f"{axis} {i + 1} (clue {p.clue_text(axis, i)})", placements, "makes", settles, mv.reason)
         if clue.blots:
-            blots = clue.blots.bit_count()
-            which = "the blotted block" if blots == 1 else f"the {blots} blotted blocks"
-            text = (f"{axis} {i + 1} (clue {p.clue_text(axis, i)}): whatever the length of {which} "
-                    f"(at least 1), every one of the {placements:,} placements that fit the known cells "
-                    f"makes {settles}")
+            assert placements is not None  # a blotted line has only the general technique
+            text = _blotted_text(p, axis, i, placements, "makes", settles)
         return Step("line", axis, i, lengths, cells, mv.technique, text, placements, excluded=excluded,
                     colors="".join(p.chars[v] for v in colors))
 
@@ -256,6 +270,15 @@ class Engine:
         return st
 
 
+
+
+def _blotted_text(p: Puzzle, axis: str, i: int, placements: int, verb: str, settles: str) -> str:
+    """A blotted line's step (the general technique): its placements, whatever the hidden lengths."""
+    blots = p.clue(axis, i).blots.bit_count()
+    which = "the blotted block" if blots == 1 else f"the {blots} blotted blocks"
+    return (f"{axis} {i + 1} (clue {p.clue_text(axis, i)}): whatever the length of {which} "
+            f"(at least 1), every one of the {placements:,} placements that fit the known cells "
+            f"{verb} {settles}")
 
 
 def state_grid(state: GridState) -> tuple[str, ...]:

@@ -21,7 +21,7 @@ from ..model import BLACK, WHITE, Puzzle
 from ..logic.state import COLUMN, ROW, GridState, initial_state
 from .engine import Engine, LineContradiction, rule_step, state_from_known, state_grid
 from .grade import end_note, grade
-from .techniques import Step, color_word
+from .techniques import Step, black_and_white, color_word
 
 
 def _prune(chain: list[Step], end: tuple[str, int]) -> list[Step]:
@@ -145,7 +145,7 @@ class Explainer:
         cells: list[tuple[int, int, str]] = []
         excluded: list[tuple[int, int, str]] | None = None
         colors: str | None = None
-        if state.nvals > 2:  # the colour is ruled out; the cell is settled when one colour is left
+        if not black_and_white(p):  # the colour is ruled out; the cell is settled when one colour is left
             chars = p.chars
             value = int(black)
             word = color_word(p, value)

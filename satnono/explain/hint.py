@@ -13,7 +13,7 @@ from ..solve import Checker, CheckResult, Status
 from .engine import LineContradiction, state_from_known
 from .explainer import Explainer, Explanation
 from .grade import grade
-from .techniques import Step, color_word, contradiction_text
+from .techniques import Step, black_and_white, color_word, contradiction_text
 
 #: Probing budget (line-solver calls) of the difficulty that ``check --json`` reports: small, so
 #: that the grade never makes a check noticeably slower; the grade says "at least" when it runs out.
@@ -153,10 +153,11 @@ def next_hint(puzzle: Puzzle, known: Sequence[str], timeout: float | None = 10.0
         if wrong:
             r, c = wrong[0]
             more = f" (and {len(wrong) - 1} more filled cell{'s' if len(wrong) > 2 else ''})" if len(wrong) > 1 else ""
-            if puzzle.is_color:
-                word = color_word(puzzle, puzzle.chars.index(known[r][c]))
-            else:
-                word = "white" if known[r][c] == WHITE else "black"
+            ch = known[r][c]
+            if black_and_white(puzzle):
+                word = "white" if ch == WHITE else "black"
+            else:  # in a one-colour puzzle of its own, '#' is its colour too
+                word = color_word(puzzle, puzzle.chars.index(ch) if puzzle.is_color else int(ch != WHITE))
             return Hint("wrong", f"cell (row {r + 1}, column {c + 1}) is {word}, but the solution differs there{more}",
                         wrong=wrong, status=status)
     elif any(ch != "?" for row in known for ch in row):

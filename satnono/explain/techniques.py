@@ -55,7 +55,7 @@ from typing import Any, Callable, Sequence
 
 from ..lines.bits import bit_list
 from ..lines import ColorLineResult, LineResult, Mask
-from ..model import Puzzle
+from ..model import Puzzle, plain_black
 from ..clues import ROW
 from ..lines.bits import known_of
 
@@ -341,6 +341,14 @@ class ColorMove:
         for x in self.ex:
             m |= x
         return m.bit_count()
+
+
+def black_and_white(puzzle: Puzzle) -> bool:
+    """Whether steps word ``puzzle``'s cells ``black`` and ``white`` (its one block colour is
+    plain black ``#``, with blotted clues or without), the one test every wording of an
+    explanation (line steps, probes, hints) makes; otherwise cells are named by
+    :func:`color_word`: a colour puzzle, and a one-colour puzzle of its own (red ``r``)."""
+    return plain_black(puzzle.palette)
 
 
 def color_word(puzzle: Puzzle, v: int) -> str:
