@@ -625,3 +625,233 @@ def test_blotted_clues_show_as_blots_and_typing_a_question_mark_blots_a_clue(sta
     page.get_by_test_id("save-format").select_option("non")  # a format without blots: one line, nothing saved
     page.locator("#download").click()
     sync_api.expect(page.get_by_test_id("message")).to_contain_text("cannot store blotted clues", timeout=WAIT)
+
+
+# ---------------------------------------------------------------------------
+# clue numbers: contrast on their chip (WCAG 2.x) and size on big boards
+
+MIN_CLUE_FONT = 11  # CSS px: board.js's MIN_CLUE_FONT
+LIGHT = ("#aaaaaa", "#ffff00", "#eeeeee", "#7a7a7a", "#e0457b")  # the last two: mid tones, near the black/white crossover
+DARK = ("#000080", "#000000", "#800000", "#dc2828", "#cf0dcc")  # #cf0dcc: the worst case, 4.58:1 either way
+
+
+def wcag_luminance(r: int, g: int, b: int) -> float:
+    """WCAG 2.x relative luminance of an sRGB colour (0-255 channels)."""
+    def lin(c: int) -> float:
+        x = c / 255
+        return x / 12.92 if x <= 0.04045 else ((x + 0.055) / 1.055) ** 2.4
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+
+
+def wcag_ratio(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    hi, lo = sorted((wcag_luminance(*a), wcag_luminance(*b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def css_rgb(text: str) -> tuple[int, int, int]:
+    """``rgb(r, g, b)`` (as getComputedStyle gives it) -> (r, g, b)."""
+    m = re.fullmatch(r"rgba?\((\d+), (\d+), (\d+)(?:, [\d.]+)?\)", text)
+    assert m, text
+    return int(m[1]), int(m[2]), int(m[3])
+
+
+def hex_rgb(h: str) -> tuple[int, int, int]:
+    return int(h[1:3], 16), int(h[3:5], 16), int(h[5:7], 16)
+
+
+def test_wcag_reference_black_or_white_reads_at_least_4_58_on_every_colour():
+    """The claim the chips rely on, over all 16.7M sRGB colours: the better of black and white
+    text has a contrast ratio of at least 4.58:1 (the worst colour, luminance 0.179, ties)."""
+    np = pytest.importorskip("numpy")
+    v = np.arange(256) / 255
+    lin = np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4)
+    lum = (0.2126 * lin[:, None, None] + 0.7152 * lin[None, :, None] + 0.0722 * lin[None, None, :]).ravel()
+    best = np.maximum((lum + 0.05) / 0.05, 1.05 / (lum + 0.05))
+    assert 4.58 <= best.min() < 4.59
+    i = int(best.argmin())
+    assert abs(wcag_ratio(((i >> 16) & 255, (i >> 8) & 255, i & 255), (0, 0, 0)) - best.min()) < 1e-9
+
+
+def test_chip_text_colour_is_black_or_white_by_the_wcag_contrast_ratio(start, page):
+    """board.js's luminance, contrast and textOn against the Python WCAG reference: greys,
+    colours around the black/white crossover and a seeded random sample."""
+    import random
+    rnd = random.Random(7)
+    colours = [(g, g, g) for g in range(256)] + [hex_rgb(h) for h in LIGHT + DARK]
+    colours += [tuple(rnd.randrange(256) for _ in range(3)) for _ in range(4000)]
+    colours += [c for c in (tuple(rnd.randrange(256) for _ in range(3)) for _ in range(40000))
+                if abs(wcag_luminance(*c) - 0.1791) < 0.004][:500]  # the crossover: black and white nearly tie
+    hexes = ["#%02x%02x%02x" % c for c in colours]
+    ed = start()
+    page.goto(ed.url)
+    verdict(page, "unique")
+    got = page.evaluate("""async (hexes) => {
+        const m = await import(new URL("static/board.js", document.baseURI).href);
+        return hexes.map((h) => [m.luminance(h), m.contrast(h, "#000000"), m.contrast(h, "#ffffff"), m.textOn(h)]); }""", hexes)
+    for c, h, (lum, on_black, on_white, text) in zip(colours, hexes, got):
+        assert lum == pytest.approx(wcag_luminance(*c), abs=1e-12), h
+        assert on_black == pytest.approx(wcag_ratio(c, (0, 0, 0)), rel=1e-12), h
+        assert on_white == pytest.approx(wcag_ratio(c, (255, 255, 255)), rel=1e-12), h
+        want = "#000000" if wcag_ratio(c, (0, 0, 0)) >= wcag_ratio(c, (255, 255, 255)) else "#ffffff"
+        assert text == want, (h, text)
+        assert wcag_ratio(c, hex_rgb(text)) >= 4.58, h
+    # #rgb shorthand too (the page's fallback grey is written #888); the minimum font the size tests assume
+    assert page.evaluate("""async () => { const m = await import(new URL("static/board.js", document.baseURI).href);
+        return [m.luminance("#888") === m.luminance("#888888"), m.textOn("#888"), m.MIN_CLUE_FONT]; }""") \
+        == [True, "#000000", MIN_CLUE_FONT]
+
+
+def regions_puzzle(path: Path, w: int, h: int, colours: tuple[str, ...] | None) -> None:
+    """A w x h picture of 12x12 regions cycling through ``colours`` (black and white if None), with
+    a full first row and column: clues of 12, 4 and w / h (three digits at 100)."""
+    from satnono.formats import save
+    from satnono.model import Puzzle
+    from satnono.palette import Color
+    chars = "abcdefgh"[:len(colours)] if colours else "#"
+    g = ["".join(chars[(r // 12 + c // 12) % len(chars)] if (r // 12 + c // 12) % 2 == 0 or colours else "."
+                 for c in range(w)) for r in range(h)]
+    g = [chars[0] * w] + [chars[0] + row[1:] for row in g[1:]]
+    pal = None
+    if colours:
+        pal = [Color("white", ".", (255, 255, 255))] + [Color(f"c{i}", ch, hex_rgb(x)) for i, (ch, x) in
+                                                           enumerate(zip(chars, colours))]
+    save(Puzzle.from_grid(g, pal), str(path), overwrite=True)
+
+
+CLUE_SPANS = """() => {
+  const bgOf = (el) => {  // the colour a number is drawn on: the first ancestor with a background
+    for (let e = el; e; e = e.parentElement) {
+      const c = getComputedStyle(e).backgroundColor;
+      const a = c.match(/rgba\\(.*, ([\\d.]+)\\)/);
+      if (!a || +a[1] > 0) return c;
+    }
+    return "rgb(255, 255, 255)";
+  };
+  const out = [];
+  for (const clue of document.querySelectorAll(".clue")) {
+    const box = clue.getBoundingClientRect();
+    for (const s of clue.children) {
+      if (s.tagName !== "SPAN") continue;
+      const st = getComputedStyle(s);
+      const r = s.getBoundingClientRect();
+      const range = document.createRange();
+      range.selectNodeContents(s);
+      const t = range.getBoundingClientRect();  // the digits themselves
+      out.push({ id: clue.dataset.testid, text: s.textContent, chip: s.classList.contains("chip"),
+        classes: clue.className, color: st.color, bg: bgOf(s), font: parseFloat(st.fontSize),
+        sw: s.scrollWidth, cw: s.clientWidth, box: [r.left, r.top, r.right, r.bottom],
+        digits: [t.left, t.top, t.right, t.bottom], clue: [box.left, box.top, box.right, box.bottom] });
+    }
+  }
+  return out;
+}"""
+
+
+def check_clue_numbers(page, min_ratio: float = 4.5) -> list[dict]:
+    """Every clue number: at least MIN_CLUE_FONT, its digits inside its chip (or box), inside its
+    column's width (column clues) or its row's height (row clues), not over its neighbour, and
+    at least ``min_ratio`` contrast against what it is drawn on."""
+    spans = page.evaluate(CLUE_SPANS)
+    assert spans
+    eps = 0.5
+    by_clue: dict[str, list[dict]] = {}
+    for s in spans:
+        where = (s["id"], s["text"], s["classes"])
+        assert s["font"] >= MIN_CLUE_FONT, where
+        assert s["sw"] <= s["cw"], where
+        # the digits' text box inside the chip; a plain number's line (line-height 1.1) is 1 px
+        # shorter than the font's ascent + descent (no ink there: digits have no descenders)
+        ey = eps if s["chip"] else 1.0
+        x0, y0, x1, y1 = s["box"]
+        dx0, dy0, dx1, dy1 = s["digits"]
+        assert x0 - eps <= dx0 and dx1 <= x1 + eps and y0 - ey <= dy0 and dy1 <= y1 + ey, (where, s["box"], s["digits"])
+        cx0, cy0, cx1, cy1 = s["clue"]
+        if s["id"].startswith("col-clue"):  # the chip and its digits within the column
+            assert cx0 - eps <= min(x0, dx0) and max(x1, dx1) <= cx1 + eps, (where, s["box"], s["clue"])
+        else:  # within the row
+            assert cy0 - ey <= min(y0, dy0) and max(y1, dy1) <= cy1 + ey, (where, s["box"], s["clue"])
+        ratio = wcag_ratio(css_rgb(s["color"]), css_rgb(s["bg"]))
+        assert ratio >= min_ratio, (where, s["color"], s["bg"], ratio)
+        by_clue.setdefault(s["id"], []).append(s)
+    for sid, group in by_clue.items():  # neighbours do not overlap
+        col = sid.startswith("col-clue")
+        for a, b in zip(group, group[1:]):
+            assert (a["box"][3] <= b["box"][1] + eps) if col else (a["box"][2] <= b["box"][0] + eps), (sid, a, b)
+    return spans
+
+
+def open_file(page, path: Path) -> None:
+    page.locator("#picker").set_input_files(str(path))
+    sync_api.expect(page.get_by_test_id("message")).to_contain_text(f"Opened {path.name}", timeout=WAIT)
+    verdict(page, "")
+
+
+def test_clue_chips_read_on_light_and_dark_colours_and_fit_on_the_largest_boards(start, page, tmp_path):
+    """Defect 7: light chips (#aaaaaa, yellow, #eeeeee, mid tones) and dark ones get the digit colour
+    of the higher WCAG contrast (>= 4.5:1), and two- and three-digit numbers keep at least
+    MIN_CLUE_FONT px without leaving their chip, column or row on a 48x40 board and on the
+    largest the editor allows (the cells grow, the page scrolls)."""
+    from satnono.web.document import EDITOR_MAX_SIDE
+    ed = start()
+    page.goto(ed.url)
+    verdict(page, "unique")
+    assert page.locator("#width").get_attribute("max") == str(EDITOR_MAX_SIDE)  # what the page lets one type
+    big = EDITOR_MAX_SIDE
+    for name, colours in (("light", LIGHT), ("dark", DARK)):
+        for w, h in ((48, 40), (big, big)):
+            f = tmp_path / f"{name}-{w}x{h}.json"
+            regions_puzzle(f, w, h, colours)
+            open_file(page, f)
+            spans = check_clue_numbers(page)
+            chips = [s for s in spans if s["chip"]]
+            assert len(chips) == len(spans)
+            assert {css_rgb(s["bg"]) for s in chips} == {hex_rgb(x) for x in colours}
+            texts = {s["text"] for s in chips}
+            assert {"12", str(w), str(h)} <= texts
+            if w == 48:
+                shot(page, f"editor-chips-{name}-48x40.png")
+    assert "100" in texts  # a three-digit clue was among them
+    shot(page, "editor-chips-dark-largest.png")
+
+    # typed and conflicting clues keep their contrast and fit (a typed column of 39 cells: no solution)
+    open_file(page, tmp_path / "light-48x40.json")
+    page.get_by_test_id("col-clue-3").click()
+    page.locator(".clue-input").fill("39b")
+    page.locator(".clue-input").press("Enter")
+    verdict(page, "none")
+    sync_api.expect(page.locator(".clue.conflict").first).to_be_attached(timeout=WAIT)
+    spans = check_clue_numbers(page)
+    assert any(s["text"] == "39" and "typed" in s["classes"] for s in spans)
+    assert any("conflict" in s["classes"] for s in spans)
+    page.get_by_test_id("col-clue-3").hover()
+    check_clue_numbers(page)
+    shot(page, "editor-chips-typed-conflict.png")
+
+
+def test_black_and_white_clue_numbers_read_and_fit_also_typed_and_in_conflict(start, page, tmp_path):
+    """Plain (black-and-white) clue numbers: at least MIN_CLUE_FONT px, inside their column or row,
+    and readable on the board, also typed (blue), in conflict (red, bold) and hovered."""
+    from satnono.web.document import EDITOR_MAX_SIDE
+    ed = start()
+    page.goto(ed.url)
+    verdict(page, "unique")
+    for w, h in ((48, 40), (EDITOR_MAX_SIDE, EDITOR_MAX_SIDE)):
+        f = tmp_path / f"bw-{w}x{h}.non"
+        regions_puzzle(f, w, h, None)
+        open_file(page, f)
+        spans = check_clue_numbers(page)
+        assert not any(s["chip"] for s in spans)
+        assert {"12", str(w), str(h)} <= {s["text"] for s in spans}
+    shot(page, "editor-bw-largest.png")
+    open_file(page, tmp_path / "bw-48x40.non")
+    page.get_by_test_id("row-clue-2").click()
+    page.locator(".clue-input").fill("12 30")
+    page.locator(".clue-input").press("Enter")
+    verdict(page, "none")
+    sync_api.expect(page.locator(".clue.conflict").first).to_be_attached(timeout=WAIT)
+    spans = check_clue_numbers(page)
+    assert any("typed" in s["classes"] for s in spans) and any("conflict" in s["classes"] for s in spans)
+    for sel in ("row-clue-2", page.locator(".clue.conflict").first.get_attribute("data-testid")):
+        page.get_by_test_id(sel).hover()  # the hover background under blue and red numbers
+        check_clue_numbers(page)
+    shot(page, "editor-bw-typed-conflict.png")

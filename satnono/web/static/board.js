@@ -5,13 +5,28 @@ import { BACKGROUND, BLOT, clueText, clues, height, isColor, palette, width } fr
 
 const INK = "#1d1d22"; // black in black and white: the page's ink, a little softer than #000
 
-/** Black or white text, whichever reads better on ``rgb`` (#rrggbb). */
-export function textOn(rgb) {
-  const v = [1, 3, 5].map((i) => parseInt(rgb.slice(i, i + 2), 16) / 255)
-    .map((x) => (x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4));
-  const lum = 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
-  return lum > 0.23 ? "#111111" : "#ffffff";
+/** The WCAG 2.x relative luminance of ``rgb`` (#rrggbb or #rgb): its sRGB channels linearised, then weighted. */
+export function luminance(rgb) {
+  const hex = rgb.length === 4 ? [...rgb.slice(1)].map((d) => d + d).join("") : rgb.slice(1, 7);
+  const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+    .map((x) => (x <= 0.04045 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
+
+/** The WCAG 2.x contrast ratio of two colours (#rrggbb), from 1 to 21. */
+export function contrast(a, b) {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/** Black or white text on ``rgb`` (#rrggbb), whichever has the higher contrast ratio: at least
+ * 4.58:1 on any colour (the worst case, luminance 0.179, reads the same both ways). */
+export function textOn(rgb) {
+  return contrast(rgb, "#000000") >= contrast(rgb, "#ffffff") ? "#000000" : "#ffffff";
+}
+
+/** The smallest clue number font (CSS px): the cells grow to hold it on big boards (the page scrolls). */
+export const MIN_CLUE_FONT = 11;
 
 /** A big count in a few characters (the exact value is in the tooltip). */
 export function shortCount(text) {
@@ -41,9 +56,10 @@ export class Board {
     this.h = h;
     const root = this.root;
     root.replaceChildren();
-    const size = Math.max(10, Math.min(28, Math.floor(620 / Math.max(w, h))));
-    root.style.setProperty("--cell", `${size}px`);
-    root.style.setProperty("--clue-font", `${Math.max(9, Math.round(size * 0.58))}px`);
+    this.base = Math.max(10, Math.min(28, Math.floor(620 / Math.max(w, h)))); // the cell size fitting ~620 px
+    this.fitKey = ""; // _fit sets --cell: at least base, and enough for the clue numbers
+    root.style.setProperty("--cell", `${this.base}px`);
+    root.style.setProperty("--clue-font", `${Math.max(MIN_CLUE_FONT, Math.round(this.base * 0.58))}px`);
     // clue space is reserved and never shrinks while the size stays: the grid does not jump under the pen
     root.style.setProperty("--row-clues", `${Math.min(Math.ceil(w / 2), 8) * 1.5}em`);
     root.style.setProperty("--col-clues", `${Math.min(Math.ceil(h / 2), 8) * 1.2}em`);
@@ -117,11 +133,45 @@ export class Board {
     }
     this.mark("given", doc.givens || []); // cells revealed to the player
     const { rows, cols } = clues(doc);
+    // a column clue number has at most the height's digits (a typed one longer is refused):
+    // painting never changes the cell size
+    const blots = [...rows, ...cols].some((clue) => clue.some(([n]) => n === BLOT));
+    this._fit(String(h).length, color || blots);
     rows.forEach((clue, r) => this._clue(this.rowClues[r], clue, doc.row_clues[r] != null, doc, color));
     cols.forEach((clue, c) => this._clue(this.colClues[c], clue, doc.column_clues[c] != null, doc, color));
     const box = this.corner.getBoundingClientRect(); // the clue areas' current size: keep at least that
     this.root.style.setProperty("--row-clues", `${box.width}px`);
     this.root.style.setProperty("--col-clues", `${box.height}px`);
+  }
+
+  /** Make the cells big enough that a column clue number of ``digits`` digits (a chip when
+   * ``chips``, else plain, bold as in a conflict) fits its column and a clue fits its row's
+   * height, as drawn at the board's clue font (measured on a hidden probe). */
+  _fit(digits, chips) {
+    const key = `${digits} ${chips}`;
+    if (key === this.fitKey) return;
+    this.fitKey = key;
+    const probe = document.createElement("div");
+    probe.className = `clue col-clue typed conflict${chips ? " chips" : ""}`;
+    probe.style.cssText = "position: absolute; visibility: hidden; left: 0; top: 0;";
+    const number = document.createElement("span");
+    number.textContent = "8".repeat(digits);
+    probe.appendChild(number);
+    if (chips) {
+      number.className = "chip";
+      const blot = document.createElement("span");
+      blot.className = "blot chip";
+      blot.textContent = BLOT;
+      probe.appendChild(blot);
+    }
+    this.root.appendChild(probe);
+    let need = this.base;
+    for (const s of probe.children) {
+      const box = s.getBoundingClientRect();
+      need = Math.max(need, Math.ceil(box.width) + 1, Math.ceil(box.height) + 1);
+    }
+    probe.remove();
+    this.root.style.setProperty("--cell", `${need}px`);
   }
 
   /** One clue: plain numbers in black and white; in colour each block is a chip of its colour;
@@ -134,7 +184,6 @@ export class Board {
       el.replaceChildren(...(blocks.length ? blocks : [[0, null]]).map(([n, ch]) => {
         const s = document.createElement("span");
         s.textContent = String(n);
-        if (n >= 10) s.className = "wide";
         if (n === BLOT) s.className = "blot"; // a blot of its colour: a filled rounded box with "?"
         if ((color || n === BLOT) && ch) {
           const rgb = this.colors[ch] || "#888888";
