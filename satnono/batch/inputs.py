@@ -79,27 +79,32 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = ()) -> Iterator[str]
 
 
 def load_tasks(paths: Iterable[str], fmt: str | None = None, exclude: Iterable[str] = ()) -> list[Task]:
-    """Every puzzle of every input, in input order, as tasks (unreadable inputs as error tasks)."""
-    from ..formats import load_all
+    """Every puzzle of every input, in input order, as tasks (unreadable inputs as error tasks; a
+    puzzle an extra rule does not fit is an error task of its own, with its index)."""
+    from ..formats import load_each, split_selector
 
     tasks: list[Task] = []
     for path in discover(paths, exclude):
         try:
-            puzzles = load_all(path, fmt)
+            puzzles = load_each(path, fmt)
         except ParseError as e:
             tasks.append(Task(len(tasks), path, None, None, str(e)))
             continue
         except (OSError, ValueError) as e:
             tasks.append(Task(len(tasks), path, None, None, f"{path}: {e}"))
             continue
+        file = split_selector(path)[0]  # FILE#k: puzzle k of FILE, as check names it
         many = len(puzzles) > 1
         for k, p in enumerate(puzzles, 1):
-            index = _index_of(path, p, k) if many else _index_of(path, p, None)
-            tasks.append(Task(len(tasks), path, index, p))
+            index = _index_of(file, p, k) if many else _index_of(file, p, None)
+            if isinstance(p, ParseError):
+                tasks.append(Task(len(tasks), file, index, None, str(p)))
+            else:
+                tasks.append(Task(len(tasks), file, index, p))
     return tasks
 
 
-def _index_of(path: str, puzzle: Puzzle, default: int | None) -> int | None:
+def _index_of(path: str, puzzle: Puzzle | ParseError, default: int | None) -> int | None:
     src = puzzle.source or ""
     if src.startswith(path + "#") and src[len(path) + 1:].isdigit():
         return int(src[len(path) + 1:])

@@ -106,8 +106,8 @@ def count_cmd(files: tuple[str, ...], fmt: str | None, max_solutions: int | None
                 with SIGNALS.critical():
                     codes.append(EXIT_INPUT)
                     if as_json:
-                        click.echo(json.dumps({"file": file, "count": None, "exact": False, "status": "error",
-                                               "reason": error}))
+                        click.echo(json.dumps({"file": file, **({"index": index} if index is not None else {}),
+                                               "count": None, "exact": False, "status": "error", "reason": error}))
                     err(error)
                 continue
             assert puzzle is not None

@@ -18,6 +18,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
 if TYPE_CHECKING:
     from typing import Any, Iterator, NoReturn
 
+    from ..errors import ParseError
+
 EXIT_UNIQUE = 0
 EXIT_INTERNAL = 1
 EXIT_USAGE = 2
@@ -172,8 +174,9 @@ def batch_started(bar: Bar, total: int, done: int = 0):  # type: ignore[no-untyp
 # --- input --------------------------------------------------------------------------
 
 
-def locate(arg: str, puzzle: Puzzle) -> tuple[str, int | None]:
-    """``(file, index)`` of a loaded puzzle: index is set for puzzles of multi-puzzle files."""
+def locate(arg: str, puzzle: Puzzle | ParseError) -> tuple[str, int | None]:
+    """``(file, index)`` of a loaded puzzle (or of the error of one, by the source it names): index
+    is set for puzzles of multi-puzzle files."""
     src = puzzle.source or arg
     base, sep, tail = src.rpartition("#")
     if sep and tail.isdigit() and not os.path.exists(src):
@@ -182,18 +185,23 @@ def locate(arg: str, puzzle: Puzzle) -> tuple[str, int | None]:
 
 
 def iter_puzzles(files: tuple[str, ...], fmt: str | None) -> Iterator[tuple[str, int | None, Puzzle | None, str | None]]:
-    """Yield ``(file, index, puzzle, error)`` for every puzzle of every file argument."""
+    """Yield ``(file, index, puzzle, error)`` for every puzzle of every file argument: a file that
+    cannot be read gives one error; a puzzle an extra rule does not fit gives its own (with its
+    index), and the file's other puzzles are yielded as usual."""
     from ..errors import ParseError
-    from ..formats import load_all
+    from ..formats import load_each
 
     for arg in files:
         try:
-            puzzles = load_all(arg, fmt)
+            puzzles = load_each(arg, fmt)
         except ParseError as e:
             yield arg, None, None, str(e)
             continue
         for p in puzzles:
-            yield (*locate(arg, p), p, None)
+            if isinstance(p, ParseError):
+                yield (*locate(arg, p), None, str(p))
+            else:
+                yield (*locate(arg, p), p, None)
 
 
 __all__ = [

@@ -85,7 +85,9 @@ def _rule_option(ctx: click.Context, param: click.Parameter, value: tuple[str, .
 
 RULE_HELP = ("An extra rule every solution keeps (repeatable): symmetric:AXIS (left-right, top-bottom, "
              "rotate180, transpose), count:=N / count:>=N / count:<=N [:COLOUR], no-square[:COLOUR], "
-             "connected[:COLOUR]. Rules in a JSON puzzle file apply too.")
+             "connected[:COLOUR]. Rules in a JSON puzzle file apply too. A rule that does not fit a "
+             "puzzle (e.g. a colour its palette lacks) is that puzzle's input error (FILE#k in a "
+             "multi-puzzle file; exit 6), and the other puzzles are judged as usual.")
 
 
 def rule_option(help: str = RULE_HELP, expose_value: bool = False) -> Callable:

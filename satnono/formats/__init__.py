@@ -62,6 +62,7 @@ __all__ = [
     "format_from_suffix",
     "load",
     "load_all",
+    "load_each",
     "loads",
     "save",
     "WriteError",
@@ -340,38 +341,37 @@ class _Picker:
 
 # The last multi-puzzle file read through a ``FILE#k`` selector, so that ``check F#1 ... F#50``
 # reads F once (and, in a format with an index, parses only the 50 puzzles):
-# (path, format, background, rules, mtime, size) -> its puzzles.
+# (path, format, background, mtime, size) -> its puzzles (as read: the extra rules are bound to
+# the puzzle picked, by :func:`load_each`).
 _LAST_PARSED: list[tuple[tuple, _Picker]] = []
 
 
-def _file_key(path: str, fmt, background, rules) -> tuple | None:
+def _file_key(path: str, fmt, background) -> tuple | None:
     if path == STDIN:
         return None
     try:
         st = os.stat(path)
     except OSError:
         return None
-    return (os.path.abspath(path), fmt, background, rules, st.st_mtime_ns, st.st_size)
+    return (os.path.abspath(path), fmt, background, st.st_mtime_ns, st.st_size)
 
 
-def _picker(path: str, fmt: str | None, background: str | None, rules: tuple) -> _Picker:
+def _picker(path: str, fmt: str | None, background: str | None) -> _Picker:
     """The puzzles of ``path`` for a ``#k`` selector: remembered from the last call on the same
     unchanged file, else read (through the format's index when it has one)."""
-    key = _file_key(path, fmt, background, rules)
+    key = _file_key(path, fmt, background)
     if key is not None and _LAST_PARSED and _LAST_PARSED[0][0] == key:
         return _LAST_PARSED[0][1]
     data = _read_bytes(path)
-    picker = _indexed(data, fmt, path, background, rules)
+    picker = _indexed(data, fmt, path, background)
     if picker is None:
         puzzles = loads(data, fmt, source=path, background=background)
-        if rules:
-            puzzles = [_with_rules(p, rules, path) for p in puzzles]
         picker = _Picker(len(puzzles), lambda k: puzzles[k - 1])
     _LAST_PARSED[:] = [] if key is None else [(key, picker)]
     return picker
 
 
-def _indexed(data: bytes, fmt: str | None, path: str, background: str | None, rules: tuple) -> _Picker | None:
+def _indexed(data: bytes, fmt: str | None, path: str, background: str | None) -> _Picker | None:
     """A picker over the format's index, when the file's format (``fmt``, else the one
     :func:`loads` would try first) has one and the index reads; None otherwise (then the whole
     file is read, which also gives the same error a plain read would)."""
@@ -388,10 +388,31 @@ def _indexed(data: bytes, fmt: str | None, path: str, background: str | None, ru
         return None
 
     def one(k: int) -> Puzzle:
-        p = read(k).with_source(f"{path}#{k}" if count > 1 else path)
-        return _with_rules(p, rules, path) if rules else p
+        return read(k).with_source(f"{path}#{k}" if count > 1 else path)
 
     return _Picker(count, one)
+
+
+def load_each(path: str, fmt: str | None = None, background: str | None = None) -> list[Puzzle | ParseError]:
+    """Every puzzle in the file ``path`` as :func:`load_all` reads it (``FILE#k``: puzzle k alone),
+    each with the extra rules (:data:`EXTRA_RULES`) bound to it on its own: a puzzle a rule does
+    not fit is, in its place, its own :class:`ParseError` (naming ``FILE#k`` in a multi-puzzle
+    file), and the file's other puzzles are unaffected.
+
+    Raises:
+        ParseError: the file itself cannot be read: as :func:`loads`, or ``#k`` is out of range.
+    """
+    base, k = split_selector(path)
+    if k is None:
+        puzzles = loads(_read_bytes(base), fmt, source=base, background=background)
+    else:
+        picker = _picker(base, fmt, background)
+        if k > picker.count:
+            held = "one puzzle" if picker.count == 1 else f"{picker.count} puzzles"
+            raise ParseError(f"there is no puzzle #{k}: the file holds {held}", base)
+        puzzles = [picker.get(k)]
+    rules = EXTRA_RULES.get()
+    return [_with_rules(p, rules, base) for p in puzzles] if rules else list(puzzles)
 
 
 def load_all(path: str, fmt: str | None = None, background: str | None = None) -> list[Puzzle]:
@@ -400,26 +421,23 @@ def load_all(path: str, fmt: str | None = None, background: str | None = None) -
     ``background``: a picture's background colour, as in :func:`loads`.
 
     Raises:
-        ParseError: as :func:`loads`, or the file cannot be read, or ``#k`` is out of range.
+        ParseError: as :func:`loads`, or the file cannot be read, or ``#k`` is out of range, or
+            an extra rule does not fit one of the puzzles (the first such; see :func:`load_each`).
     """
-    base, k = split_selector(path)
-    if k is None:
-        puzzles = loads(_read_bytes(base), fmt, source=base, background=background)
-        extra = EXTRA_RULES.get()
-        return [_with_rules(p, extra, base) for p in puzzles] if extra else puzzles
-    picker = _picker(base, fmt, background, EXTRA_RULES.get())
-    if k > picker.count:
-        held = "one puzzle" if picker.count == 1 else f"{picker.count} puzzles"
-        raise ParseError(f"there is no puzzle #{k}: the file holds {held}", base)
-    return [picker.get(k)]
+    puzzles = load_each(path, fmt, background)
+    for p in puzzles:
+        if isinstance(p, ParseError):
+            raise p
+    return puzzles  # type: ignore[return-value]
 
 
-def _with_rules(puzzle: Puzzle, rules: tuple, source: str) -> Puzzle:
-    """``puzzle`` with ``rules`` added (bound to it: a rule that does not fit is a ParseError)."""
+def _with_rules(puzzle: Puzzle, rules: tuple, source: str) -> Puzzle | ParseError:
+    """``puzzle`` with ``rules`` added (bound to it), or the ParseError, naming the puzzle, of a
+    rule that does not fit it."""
     try:
         return puzzle.replace(rules=puzzle.rules + tuple(rules))
     except ValueError as e:
-        raise ParseError(str(e), puzzle.source or source) from None
+        return ParseError(str(e), puzzle.source or source)
 
 
 def load(path: str, fmt: str | None = None, background: str | None = None) -> Puzzle:
@@ -429,10 +447,12 @@ def load(path: str, fmt: str | None = None, background: str | None = None) -> Pu
     Raises:
         ParseError: as :func:`load_all`, or the file holds several puzzles and no ``#k`` was given.
     """
-    puzzles = load_all(path, fmt, background=background)
+    puzzles = load_each(path, fmt, background=background)
     if len(puzzles) != 1:
         n = len(puzzles)
         raise ParseError(f"the file holds {n} puzzles; choose one with {path}#k (k from 1 to {n})", path)
+    if isinstance(puzzles[0], ParseError):
+        raise puzzles[0]
     return puzzles[0]
 
 
