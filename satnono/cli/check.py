@@ -20,7 +20,7 @@ from ..report import (
 from ..model import plain_black
 from ..solve import Checker, CheckResult
 from .checking import check_files, graded, run_checks
-from .common import EXIT_INPUT, Bar, err
+from .common import EXIT_INPUT, EXIT_USAGE, Bar, err
 from .options import (
     BATCH_EXIT_HELP,
     EXIT_HELP,
@@ -163,32 +163,41 @@ def solve(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
     done(run_checks(files, fmt, timeout, solver, emit, Bar("solve", False), checker))
 
 
+def _to_help() -> str:
+    from ..formats import WRITABLE_FORMATS
+    from ..formats.sniff import formats_text
+
+    return (f"Output format, by default the one TARGET's suffix names (any case): {formats_text(WRITABLE_FORMATS)}. "
+            "'-' as TARGET writes non unless --to names another.")
+
+
 @click.command()
 @click.argument("source")
 @click.argument("target")
 @click.option("--from", "from_fmt", default=None, metavar="FMT", help="Input format (sniffed by default).")
-@click.option("--to", "to_fmt", default=None, metavar="FMT", help="Output format (from TARGET's suffix by default).")
+@click.option("--to", "to_fmt", default=None, metavar="FMT", help=_to_help())
 @force_option("Overwrite TARGET if it exists.")
 def convert(source: str, target: str, from_fmt: str | None, to_fmt: str | None, force: bool) -> None:
     """Convert one puzzle from SOURCE to TARGET ('-' writes to stdout).
 
-    Exit codes: 0 done, 2 usage error, 6 unreadable input or unwritable output.
+    Exit codes: 0 done, 2 usage error (also an output format that cannot be told from TARGET's
+    suffix or that satnono does not write), 6 unreadable input or unwritable output.
     """
-    from ..formats import dumps, format_from_suffix, load, save
+    from ..formats import dumps, load, output_format, save
 
+    try:
+        out_fmt = output_format(target, to_fmt or ("non" if target == "-" else None))
+    except ValueError as e:
+        raise CliExit(EXIT_USAGE, str(e) if to_fmt else f"{e}; or name the format with --to FMT") from None
     try:
         puzzle = load(source, from_fmt)
         if target == "-":
-            fmt = to_fmt or "non"
-            out = dumps(puzzle, fmt)
+            out = dumps(puzzle, out_fmt)
             if isinstance(out, bytes):
                 sys.stdout.buffer.write(out)
             else:
                 click.echo(out, nl=not out.endswith("\n"))
         else:
-            out_fmt = to_fmt or format_from_suffix(target)
-            if out_fmt is None:
-                raise click.UsageError(f"cannot tell the output format from {target!r}; use --to")
             save(puzzle, target, out_fmt, overwrite=force)
     except FileExistsError:
         raise CliExit(EXIT_INPUT, f"{target}: exists; not overwritten (use --force)") from None

@@ -60,11 +60,15 @@ BATCH_5_6 = "A batch exits with the largest of 5-6 that applies; 1 takes precede
 
 # --- inputs -----------------------------------------------------------------------------
 
-format_option = click.option(
-    "-f", "--format", "fmt", default=None, metavar="FMT",
-    help="Input format (non, xml, nin, mk, cwd, g, tournament, json, pbm, txt, ppm, png, pynogram, nonogrid, "
-         "picross); told from the content by default (the file suffix only breaks ties).",
-)
+def _format_help() -> str:
+    from ..formats import FORMATS
+    from ..formats.sniff import formats_text
+
+    return (f"Input format: {formats_text(FORMATS)}; told from the content by default (the file suffix only "
+            "breaks ties).")
+
+
+format_option = click.option("-f", "--format", "fmt", default=None, metavar="FMT", help=_format_help())
 
 
 def _rule_option(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple:

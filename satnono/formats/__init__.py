@@ -44,7 +44,7 @@ from contextvars import ContextVar
 from ..errors import ParseError, PuzzleTooLarge, UnsupportedPuzzle
 from ..model import Puzzle
 from ._text import decode_text, is_digits, parse_int
-from .sniff import SIGNATURE_FORMATS, candidates, format_from_suffix, order, sniff
+from .sniff import SIGNATURE_FORMATS, candidates, format_from_suffix, formats_text, order, sniff
 from .writing import WriteError, save_folder, write_atomic
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
@@ -60,6 +60,7 @@ __all__ = [
     "blots_text",
     "dumps",
     "format_from_suffix",
+    "output_format",
     "load",
     "load_all",
     "load_each",
@@ -468,7 +469,7 @@ def dumps(puzzle: Puzzle, fmt: str) -> str | bytes:
     """
     writer = _WRITERS.get(fmt)
     if writer is None:
-        raise ValueError(f"cannot write format {fmt!r} (writable: {', '.join(WRITABLE_FORMATS)})")
+        raise ValueError(_not_writable(fmt))
     if puzzle.givens and fmt not in GIVENS_FORMATS:
         raise ValueError(f"the {fmt} format cannot store given (revealed) cells; write the puzzle as "
                          f"{' or '.join(GIVENS_FORMATS)}")
@@ -496,21 +497,54 @@ def blots_text(puzzle: Puzzle, most: int = 4) -> str:
     return ", ".join(names[:most]) + more
 
 
+def _not_writable(fmt: str) -> str:
+    known = "cannot write" if fmt in _READERS else "unknown"
+    return f"{known} format {fmt!r}; the formats satnono writes: {formats_text(WRITABLE_FORMATS)}"
+
+
+def output_format(path: str, fmt: str | None = None) -> str:
+    """The format :func:`save` writes ``path`` in: ``fmt``, by default the one its suffix names
+    (:data:`satnono.formats.sniff.SUFFIXES`, any case).
+
+    >>> output_format("out.PICROSS"), output_format("out.txt", "picross")
+    ('picross', 'picross')
+
+    Raises:
+        ValueError: ``fmt`` is not a format satnono writes; without ``fmt``, the name (``-``
+            too) has no suffix, one of no format, or one of a format satnono only reads.  The
+            message, one sentence, lists the formats satnono writes with their suffixes.
+    """
+    if fmt is not None:
+        if fmt not in _WRITERS:
+            raise ValueError(_not_writable(fmt))
+        return fmt
+    writable = formats_text(WRITABLE_FORMATS)
+    suffix = os.path.splitext(path)[1] if path != STDIN else ""
+    found = format_from_suffix(path) if suffix else None
+    if found is None:
+        why = f"{suffix!r} is the suffix of no format" if suffix else "it has no suffix"
+        raise ValueError(f"cannot tell the output format from the name {path!r}: {why}; "
+                         f"the formats satnono writes, with their suffixes: {writable}")
+    if found not in _WRITERS:
+        raise ValueError(f"cannot write {path!r}: its suffix {suffix!r} is the {found} format's, which satnono "
+                         f"reads but does not write; the formats it writes, with their suffixes: {writable}")
+    return found
+
+
 def save(puzzle: Puzzle, path: str, fmt: str | None = None, overwrite: bool = False) -> None:
-    """Write the puzzle to ``path`` (``-`` is standard output) in ``fmt``, by default the suffix's format.
+    """Write the puzzle to ``path`` (``-`` is standard output) in ``fmt``, by default the suffix's format
+    (see :func:`output_format`).
 
     The file is written to a temporary file in the same directory and moved into
     place, so a crash never leaves a half-written file.
 
     Raises:
         FileExistsError: ``path`` exists and ``overwrite`` is false.
-        ValueError: no ``fmt`` and an unknown suffix, or as :func:`dumps`.
+        ValueError: as :func:`output_format` (no ``fmt`` and a suffix that names no format
+            satnono writes), or as :func:`dumps`.
         OSError: the file cannot be written.
     """
-    if fmt is None:
-        fmt = format_from_suffix(path) if path != STDIN else None
-        if fmt is None:
-            raise ValueError(f"cannot tell the output format from the name {path!r}; give fmt")
+    fmt = output_format(path, fmt)
     content = dumps(puzzle, fmt)
     data = content.encode("utf-8") if isinstance(content, str) else content
     if path == STDIN:

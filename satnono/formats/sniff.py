@@ -41,6 +41,16 @@ import os
 from ..palette import is_hex
 from ._text import is_digits, split_lines, strip_comment
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
+if TYPE_CHECKING:
+    from typing import Iterable
+
+#: The one table of file suffixes: the format each names (lower case; a format may have several,
+#: its usual one first).  It is the reading hint (:func:`format_from_suffix`), the format
+#: :func:`satnono.formats.save` and ``convert`` write a file in, and the suffixes ``--help``
+#: lists (:func:`formats_text`).  Formats whose files share another format's suffix have none
+#: of their own: the content tells them apart (``tournament``, ``pynogram`` and picross-solver's
+#: own files are ``.txt``, Nonny's are ``.non``).
 SUFFIXES = {
     ".non": "non",
     ".nonpack": "non",
@@ -60,6 +70,7 @@ SUFFIXES = {
     ".pzl": "pzl",
     ".html": "nonogramsorg",
     ".htm": "nonogramsorg",
+    ".picross": "picross",
 }
 
 _PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -229,6 +240,24 @@ def format_from_suffix(path: str) -> str | None:
     'non'
     """
     return SUFFIXES.get(os.path.splitext(path)[1].lower())
+
+
+def suffixes_of(fmt: str) -> tuple[str, ...]:
+    """The suffixes :data:`SUFFIXES` gives ``fmt``, its usual one first.
+
+    >>> suffixes_of("xml"), suffixes_of("tournament")
+    (('.xml', '.pbn'), ())
+    """
+    return tuple(suffix for suffix, name in SUFFIXES.items() if name == fmt)
+
+
+def formats_text(formats: Iterable[str]) -> str:
+    """The formats with their suffixes, as help text and errors list them.
+
+    >>> formats_text(["xml", "nin", "tournament"])
+    'xml (.xml, .pbn), nin (.nin), tournament'
+    """
+    return ", ".join(f"{fmt} ({', '.join(suffixes_of(fmt))})" if suffixes_of(fmt) else fmt for fmt in formats)
 
 
 def _saved_page(text: str) -> bool:
