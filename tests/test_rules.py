@@ -263,6 +263,86 @@ def test_bad_rules_are_one_line_errors_naming_the_file_and_the_rule(tmp_path):
     assert not (tmp_path / "out.non").exists()
 
 
+# a clue too long for its line, in a row, a column or a line rule: the same clean 'none' verdict
+# with its reason (the line rule's was an input error, exit 6); the puzzle without that line has
+# solutions (the 3x3 permutation matrices), so the verdict is the long clue's
+_ONE_EACH = [[1], [1], [1]]
+TOO_LONG = {
+    "row": ({"rows": [[2, 1], [0], [0]], "columns": _ONE_EACH},
+            "row 1: clue 2 1 needs 4 cells but the line has 3"),
+    "column": ({"rows": _ONE_EACH, "columns": [[2, 1], [0], [0]]},
+               "column 1: clue 2 1 needs 4 cells but the line has 3"),
+    "line rule": ({"rows": _ONE_EACH, "columns": _ONE_EACH,
+                   "rules": [{"rule": "line", "cells": [[0, 0], [1, 1], [2, 2]], "clue": [2, 1]}]},
+                  "rule line: clue 2 1 needs 4 cells but the extra line (1,1), (2,2), (3,3) has 3"),
+}
+
+
+@pytest.mark.parametrize("verb", ["check", "count", "classify", "solve"])
+@pytest.mark.parametrize("kind", list(TOO_LONG))
+def test_a_clue_too_long_for_its_line_is_a_clean_none(tmp_path, kind, verb):
+    import json
+
+    doc, reason = TOO_LONG[kind]
+    path = _write(tmp_path, "long.json", doc)
+    text, data = _cli(verb, path), _cli(verb, "--json", path)
+    for r in (text, data):
+        assert r.exit_code == {"check": 4, "solve": 4, "count": 0, "classify": 0}[verb], (r.exit_code, r.output)
+        assert "Traceback" not in r.output and "satnono:" not in r.stderr  # (classify's summary is on stderr)
+    d = json.loads(data.stdout.splitlines()[0])
+    assert d["reason"] == reason
+    if verb in ("check", "solve"):
+        assert d["status"] == "none" and d["solutions"] == []
+        assert text.stdout.startswith(f"{path}: no solution: {reason}  [")
+    elif verb == "count":
+        assert d["count"] == 0 and d["exact"] and d["status"] == "none"
+        assert text.stdout.startswith(f"{path}: 0 solutions: {reason}  [")
+    else:
+        assert d["class"] == "none" and d["count"] == 0
+        assert text.stdout.startswith(f"{path}: none  [")
+    without = {k: v for k, v in doc.items() if k != "rules"} if kind == "line rule" else None
+    if without is not None:  # the rule alone makes it none
+        assert _cli("count", "--json", _write(tmp_path, "free.json", without)).exit_code == 0
+        assert json.loads(_cli("count", "--json", str(tmp_path / "free.json")).stdout)["count"] == 6
+
+
+@pytest.mark.parametrize("kind", list(TOO_LONG))
+def test_a_clue_too_long_for_its_line_diagnose_explain_hint_fix(tmp_path, kind):
+    """The other verbs on the same puzzles: no solution, no traceback, the reason where they give one."""
+    import json
+
+    doc, reason = TOO_LONG[kind]
+    path = _write(tmp_path, "long.json", doc)
+    r = _cli("diagnose", path)
+    assert r.exit_code == 4 and f"why: {reason}" in r.output and "Traceback" not in r.output
+    d = json.loads(_cli("diagnose", "--json", path).stdout)
+    assert d["status"] == "none" and d["reason"] == reason
+    assert (d["conflict_rules"] == ["line (1,1), (2,2), (3,3) clue 2 1"] if kind == "line rule"
+            else d["conflict"][0]["axis"] == kind)
+    r = _cli("explain", path)
+    assert r.exit_code == 4 and "no solution" in r.output and "Traceback" not in r.output
+    state = tmp_path / "state.txt"
+    state.write_text("???\n???\n???\n")
+    r = _cli("hint", "--state", str(state), path)
+    assert r.exit_code == 4 and f"the puzzle itself has no solution: {reason}" in r.output
+    r = _cli("fix", path)
+    assert r.exit_code == 4 and reason in r.output and "Traceback" not in r.output
+
+
+def test_a_line_rule_outside_the_grid_or_malformed_stays_an_input_error(tmp_path):
+    for rule, message in (({"rule": "line", "cells": [[0, 0], [1, 1], [3, 3]], "clue": [2, 1]},
+                           "rule line: cell [3, 3] is outside the 3x3 grid"),
+                          ({"rule": "line", "cells": [[0, 0], [1, 1]], "clue": [-1]},
+                           "rule line: a clue length must be a whole number >= 0, not -1"),
+                          ({"rule": "line", "cells": [[0, 0], [0, 0], [1, 1]], "clue": [2, 1]},
+                           "rule line: a cell appears twice in the line")):
+        path = _write(tmp_path, "bad.json", {"rows": _ONE_EACH, "columns": _ONE_EACH, "rules": [rule]})
+        for verb in ("check", "count", "classify", "solve"):
+            r = _cli(verb, path)
+            assert r.exit_code == 6, (verb, r.output)
+            assert f"{path}: rules[0]: {message}" in r.output and "Traceback" not in r.output
+
+
 def test_rules_round_trip_through_json(tmp_path):
     from satnono.formats import dumps, loads
 

@@ -248,13 +248,33 @@ def test_bad_specs_say_what_is_expected(text, message):
     ({"rule": "symmetric", "axis": "transpose"}, "transpose needs a square grid"),
     ({"rule": "count", "op": "=", "n": 3, "color": "z"}, "colour 'z' is not in the puzzle's palette"),
     ({"rule": "line", "cells": [[0, 0], [5, 0]], "clue": [1]}, r"cell \[5, 0\] is outside the 4x3 grid"),
-    ({"rule": "line", "cells": [[0, 0], [0, 1]], "clue": [3]}, "needs 3 cells but the line has 2"),
     ({"rule": "line", "cells": [[0, 0], [0, 0]], "clue": [1]}, "appears twice"),
     ({"rule": "count", "op": ">=", "n": 13}, "13 cells asked for, but the grid has 12"),
 ])
 def test_bad_parameters_are_refused_when_bound(obj, message):
     with pytest.raises(RuleError, match=message):
         rule_from_json(obj).bind(_puzzle(3, 4, BW))
+
+
+@pytest.mark.parametrize("colour", [False, True])
+def test_a_line_clue_too_long_for_its_cells_binds_and_no_grid_keeps_it(colour):
+    """Like a row's clue that cannot fit its row, a line rule's is no input error but a
+    puzzle without solution (it was refused when bound): narrowing says why, no grid is
+    accepted, the clauses are unsatisfiable, and the generator's repair leaves the picture."""
+    pal = TWO if colour else BW
+    chars = "".join(c.char for c in pal)
+    clue = [[1, "r"], [1, "r"]] if colour else [3]
+    rule = rule_from_json({"rule": "line", "cells": [[0, 0], [1, 1]], "clue": clue}).bind(_puzzle(2, 2, pal))
+    bad = rule.narrow(GridState(_puzzle(2, 2, pal)))
+    assert isinstance(bad, RuleConflict) and not bad.fits
+    assert bad.describe() == (f"rule line: clue {'1r 1r' if colour else '3'} needs 3 cells "
+                              "but the extra line (1,1), (2,2) has 2")
+    assert not any(rule.accepts(g) for g in all_grids(2, 2, chars))
+    vs = _Vars(2, 2, len(pal) - 1)
+    with Solver(name="cadical195", bootstrap_with=rule.clauses(vs.lit, vs.new_var)) as s:
+        assert not s.solve()
+    values = [[1, 0], [0, 1]]
+    assert rule.keep([row[:] for row in values], random.Random(1)) == values
 
 
 @pytest.mark.parametrize("obj, message", [

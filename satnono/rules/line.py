@@ -68,9 +68,6 @@ class Line(BuiltinRule):
                 colors.append(index[col])
         b = dataclasses.replace(self, cells=tuple(cells), lengths=tuple(lengths), colors=tuple(colors))
         b._bound_to(puzzle)
-        need = sum(lengths) + sum(1 for a, c in zip(colors, colors[1:]) if a == c)
-        if need > len(cells):
-            raise RuleError(f"rule line: clue {b.clue_text()} needs {need} cells but the line has {len(cells)}")
         return b
 
     def clue_text(self) -> str:
@@ -96,6 +93,10 @@ class Line(BuiltinRule):
         ex = self._excluded(state)
         after = self._solve(state, ex)
         if after is None:
+            need = self._clue().min_length()
+            if need > len(self.cells):  # the clue cannot fit at all: no solution, as for a row or column
+                return RuleConflict(self.name, f"clue {self.clue_text()} needs {need} cells but the extra line "
+                                               f"{self._cells_text()} has {len(self.cells)}", fits=False)
             return RuleConflict(self.name, f"clue {self.clue_text()} cannot be placed in the extra line's cells "
                                            f"{self._cells_text()}")
         for v, (old, new) in enumerate(zip(ex, after)):
@@ -140,6 +141,8 @@ class Line(BuiltinRule):
         n, k = len(self.cells), len(self.lengths)
         gaps = [0] + [int(a == b) for a, b in zip(self.colors, self.colors[1:])] + [0]
         slack = n - sum(self.lengths) - sum(gaps)
+        if slack < 0:  # the clue cannot fit: no picture keeps the rule
+            return values
         cuts = sorted(rng.randrange(slack + 1) for _ in range(k))
         extra = [b - a for a, b in zip([0] + cuts, cuts + [slack])]
         line = []
