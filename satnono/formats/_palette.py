@@ -18,7 +18,7 @@ matching one of them and otherwise gives its ``#rrggbb``.
 from __future__ import annotations
 
 from ..errors import ParseError
-from ..model import BACKGROUND, BW_PALETTE, MAX_COLORS, Color, Palette, Puzzle, parse_rgb, plain_black
+from ..model import BACKGROUND, BW_PALETTE, MAX_COLORS, MAX_SIDE, Color, Palette, Puzzle, parse_rgb, plain_black
 from ..palette import RESERVED_CHARS, is_hex
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
@@ -197,6 +197,9 @@ def require_bw(puzzle: Puzzle, fmt: str) -> None:
         )
 
 
+#: str.translate's table that deletes the ASCII digits (what is left of a string of them is empty)
+_NOT_DIGITS = dict.fromkeys(range(ord("0"), ord("9") + 1))
+
 RawBlock = tuple[int, "str | None"]
 """A block as read from a file: its length and the colour key written after it (``None``: none)."""
 
@@ -215,8 +218,15 @@ def split_blocks(text: str, commas: bool, source: str | None, line: int | None) 
     body = text.strip()
     if not body:
         return []
+    tokens = split_tokens(body, commas)
+    sizes = list(map(len, tokens))
+    if min(sizes) > 0 and max(sizes) <= 4 and not "".join(tokens).translate(_NOT_DIGITS):
+        # plain lengths (the usual clue line): read at once, each as the loop below would
+        lengths = list(map(int, tokens))
+        if max(lengths) <= MAX_SIDE:
+            return [(n, None) for n in lengths if n]
     out: list[RawBlock] = []
-    for token in split_tokens(body, commas):
+    for token in tokens:
         digits = leading_digits(token)
         key = token[digits:]
         if not digits or len(key) > 1:

@@ -57,6 +57,8 @@ def split_tokens(body: str, commas: bool = False) -> list[str]:
 
 def strip_comment(line: str) -> str:
     """``line`` without a ``#``/``;`` comment (one that starts the line or follows whitespace)."""
+    if "#" not in line and ";" not in line:
+        return line
     for i, ch in enumerate(line):
         if ch in "#;" and (i == 0 or line[i - 1].isspace()):
             return line[:i]
