@@ -19,7 +19,9 @@ from .values import Record
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
 if TYPE_CHECKING:  # the CNF and the SAT session are loaded when line logic leaves cells open
-    from typing import Mapping
+    from typing import Callable, Mapping
+
+    Progress = Callable[[str, "float | None"], None]
 
     from .cnf.encode import Encoding
     from .sat import SatSession
@@ -354,9 +356,19 @@ class Checker:
     propagate, encode, a first solution, a second one, each verified.
     """
 
-    def __init__(self, solver: str = DEFAULT_SOLVER, line_solver: LineSolver | None = None) -> None:
+    def __init__(self, solver: str = DEFAULT_SOLVER, line_solver: LineSolver | None = None,
+                 max_memory: int | None | str = "auto", progress: Progress | None = None) -> None:
         self.solver = solver
         self.lines = line_solver or LineSolver()
+        #: The memory one settle may take, in bytes (None: no limit; ``"auto"``: the limit in force,
+        #: :func:`satnono.memory.current`: ``--max-memory``, else half of the machine's): a puzzle
+        #: whose CNF would need more is answered ``unknown`` with the reason, before it is encoded.
+        self.max_memory = max_memory
+        #: Called with the name of each long phase of a settle as it starts (``"encoding"``,
+        #: ``"hints"``, ``"search"``, ``"proof"``) and how far it is (a share from 0 to 1, or None):
+        #: the command line shows it on a terminal.
+        self.progress = progress
+        self._deferred = False  # a session was closed with ``defer``: free it before the next settle
 
     def propagate(self, puzzle: Puzzle, deadline: float | None = None,
                   givens: Mapping[tuple[int, int], bool | int] | None = None):
@@ -364,6 +376,39 @@ class Checker:
         returns ``(state, contradiction)``."""
         state = initial_state(puzzle, givens)
         return state, propagate(state, self.lines, deadline=deadline)
+
+    def _note(self, phase: str, share: float | None) -> None:
+        if self.progress is not None:
+            self.progress(phase, share)
+
+    def _encoding(self, done: int, total: int) -> None:
+        if done % 64 == 0 and self.progress is not None:
+            self.progress("encoding", done / total)
+
+    def _too_big(self, state: GridState, flat: bool, deadline: float | None = None) -> str | None:
+        """Why the CNF of ``state``'s open cells would take more memory than :attr:`max_memory`
+        allows (None when it fits).  A bound from the grid's size alone spares the estimate on
+        every grid that cannot come near the limit (the tournament's, up to about 100x100)."""
+        from .memory import current, format_size  # (with the CNF: a line-solvable puzzle never needs them)
+
+        limit = current() if isinstance(self.max_memory, str) else self.max_memory
+        if limit is None:
+            return None
+        from .cnf.encode import estimate
+        from .sat import memory_needed
+
+        h, w, k = state.height, state.width, state.puzzle.ncolors
+        side = max(h, w) + 1
+        most = (h + w) * side * side // 2 * (2 if state.puzzle.has_blots else 1) + h * w * k  # ladder steps
+        if memory_needed(most, (4 + k) * most, lists=not flat) <= limit:
+            return None
+        nvars, nclauses = estimate(state, self.lines, deadline)
+        need = memory_needed(nvars, nclauses, lists=not flat)
+        if need <= limit:
+            return None
+        return (f"not encoded: the SAT encoding of the {state.unknown_count():,} cells line logic left open would "
+                f"need about {format_size(need)} ({nvars:,} variables, {nclauses:,} clauses), more than the "
+                f"memory limit of {format_size(limit)} (--max-memory)")
 
     def check(self, puzzle: Puzzle, timeout: float | None = None,
               givens: Mapping[tuple[int, int], bool | int] | None = None) -> CheckResult:
@@ -402,6 +447,11 @@ class Checker:
         ``keep_open``: leave the SAT session open in the :class:`Settlement` for the caller
         to go on with.
         """
+        if self._deferred:  # a settle that ran out of time left its solver to free: now, before the clock starts
+            from .sat import free_deferred
+
+            free_deferred()
+            self._deferred = False
         t0 = time.monotonic()
         if deadline is None and timeout is not None:
             deadline = t0 + timeout
@@ -423,6 +473,7 @@ class Checker:
         if state is None:
             state = initial_state(puzzle, givens)
         out.state = state
+        self._note("lines", None)
         try:
             bad = None if propagated else propagate(state, self.lines, deadline=deadline)
         except Deadline:
@@ -455,12 +506,31 @@ class Checker:
         from .cnf import encode as cnf_encode
         from .sat import SatSession, feeds_flat
 
-        enc = out.enc = cnf_encode.encode(state, self.lines, flat=feeds_flat(self.solver))
-        stats.cnf_vars = enc.nvars
-        stats.cnf_clauses = enc.nclauses
+        flat = feeds_flat(self.solver) and cnf_encode.takes_flat(puzzle)
+        try:
+            too_big = self._too_big(state, flat, deadline)
+        except Deadline:
+            too_big = "timed out while estimating the size of the SAT encoding"
+        if too_big is not None:
+            return done(Status.UNKNOWN, reason=too_big)
+        self._note("encoding", 0.0)
+        sat = SatSession((), self.solver)
+        try:
+            enc = out.enc = cnf_encode.encode(state, self.lines, flat=flat, deadline=deadline,
+                                              sink=sat.add_clauses if flat else None,
+                                              tick=None if self.progress is None else self._encoding)
+            fed = enc.fed or enc.unsat or sat.add_clauses(enc.clause_data(), deadline)
+        except Deadline:
+            fed = False
+        stats.cnf_vars = out.enc.nvars if out.enc is not None else 0
+        stats.cnf_clauses = out.enc.nclauses if out.enc is not None else 0
+        if not fed:
+            sat.close(defer=True)
+            self._deferred = True
+            return done(Status.UNKNOWN, reason="timed out while encoding the open cells for the SAT solver")
         if enc.unsat:
+            sat.close()
             return done(Status.NONE, reason="no solution: the remaining constraints are contradictory")
-        sat = SatSession(enc.clause_data(), self.solver)
         hinted = False  # whether the ladders have forced phases from belief propagation
         try:
             if known is not None:  # a solution known beforehand: only a second one is sought
@@ -473,15 +543,21 @@ class Checker:
                 # solutions (Knotty: 150 s -> under 0.2 s; tournament puzzles about half the
                 # conflicts), which would cost more than it saves on the easy ones.
                 # From there it first assumes the surest of the hints (:data:`HUNCH_SHARE`).
+                self._note("search", None)
                 first = solve_keeping_rules(sat, state, enc, deadline, stats, budget=first_try(state))
                 if first is None and sat.out_of_budget:
                     from .logic.beliefs import phase_hints
 
-                    hints = phase_hints(state)
-                    sat.guide(enc.hint_phases(hints))
-                    hinted = True
-                    first = solve_on_hunches(sat, state, enc, enc.hunches(hints, HUNCH_SHARE), hunch_budget(state),
-                                             deadline, stats)
+                    self._note("hints", None)
+                    try:
+                        hints = phase_hints(state, deadline=deadline)
+                        sat.guide(enc.hint_phases(hints))
+                        hinted = True
+                        hunches = enc.hunches(hints, HUNCH_SHARE)
+                        self._note("search", None)
+                        first = solve_on_hunches(sat, state, enc, hunches, hunch_budget(state), deadline, stats)
+                    except Deadline:
+                        first = None
                 if first is None:
                     return done(Status.UNKNOWN, reason="timed out before a first solution was found")
                 if not first:
@@ -492,6 +568,7 @@ class Checker:
                 if solutions < 2:
                     return done(Status.UNKNOWN, solutions=(s1,), reason="stopped at the first solution")
                 late = "found a solution, but timed out before proving it unique"
+            self._note("proof", None)
             sat.add_clause(enc.blocking_clause(model))
             # Search next to the first solution: second solutions usually differ in few cells;
             # with the solver set for a proof, as most of the time there is none.  After hints,
@@ -511,8 +588,10 @@ class Checker:
             stats.conflicts = sat.conflicts
             if keep_open and (out.first_model is not None or known is not None):
                 out.sat = sat
-            else:
-                sat.close()
+            else:  # (past the deadline: the answer first, the freeing later)
+                overdue = deadline is not None and time.monotonic() >= deadline
+                sat.close(defer=overdue)
+                self._deferred = self._deferred or overdue
 
 
 def check(

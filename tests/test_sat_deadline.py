@@ -288,9 +288,9 @@ def test_hints_only_for_a_first_search_past_the_first_try(monkeypatch):
     calls: list[int] = []
     real = beliefs.phase_hints
 
-    def spy(state, rounds=None):
+    def spy(state, rounds=None, deadline=None):
         calls.append(state.unknown_count())
-        return real(state, rounds)
+        return real(state, rounds, deadline)
 
     monkeypatch.setattr(beliefs, "phase_hints", spy)
     easy = _picture(3, n=12, colours=2)

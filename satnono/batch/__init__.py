@@ -126,6 +126,11 @@ def run(fn: Callable[[Any], Any], items: Iterable[tuple[int, Any]], *, workers: 
     >>> sorted(run(abs, enumerate([-2, 3, -5])))
     [(0, 2), (1, 3), (2, 5)]
     """
+    from ..memory import LIMIT, Limited, current
+
+    # the memory limit goes with the work: local workers share this machine's default; a Dask
+    # worker takes its own machine's unless one was given
+    fn = Limited(fn, LIMIT.get() if scheduler and LIMIT.get() == "auto" else current(workers))
     runner = runner_for(workers, scheduler, start_method=start_method, hang_after=hang_after)
     clean = False
     try:

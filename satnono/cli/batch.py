@@ -36,6 +36,7 @@ from .options import (
     rule_option,
     scheduler_option,
     solver_option,
+    max_memory_option,
     timeout_option,
     workers_option,
 )
@@ -49,7 +50,7 @@ COUNT_EXIT_HELP = exit_help(
 CLASSIFY_EXIT_HELP = exit_help(
     (0, "every puzzle was classified (whatever its class)"),
     (1, "internal error on some puzzle (recorded as class 'error'; the batch goes on)"), USAGE,
-    (5, "some puzzle was not settled in time (class 'unknown')"),
+    (5, "some puzzle was not settled in time or within the memory limit (class 'unknown')"),
     (6, "some input could not be read, e.g. a malformed file (class 'error')"),
     (130, "interrupted (Ctrl-C); the --resume file keeps every finished result"),
     (143, "terminated (SIGTERM); likewise"),
@@ -64,6 +65,7 @@ CLASSIFY_EXIT_HELP = exit_help(
               help="Stop as soon as N solutions are known to exist; the count is then a proven "
                    "lower bound of at least N (exact: false). Default: count them all.")
 @timeout_option()
+@max_memory_option
 @click.option("--exact", is_flag=True,
               help="Count exactly even when --max is given (Ganak counts components past the "
                    "enumeration cap).")
@@ -154,6 +156,7 @@ def _print_summary(summary: dict, console) -> None:  # type: ignore[no-untyped-d
               help="Count solutions until N are found (N >= 2); the count is then a lower bound "
                    "(count_exact: false).")
 @timeout_option()
+@max_memory_option
 @workers_option()
 @scheduler_option
 @click.option("--resume", "resume", type=click.Path(dir_okay=False), default=None, metavar="FILE",

@@ -39,6 +39,7 @@ from .options import (
     scheduler_option,
     solver_option,
     svg_option,
+    max_memory_option,
     timeout_option,
     workers_option,
     write_pictures,
@@ -50,6 +51,7 @@ from .options import (
 @format_option
 @rule_option()
 @timeout_option()
+@max_memory_option
 @solver_option
 @json_option()
 @grade_option
@@ -83,6 +85,7 @@ def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
 @format_option
 @rule_option()
 @timeout_option()
+@max_memory_option
 @solver_option
 @json_option()
 @ascii_option

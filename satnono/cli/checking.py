@@ -47,6 +47,11 @@ def run_checks(files, fmt, timeout, solver, emit: Emit, bar: Bar, checker: Check
     items = list(iter_puzzles(files, fmt))
     codes: list[int] = []
     batch = None
+    status = None  # a long settle's status line: where the bar would show, but has one puzzle only
+    if bar.show and bar.auto and len(items) <= 1 and workers <= 1 and not scheduler:
+        from .status import PhaseStatus
+
+        status = checker.progress = PhaseStatus(True)
     if workers > 1 or scheduler:  # on the batch engine: results in input order, graded in the workers
         from ..classify import check_task, run_items
 
@@ -67,7 +72,13 @@ def run_checks(files, fmt, timeout, solver, emit: Emit, bar: Bar, checker: Check
             extra = {}
             try:
                 if batch is None:
-                    res = checker.check(puzzle, timeout)
+                    if status is not None:
+                        status.start(label(file, index))
+                    try:
+                        res = checker.check(puzzle, timeout)
+                    finally:
+                        if status is not None:
+                            status.clear()
                 else:
                     kind, res, diff = _batched(next(batch)[1])
                     if kind == "lost":

@@ -32,6 +32,7 @@ from .options import (
     rule_option,
     solver_option,
     svg_option,
+    max_memory_option,
     timeout_option,
     write_pictures,
 )
@@ -40,7 +41,7 @@ DIAGNOSE_EXIT_HELP = exit_help(
     (0, "the puzzle is unique"), INTERNAL, USAGE,
     (3, "the puzzle has several solutions"),
     (4, "the puzzle has no solution"),
-    (5, "not settled in time (--timeout)"),
+    (5, "not settled in time (--timeout) or within the memory limit (--max-memory)"),
     (6, "the input could not be read, or an output file exists (use --force) or cannot be written"))
 
 FIX_EXIT_HELP = exit_help(
@@ -67,6 +68,7 @@ def _load(file: str, fmt: str | None):  # type: ignore[no-untyped-def]
 @format_option
 @rule_option()
 @timeout_option()
+@max_memory_option
 @solver_option
 @svg_option("Write the heat map as SVG to OUT.", type=click.Path(dir_okay=False))
 @png_option("Write the heat map as PNG to OUT.", type=click.Path(dir_okay=False))
@@ -115,6 +117,7 @@ def diagnose_cmd(file: str, fmt: str | None, timeout: float | None, solver: str,
 @format_option
 @rule_option()
 @timeout_option(20.0, "Time limit for the whole search.")
+@max_memory_option
 @click.option("--max-edits", type=click.IntRange(min=0), default=5, show_default=True,
               help="Edits to propose of each kind (line-solvable; unique only).")
 @json_option()

@@ -8,7 +8,7 @@ import click
 
 from ..errors import ParseError
 from .common import EXIT_INPUT
-from .options import INTERNAL, USAGE, CliExit, exit_help, timeout_option
+from .options import INTERNAL, USAGE, CliExit, exit_help, max_memory_option, timeout_option
 
 EDIT_EXIT_HELP = exit_help(
     (0, "the editor was stopped (Ctrl+C)"), INTERNAL, USAGE,
@@ -23,6 +23,7 @@ EDIT_EXIT_HELP = exit_help(
               help="Address to listen on. Anything but the loopback address exposes the editor to the network.")
 @click.option("--no-browser", is_flag=True, help="Do not open the page in the default browser.")
 @timeout_option(5.0, "Time limit for each verdict (then the page says 'unknown').")
+@max_memory_option
 def edit_cmd(file: str | None, port: int, host: str, no_browser: bool, timeout: float) -> None:
     """Draw a puzzle in the browser and see live whether it is a good one.
 

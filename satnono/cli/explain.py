@@ -34,6 +34,7 @@ from .options import (
     json_option,
     rule_option,
     svg_option,
+    max_memory_option,
     timeout_option,
 )
 
@@ -129,6 +130,7 @@ def _state_rows(path: str, numbered: list[tuple[int, str]], puzzle) -> list[str]
               help="Start from this partly solved grid (rows of '#', '.', '?'; in colour the palette's "
                    "characters and '?') instead of the empty grid.")
 @timeout_option(1.0, "Time for the uniqueness check (SAT) that words how an explanation ends when logic stops.")
+@max_memory_option
 @click.option("--grids", is_flag=True, help="Draw the grid after every step, its line marked and new cells highlighted.")
 @click.option("--step", "only_step", type=click.IntRange(min=1), default=None, metavar="K",
               help="Show only step K, with its grid.")
@@ -261,6 +263,7 @@ def explain_cmd(file: str, fmt: str | None, as_json: bool, svg_out: str | None, 
                    "in colour the palette's characters ('.' the background) and '?'; '-' reads standard input.")
 @json_option()
 @timeout_option(10.0, "Time for checking the puzzle's solution (SAT).")
+@max_memory_option
 @ascii_option
 def hint_cmd(file: str, fmt: str | None, state_file: str, as_json: bool, timeout: float, ascii_: bool) -> None:
     """The easiest next deduction from a partly solved grid of the puzzle in FILE.

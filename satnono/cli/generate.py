@@ -18,6 +18,7 @@ from .options import (
     exit_help,
     rule_option,
     scheduler_option,
+    max_memory_option,
     timeout_option,
     workers_option,
 )
@@ -109,6 +110,7 @@ def _out_paths(out_dir: str, count: int, fmt: str) -> list[str]:
 @click.option("--format", "fmt", type=click.Choice(list(_GEN_SUFFIX)), default="json", show_default=True,
               help="File format with --out.")
 @timeout_option(10.0, "SAT time limit per candidate; a candidate that exceeds it is rejected.")
+@max_memory_option
 @click.option("--max-candidates", type=click.IntRange(min=1), default=None, metavar="N",
               help="Stop after drawing N candidates. Default: no limit.")
 @click.option("--colors", "colors", type=click.IntRange(min=1, max=32), default=1, show_default=True, metavar="K",

@@ -47,7 +47,7 @@ EXIT_HELP = exit_help(
     (0, "every puzzle is unique"), INTERNAL, USAGE,
     (3, "some puzzle has several solutions"),
     (4, "some puzzle has no solution"),
-    (5, "some puzzle was not settled in time (--timeout)"),
+    (5, "some puzzle was not settled in time (--timeout) or within the memory limit (--max-memory)"),
     (6, "some input could not be read (the rest of the batch still runs)"),
     tail="A batch exits with the largest of 3-6 that applies (0 if all are unique);\n"
          "1 takes precedence over everything.")
@@ -118,6 +118,35 @@ def background_option(ctx: click.Context, param: click.Parameter, value: str | N
 
 
 # --- limits -----------------------------------------------------------------------------
+
+
+def _max_memory_option(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None | str:
+    import os
+
+    from ..memory import ENV, LIMIT, parse_limit
+
+    if value is None:
+        LIMIT.set("auto")  # also without the option: nothing of an earlier call stays
+        return "auto"
+    try:
+        limit = parse_limit(value)
+    except ValueError as e:
+        raise click.BadParameter(str(e)) from None
+    LIMIT.set(limit)
+    os.environ[ENV] = "none" if limit is None else str(limit)  # (local workers and child processes)
+    return limit
+
+
+MAX_MEMORY_HELP = ("The memory one puzzle may take (e.g. 2G, 800M; 'none' for no limit): a puzzle whose SAT "
+                   "encoding would need more is answered 'unknown' with the reason, before it is built. "
+                   "Default: $SATNONO_MAX_MEMORY, else half of this machine's memory (shared among --workers).")
+
+
+def max_memory_option(fn: Callable) -> Callable:
+    """``--max-memory SIZE`` (also ``$SATNONO_MAX_MEMORY``), for every settle the command makes."""
+    return click.option("--max-memory", metavar="SIZE", envvar="SATNONO_MAX_MEMORY", callback=_max_memory_option,
+                        expose_value=False, help=MAX_MEMORY_HELP)(fn)
+
 
 TIMEOUT_HELP = "Give up on a puzzle after this many seconds (verdict 'unknown'). Default: no limit."
 

@@ -33,20 +33,21 @@ still skip it.
 from __future__ import annotations
 
 import gc
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
 from ..clues import COLUMN, ROW
 from ..lines import LineSolver
-from ..logic.state import GridState
-from ..model import Grid, grid_from_masks
+from ..logic.state import Deadline, GridState
+from ..model import Grid, Puzzle, grid_from_masks
 from .ladders import Builder, CellMap, Clause, bw_line_clauses_flat, ladders, line_clauses, unflatten
 
 if TYPE_CHECKING:
     from ..logic.beliefs import Hints
 
-__all__ = ["Encoding", "cell_vars", "encode", "line_clauses", "solution_grid"]
+__all__ = ["Encoding", "cell_vars", "encode", "estimate", "line_clauses", "solution_grid", "takes_flat"]
 
 
 @dataclass(slots=True)
@@ -86,6 +87,9 @@ class Encoding:
     """The clauses in the flat form (:func:`satnono.cnf.ladders.flatten`), until :attr:`clauses` is read."""
     flat_count: int = 0
     """How many clauses :attr:`flat` holds."""
+    fed: bool = False
+    """True when the flat clauses went straight to a ``sink`` as they were made (:func:`encode`):
+    the encoding then keeps no copy of them, and reading :attr:`clauses` is an error."""
     open_rows: list[int] = field(default_factory=list)
     """Per row, the mask of its cells left unknown by propagation (the cells of :attr:`unknown_cells`)."""
     _ladders: list[tuple[list[int], list[int], list[int], int]] | None = None
@@ -101,6 +105,9 @@ class Encoding:
     def clauses(self) -> list[Clause]:
         """The clauses as lists (made from the flat form on first use; they are the clauses then)."""
         if self._clauses is None:
+            if self.fed:
+                raise ValueError("the clauses of this encoding went to the SAT solver as they were made; "
+                                 "encode again without a sink to read them")
             self._clauses = unflatten(self.flat or b"")
             self.flat = None
         return self._clauses
@@ -246,6 +253,9 @@ def encode(
     columns: Iterable[int] | None = None,
     selectors: bool = False,
     flat: bool = False,
+    deadline: float | None = None,
+    sink: Callable[[bytes], object] | None = None,
+    tick: Callable[[int, int], object] | None = None,
 ) -> Encoding:
     """Encode the lines of a propagated, consistent ``state`` that still have unknown cells.
 
@@ -256,15 +266,59 @@ def encode(
     true (for unsatisfiable cores over lines); a line whose clue cannot fit at
     all then contributes the clause ``[-selector]``.
     ``flat``: keep the clauses in the flat form (:class:`Encoding`) where that is the quicker
-    way (black and white without selectors or rules).
+    way (black and white without selectors or rules); with ``sink`` as well, each line's flat
+    clauses are handed to ``sink`` as soon as they are made (a SAT session's ``add_clauses``)
+    and not kept (:attr:`Encoding.fed`), so a large puzzle's CNF is never held twice.
+    ``tick(done, total)`` is called after each line (for progress displays).
+
+    Raises:
+        Deadline: the monotonic clock passed ``deadline`` (checked before each line).
     """
-    p = state.puzzle
-    flat = flat and not selectors and not p.rules and p.ncolors == 1 and not p.has_blots
+    flat = flat and not selectors and takes_flat(state.puzzle)
     with _collector_paused():
-        enc = _encode(state, solver, rows, columns, selectors, flat)
+        enc = _encode(state, solver, rows, columns, selectors, flat, deadline, sink if flat else None, tick)
         if state.puzzle.rules:  # (the givens alone are known cells of the state: nothing to add)
             _encode_rules(enc, state, selectors)
         return enc
+
+
+def takes_flat(puzzle: Puzzle) -> bool:
+    """Whether :func:`encode` makes ``puzzle``'s clauses in the flat form when asked (black and
+    white without blotted clues or rules; selectors never)."""
+    return not puzzle.rules and puzzle.ncolors == 1 and not puzzle.has_blots
+
+
+def estimate(state: GridState, solver: LineSolver, deadline: float | None = None) -> tuple[int, int]:
+    """About how many variables and clauses :func:`encode` would make for ``state`` (every open
+    line), without making them: the block ladders' variables exactly (one per valid start of each
+    block past its first, twice for a blotted line's end ladders), the clauses from the families
+    of :mod:`satnono.cnf.ladders` (ladder, holes, order, cover and support, each about one per
+    ladder step and colour of the line).  For memory limits, checked before anything is encoded:
+    a random 400x400 picture has about 8 million variables and 32 million clauses.
+
+    Raises:
+        Deadline: the monotonic clock passed ``deadline`` (checked before each line).
+    """
+    p = state.puzzle
+    h, w, k = state.height, state.width, p.ncolors
+    rows, columns = _open_lines(state, None, None)
+    nvars, nclauses = h * w * k, 0
+    for indices, n, clues, exs in ((rows, w, p.row_clues, state.row_ex),
+                                   (columns, h, p.column_clues, state.col_ex)):
+        for i in indices:
+            if deadline is not None and time.monotonic() >= deadline:
+                raise Deadline("estimating the encoding ran past its deadline")
+            clue = clues[i]
+            res = solver.solve(clue, n, tuple([e[i] for e in exs]))
+            if res is None:
+                continue
+            steps = sum(v.bit_length() - (v & -v).bit_length() for v in res.starts)
+            if clue.blots:
+                steps *= 2
+            colours = len(set(clue.colors)) if k > 1 else 1
+            nvars += steps
+            nclauses += (3 + colours) * steps + n * k + sum(clue.lengths)
+    return nvars, nclauses
 
 
 def _encode_rules(enc: Encoding, state: GridState, selectors: bool) -> None:
@@ -323,11 +377,14 @@ def _encode(
     columns: Iterable[int] | None,
     selectors: bool,
     flat: bool = False,
+    deadline: float | None = None,
+    sink: Callable[[bytes], object] | None = None,
+    tick: Callable[[int, int], object] | None = None,
 ) -> Encoding:
     p = state.puzzle
     h, w, k = state.height, state.width, p.ncolors
     rows, columns = _open_lines(state, rows, columns)
-    b = Builder(h * w * k + 1, selectors, flat)
+    b = Builder(h * w * k + 1, selectors, flat, sink)
     flat = b.chunks is not None
     folded_kind = k == 1  # one variable a cell: the black-and-white builder folds known cells
 
@@ -336,9 +393,15 @@ def _encode(
 
     pinned: set[tuple[int, int]] = set()  # cells of lines whose builder does not fold them
     ladder_lines: list[tuple[str, int, int, tuple[int, ...]]] = []
+    total, done = len(rows) + len(columns), 0
     for axis, indices, n, clues, exs in ((ROW, rows, w, p.row_clues, state.row_ex),
                                          (COLUMN, columns, h, p.column_clues, state.col_ex)):
         for i in indices:
+            if deadline is not None and time.monotonic() >= deadline:
+                raise Deadline(f"encoding ran past its deadline at {axis} {i + 1}")
+            if tick is not None:
+                tick(done, total)
+                done += 1
             b.start_line(axis, i)
             clue = clues[i]
             ex = tuple([e[i] for e in exs])
@@ -381,8 +444,9 @@ def _encode(
     return Encoding(
         open_rows=state.open_rows(),
         _clauses=None if flat else b.clauses,
-        flat=b"".join(b.chunks) if b.chunks is not None else None,
+        flat=b"".join(b.chunks) if b.chunks is not None and sink is None else None,
         flat_count=b.count,
+        fed=sink is not None,
         nvars=b.next_var - 1,
         width=w,
         height=h,

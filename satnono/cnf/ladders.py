@@ -26,7 +26,7 @@ still skip it.
 from __future__ import annotations
 
 from array import array
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 from ..lines.bits import native_core, spread
 
@@ -76,9 +76,10 @@ class CellMap(NamedTuple):
 class Builder:
     """Collects the clauses of the lines of one encoding, each line behind its selector when asked."""
 
-    __slots__ = ("clauses", "next_var", "unsat", "guard", "selectors", "chunks", "count")
+    __slots__ = ("clauses", "next_var", "unsat", "guard", "selectors", "chunks", "count", "sink")
 
-    def __init__(self, first_free: int, selectors: bool, flat: bool = False) -> None:
+    def __init__(self, first_free: int, selectors: bool, flat: bool = False,
+                 sink: Callable[[bytes], object] | None = None) -> None:
         self.clauses: list[Clause] = []
         self.next_var = first_free
         self.unsat = False
@@ -88,6 +89,8 @@ class Builder:
         #: (:func:`flatten`), and how many; ``clauses`` stays empty
         self.chunks: list[bytes] | None = [] if flat and not selectors else None
         self.count = 0
+        #: with ``flat``: where each line's flat clauses go as they are made (they are not kept)
+        self.sink = sink if self.chunks is not None else None
 
     def start_line(self, axis: str, index: int) -> None:
         """With selectors, give the next line's clauses a fresh selector literal."""
@@ -105,7 +108,7 @@ class Builder:
             g = -self.guard
             clauses = [[g, *cl] for cl in clauses]
         if self.chunks is not None:
-            self.chunks.append(flatten(clauses))
+            self._chunk(flatten(clauses))
             self.count += len(clauses)
         else:
             self.clauses.extend(clauses)
@@ -115,8 +118,15 @@ class Builder:
         assert self.chunks is not None and self.guard is None
         if empty:
             self.unsat = True
-        self.chunks.append(data)
+        self._chunk(data)
         self.count += count
+
+    def _chunk(self, data: bytes) -> None:
+        assert self.chunks is not None
+        if self.sink is not None:
+            self.sink(data)
+        else:
+            self.chunks.append(data)
 
 
 def ladders(first_var: int, starts: tuple[int, ...]) -> tuple[list[int], list[int], list[int], int]:

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #ifdef __clang__
 #pragma STDC FP_CONTRACT OFF
@@ -395,6 +396,14 @@ static int line_messages(const Automaton *A, int nvals, int n, const double *wei
     return 1;
 }
 
+/* time.monotonic() on POSIX: CLOCK_MONOTONIC, in seconds */
+static double monotonic_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static int popcount64(uint64_t x)
 {
     int c = 0;
@@ -404,19 +413,26 @@ static int popcount64(uint64_t x)
 }
 
 PyDoc_STRVAR(grid_hints_doc,
-"grid_hints(height, width, nvals, rows, columns, allowed, rounds, damping, tolerance, floor)\n"
+"grid_hints(height, width, nvals, rows, columns, allowed, rounds, damping, tolerance, floor, deadline=None)\n"
 "--\n\n"
 "Belief propagation over a grid: (cells, row_starts, column_starts, rounds run, confidence),\n"
-"bit-identical to satnono.logic.beliefs.grid_hints.");
+"bit-identical to satnono.logic.beliefs.grid_hints; None once the monotonic clock (time.monotonic)\n"
+"has passed deadline, checked before each line.");
 
 static PyObject *grid_hints(PyObject *self, PyObject *args)
 {
     int h, w, nvals, rounds;
-    PyObject *rows, *cols, *allowed_obj;
-    double damping, tolerance, floor_;
-    if (!PyArg_ParseTuple(args, "iiiOOOiddd:grid_hints", &h, &w, &nvals, &rows, &cols, &allowed_obj, &rounds,
-                          &damping, &tolerance, &floor_))
+    PyObject *rows, *cols, *allowed_obj, *deadline_obj = Py_None;
+    double damping, tolerance, floor_, deadline = -1.0;
+    if (!PyArg_ParseTuple(args, "iiiOOOiddd|O:grid_hints", &h, &w, &nvals, &rows, &cols, &allowed_obj, &rounds,
+                          &damping, &tolerance, &floor_, &deadline_obj))
         return NULL;
+    if (deadline_obj != Py_None) {
+        deadline = PyFloat_AsDouble(deadline_obj);
+        if (deadline == -1.0 && PyErr_Occurred())
+            return NULL;
+    }
+    int late = 0; /* the deadline passed: the answer is None */
     if (h < 0 || w < 0 || nvals < 2 || nvals > MAX_VALUES || !PyList_Check(rows) || !PyList_Check(cols)
         || !PyList_Check(allowed_obj) || PyList_GET_SIZE(rows) != h || PyList_GET_SIZE(cols) != w
         || PyList_GET_SIZE(allowed_obj) != (Py_ssize_t)h * w) {
@@ -518,6 +534,10 @@ static PyObject *grid_hints(PyObject *self, PyObject *args)
             double *dest = axis == 0 ? to_cols : to_rows;
             PyObject *found = axis == 0 ? rstarts : cstarts;
             for (int t = 0; t < nlines; t++) {
+                if (deadline_obj != Py_None && monotonic_now() >= deadline) {
+                    late = 1;
+                    goto done;
+                }
                 int li = axis == 0 ? open_rows[t] : open_cols[t];
                 const Automaton *A = &autos[axis == 0 ? li : h + li];
                 for (int i = 0; i < n; i++) {
@@ -620,6 +640,10 @@ done:
     free(S.e);
     free(S.st);
     free(S.x);
+    if (late && result == NULL && !PyErr_Occurred()) {
+        Py_INCREF(Py_None);
+        result = Py_None;
+    }
     return result;
 }
 

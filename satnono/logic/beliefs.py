@@ -31,7 +31,10 @@ transcription of this file) gives bit-identical hints; ``tests/test_beliefs.py``
 
 from __future__ import annotations
 
+import time
+
 from ..lines.bits import native_core
+from .state import Deadline
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -212,12 +215,14 @@ def line_messages(lengths: tuple[int, ...], colors: tuple[int, ...], blots: tupl
 
 def grid_hints(height: int, width: int, nvals: int, rows: list[tuple], columns: list[tuple],
                allowed: list[int], rounds: int = ROUNDS, damping: float = DAMPING,
-               tolerance: float = TOLERANCE, floor: float = FLOOR) -> tuple[list[int], list, list, int, list[float]]:
+               tolerance: float = TOLERANCE, floor: float = FLOOR,
+               deadline: float | None = None) -> tuple[list[int], list, list, int, list[float]] | None:
     """Belief propagation over a grid (the Python reference of ``_beliefs.grid_hints``).
 
     ``rows``/``columns`` are ``(lengths, colors, blotted block indices)`` per line; ``allowed[r * width + c]``
     the bit set of the values cell (r, c) may have (bit 0 the background).  Returns ``(cells,
-    row_starts, column_starts, rounds run, confidence)`` as in :class:`Hints`.
+    row_starts, column_starts, rounds run, confidence)`` as in :class:`Hints`, or None once the
+    monotonic clock has passed ``deadline`` (checked before each line).
     """
     ncell = height * width
     uniform = [[0.0] * nvals for _ in range(ncell)]
@@ -246,6 +251,8 @@ def grid_hints(height: int, width: int, nvals: int, rows: list[tuple], columns: 
             else:
                 lines, n, prior, dest, clues, found = open_cols, height, to_cols, to_rows, columns, col_starts
             for li in lines:
+                if deadline is not None and time.monotonic() >= deadline:
+                    return None
                 cells = [li * width + c for c in range(n)] if axis == 0 else [r * width + li for r in range(n)]
                 weights = []
                 for x in cells:
@@ -314,9 +321,13 @@ def _spec(clue) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     return clue.lengths, clue.colors, tuple(j for j in range(len(clue.lengths)) if (blots >> j) & 1) if blots else ()
 
 
-def phase_hints(state: GridState, rounds: int | None = None) -> Hints:
+def phase_hints(state: GridState, rounds: int | None = None, deadline: float | None = None) -> Hints:
     """Belief propagation over the open lines of a propagated, consistent ``state``
-    (:data:`ROUNDS` rounds at the most unless ``rounds`` says otherwise)."""
+    (:data:`ROUNDS` rounds at the most unless ``rounds`` says otherwise).
+
+    Raises:
+        Deadline: the monotonic clock passed ``deadline`` (checked before each line).
+    """
     p = state.puzzle
     h, w, nvals = state.height, state.width, state.nvals
     allowed: list[int] = []
@@ -330,6 +341,11 @@ def phase_hints(state: GridState, rounds: int | None = None) -> Hints:
     rows = [_spec(cl) for cl in p.row_clues]
     cols = [_spec(cl) for cl in p.column_clues]
     impl = _native.grid_hints if _native is not None else grid_hints
-    cells, rs, cs, ran, confidence = impl(h, w, nvals, rows, cols, allowed, ROUNDS if rounds is None else rounds,
-                                          DAMPING, TOLERANCE, FLOOR)
+    if deadline is not None and time.monotonic() >= deadline:
+        raise Deadline("belief propagation ran past its deadline")
+    found = impl(h, w, nvals, rows, cols, allowed, ROUNDS if rounds is None else rounds, DAMPING, TOLERANCE, FLOOR,
+                 deadline)
+    if found is None:
+        raise Deadline("belief propagation ran past its deadline")
+    cells, rs, cs, ran, confidence = found
     return Hints(cells, rs, cs, ran, confidence)
