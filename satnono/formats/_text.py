@@ -48,6 +48,8 @@ def split_tokens(body: str, commas: bool = False) -> list[str]:
     """
     if not commas:
         return body.split() if body else [""]
+    if body.replace(",", "").isalnum():  # no whitespace at all (the usual "2,1,3"): the commas alone split
+        return body.split(",")
     out: list[str] = []
     for piece in body.split(","):
         words = piece.split()

@@ -294,7 +294,7 @@ class _Reader:
         return build_palette(None, blocks_out, self.source, line), index
 
     def resolve(self, lines: list[tuple[int, list[RawBlock]]], index: dict[str | None, int]) -> list[tuple[tuple[int, int], ...]]:
-        return [tuple((n, index[k]) for n, k in blocks) for _, blocks in lines]
+        return [tuple([(n, index[k]) for n, k in blocks]) for _, blocks in lines]
 
 
 def _read_one(lines: list[str], offset: int, source: str | None) -> Puzzle:
