@@ -1569,6 +1569,20 @@ static int fix_any_dirty(const fix_axis *a)
     return 0;
 }
 
+/* Whether clock() has passed deadline: 3 (bw_fixpoint's "past the deadline"), 0 not yet, -1 on
+   an error (raised). */
+static int fix_past(PyObject *clock, double deadline)
+{
+    PyObject *now = PyObject_CallNoArgs(clock);
+    if (now == NULL)
+        return -1;
+    double t = PyFloat_AsDouble(now);
+    Py_DECREF(now);
+    if (t == -1.0 && PyErr_Occurred())
+        return -1;
+    return t > deadline ? 3 : 0;
+}
+
 PyDoc_STRVAR(bw_fixpoint_doc,
 "bw_fixpoint(row_clues, column_clues, row_black, row_white, column_black, column_white,\n"
 "            dirty_rows, dirty_columns, deadline, clock)\n--\n\n"
@@ -1576,7 +1590,8 @@ PyDoc_STRVAR(bw_fixpoint_doc,
 "the clues as tuples of block lengths, the four lists of masks and the two lists of dirty flags\n"
 "(updated in place), a deadline on clock() (None: none).  Returns (line solves, what, index):\n"
 "what 0 at the fixpoint, 1 or 2 when row or column `index` has no placement, 3 when clock()\n"
-"passed the deadline at the start of a round; NotImplemented (nothing changed) for what it\n"
+"passed the deadline at the start of a round or between its sweeps; NotImplemented (nothing\n"
+"changed) for what it\n"
 "does not handle.");
 
 static PyObject *native_bw_fixpoint(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -1628,22 +1643,12 @@ static PyObject *native_bw_fixpoint(PyObject *self, PyObject *const *args, Py_ss
     int what = 0, failed = 0;
     Py_ssize_t where = -1;
     for (;;) {
-        if (timed) { /* the deadline at the start of every round, as the reference checks it */
-            PyObject *now = PyObject_CallNoArgs(args[9]);
-            if (now == NULL) {
-                failed = 1;
-                break;
-            }
-            double t = PyFloat_AsDouble(now);
-            Py_DECREF(now);
-            if (t == -1.0 && PyErr_Occurred()) {
-                failed = 1;
-                break;
-            }
-            if (t > deadline) {
-                what = 3;
-                break;
-            }
+        /* the deadline at the start of every round and between its two sweeps, as the reference
+           checks it */
+        if (timed && (what = fix_past(args[9], deadline)) != 0) {
+            failed = what < 0;
+            what = what < 0 ? 0 : what;
+            break;
         }
         if (PyErr_CheckSignals() < 0) {
             failed = 1;
@@ -1651,6 +1656,11 @@ static PyObject *native_bw_fixpoint(PyObject *self, PyObject *const *args, Py_ss
         }
         if ((where = fix_sweep(&rows, &cols, fb, fw, starts, ints, work, &calls)) >= 0) {
             what = 1;
+            break;
+        }
+        if (timed && (what = fix_past(args[9], deadline)) != 0) {
+            failed = what < 0;
+            what = what < 0 ? 0 : what;
             break;
         }
         if ((where = fix_sweep(&cols, &rows, fb, fw, starts, ints, work, &calls)) >= 0) {

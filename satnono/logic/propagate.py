@@ -211,6 +211,8 @@ def _lines_fixpoint(
         bad = _sweep(ROW, row_clues, w, rex, cex, dirty_rows, dirty_cols, solver)
         if bad is not None:
             return bad
+        if deadline is not None and time.monotonic() > deadline:  # (and between the two sweeps: a
+            raise Deadline                                        # large grid's take seconds each)
         bad = _sweep(COLUMN, col_clues, h, cex, rex, dirty_cols, dirty_rows, solver)
         if bad is not None:
             return bad
