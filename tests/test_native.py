@@ -673,6 +673,31 @@ def test_the_line_fixpoint_in_c_is_the_reference():
 
 
 @needs_native
+@pytest.mark.parametrize("reads", [0, 1, 2])
+def test_the_line_fixpoint_keeps_its_deadline_between_sweeps(monkeypatch, reads: int):
+    """The clock passes the deadline after ``reads`` readings within it: at the start of the
+    first round (nothing solved), between its row and column sweeps (the rows solved, no column)
+    or at the start of the second round; C and Python stop at the same point, the same state."""
+    import time as time_module
+
+    runs = []
+    for use_c in (True, False):
+        clock = iter([0.0] * reads + [1e12] * 1000)
+        monkeypatch.setattr(time_module, "monotonic", lambda: next(clock))
+        p, givens = _fixpoint_case(random.Random(5), 20, 20)
+        runs.append(_fixpoint_run(p, givens, use_c, 1, deadline=1.0))
+        monkeypatch.undo()
+    assert runs[0] == runs[1] and runs[0][0] == "deadline"
+    calls, rows_dirty, columns_dirty = runs[0][-1], runs[0][3], runs[0][4]
+    if reads == 0:
+        assert calls == 0
+    if reads == 1:  # the rows' sweep alone ran: no row dirty, the columns it touched still to do
+        assert 0 < calls <= 20 and not any(rows_dirty) and any(columns_dirty)
+    if reads == 2:
+        assert calls > 20
+
+
+@needs_native
 def test_the_line_fixpoint_in_c_leaves_what_it_does_not_take():
     """NotImplemented, with nothing changed, for what the Python sweeps must do: a side beyond
     the kernel, a mask beyond its line, a clue that is not block lengths; propagate then gives
