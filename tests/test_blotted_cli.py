@@ -306,3 +306,61 @@ def test_colour_and_one_colour_puzzles_still_word_colours(files, tmp_path):
     state.write_text(".???\n????\n????\n????\n")
     said = json.loads(run("hint", "--json", "--state", str(state), str(own)).stdout)["text"]
     assert said.startswith("cell (row 1, column 1) is background,")
+
+
+# --- a blotted clue number is drawn '?' (explain --svg drew its least length, 1) ---------------
+
+DANCER_BLOTTED = PUZZLES / "satnono" / "dancer-blotted.xml"
+
+
+def _xml_clues(path) -> tuple[list[str], list[str]]:
+    """Each row's and column's numbers as the webpbn XML gives them, '?' for a blot (<count>0</count>),
+    read from the file itself."""
+    import xml.etree.ElementTree as ET
+
+    out = {}
+    for clues in ET.parse(path).getroot().iter("clues"):
+        out[clues.get("type")] = [" ".join("?" if c.text.strip() == "0" else c.text.strip() for c in line.iter("count"))
+                                  or "0" for line in clues.iter("line")]
+    return out["rows"], out["columns"]
+
+
+def _svg_clue_labels(svg: str) -> tuple[list[str], list[str]]:
+    """The clue numbers an SVG draws: a row's are the end-anchored texts on one baseline (left to
+    right), a column's the middle-anchored texts at one x (top to bottom); top to bottom, left to right."""
+    import xml.etree.ElementTree as ET
+
+    rows: dict[float, list[tuple[float, str]]] = {}
+    cols: dict[float, list[tuple[float, str]]] = {}
+    for t in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text"):
+        x, y = float(t.get("x", "nan")), float(t.get("y", "nan"))
+        if t.get("text-anchor") == "end":
+            rows.setdefault(y, []).append((x, t.text))
+        elif t.get("text-anchor") == "middle":
+            cols.setdefault(x, []).append((y, t.text))
+    return ([" ".join(text for _, text in sorted(rows[y])) for y in sorted(rows)],
+            [" ".join(text for _, text in sorted(cols[x])) for x in sorted(cols)])
+
+
+@pytest.mark.parametrize("name", ["dancer-blotted", "colour"])
+def test_blotted_clue_numbers_are_drawn_as_question_marks(files, tmp_path, name):
+    """Every picture that draws clues (each explain --svg step, diagnose --svg and the layout its
+    --png is drawn from) shows a blot as '?' and every other number as it is."""
+    from satnono.diagnose import diagnose
+    from satnono.formats import load
+    from satnono.render import _Text, layout
+
+    path = str(DANCER_BLOTTED) if name == "dancer-blotted" else files["colour"][0]
+    want = _xml_clues(path)
+    assert "?" in " ".join(want[0]) and "?" in " ".join(want[1])
+    out = tmp_path / "steps"
+    assert run("explain", "--svg", str(out), path).exit_code == 0
+    steps = sorted(out.glob("step-*.svg"))
+    assert steps
+    for f in steps:
+        assert _svg_clue_labels(f.read_text()) == want, f.name
+    svg = tmp_path / "d.svg"
+    assert run("diagnose", "--svg", str(svg), path).exit_code == 0
+    assert _svg_clue_labels(svg.read_text()) == want
+    texts = {it.text for it in layout(diagnose(load(path)), 16).items if isinstance(it, _Text)}
+    assert "?" in texts or "? ?" in texts

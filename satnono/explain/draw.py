@@ -6,7 +6,7 @@ from html import escape
 from typing import Iterator, Sequence
 
 from ..model import BLACK, WHITE, Color, Puzzle, plain_black
-from ..clues import ROW
+from ..clues import ROW, LineClue
 from .techniques import Step
 
 #: Glyphs: black, white, unknown, new black, new white.
@@ -115,8 +115,9 @@ _CELL = 18
 _FONT = 10
 
 
-def _clue_labels(clue: Sequence[int]) -> list[str]:
-    return [str(x) for x in clue] or ["0"]
+def _clue_labels(clue: LineClue) -> list[str]:
+    """The clue's numbers as drawn, ``?`` for a blotted (hidden) length; ``0`` for an empty line."""
+    return ["?" if clue.is_blotted(j) else str(n) for j, n in enumerate(clue.lengths)] or ["0"]
 
 
 def _label_fills(puzzle: Puzzle, axis: str, i: int) -> list[str]:
@@ -138,8 +139,8 @@ def render_svg(puzzle: Puzzle, before: Sequence[str], step: Step, number: int, t
     h, w = puzzle.height, puzzle.width
     after = apply(before, step)
     new = {(r, c) for r, c, _ in step.touched()}
-    left = max(len(_clue_labels(c)) for c in puzzle.rows) * _FONT + 8
-    top = max(len(_clue_labels(c)) for c in puzzle.columns) * (_FONT + 2) + 30
+    left = max(len(_clue_labels(c)) for c in puzzle.row_clues) * _FONT + 8
+    top = max(len(_clue_labels(c)) for c in puzzle.column_clues) * (_FONT + 2) + 30
     heading = f"Step {number} of {total} ({step.technique})"
     # the canvas is at least as wide as the heading (12 px sans-serif: about 0.62 em a character),
     # so a narrow puzzle does not cut it ("Step 1 o" on a 1x3)
@@ -151,13 +152,13 @@ def render_svg(puzzle: Puzzle, before: Sequence[str], step: Step, number: int, t
            f"<title>{escape(title)}</title>",
            f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
            f'<text x="4" y="14" font-size="12">{escape(heading)}</text>']
-    for r, clue in enumerate(puzzle.rows):
+    for r, clue in enumerate(puzzle.row_clues):
         labels = _clue_labels(clue)
         fills = _label_fills(puzzle, "row", r)
         y = top + r * _CELL + _CELL * 0.7
         for k, t in enumerate(reversed(labels)):
             out.append(f'<text x="{left - 6 - k * _FONT}" y="{y:.1f}" text-anchor="end"{fills[k]}>{t}</text>')
-    for c, clue in enumerate(puzzle.columns):
+    for c, clue in enumerate(puzzle.column_clues):
         labels = _clue_labels(clue)
         fills = _label_fills(puzzle, "column", c)
         x = left + c * _CELL + _CELL / 2
