@@ -364,3 +364,33 @@ def test_blotted_clue_numbers_are_drawn_as_question_marks(files, tmp_path, name)
     assert _svg_clue_labels(svg.read_text()) == want
     texts = {it.text for it in layout(diagnose(load(path)), 16).items if isinstance(it, _Text)}
     assert "?" in texts or "? ?" in texts
+
+
+# --- one placement, one cell: the singular (it said "every one of the 1 placements") ------------
+
+def test_one_placement_or_cell_is_worded_in_the_singular(files):
+    """The placements steps of blotted lines (black and white and colour), a colour fill of one
+    cell, and the note of an explanation stopped with one cell open."""
+    steps = json.loads(run("explain", "--json", str(DANCER_BLOTTED)).stdout)["steps"]
+    steps += json.loads(run("explain", "--json", files["colour"][0]).stdout)["steps"]
+    counted = [st for st in steps if st["technique"] == "placements"]
+    assert {st["placements"] == 1 for st in counted} == {True, False}
+    for st in counted:
+        n = st["placements"]
+        said = (r"the only placement (of the clue )?that fits the known cells" if n == 1 else
+                rf"every one of the {n:,} placements (of the clue )?that fit the known cells")
+        assert re.search(said, st["text"]), st["text"]
+    for st in steps:
+        assert not re.search(r"\b1 (placements|cells|blocks)\b|\bthe 1 |\b1 coloured cells\b", st["text"]), st["text"]
+    texts = [st["text"] for st in steps]
+    assert ("row 3 (clue ? ?): whatever the length of the 2 blotted blocks (at least 1), the only placement "
+            "that fits the known cells puts column 5 black and column 4 white") in texts
+    assert ("column 1 (clue 1r ?b): whatever the length of the blotted block (at least 1), the only placement "
+            "that fits the known cells makes row 1 red (r)") in texts
+    assert ("column 3 (clue 1b): the clue needs 1 coloured cell and only 1 cell can be coloured, so it is not "
+            "background: row 1 blue (b)") in texts
+    # the last step of the dancer settles one cell: stopped before it, one cell is open
+    last = run("explain", "--max-steps", "25", str(DANCER_BLOTTED)).stdout.splitlines()[-1]
+    assert last == "stopped after the requested number of steps; 1 cell is still open"
+    last = run("explain", "--max-steps", "24", str(DANCER_BLOTTED)).stdout.splitlines()[-1]
+    assert last == "stopped after the requested number of steps; 2 cells are still open"

@@ -354,6 +354,32 @@ def test_budget_gives_an_at_least_grade():
     assert ex.difficulty["text"].startswith("needs at least")
 
 
+@pytest.mark.parametrize("status, one, two", [
+    ("truncated", "stopped after the requested number of steps; 1 cell is still open",
+     "stopped after the requested number of steps; 2 cells are still open"),
+    ("budget", "the probing budget ran out with 1 cell open", "the probing budget ran out with 2 cells open"),
+    ("stuck", "line logic and probing up to depth 2 settle no more cells; 1 is open",
+     "line logic and probing up to depth 2 settle no more cells; 2 are open"),
+])
+def test_end_note_counts_open_cells_in_the_singular_and_plural(status, one, two):
+    from satnono.explain.grade import end_note
+
+    p = Puzzle.from_grid(["#.", ".#"])
+    assert end_note(p, status, None, None, 1, 2).startswith(one)
+    assert end_note(p, status, None, None, 2, 2).startswith(two)
+
+
+def test_a_placements_sentence_counts_in_the_singular_and_plural():
+    from satnono.explain.techniques import line_text
+
+    def said(n):
+        return line_text("row 1 (clue 3)", n, "puts", "column 2 black", lambda: "")
+
+    assert said(1) == "row 1 (clue 3): the only placement of the clue that fits the known cells puts column 2 black"
+    assert said(1234) == ("row 1 (clue 3): every one of the 1,234 placements of the clue that fit the known cells "
+                          "puts column 2 black")
+
+
 # --------------------------------------------------------------------------
 # Grades are monotone
 

@@ -276,9 +276,10 @@ def _blotted_text(p: Puzzle, axis: str, i: int, placements: int, verb: str, sett
     """A blotted line's step (the general technique): its placements, whatever the hidden lengths."""
     blots = p.clue(axis, i).blots.bit_count()
     which = "the blotted block" if blots == 1 else f"the {blots} blotted blocks"
+    every = ("the only placement that fits" if placements == 1 else
+             f"every one of the {placements:,} placements that fit")
     return (f"{axis} {i + 1} (clue {p.clue_text(axis, i)}): whatever the length of {which} "
-            f"(at least 1), every one of the {placements:,} placements that fit the known cells "
-            f"{verb} {settles}")
+            f"(at least 1), {every} the known cells {verb} {settles}")
 
 
 def state_grid(state: GridState) -> tuple[str, ...]:

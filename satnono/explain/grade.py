@@ -28,13 +28,13 @@ def end_note(puzzle: Puzzle, status: str, bad: tuple[str, int] | None, verdict: 
         return f"{head}: {contradiction_text(puzzle, axis, i)} the known cells"
     if status == "truncated":
         why = "the time limit ran out" if out_of_time else "stopped after the requested number of steps"
-        return f"{why}; {unknown} cells are still open"
+        return f"{why}; {unknown} cell{'s are' if unknown != 1 else ' is'} still open"
     probe = "line logic and probing" if max_depth else "line logic"
     if status == "budget":
-        head = f"the probing budget ran out with {unknown} cells open"
+        head = f"the probing budget ran out with {unknown} cell{'s' if unknown != 1 else ''} open"
     else:
         depth = f" up to depth {max_depth}" if max_depth else ""
-        head = f"{probe}{depth} settle no more cells; {unknown} are open"
+        head = f"{probe}{depth} settle no more cells; {unknown} {'are' if unknown != 1 else 'is'} open"
     if verdict == "unique":
         return f"{head}: the rest needs search (the puzzle is unique only globally)"
     if verdict == "multiple":

@@ -420,8 +420,10 @@ def color_line_move(puzzle: Puzzle, lengths: tuple[int, ...], colors: tuple[int,
     if coloured.bit_count() == need:
         ex = [may[0] & coloured] + [0] * (nv - 1)
         if ok(ex):
-            return make(1, "fill", ex, lambda: f"the clue needs {need} coloured cells and only {need} "
-                        f"cell{'s' if need != 1 else ''} can be coloured, so none of them is background")
+            said = (f"the clue needs {need} coloured cells and only {need} cells can be coloured, so none of "
+                    "them is background" if need != 1 else
+                    "the clue needs 1 coloured cell and only 1 cell can be coloured, so it is not background")
+            return make(1, "fill", ex, lambda: said)
     # blocks with a single possible position
     ex = [0] * nv
     edge = True
@@ -537,6 +539,8 @@ def color_cells(puzzle: Puzzle, axis: str, i: int, n: int, cur: tuple[Mask, ...]
 
 def line_text(name: str, placements: int | None, verb: str, settles: str, reason: Callable[[], str]) -> str:
     """A line step's sentence: the technique's reason, or for ``placements`` their number."""
+    if placements == 1:
+        return f"{name}: the only placement of the clue that fits the known cells {verb} {settles}"
     if placements is not None:
         return (f"{name}: every one of the {placements:,} placements of the clue that fit the known cells "
                 f"{verb} {settles}")
