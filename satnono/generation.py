@@ -317,6 +317,10 @@ def generate(
         bound = Puzzle.from_grid(["." * width] * height, palette=default_palette(colors), rules=rules).rules
         cells = width * height
         for rule in bound:  # a count of filled cells outside the density band: no candidate could pass
+            if getattr(rule, "name", "") == "count" and getattr(rule, "op", "<=") != "<=" and rule.n > cells:
+                # no picture keeps it (the puzzles it binds to have no solution, not an input error)
+                raise ValueError(f"rule {rule.text()} asks for {rule.n} cells, but the {width}x{height} grid "
+                                 f"has {cells}: no picture keeps it")
             if getattr(rule, "name", "") == "count" and getattr(rule, "value", 0) is None:
                 n, op = rule.n, rule.op
                 if (op != ">=" and n < lo * cells - 1e-9) or (op != "<=" and n > hi * cells + 1e-9):

@@ -343,6 +343,101 @@ def test_a_line_rule_outside_the_grid_or_malformed_stays_an_input_error(tmp_path
             assert f"{path}: rules[0]: {message}" in r.output and "Traceback" not in r.output
 
 
+# a count rule asking for more cells than the grid has (filled, or of one colour): as a clue too
+# long for its line, a clean 'none' with its reason (it was an input error, exit 6, when bound),
+# from a file's rules or from --rule; without the rule each puzzle has solutions
+_COLOUR_DIAGONAL = {"colors": {"r": "#c80000", "b": "#0000c8"},
+                    "rows": [[[1, "r"]], [[1, "b"]], [[1, "r"]]], "columns": [[[1, "r"]], [[1, "b"]], [[1, "r"]]]}
+TOO_MANY = {
+    "exactly": ({"rows": _ONE_EACH, "columns": _ONE_EACH}, {"rule": "count", "op": "=", "n": 10}, "count:=10",
+                "rule count: exactly 10 filled cells asked for, but the 3x3 grid has 9 cells"),
+    "at least": ({"rows": _ONE_EACH, "columns": _ONE_EACH}, {"rule": "count", "op": ">=", "n": 10}, "count:>=10",
+                 "rule count: at least 10 filled cells asked for, but the 3x3 grid has 9 cells"),
+    "at least, colour": (_COLOUR_DIAGONAL, {"rule": "count", "op": ">=", "n": 12, "color": "r"}, "count:>=12:r",
+                         "rule count: at least 12 cells of colour 'r' asked for, but the 3x3 grid has 9 cells"),
+    "exactly, colour": (_COLOUR_DIAGONAL, {"rule": "count", "op": "=", "n": 10, "color": "b"}, "count:=10:b",
+                        "rule count: exactly 10 cells of colour 'b' asked for, but the 3x3 grid has 9 cells"),
+}
+
+
+def _too_many(tmp_path, kind: str, given: str) -> tuple[str, list[str]]:
+    """The puzzle file of ``kind`` and the options that give its rule: in the file, or by --rule."""
+    doc, obj, spec, _ = TOO_MANY[kind]
+    if given == "file":
+        return _write(tmp_path, "many.json", {**doc, "rules": [obj]}), []
+    return _write(tmp_path, "many.json", doc), ["--rule", spec]
+
+
+@pytest.mark.parametrize("given", ["file", "--rule"])
+@pytest.mark.parametrize("verb", ["check", "count", "classify", "solve"])
+@pytest.mark.parametrize("kind", list(TOO_MANY))
+def test_a_count_above_the_grid_is_a_clean_none(tmp_path, kind, verb, given):
+    import json
+
+    reason = TOO_MANY[kind][3]
+    path, opts = _too_many(tmp_path, kind, given)
+    text, data = _cli(verb, *opts, path), _cli(verb, "--json", *opts, path)
+    for r in (text, data):
+        assert r.exit_code == {"check": 4, "solve": 4, "count": 0, "classify": 0}[verb], (r.exit_code, r.output)
+        assert "Traceback" not in r.output and "satnono:" not in r.stderr  # (classify's summary is on stderr)
+    d = json.loads(data.stdout.splitlines()[0])
+    assert d["reason"] == reason
+    if verb in ("check", "solve"):
+        assert d["status"] == "none" and d["solutions"] == []
+        assert text.stdout.startswith(f"{path}: no solution: {reason}  [")
+    elif verb == "count":
+        assert d["count"] == 0 and d["exact"] and d["status"] == "none"
+        assert text.stdout.startswith(f"{path}: 0 solutions: {reason}  [")
+    else:
+        assert d["class"] == "none" and d["count"] == 0
+        assert text.stdout.startswith(f"{path}: none  [")
+    free = json.loads(_cli("count", "--json", _write(tmp_path, "free.json", TOO_MANY[kind][0])).stdout)
+    assert free["count"] >= 1  # the rule alone makes it none
+
+
+@pytest.mark.parametrize("kind", list(TOO_MANY))
+def test_a_count_above_the_grid_diagnose_explain_hint_fix(tmp_path, kind):
+    """The other verbs on the same puzzles: no solution, no traceback, the reason where they give one."""
+    import json
+
+    reason, spec = TOO_MANY[kind][3], TOO_MANY[kind][2]
+    path, _ = _too_many(tmp_path, kind, "file")
+    r = _cli("diagnose", path)
+    assert r.exit_code == 4 and f"why: {reason}" in r.output and "Traceback" not in r.output
+    d = json.loads(_cli("diagnose", "--json", path).stdout)
+    assert d["status"] == "none" and d["reason"] == reason and d["conflict_rules"] == [spec]
+    r = _cli("explain", path)
+    assert r.exit_code == 4 and "no solution" in r.output and "Traceback" not in r.output
+    state = tmp_path / "state.txt"
+    state.write_text("???\n???\n???\n")
+    r = _cli("hint", "--state", str(state), path)
+    assert r.exit_code == 4 and f"the puzzle itself has no solution: {reason}" in r.output
+    r = _cli("fix", path)
+    assert r.exit_code == 4 and reason in r.output and "Traceback" not in r.output
+
+
+def test_a_malformed_count_rule_stays_an_input_error(tmp_path):
+    """A negative N or a colour the palette lacks is the input's fault: one line, exit 6 (a
+    --rule that cannot be read at all is a usage error, exit 2)."""
+    for doc, rule, message in (
+            (CROSS, {"rule": "count", "op": ">=", "n": -1}, "rules[0]: rule count: n must be a whole number >= 0, not -1"),
+            (CROSS, {"rule": "count", "op": "=", "n": 99, "color": "z"},
+             "rules[0]: rule count: colour 'z' is not in the puzzle's palette ('#')"),
+            (_COLOUR_DIAGONAL, {"rule": "count", "op": ">=", "n": 99, "color": "g"},
+             "rules[0]: rule count: colour 'g' is not in the puzzle's palette ('r', 'b')")):
+        path = _write(tmp_path, "bad.json", {**doc, "rules": [rule]})
+        for verb in ("check", "count", "classify", "solve"):
+            r = _cli(verb, path)
+            assert r.exit_code == 6, (verb, r.output)
+            assert f"{path}: {message}" in r.output and "Traceback" not in r.output
+    path = _write(tmp_path, "cross.json", CROSS)
+    for verb in ("check", "count", "classify", "solve"):
+        r = _cli(verb, "--rule", "count:>=99:z", path)
+        assert r.exit_code == 6 and "rule count: colour 'z' is not in the puzzle's palette" in r.output, verb
+        r = _cli(verb, "--rule", "count:=-1", path)
+        assert r.exit_code == 2 and "write count:=N, count:>=N or count:<=N" in r.output, verb
+
+
 def test_rules_round_trip_through_json(tmp_path):
     from satnono.formats import dumps, loads
 
@@ -414,6 +509,23 @@ def test_narrow_is_told_which_cells_changed():
     for (_, _, exit_view), (touched, entry_view, _) in zip(calls, calls[1:]):
         changed = {(r, c) for r in range(5) for c in range(5) if exit_view[r][c] != entry_view[r][c]}
         assert touched == changed and touched
+
+
+@pytest.mark.parametrize("spec, colors", [("count:>=10", 1), ("count:=10:a", 2), ("count:>=26:b", 3)])
+def test_generate_refuses_a_count_above_the_grid(spec, colors):
+    """No picture keeps a count of more cells than the grid has (a puzzle with such a rule has no
+    solution): generate refuses it before drawing a candidate, in colour too."""
+    from satnono.generator import generate
+    from satnono.rules import rule_from_spec
+
+    cells = 9 if spec != "count:>=26:b" else 25
+    side = 3 if cells == 9 else 5
+    with pytest.raises(ValueError, match=f"rule {spec} asks for {spec.split('=')[-1].split(':')[0]} cells, but the "
+                                         f"{side}x{side} grid has {cells}: no picture keeps it"):
+        generate(side, side, 1, seed=1, colors=colors, density=(0.0, 1.0), rules=(rule_from_spec(spec),))
+    r = _cli("generate", "--size", f"{side}x{side}", "--count", "1", "--seed", "1", "--colors", str(colors),
+             "--rule", spec)
+    assert r.exit_code == 2 and "no picture keeps it" in r.output and "Traceback" not in r.output
 
 
 def test_generate_refuses_a_count_outside_the_density_band():

@@ -29,13 +29,16 @@ class Count(ValueRule):
         if isinstance(self.n, bool) or not isinstance(self.n, int) or self.n < 0:
             raise RuleError(f"rule count: n must be a whole number >= 0, not {self.n!r}")
 
+    # bind() is ValueRule's: a count that asks for more cells than the grid has is well formed
+    # (no input error), and no grid keeps it: narrow() says so, as for a clue too long for its row
 
-
-    def bind(self, puzzle) -> "Count":
-        cells = puzzle.height * puzzle.width
-        if self.op != "<=" and self.n > cells:
-            raise RuleError(f"rule count: {self.n} cells asked for, but the grid has {cells}")
-        return super().bind(puzzle)  # type: ignore[return-value]
+    def _too_many(self) -> RuleConflict | None:
+        """The conflict of an ``=`` or ``>=`` count above the number of cells of the grid."""
+        cells = self.height * self.width
+        if self.op == "<=" or self.n <= cells:
+            return None
+        return RuleConflict(self.name, f"{OPS[self.op]} {self.n} {self._what()} asked for, but the "
+                                       f"{self.width}x{self.height} grid has {cells} cells", fits=False)
 
     def _params(self) -> dict[str, object]:
         return {"op": self.op, "n": self.n}
@@ -44,6 +47,9 @@ class Count(ValueRule):
         return f":{self.op}{self.n}"
 
     def narrow(self, state, touched=None) -> RuleConflict | None:
+        too_many = self._too_many()
+        if too_many is not None:
+            return too_many
         known = known_masks(state, self.value)
         may = may_masks(state, self.value)
         k = sum(m.bit_count() for m in known)
@@ -85,6 +91,8 @@ class Count(ValueRule):
         cells = [(r, c) for r in range(len(values)) for c in range(len(values[0]))]
         have = [cell for cell in cells if has(values[cell[0]][cell[1]], self.value)]
         k, n = len(have), self.n
+        if self._too_many() is not None:  # no picture keeps it: leave the picture
+            return values
         if k > n and self.op != ">=":  # clear cells at random
             for r, c in rng.sample(have, k - n):
                 values[r][c] = 0
