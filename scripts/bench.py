@@ -7,6 +7,7 @@
     python scripts/bench.py hard --timeout 600 --ref-timeout 600
     python scripts/bench.py deadline --no-reference --no-startup   # --timeout 200 against none
     python scripts/bench.py blotted --limit 20     # blotted clues (scripts/bench_blotted.py)
+    python scripts/bench.py limits                 # --timeout and memory at every size (scripts/bench_limits.py)
     python scripts/bench.py survey dom tournament random --no-reference --no-startup --limit 120
                                                    # the issue-19 mix against the order-encoding probe
 
@@ -999,6 +1000,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["limits"]:  # issue 42: --timeout and memory at every size (scripts/bench_limits.py)
+        import bench_limits
+
+        return bench_limits.main(argv[1:])
     if argv[:1] == ["blotted"]:  # issue 17: blotted clues against the CP-SAT model (scripts/bench_blotted.py)
         import bench_blotted
 
