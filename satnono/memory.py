@@ -3,7 +3,7 @@
 Line logic needs little memory; the CNF of what it leaves open can need a lot: its block
 ladders grow with each open line's blocks times their slack, so a random 400x400 picture
 (about 100 blocks and 100 cells of slack in every line) makes about 8 million variables and
-32 million clauses, some 4.5 GB once CaDiCaL holds them.  :class:`satnono.solve.Checker`
+32 million clauses, some 5 GB once CaDiCaL holds them.  :class:`satnono.solve.Checker`
 estimates the encoding before making it (:func:`satnono.cnf.encode.estimate`) and answers
 ``unknown`` with the reason when the estimate is over its ``max_memory``, rather than let the
 operating system kill the process half-way.
@@ -26,8 +26,13 @@ ENV = "SATNONO_MAX_MEMORY"
 LIMIT: ContextVar[int | None | str] = ContextVar("satnono_max_memory", default="auto")
 
 #: The share of the machine's memory one settle may take by default (with several local
-#: workers, each takes its part of it).
+#: workers, each takes its part of it) ...
 DEFAULT_SHARE = 0.5
+#: ... and at the most, whatever the machine: a CNF past this (a random picture of about 380x380
+#: that line logic cannot open) is beyond any search tried here in minutes (a random 400x400,
+#: 8 million variables, ran 4 minutes and grew to 6 GB without a first solution), so by default
+#: it is refused at once; ``--max-memory`` lets it be tried.
+DEFAULT_CAP = 4 << 30
 
 _UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mb": 1 << 20,
           "mib": 1 << 20, "g": 1 << 30, "gb": 1 << 30, "gib": 1 << 30, "t": 1 << 40, "tb": 1 << 40,
@@ -96,14 +101,14 @@ def physical_memory() -> int | None:
     return min(found) if found else None
 
 
-def default_limit(workers: int = 1) -> int | None:
+def default_limit(workers: int = 1) -> int:
     """The default memory limit of one settle: :data:`DEFAULT_SHARE` of :func:`physical_memory`,
-    shared among ``workers`` local worker processes (None where the machine's memory is unknown:
-    no limit)."""
+    shared among ``workers`` local worker processes, and :data:`DEFAULT_CAP` at the most (the cap
+    alone where the machine's memory cannot be read)."""
     total = physical_memory()
     if total is None:
-        return None
-    return int(total * DEFAULT_SHARE / max(1, workers))
+        return DEFAULT_CAP
+    return min(int(total * DEFAULT_SHARE / max(1, workers)), DEFAULT_CAP)
 
 
 def parse_limit(text: str) -> int | None:

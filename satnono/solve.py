@@ -408,7 +408,7 @@ class Checker:
             return None
         return (f"not encoded: the SAT encoding of the {state.unknown_count():,} cells line logic left open would "
                 f"need about {format_size(need)} ({nvars:,} variables, {nclauses:,} clauses), more than the "
-                f"memory limit of {format_size(limit)} (--max-memory)")
+                f"memory limit of {format_size(limit)} (--max-memory to raise it)")
 
     def check(self, puzzle: Puzzle, timeout: float | None = None,
               givens: Mapping[tuple[int, int], bool | int] | None = None) -> CheckResult:

@@ -77,7 +77,7 @@ def test_a_settle_over_the_memory_limit_is_unknown_before_anything_is_encoded() 
     need = memory_needed(*estimate(st, lines))
     refused = Checker(max_memory=need // 2).check(p)
     assert refused.status is Status.UNKNOWN
-    assert "memory limit" in refused.reason and "--max-memory" in refused.reason
+    assert "memory limit" in refused.reason and "(--max-memory to raise it)" in refused.reason
     assert refused.stats.cnf_vars == 0 and refused.stats.sat_calls == 0
     settled = Checker(max_memory=need * 2).check(p)
     assert settled.status is not Status.UNKNOWN and settled.stats.sat_calls >= 1
@@ -87,7 +87,9 @@ def test_a_settle_over_the_memory_limit_is_unknown_before_anything_is_encoded() 
 def test_the_limit_in_force_comes_from_the_context_then_the_environment(monkeypatch) -> None:
     monkeypatch.delenv(memory.ENV, raising=False)
     assert memory.current() == memory.default_limit()
-    assert memory.default_limit(4) == pytest.approx(memory.default_limit() / 4, abs=1)
+    total = memory.physical_memory()
+    assert memory.default_limit() == min(total // 2, memory.DEFAULT_CAP)
+    assert memory.default_limit(64) == pytest.approx(total / 2 / 64, abs=1)
     monkeypatch.setenv(memory.ENV, "3G")
     assert memory.current() == 3 << 30
     monkeypatch.setenv(memory.ENV, "none")
@@ -208,7 +210,7 @@ def test_the_command_line_takes_max_memory(tmp_path) -> None:
     save(_picture(1, 60), str(f))
     run = [sys.executable, "-m", "satnono", "check"]
     out = subprocess.run([*run, "--max-memory", "1M", str(f)], capture_output=True, text=True)
-    assert out.returncode == 5 and "memory limit of 1.0 MB (--max-memory)" in out.stdout, out
+    assert out.returncode == 5 and "memory limit of 1.0 MB (--max-memory to raise it)" in out.stdout, out
     out = subprocess.run([*run, "--max-memory", "none", str(f)], capture_output=True, text=True)
     assert out.returncode in (0, 3) and "memory limit" not in out.stdout
     out = subprocess.run([*run, "--max-memory", "12 parsecs", str(f)], capture_output=True, text=True)

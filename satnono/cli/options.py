@@ -139,7 +139,8 @@ def _max_memory_option(ctx: click.Context, param: click.Parameter, value: str | 
 
 MAX_MEMORY_HELP = ("The memory one puzzle may take (e.g. 2G, 800M; 'none' for no limit): a puzzle whose SAT "
                    "encoding would need more is answered 'unknown' with the reason, before it is built. "
-                   "Default: $SATNONO_MAX_MEMORY, else half of this machine's memory (shared among --workers).")
+                   "Default: $SATNONO_MAX_MEMORY, else half of this machine's memory (shared among --workers), "
+                   "4G at the most.")
 
 
 def max_memory_option(fn: Callable) -> Callable:
