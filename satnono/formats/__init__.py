@@ -31,6 +31,11 @@ A multi-puzzle file (tournament sets, webpbn puzzlesets, JSON lists, ``.nonpack`
 bundles) gives puzzles whose ``source`` is ``path#k`` (k from 1); ``FILE#k``
 selects puzzle k when loading.
 
+A puzzle's title and properties (``name``, ``meta``) go through unchanged: exactly in
+:data:`METADATA_FORMATS`, as one-line comments in :data:`LINE_METADATA_FORMATS`; the formats of
+clues or cells alone (``nin``, ``mk``, ``cwd``, ``txt``) leave them out, and
+:func:`unkept_metadata` names what a format leaves out.
+
 ``level`` is a picross game level: ``NAME.level`` is read with the ``NAME.pbm``
 beside it (by suffix only); :func:`satnono.formats.level.save` writes the three files.
 """
@@ -57,6 +62,8 @@ __all__ = [
     "BLOTS_FORMATS",
     "FORMATS",
     "WRITABLE_FORMATS",
+    "LINE_METADATA_FORMATS",
+    "METADATA_FORMATS",
     "blots_text",
     "dumps",
     "format_from_suffix",
@@ -69,6 +76,7 @@ __all__ = [
     "WriteError",
     "save_folder",
     "sniff",
+    "unkept_metadata",
     "write_atomic",
 ]
 
@@ -170,6 +178,12 @@ GIVENS_FORMATS: tuple[str, ...] = ("json",)
 RULES_FORMATS: tuple[str, ...] = ("json",)
 #: Formats that store blotted clues (a block length hidden, at least 1).
 BLOTS_FORMATS: tuple[str, ...] = ("xml", "json")
+#: Formats that hold a puzzle's title and every property exactly, any text (XML 1.0 refuses
+#: control characters other than tab and line breaks).
+METADATA_FORMATS: tuple[str, ...] = ("non", "xml", "json", "png")
+#: Formats that hold the title and the properties as text on one line, in comments (keys in lower
+#: case, keys of a word of letters, digits and spaces alone; see :mod:`satnono.formats._comments`).
+LINE_METADATA_FORMATS: tuple[str, ...] = ("picross", "pbm", "ppm")
 #: Every format name ``load``/``loads`` accept as ``fmt``.
 FORMATS: tuple[str, ...] = tuple(_READERS)
 #: The format names ``dumps``/``save`` accept.
@@ -465,7 +479,8 @@ def dumps(puzzle: Puzzle, fmt: str) -> str | bytes:
             ``ppm``, ``png``) and the puzzle has no goal, or it is black and white only
             and the puzzle has colours, or the puzzle has given cells and ``fmt`` is not
             in :data:`GIVENS_FORMATS` (rules: :data:`RULES_FORMATS`, blotted clues:
-            :data:`BLOTS_FORMATS`), or a rule that cannot be written as JSON.
+            :data:`BLOTS_FORMATS`), or a rule that cannot be written as JSON, or (``xml``) a
+            title or property holds a control character XML 1.0 cannot hold.
     """
     writer = _WRITERS.get(fmt)
     if writer is None:
@@ -481,6 +496,28 @@ def dumps(puzzle: Puzzle, fmt: str) -> str | bytes:
         raise ValueError(f"the {fmt} format cannot store rules ({names}); write the puzzle as "
                          f"{' or '.join(RULES_FORMATS)}")
     return writer(puzzle)
+
+
+def unkept_metadata(puzzle: Puzzle, fmt: str) -> list[str]:
+    """What of the puzzle's title and properties :func:`dumps` in ``fmt`` leaves out, in words
+    (``'the title'``, ``"property 'author'"``): everything in a format of clues or cells alone
+    (``nin``, ``mk``, ``cwd``, ``txt``), the properties a comment cannot hold in ``picross``,
+    ``pbm`` and ``ppm``, nothing in :data:`METADATA_FORMATS`.  (The comment formats also put text
+    on one line: that changes a value's spaces, it leaves nothing out.)
+
+    >>> p = Puzzle.from_grid(["#"], name="Dot", meta=[("author", "Jan"), ("a:b", "c")])
+    >>> unkept_metadata(p, "nin"), unkept_metadata(p, "picross"), unkept_metadata(p, "xml")
+    (['the title', "property 'author'", "property 'a:b'"], ["property 'a:b'"], [])
+    """
+    if fmt in METADATA_FORMATS:
+        return []
+    title = [] if puzzle.name is None or (fmt in LINE_METADATA_FORMATS and puzzle.name.strip()) else ["the title"]
+    if fmt not in LINE_METADATA_FORMATS:
+        return title + [f"property {k!r}" for k, _ in puzzle.meta]
+    from ._comments import held_key, one_line
+
+    return title + [f"property {k!r}" for k, v in puzzle.meta
+                    if not (held_key(k, fmt != "picross") and one_line(v) and (fmt != "picross" or one_line(k).lower() != "size"))]
 
 
 def blots_text(puzzle: Puzzle, most: int = 4) -> str:

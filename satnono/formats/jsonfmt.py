@@ -40,7 +40,11 @@ Reading:
   black and white ``#``/``.`` (``X``/``x``/``1`` black, ``-``/``0`` white
   also accepted), in colour the colour characters and ``.``; missing clues
   are derived from the goal;
-* every other key with a string, number or boolean value goes to ``meta``;
+* every other key with a string, number or boolean value goes to ``meta``, and so
+  does each ``[key, value]`` pair of a ``"meta"`` list, in document order (the
+  writer's form when a property cannot be a key of its own: a key the format
+  reads as something else, such as ``name`` or ``rows``, or a key given twice);
+  strings are kept as written;
 * a top-level list of such objects is a multi-puzzle file.
 
 JSON gives no positions below the document level, so errors in the values name
@@ -361,11 +365,7 @@ def _puzzle_clues(doc: Any, where: str, source: str | None) -> Puzzle:
     columns = _clues(doc, _COLUMNS, prefix, source)
     goal_rows = _goal_rows(doc["goal"], prefix, source) if doc.get("goal") is not None else None
     name = next((doc[k] for k in ("title", "name") if isinstance(doc.get(k), str)), None)
-    meta = tuple(
-        (str(k), _scalar(v))
-        for k, v in doc.items()
-        if k not in _RESERVED and isinstance(v, (str, int, float, bool)) and _scalar(v) != ""
-    )
+    meta = tuple(_meta(doc))
     if isinstance(doc.get("title"), str) and isinstance(doc.get("name"), str):
         meta = (("name", doc["name"]),) + meta
     keyed = any(k is not None for c in (rows or ()) + (columns or ()) for _, k in c)
@@ -393,6 +393,27 @@ def _puzzle_clues(doc: Any, where: str, source: str | None) -> Puzzle:
     return Puzzle.from_clues(rows=row_lengths, columns=col_lengths, name=name, goal=goal, meta=meta)
 
 
+def _meta(doc: dict[str, Any]) -> list[tuple[str, str]]:
+    """The properties of a puzzle object, in document order: every other key with a scalar value,
+    and the pairs of a ``"meta": [[key, value], ...]`` list (an empty value is no property)."""
+    out = []
+    for k, v in doc.items():
+        if k in _RESERVED:
+            continue
+        if k == "meta" and _is_pairs(v):
+            out += [(key, _scalar(value)) for key, value in v if key and _scalar(value) != ""]
+        elif isinstance(v, (str, int, float, bool)) and _scalar(v) != "":
+            out.append((str(k), _scalar(v)))
+    return out
+
+
+def _is_pairs(value: Any) -> bool:
+    """``value`` is a list of ``[key, value]`` pairs: a string key, a scalar value."""
+    return isinstance(value, list) and all(
+        isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)
+        and isinstance(pair[1], (str, int, float, bool)) for pair in value)
+
+
 def _colours_key(doc: dict[str, Any]) -> str | None:
     """The key of the palette: ``colors`` (or ``colours``), else the ``palette`` list that
     ``check --json`` prints beside its ``colors`` count."""
@@ -409,7 +430,8 @@ def _scalar(v: str | int | float | bool) -> str:
 
 
 def write(puzzle: Puzzle) -> str:
-    """The puzzle as a JSON object (one clue per line, meta as extra string keys).
+    """The puzzle as a JSON object (one clue per line, meta as extra string keys, or as one
+    ``"meta"`` list of ``[key, value]`` pairs when a key is reserved or repeated).
 
     >>> print(write(Puzzle.from_clues([[1]], [[1]])), end="")
     {
@@ -424,11 +446,13 @@ def write(puzzle: Puzzle) -> str:
     parts: list[str] = []
     if puzzle.name is not None:
         parts.append(f'  "title": {json.dumps(puzzle.name, ensure_ascii=False)}')
-    seen = set()
-    for k, v in puzzle.meta:
-        if k not in _RESERVED and k not in seen:
-            seen.add(k)
+    keys = [k for k, _ in puzzle.meta]
+    if len(set(keys)) == len(keys) and not any(k in _RESERVED or k == "meta" for k in keys):
+        for k, v in puzzle.meta:  # each property a key of its own
             parts.append(f"  {json.dumps(k, ensure_ascii=False)}: {json.dumps(v, ensure_ascii=False)}")
+    elif puzzle.meta:  # a key the reader takes for something else, or a key twice: the pairs, in order
+        body = ",\n".join(f"    {json.dumps([k, v], ensure_ascii=False)}" for k, v in puzzle.meta)
+        parts.append(f'  "meta": [\n{body}\n  ]')
     if puzzle.palette != BW_PALETTE:  # colour, one colour of its own (red 'r'), or a background of its own
         pal = puzzle.palette
         if pal[0].name != "white" or pal[0].rgb != (255, 255, 255):

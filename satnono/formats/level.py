@@ -126,7 +126,9 @@ def write_files(puzzle: Puzzle, ppm: bytes | None = None, old_level: bytes | Non
         level = b"1\n" if flag else b"0\n"
     picture = old_pbm
     if picture is None or not _same_picture(picture, puzzle):
-        picture = pbm.write(puzzle).encode("ascii")
+        # the picture alone: a level's name is its file's, its flag the .level file's (and the
+        # game's reader may take no comments)
+        picture = pbm.write(puzzle.replace(name=None, meta=())).encode("ascii")
     return {SUFFIX: level, ".pbm": picture, ".ppm": ppm if ppm is not None else ppm_of(puzzle)}
 
 

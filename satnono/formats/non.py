@@ -17,8 +17,12 @@ Reading rules:
   derived from the goal.
 * ``title`` becomes the puzzle name; ``by`` is stored as ``author``; every
   other ``word value`` line (``copyright``, ``catalogue``, ``license``, ...) is
-  kept in ``meta`` in file order.  Values may be quoted; HTML entities
-  (``&copy;``) are decoded.  Empty values are dropped.
+  kept in ``meta`` in file order.  Values may be quoted (inside the quotes,
+  spaces are kept); HTML entities (``&copy;``) are decoded.  Empty values are
+  dropped.  ``property "KEY" "VALUE"`` (two quoted strings) is the property
+  KEY: the writer's form for a key that cannot be a property word (not a
+  lower-case word, or one of the format's own words: ``width``, ``rows``,
+  ``goal``, ``title``, ``by``, ...), so every property round-trips.
 * Lines that start with neither a letter nor a digit are ignored (mikix:
   "parsers must ignore any line that they don't recognize"); so are
   ``maxrule`` and pbnsolve's ``saved`` lines.
@@ -53,6 +57,8 @@ _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 _CLUE_START = frozenset("0123456789-+,")
 _IGNORED = frozenset({"maxrule", "saved"})
 _STRUCTURAL = frozenset({"width", "height", "rows", "columns", "goal", "maxrule", "color", "colour", "saved"})
+#: Words a property cannot be written as (read as something else; ``property`` is kept for the pair form).
+_NOT_PROPERTY_WORDS = _STRUCTURAL | {"title", "by", "property"}
 
 
 def read(text: str, source: str | None) -> list[Puzzle]:
@@ -87,6 +93,21 @@ def _unquote(value: str) -> str:
 
         value = html.unescape(value)
     return value
+
+
+def _pair(value: str) -> tuple[str, str] | None:
+    """The key and value of ``property "KEY" "VALUE"``'s value (two quoted strings, as the writer
+    writes them: a ``"`` inside is ``&quot;``), unquoted; None for another value.
+
+    >>> _pair('"Source URL" "a &amp; b"'), _pair('"one string"'), _pair('words')
+    (('Source URL', 'a & b'), None, None)
+    """
+    if value.count('"') != 4 or value[:1] != '"' or value[-1:] != '"':
+        return None
+    end = value.index('"', 1)
+    if not value[end + 1:value.index('"', end + 1)].isspace():
+        return None
+    return _unquote(value[:end + 1]), _unquote(value[value.index('"', end + 1):])
 
 
 def _separator(line: str) -> bool:
@@ -172,6 +193,10 @@ class _Reader:
                 continue
             elif key == "title":
                 self.name = _unquote(value)
+            elif key == "property" and _pair(value) is not None:
+                k, v = _pair(value)  # type: ignore[misc]
+                if k and v:
+                    self.meta.append((k, v))
             else:
                 v = _unquote(value)
                 if v:
@@ -310,6 +335,23 @@ def _quote(value: str) -> str:
     return f'"{escaped}"'
 
 
+def property_line(key: str, value: str) -> str:
+    """The line of one property, read back as ``(key, value)``: ``word "value"`` (``by`` for
+    ``author``) when the key is a lower-case word that is none of the format's own, else
+    ``property "KEY" "VALUE"``.
+
+    >>> property_line("author", "Jan"), property_line("catalogue", "webpbn.com #1")
+    ('by "Jan"', 'catalogue "webpbn.com #1"')
+    >>> property_line("Source URL", "x"), property_line("width", "5")
+    ('property "Source URL" "x"', 'property "width" "5"')
+    """
+    if key == "author":
+        return f"by {_quote(value)}"
+    if key == key.lower() and _keyword_line(key) == (key, "") and key not in _NOT_PROPERTY_WORDS:
+        return f"{key} {_quote(value)}"
+    return f"property {_quote(key)} {_quote(value)}"
+
+
 def _clue_text(blocks: tuple[tuple[int, int], ...], letters: str) -> str:
     """One clue: ``3,1`` (``letters`` empty: black and white) or ``3a,1b``."""
     if not blocks:
@@ -349,9 +391,7 @@ def write(puzzle: Puzzle) -> str:
     if puzzle.name is not None:
         out.append(f"title {_quote(puzzle.name)}")
     for key, value in puzzle.meta:
-        word = "by" if key == "author" else key.lower()
-        if _keyword_line(word) is not None and word not in _STRUCTURAL and word != "title":
-            out.append(f"{word} {_quote(value)}")
+        out.append(property_line(key, value))
     out += [f"width {puzzle.width}", f"height {puzzle.height}"]
     letters = "" if plain_black(puzzle.palette) else letters_of(puzzle)  # one colour of its own: declared too
     if letters:

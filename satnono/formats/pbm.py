@@ -4,8 +4,10 @@ A picture, 1 = black; its clues are derived from it and it becomes the goal.
 ``#`` comments are allowed in the header (and, for P1, among the pixels).  The
 size is checked against the limits before any pixel is read.  Data after the
 P4 raster is ignored (Netpbm allows several images in one file); after a P1
-raster only whitespace and comments may follow.  Comments are not kept: the
-format carries no title (the writer puts the title in a comment for people).
+raster only whitespace and comments may follow.  Header comments that read
+``# Key: value`` are the title (``# Title: ...``) and the properties, as the
+writer writes them (text on one line, see :mod:`satnono.formats._comments`);
+other comments are not kept.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import re
 
 from ..errors import ParseError
 from ..model import BLACK, WHITE, Puzzle
+from ._comments import comment_lines, parse_comment
 from ._palette import require_bw
 from ._text import check_size, parse_int
 
@@ -28,6 +31,21 @@ class _Header:
         self.line = 1
         self.source = source
         self.kind = kind
+        self.comments: list[str] = []  # the header's comment lines, '#' included
+
+    def properties(self) -> tuple[str | None, tuple[tuple[str, str], ...]]:
+        """The title and the properties of the header's ``# Key: value`` comments."""
+        name = None
+        meta = []
+        for line in self.comments:
+            pair = parse_comment(line)
+            if pair is None:
+                continue
+            if pair[0] == "title" and name is None:
+                name = pair[1]
+            else:
+                meta.append(pair)
+        return name, tuple(meta)
 
     def token(self, what: str) -> str:
         data = self.data
@@ -38,7 +56,9 @@ class _Header:
                 self.pos += 1
             elif ch == 0x23:  # '#': a comment to the end of the line
                 end = data.find(b"\n", self.pos)
-                self.pos = len(data) if end < 0 else end
+                end = len(data) if end < 0 else end
+                self.comments.append(_comment_text(data[self.pos:end]))
+                self.pos = end
             else:
                 break
         start = self.pos
@@ -47,6 +67,20 @@ class _Header:
         if start == self.pos:
             raise ParseError(f"the {self.kind} header ends before the {what}", self.source, self.line)
         return data[start : self.pos].decode("latin-1")
+
+
+def _comment_text(raw: bytes) -> str:
+    """A header comment's text: UTF-8 (as the writers write it), else Latin-1."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")
+
+
+def with_properties(puzzle: Puzzle, head: _Header) -> Puzzle:
+    """``puzzle`` with the title and properties of ``head``'s comments (the puzzle unchanged when it has none)."""
+    name, meta = head.properties()
+    return puzzle if name is None and not meta else puzzle.replace(name=name, meta=meta)
 
 
 def open_header(data: bytes, source: str | None, noun: str, magics: tuple[bytes, ...]) -> tuple[_Header, bytes, int, int]:
@@ -75,7 +109,7 @@ def read(data: bytes | str, source: str | None) -> list[Puzzle]:
             raise ParseError("a raw (P4) PBM must be read as bytes", source) from None
     head, magic, width, height = open_header(data, source, "PBM bitmap", (b"P1", b"P4"))
     grid = _raw(head, width, height) if magic == b"P4" else _plain(head, width, height)
-    return [Puzzle.from_grid(grid)]
+    return [with_properties(Puzzle.from_grid(grid), head)]
 
 
 def _raw(head: _Header, width: int, height: int) -> tuple[str, ...]:
@@ -139,9 +173,7 @@ def write(puzzle: Puzzle) -> str:
     require_bw(puzzle, "pbm")
     if puzzle.goal is None:
         raise ValueError("the pbm format stores a picture, and this puzzle has no goal to write")
-    out = ["P1"]
-    if puzzle.name:
-        out.append("# " + " ".join(puzzle.name.split()))
+    out = ["P1", *comment_lines(puzzle.name, puzzle.meta)]
     out.append(f"{puzzle.width} {puzzle.height}")
     for row in puzzle.goal:
         bits = "".join("1" if ch == BLACK else "0" for ch in row)

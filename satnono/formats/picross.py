@@ -13,7 +13,9 @@
     GRID Next one           # a file may hold several puzzles
 
 Comment lines start with ``#``; lines ``# Key: value`` before a ``GRID`` line
-(as picross-solver writes them) become the puzzle's metadata.
+(as picross-solver writes them) become the puzzle's metadata (``# Size:`` aside),
+and the writer writes every property so.  A title (the rest of the ``GRID`` line)
+and a property are text on one line (see :mod:`satnono.formats._comments`).
 """
 
 from __future__ import annotations
@@ -22,10 +24,10 @@ import re
 
 from ..errors import ParseError
 from ..model import Clue, Puzzle
+from ._comments import comment_lines, one_line, parse_comment
 from ._palette import require_bw
 from ._text import check_size, parse_clue, split_lines
 
-_META = re.compile(r"#\s*([A-Za-z][\w ]{0,30}?)\s*:\s*(.*\S)\s*")
 _CLUE = re.compile(r"\[(.*)\]")
 
 
@@ -49,9 +51,9 @@ def read(text: str, source: str | None) -> list[Puzzle]:
         if not line:
             continue
         if line.startswith("#"):
-            m = _META.fullmatch(line)
-            if m is not None and m.group(1).lower() != "size":
-                meta.append((m.group(1).strip().lower(), m.group(2)))
+            pair = parse_comment(line)
+            if pair is not None and pair[0] != "size":
+                meta.append(pair)
             continue
         word = line.split(None, 1)[0]
         if word == "GRID":
@@ -109,10 +111,8 @@ def write(puzzle: Puzzle) -> str:
     def clue(c: Clue) -> str:
         return "[ " + " ".join(map(str, c)) + (" ]" if c else "]")
 
-    def one_line(text: str) -> str:
-        return " ".join(text.split())
-
-    out = [f"# {one_line(k).capitalize()}: {one_line(v)}" for k, v in puzzle.meta if one_line(k) and one_line(v)]
+    # a 'size' property would be read as picross-solver's own '# Size:' line, and not kept
+    out = comment_lines(None, tuple((k, v) for k, v in puzzle.meta if one_line(k).lower() != "size"), title=False)
     out.append(f"GRID {one_line(puzzle.name or '')}".rstrip())
     out.append("ROWS")
     out += [clue(c) for c in puzzle.rows]

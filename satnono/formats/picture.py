@@ -25,7 +25,11 @@ level editor stores it); its clues are derived from it.  Reading rules:
 * PNG (any mode Pillow reads: palette, grey, RGB, with or without alpha):
   fully transparent pixels are background; a partly transparent pixel is an
   error naming it (flatten the image first).  A ``Title`` text chunk is the
-  puzzle's name (the PNG writer stores the name there).
+  puzzle's name and a ``satnono:properties`` chunk (a JSON list of ``[key,
+  value]`` pairs) its properties: the PNG writer stores them there, exactly.
+* PPM: header comments ``# Key: value`` are the title (``# Title: ...``) and the
+  properties, as the PPM writer writes them (text on one line, see
+  :mod:`satnono.formats._comments`).
 
 Writing (:func:`write_ppm`, :func:`write_png`) draws the goal, or any grid of
 the puzzle (a solution), with the palette's RGB values, ``scale`` pixels per
@@ -36,6 +40,7 @@ cell (1 by default).  :func:`satnono.formats.dumps` writes the goal at scale 1
 from __future__ import annotations
 
 import io
+import json
 import re
 from typing import Sequence
 
@@ -43,11 +48,14 @@ import numpy as np
 
 from ..errors import ParseError
 from ..model import BACKGROUND, MAX_COLORS, Color, Puzzle
+from ._comments import comment_lines
 from ._palette import RGB, build_palette, name_for_rgb, rgb_of_spec
 from ._text import check_size, parse_int
-from .pbm import _Header, open_header
+from .pbm import _Header, open_header, with_properties
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+#: The PNG text chunk of a puzzle's properties: a JSON list of ``[key, value]`` pairs.
+PROPERTIES_KEY = "satnono:properties"
 WHITE_RGB: RGB = (255, 255, 255)
 _P3_BODY = re.compile(rb"[0-9\s]*")
 
@@ -118,7 +126,7 @@ def read_ppm(data: bytes | str, source: str | None, background: str | Sequence[i
     if int(samples.max(initial=0)) > maxval:
         raise ParseError(f"a sample is above the maxval {maxval}", source, None if magic == b"P6" else head.line)
     pixels = _scale(samples, maxval).reshape(height, width, 3)
-    return [puzzle_of_pixels(pixels, source, background)]
+    return [with_properties(puzzle_of_pixels(pixels, source, background), head)]
 
 
 def _raw(head: _Header, width: int, height: int, maxval: int) -> np.ndarray:
@@ -177,6 +185,7 @@ def read_png(data: bytes | str, source: str | None, background: str | Sequence[i
             width, height = img.size
             check_size(width, height, source, None)
             title = img.info.get("Title")
+            properties = img.info.get(PROPERTIES_KEY)
             if img.mode.startswith("I"):  # 16-bit grey: scale, as Pillow's conversion would clip
                 grey16 = np.asarray(img).astype(np.int64).clip(0, 65535)
                 grey = _scale(grey16, 65535)
@@ -210,8 +219,16 @@ def read_png(data: bytes | str, source: str | None, background: str | Sequence[i
     else:
         pixels = rgba[..., :3]
     puzzle = puzzle_of_pixels(pixels, source, background)
-    if isinstance(title, str) and title:
-        puzzle = puzzle.replace(name=title)
+    if isinstance(title, str):
+        puzzle = puzzle.replace(name=str(title))
+    if isinstance(properties, str):
+        try:
+            pairs = json.loads(properties)
+        except ValueError:
+            pairs = None
+        if isinstance(pairs, list) and all(isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p)
+                                           for p in pairs):
+            puzzle = puzzle.replace(meta=tuple((k, v) for k, v in pairs if k and v))
     return [puzzle]
 
 
@@ -246,9 +263,7 @@ def write_ppm(puzzle: Puzzle, grid: Sequence[str] | None = None, scale: int = 1)
         ValueError: no grid and no goal, a bad ``scale``, or a grid character outside the palette.
     """
     pixels = _pixels(puzzle, grid, "ppm", scale)
-    head = ["P6"]
-    if puzzle.name:
-        head.append("# " + " ".join(puzzle.name.split()))
+    head = ["P6", *comment_lines(puzzle.name, puzzle.meta)]
     head += [f"{pixels.shape[1]} {pixels.shape[0]}", "255"]
     return ("\n".join(head) + "\n").encode("utf-8") + pixels.tobytes()
 
@@ -264,8 +279,10 @@ def write_png(puzzle: Puzzle, grid: Sequence[str] | None = None, scale: int = 1)
 
     pixels = _pixels(puzzle, grid, "png", scale)
     info = PngInfo()
-    if puzzle.name:
+    if puzzle.name is not None:
         info.add_itxt("Title", puzzle.name)
+    if puzzle.meta:
+        info.add_itxt(PROPERTIES_KEY, json.dumps([list(kv) for kv in puzzle.meta], ensure_ascii=False))
     out = io.BytesIO()
     Image.fromarray(pixels, "RGB").save(out, format="PNG", pnginfo=info, optimize=False)
     return out.getvalue()

@@ -27,15 +27,27 @@ the DTD named in a ``<!DOCTYPE>`` is never fetched).  Reading rules:
 * The first ``<solution>`` of type ``goal`` (the default type) becomes the goal:
   rows delimited by ``|``, whitespace outside a declared colour character
   ignored.  Missing clues are derived from the goal.
-* ``title`` becomes the name; ``author authorid copyright description source id
-  note`` go to ``meta`` in file order (puzzleset-level ones are appended when
-  the puzzle lacks them).
+* ``title`` becomes the name; every other child element of the ``<puzzle>`` that
+  holds text alone (webpbn's ``author authorid copyright description source id
+  note``, and any other, such as ``<catalogue>`` or ``<license>``) goes to ``meta``
+  under its tag, and ``<meta name="KEY">value</meta>`` under its ``name``, in file
+  order (puzzleset-level ones are appended when the puzzle lacks them).  The text
+  is kept as written, surrounding spaces and line breaks included (as pbnsolve
+  reads it; pretty-printers leave a text-only element's content alone); an empty
+  element is no property, and an empty ``<title>`` is an empty name.
+* The writer writes the name and every property: webpbn's own elements, any other
+  key that can be a tag as ``<key>``, and a key that cannot (not an XML name, or
+  a tag of the format's structure) as ``<meta name="key">``; readers that do not
+  know them (pbnsolve) skip them.  XML 1.0 cannot hold control characters other
+  than tab, line feed and carriage return: a name or property holding one is
+  refused (ValueError), not written without it.
 
 Errors carry the line of the offending element.
 """
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import DefusedXMLParser
@@ -68,7 +80,14 @@ def quoteattr(text: str) -> str:
         return "'" + text + "'"
     return '"' + text.replace('"', "&quot;") + '"'
 
-_META_TAGS = ("author", "authorid", "copyright", "description", "source", "id", "note")
+#: Tags of the format's structure: never read as a property, and a property with such a key
+#: is written ``<meta name="key">``.
+_STRUCTURE_TAGS = frozenset({"puzzleset", "puzzle", "title", "color", "clues", "line", "count", "solution", "image",
+                             "meta"})
+#: A key written as its own element: an XML name of ASCII letters, digits, ``_ - .`` (not ``xml...``).
+_TAG = re.compile(r"(?!(?i:xml))[A-Za-z_][A-Za-z0-9_.-]*")
+#: Characters XML 1.0 cannot hold, even as a character reference.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 DOCTYPE = '<!DOCTYPE pbn SYSTEM "http://webpbn.com/pbn-0.3.dtd">'
 
 
@@ -122,6 +141,30 @@ def _text(elem: ET.Element) -> str:
     return "".join(elem.itertext()).strip()
 
 
+def _properties(parent: ET.Element) -> list[tuple[str, str]]:
+    """The properties among ``parent``'s children, in file order: ``<meta name="KEY">`` and every
+    element holding text alone that is not part of the format's structure, its text as written
+    (an empty one is no property)."""
+    out = []
+    for c in parent:
+        if not isinstance(c.tag, str) or c.tag.startswith("{") or len(c):
+            continue
+        value = c.text or ""
+        if c.tag == "meta":
+            key = c.get("name")
+            if key and value:
+                out.append((key, value))
+        elif c.tag not in _STRUCTURE_TAGS and value:
+            out.append((c.tag, value))
+    return out
+
+
+def _title(parent: ET.Element) -> str | None:
+    """The text of the first ``<title>`` child, as written (None: there is none)."""
+    title = parent.find("title")
+    return None if title is None else "".join(title.itertext())
+
+
 def read(data: str | bytes, source: str | None) -> list[Puzzle]:
     """All puzzles of a webpbn XML document."""
     root, lines = _parse_tree(data, source)
@@ -129,8 +172,8 @@ def read(data: str | bytes, source: str | None) -> list[Puzzle]:
         return [_Puzzle(root, lines, source, [], None).build()]
     if root.tag != "puzzleset":
         raise ParseError(f"expected a <puzzleset> root element, found <{root.tag}>", source, lines.get(root))
-    set_meta = [(c.tag, _text(c)) for c in root if c.tag in _META_TAGS and _text(c)]
-    set_title = next((_text(c) for c in root if c.tag == "title" and _text(c)), None)
+    set_meta = _properties(root)
+    set_title = _title(root) or None
     puzzles = [_Puzzle(p, lines, source, set_meta, set_title).build() for p in root if p.tag == "puzzle"]
     if not puzzles:
         raise ParseError("no <puzzle> element in the <puzzleset>", source, lines.get(root))
@@ -279,8 +322,10 @@ class _Puzzle:
         width = len(columns) if columns is not None else len(named_goal[0]) if named_goal else 0
         height = len(rows) if rows is not None else len(named_goal) if named_goal else 0
         check_size(width, height, self.source, self.lines.get(elem))
-        name = next((_text(c) for c in elem if c.tag == "title" and _text(c)), self.set_title)
-        meta = [(c.tag, _text(c)) for c in elem if c.tag in _META_TAGS and _text(c)]
+        name = _title(elem)
+        if not name:
+            name = self.set_title or name  # an empty <title/>: the set's title, else an empty name
+        meta = _properties(elem)
         have = {k for k, _ in meta}
         meta += [(k, v) for k, v in self.set_meta if k not in have]
         return puzzle_of_blocks(
@@ -329,6 +374,20 @@ class _Puzzle:
         return tuple(rows)
 
 
+def _meta_text(s: str, what: str) -> str:
+    """A name or property as XML character data, exactly (spaces kept, a carriage return as
+    ``&#13;``, which a parser would otherwise read as a line feed).
+
+    Raises:
+        ValueError: ``s`` holds a character XML 1.0 cannot hold.
+    """
+    bad = _NOT_XML.search(s)
+    if bad is not None:
+        raise ValueError(f"the xml format cannot store {what}: it holds the control character "
+                         f"U+{ord(bad.group()):04X}, which XML 1.0 cannot hold; write the puzzle as non or json")
+    return escape(s, {"\r": "&#13;"})
+
+
 def write(puzzle: Puzzle) -> str:
     """The puzzle as a one-puzzle webpbn XML document.
 
@@ -349,8 +408,14 @@ def write(puzzle: Puzzle) -> str:
         head = f'<puzzle type="grid" defaultcolor={quoteattr(pal[1].name)}{bg}>'
     out = ['<?xml version="1.0"?>', DOCTYPE, "<puzzleset>", head]
     if puzzle.name is not None:
-        out.append(f"<title>{text(puzzle.name)}</title>")
-    out += [f"<{k}>{text(v)}</{k}>" for k, v in puzzle.meta if k in _META_TAGS]
+        out.append(f"<title>{_meta_text(puzzle.name, 'the title')}</title>")
+    for k, v in puzzle.meta:
+        value = _meta_text(v, f"property {k!r}")
+        if _TAG.fullmatch(k) and k not in _STRUCTURE_TAGS:
+            out.append(f"<{k}>{value}</{k}>")
+        else:
+            _meta_text(k, f"the key of property {k!r}")  # refused as the value would be
+            out.append(f"<meta name={quoteattr(k)}>{value}</meta>")
     if colour:
         out += [f"<color name={quoteattr(c.name)} char={quoteattr(c.char)}>{c.hex[1:].upper()}</color>" for c in pal]
     else:
