@@ -427,9 +427,9 @@ def _normalise_blocks(clue: Iterable[object], colors: Iterable[int] | None,
     """Lengths, colours and blots of one line; zero-length blocks (``[0]`` for an empty line)
     are dropped; a blotted length (``"?"`` or ``None``) becomes 1 with its bit set in the blots."""
     items = tuple(clue)
-    if colors is None and all(type(x) is int for x in items):  # the common case: plain lengths
+    if colors is None and set(map(type, items)) <= {int}:  # the common case: plain lengths
         ints: tuple[int, ...] = items  # type: ignore[assignment]
-        if any(x < 0 for x in ints):
+        if min(ints, default=0) < 0:
             raise ValueError(f"negative block length in clue {list(ints)}")
         lengths_only = ints if 0 not in ints else tuple(x for x in ints if x)
         return lengths_only, (1,) * len(lengths_only), 0

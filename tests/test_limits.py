@@ -243,3 +243,30 @@ def test_the_status_line_names_each_phase_on_a_terminal() -> None:
     status = PhaseStatus(stream=quiet)
     Checker(progress=status).check(_picture(2, 40))
     assert quiet.getvalue() == ""
+
+
+def test_reading_a_file_counts_towards_its_puzzles_timeout(tmp_path, monkeypatch) -> None:
+    from satnono.cli import checking
+    from satnono.formats import save
+
+    single, other = tmp_path / "one.non", tmp_path / "two.non"
+    save(_picture(1, 20), str(single))
+    save(_picture(2, 12), str(other))
+    items, reading = checking._read_timed((str(single), str(other)), None)
+    assert [i[0] for i in items] == [str(single), str(other)] and set(reading) == {str(single), str(other)}
+    assert all(0 <= seconds < 5 for seconds in reading.values())
+    asked = []
+
+    class Spy(Checker):
+        def check(self, puzzle, timeout=None, givens=None):
+            asked.append(timeout)
+            return super().check(puzzle, timeout, givens)
+
+    p = _picture(1, 20)
+    late = checking._check_in_time(Spy(), p, 2.0, 2.5)
+    assert late.status is Status.UNKNOWN and late.reason == "timed out while reading its file (2.5 s)"
+    assert asked == [] and late.seconds == 2.5 and late.stats.unknown_after_propagation == 400
+    res = checking._check_in_time(Spy(), p, 2.0, 0.5)
+    assert asked == [1.5] and res.seconds >= 0.5
+    checking._check_in_time(Spy(), p, None, 0.5)
+    assert asked == [1.5, None]

@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 import sys
+import time
 
 from ..report import error_dict, label, result_dict, verdict_text
 from ..results import DEFAULT_SOLVER
-from ..solve import Checker, CheckResult, InternalError, Status
+from ..solve import Checker, CheckResult, InternalError, Stats, Status
 from .common import (
     EXIT_INPUT,
     EXIT_INTERNAL,
@@ -44,7 +45,7 @@ def run_checks(files, fmt, timeout, solver, emit: Emit, bar: Bar, checker: Check
     """Check every puzzle of ``files``, calling ``emit(file, index, result, error, **extra)`` for each
     in input order; the exit code of the batch."""
     checker = checker or Checker(solver)
-    items = list(iter_puzzles(files, fmt))
+    items, reading = _read_timed(files, fmt)
     codes: list[int] = []
     batch = None
     status = None  # a long settle's status line: where the bar would show, but has one puzzle only
@@ -75,7 +76,7 @@ def run_checks(files, fmt, timeout, solver, emit: Emit, bar: Bar, checker: Check
                     if status is not None:
                         status.start(label(file, index))
                     try:
-                        res = checker.check(puzzle, timeout)
+                        res = _check_in_time(checker, puzzle, timeout, reading.get(file, 0.0))
                     finally:
                         if status is not None:
                             status.clear()
@@ -109,6 +110,36 @@ def run_checks(files, fmt, timeout, solver, emit: Emit, bar: Bar, checker: Check
         if batch is not None:
             batch.close()
     return batch_code(codes)
+
+
+def _read_timed(files, fmt) -> tuple[list, dict[str, float]]:  # type: ignore[no-untyped-def]
+    """:func:`iter_puzzles` as a list, and the seconds each file took to read, shared among its
+    puzzles (the time of a puzzle's file counts towards its ``--timeout``)."""
+    items, spent = [], {}
+    it = iter_puzzles(files, fmt)
+    while True:
+        t0 = time.monotonic()
+        item = next(it, None)
+        if item is None:
+            break
+        items.append(item)
+        spent[item[0]] = spent.get(item[0], 0.0) + time.monotonic() - t0
+    counts: dict[str, int] = {}
+    for item in items:
+        counts[item[0]] = counts.get(item[0], 0) + 1
+    return items, {file: seconds / counts[file] for file, seconds in spent.items()}
+
+
+def _check_in_time(checker: Checker, puzzle, timeout: float | None, read: float) -> CheckResult:  # type: ignore[no-untyped-def]
+    """``checker.check`` within what is left of ``timeout`` after ``read`` seconds of reading (its
+    seconds count the reading too)."""
+    if timeout is not None and read >= timeout:
+        cells = puzzle.width * puzzle.height
+        return CheckResult(puzzle, Status.UNKNOWN, reason=f"timed out while reading its file ({read:.1f} s)",
+                           seconds=read, stats=Stats(cells=cells, unknown_after_propagation=cells))
+    res = checker.check(puzzle, None if timeout is None else timeout - read)
+    res.seconds += read
+    return res
 
 
 def _batched(result):  # type: ignore[no-untyped-def]
