@@ -297,3 +297,18 @@ def test_a_level_picture_holds_the_picture_alone() -> None:
     p = Puzzle.from_grid(["#.", ".#"], name="Café", meta=[("copyright", "© 2004"), ("completed", "1")])
     files = level.write_files(p)
     assert files[".pbm"] == b"P1\n2 2\n10\n01\n" and files[".level"] == b"1\n"
+
+
+def test_convert_says_what_a_format_leaves_out(tmp_path) -> None:
+    """Written as asked, never silently: a note on stderr names what the target format cannot hold."""
+    import subprocess
+    import sys
+
+    src = tmp_path / "p.non"
+    src.write_text('title "Dot"\nby "Jan"\nwidth 1\nheight 1\n\nrows\n1\n\ncolumns\n1\n', encoding="utf-8")
+    run = [sys.executable, "-m", "satnono", "convert", "--force", str(src)]
+    lossy = subprocess.run([*run, str(tmp_path / "p.nin")], capture_output=True, text=True)
+    assert lossy.returncode == 0 and lossy.stderr.count("\n") == 1
+    assert "the nin format cannot hold the title and property 'author'" in lossy.stderr
+    kept = subprocess.run([*run, str(tmp_path / "p.xml")], capture_output=True, text=True)
+    assert kept.returncode == 0 and kept.stderr == ""

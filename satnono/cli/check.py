@@ -186,7 +186,7 @@ def convert(source: str, target: str, from_fmt: str | None, to_fmt: str | None, 
     Exit codes: 0 done, 2 usage error (also an output format that cannot be told from TARGET's
     suffix or that satnono does not write), 6 unreadable input or unwritable output.
     """
-    from ..formats import dumps, load, output_format, save
+    from ..formats import dumps, load, output_format, save, unkept_metadata
 
     try:
         out_fmt = output_format(target, to_fmt or ("non" if target == "-" else None))
@@ -202,7 +202,18 @@ def convert(source: str, target: str, from_fmt: str | None, to_fmt: str | None, 
                 click.echo(out, nl=not out.endswith("\n"))
         else:
             save(puzzle, target, out_fmt, overwrite=force)
+        left = unkept_metadata(puzzle, out_fmt)
+        if left:  # written as asked, but not silently
+            err(f"note: {target}: the {out_fmt} format cannot hold {_listed(left)}, left out "
+                "(xml, json, non and png keep them)")
     except FileExistsError:
         raise CliExit(EXIT_INPUT, f"{target}: exists; not overwritten (use --force)") from None
     except (SatnonoError, ValueError, OSError) as e:
         raise CliExit(EXIT_INPUT, str(e)) from None
+
+
+def _listed(words: list[str], most: int = 3) -> str:
+    """``a, b and c`` (the first ``most``, then how many more)."""
+    if len(words) > most:
+        words = [*words[:most], f"{len(words) - most} more"]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
