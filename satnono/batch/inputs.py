@@ -81,7 +81,7 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = ()) -> Iterator[str]
 def load_tasks(paths: Iterable[str], fmt: str | None = None, exclude: Iterable[str] = ()) -> list[Task]:
     """Every puzzle of every input, in input order, as tasks (unreadable inputs as error tasks; a
     puzzle an extra rule does not fit is an error task of its own, with its index)."""
-    from ..formats import load_each, split_selector
+    from ..formats import load_each
 
     tasks: list[Task] = []
     for path in discover(paths, exclude):
@@ -93,14 +93,13 @@ def load_tasks(paths: Iterable[str], fmt: str | None = None, exclude: Iterable[s
         except (OSError, ValueError) as e:
             tasks.append(Task(len(tasks), path, None, None, f"{path}: {e}"))
             continue
-        file = split_selector(path)[0]  # FILE#k: puzzle k of FILE, as check names it
         many = len(puzzles) > 1
         for k, p in enumerate(puzzles, 1):
-            index = _index_of(file, p, k) if many else _index_of(file, p, None)
+            index = _index_of(path, p, k) if many else _index_of(path, p, None)
             if isinstance(p, ParseError):
-                tasks.append(Task(len(tasks), file, index, None, str(p)))
+                tasks.append(Task(len(tasks), path, index, None, str(p)))
             else:
-                tasks.append(Task(len(tasks), file, index, p))
+                tasks.append(Task(len(tasks), path, index, p))
     return tasks
 
 
