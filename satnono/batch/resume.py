@@ -67,7 +67,7 @@ class ResultLog:
             except ValueError:
                 rec = None
             if isinstance(rec, dict) and _valid_record(rec, self.classes):
-                self.records[result_key(rec["file"], rec.get("index"))] = rec
+                self._remember(rec)
                 keep.append(line)
             else:
                 self.dropped += 1
@@ -91,7 +91,14 @@ class ResultLog:
             n = os.write(self._fd, view)
             view = view[n:]
         os.fsync(self._fd)
-        self.records[result_key(record["file"], record.get("index"))] = record
+        self._remember(record)
+
+    def _remember(self, record: dict[str, Any]) -> None:
+        """Index ``record`` by its result's identity; a stream's (standard input, a pipe) has none:
+        it stays in the file but is never taken for a later run's puzzle."""
+        key = result_key(record["file"], record.get("index"))
+        if key is not None:
+            self.records[key] = record
 
     def close(self) -> None:
         if self._fd >= 0:

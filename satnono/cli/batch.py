@@ -161,7 +161,8 @@ def _print_summary(summary: dict, console) -> None:  # type: ignore[no-untyped-d
 @scheduler_option
 @click.option("--resume", "resume", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Append each result to FILE as a JSON line as soon as it finishes (fsynced); "
-                   "puzzles already in FILE (same file and index) are not run again.")
+                   "puzzles already in FILE (same file and index) are not run again (those read "
+                   "from standard input or a pipe always are).")
 @json_option()
 @click.option("--csv", "as_csv", is_flag=True, help="CSV on stdout (a header, then one row per puzzle).")
 @click.option("--probe", "probing", is_flag=True,
@@ -179,7 +180,10 @@ def classify_cmd(paths: tuple[str, ...], fmt: str | None, max_solutions: int, ti
     than line logic), multiple, none, unknown (not settled in --timeout seconds),
     error (unreadable input, e.g. a malformed file). Directories are walked in
     sorted order; files without a puzzle suffix are read only when their content
-    clearly is a puzzle (READMEs, licences and CSV files are skipped).
+    clearly is a puzzle (READMEs, licences and CSV files are skipped). What is
+    not a regular file (a named pipe, socket or device, a symbolic link to
+    nothing) is skipped with a note on stderr; a pipe named as a PATH (a named
+    pipe, or <(...)) is read as a stream, its format told from its content.
 
     Results come in input order: one line per puzzle, or with --json one object
     per line (file, index, name, width, height, class, level, line_solvable,
@@ -205,7 +209,7 @@ def classify_cmd(paths: tuple[str, ...], fmt: str | None, max_solutions: int, ti
 
     if as_json and as_csv:
         raise click.UsageError("choose one of --json and --csv")
-    tasks = load_tasks(paths, fmt, exclude=[resume] if resume else ())
+    tasks = load_tasks(paths, fmt, exclude=[resume] if resume else (), note=err)
     if not tasks:
         err("no puzzle files found")
     log = None

@@ -309,15 +309,40 @@ def split_selector(path: str) -> tuple[str, int | None]:
     return base, k
 
 
+#: The bytes of every pipe read so far, by (device, inode): a pipe can be read only once, so a
+#: second look at one (``p#1 p#2``, or ``p`` named twice) gets the same bytes instead of blocking
+#: (a named pipe) or finding it empty (``<(...)``'s /dev/fd/N).
+_PIPES: dict[tuple[int, int], bytes] = {}
+
+
+def _pipe_id(path: str) -> tuple[int, int] | None:
+    """``(device, inode)`` of ``path`` when it is a pipe (a FIFO, or a /dev/fd/N of one); None otherwise."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    import stat
+
+    return (st.st_dev, st.st_ino) if stat.S_ISFIFO(st.st_mode) else None
+
+
 def _read_bytes(path: str) -> bytes:
+    """The bytes of ``path`` (``-``: standard input), read in one go: a pipe is read as a stream
+    (to its end), once (see :data:`_PIPES`); the format is then told from these bytes alone."""
     if path == STDIN:
         buffer = getattr(sys.stdin, "buffer", None)
         if buffer is not None:
             return bytes(buffer.read())
         return sys.stdin.read().encode("utf-8")
+    pipe = _pipe_id(path)
+    if pipe is not None and pipe in _PIPES:
+        return _PIPES[pipe]
     try:
         with open(path, "rb") as f:
-            return f.read()
+            data = f.read()
+        if pipe is not None:
+            _PIPES[pipe] = data
+        return data
     except FileNotFoundError:
         raise ParseError("no such file", path) from None
     except IsADirectoryError:
@@ -357,7 +382,8 @@ class _Picker:
 # The last multi-puzzle file read through a ``FILE#k`` selector, so that ``check F#1 ... F#50``
 # reads F once (and, in a format with an index, parses only the 50 puzzles):
 # (path, format, background, mtime, size) -> its puzzles (as read: the extra rules are bound to
-# the puzzle picked, by :func:`load_each`).
+# the puzzle picked, by :func:`load_each`).  A pipe is known by its inode (its mtime changes as it
+# is written; its bytes, read once, are in :data:`_PIPES`).
 _LAST_PARSED: list[tuple[tuple, _Picker]] = []
 
 
@@ -368,6 +394,10 @@ def _file_key(path: str, fmt, background) -> tuple | None:
         st = os.stat(path)
     except OSError:
         return None
+    import stat
+
+    if stat.S_ISFIFO(st.st_mode):
+        return (os.path.abspath(path), fmt, background, "pipe", st.st_dev, st.st_ino)
     return (os.path.abspath(path), fmt, background, st.st_mtime_ns, st.st_size)
 
 
