@@ -226,7 +226,8 @@ def classify_cmd(paths: tuple[str, ...], fmt: str | None, max_solutions: int, ti
     results: dict[int, dict] = {}
     if log is not None:
         for t in tasks:
-            rec = log.records.get(t.key)
+            key = t.key
+            rec = log.records.get(key) if key is not None else None  # (a stream's puzzles always run)
             if rec is not None:
                 results[t.seq] = rec
     todo = [t for t in tasks if t.seq not in results]

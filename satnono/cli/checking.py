@@ -115,7 +115,8 @@ def run_checks(files, fmt, timeout, solver, emit: Emit, bar: Bar, checker: Check
 def _read_timed(files, fmt) -> tuple[list, dict[str, float]]:  # type: ignore[no-untyped-def]
     """:func:`iter_puzzles` as a list, and the seconds each file took to read, shared among its
     puzzles (the time of a puzzle's file counts towards its ``--timeout``)."""
-    items, spent = [], {}
+    items: list = []
+    spent: dict[str, float] = {}
     it = iter_puzzles(files, fmt)
     while True:
         t0 = time.monotonic()
