@@ -9,6 +9,7 @@ solution, and tell line-solvable puzzles from ones that need search.
 
 from __future__ import annotations
 
+#: The version, written here only (pyproject.toml reads it; ``satnono --version`` prints it).
 __version__ = "0.1.0"
 
 from .errors import ParseError, PuzzleTooLarge, SatnonoError, UnsupportedPuzzle

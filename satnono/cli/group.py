@@ -4,6 +4,10 @@
 from __future__ import annotations
 
 import importlib
+import os
+import platform
+import sys
+from importlib.metadata import PackageNotFoundError, version
 
 import click
 
@@ -24,6 +28,51 @@ COMMANDS = {
     "hint": "explain:hint_cmd",
     "solve": "check:solve",
 }
+
+
+#: The compiled core: (package, module) of each optional C extension (setup.py builds them).
+CORE = (("satnono.lines", "_native"), ("satnono.lines", "_native_color"), ("satnono.logic", "_beliefs"))
+
+#: The SAT back ends python-sat names by version, as their users know them.
+SOLVER_NAMES = {"cadical195": "CaDiCaL 1.9.5", "cadical153": "CaDiCaL 1.5.3"}
+
+
+def core_status() -> str:
+    """Whether the compiled core is in use: ``in use``, ``off (...)``, ``not built (...)`` or
+    ``partly built (...)``; without it satnono runs its pure-Python reference (same results, slower)."""
+    from ..lines.bits import native_core
+
+    if os.environ.get("SATNONO_PURE", "") not in ("", "0"):
+        return "off (SATNONO_PURE is set: pure Python, slower)"
+    missing = [f"{package}.{name}" for package, name in CORE if native_core(name, package) is None]
+    if not missing:
+        return "in use"
+    if len(missing) == len(CORE):
+        return "not built (pure Python fallback, slower)"
+    return f"partly built (no {', '.join(missing)}: pure Python there, slower)"
+
+
+def version_text() -> str:
+    """What ``satnono --version`` prints: satnono's version, Python's, python-sat's and its default
+    SAT solver's, and whether the compiled core is in use."""
+    from ..results import DEFAULT_SOLVER
+
+    try:
+        pysat = version("python-sat")
+    except PackageNotFoundError:
+        pysat = "not installed"
+    return "\n".join([
+        f"satnono {__version__}",
+        f"Python {platform.python_version()} ({platform.python_implementation()}, {sys.executable})",
+        f"python-sat {pysat} (SAT solver: {SOLVER_NAMES.get(DEFAULT_SOLVER, DEFAULT_SOLVER)})",
+        f"compiled core: {core_status()}",
+    ])
+
+
+def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(version_text())
+        ctx.exit()
 
 
 class LazyGroup(click.Group):
@@ -47,7 +96,9 @@ class LazyGroup(click.Group):
 
 
 @click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="satnono")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
+              help="Show the versions of satnono, Python and python-sat, and whether the compiled core is "
+                   "in use, and exit.")
 @click.option("--background", metavar="COLOUR", default=None, callback=background_option, expose_value=False,
               help="The background colour of PPM/PNG pictures read by any command (a colour name or "
                    "#rrggbb; white by default), e.g. satnono --background '#00ff00' check level.png")
