@@ -66,21 +66,7 @@ class BuildExt(build_ext):
                     pass  # a read-only tree: only the installed copy has it
 
 
-#: The ``satnono`` command.  On POSIX a plain script (pip points its ``#!python`` line at the
-#: environment's interpreter): pip's console-script launcher imports ``re`` before it calls
-#: ``satnono.cli:entry``, and ``re`` (with ``enum``) costs more than half of Python's own start-up,
-#: which ``satnono check`` on an easy puzzle should stay close to.  On Windows, where a script needs
-#: an ``.exe`` launcher, the console script.
-if os.name == "nt":
-    COMMAND = {"entry_points": {"console_scripts": ["satnono = satnono.cli:entry"]}}
-else:
-    # (no console script: ``entry_points`` is given, empty, because pyproject.toml declares the
-    # scripts dynamic, and setuptools wants every dynamic field set here)
-    COMMAND = {"scripts": [os.path.join("satnono", "cli", "bin", "satnono")], "entry_points": {}}
-
-
 setup(
-    **COMMAND,
     ext_modules=[
         Extension(
             "satnono.lines._native",

@@ -71,7 +71,7 @@ HEAVY = ("numpy", "PIL", "starlette", "uvicorn", "ortools", "pysat", "dask", "di
 
 @pytest.mark.parametrize("how, also", [
     ("from satnono.cli import cli\ntry:\n    cli(['check', sys.argv[1]])\nexcept SystemExit:\n    pass", ()),
-    ("from satnono.cli import main\nmain(['check', sys.argv[1]])", ("click",)),  # the plain call: no click
+    ("from satnono.cli import main\nmain(['check', sys.argv[1]])", ()),  # the console entry point
 ])
 def test_checking_a_clue_file_loads_no_heavy_module(how, also):
     """`satnono check` on a line-solvable clue file starts fast: numpy, Pillow, the web stack,
@@ -85,34 +85,3 @@ def test_checking_a_clue_file_loads_no_heavy_module(how, also):
                          stdin=subprocess.DEVNULL)
     assert "unique (line-solvable)" in out.stdout
     assert out.stdout.strip().splitlines()[-1] == "[]"
-
-
-@pytest.mark.parametrize("puzzle", ["webpbn/webpbn-00001.xml", "nonogram-db/26167.non", "satnono/one.json"])
-def test_a_plain_check_loads_no_dataclasses(puzzle, tmp_path):
-    """A plain `satnono check` of a JSON, XML or .non clue file builds no dataclass: importing
-    :mod:`dataclasses` (which loads :mod:`inspect`, ``ast``, ``dis`` and ``tokenize``) costs more than
-    Python's own start-up, so the classes every check creates are plain slotted classes
-    (:mod:`satnono.values`), and the line and clue records are named tuples made without
-    :mod:`collections` (:func:`satnono.values.named_tuple`; :mod:`typing` is for the type checker
-    only).  ``import re`` is in the baseline here, for a JSON or XML reader loads it; the test of
-    the installed command on a ``.non`` file (``tests/test_cli_startup.py``) has none."""
-    import subprocess
-    import sys
-
-    path = PKG.parent / "puzzles" / puzzle
-    if puzzle.endswith("one.json"):
-        path = tmp_path / "one.json"
-        path.write_text('{"rows": [[1]], "columns": [[1]]}\n')
-    slow = ("dataclasses", "inspect", "ast", "dis", "tokenize", "click", "threading", "typing")
-    show = f"print(sorted(m for m in {slow!r} if m in sys.modules))"
-    check = f"import re, sys\nfrom satnono.cli import main\nmain(['check', sys.argv[1]])\n{show}"
-
-    def loaded(code: str) -> list[str]:
-        out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True,
-                             stdin=subprocess.DEVNULL)
-        return out.stdout.strip().splitlines()
-
-    *verdict, after = loaded(check)
-    assert "unique (line-solvable)" in verdict[0]
-    before = loaded(f"import re, sys\n{show}")[-1]  # what this interpreter loads by itself (a .pth file may)
-    assert set(eval(after)) - set(eval(before)) == set()
