@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 #: The environment variable that sets the limit where no ``--max-memory`` is given (as a size,
-#: or ``none``); the command line's option sets it too, so that local workers see it.
+#: or ``none``).
 ENV = "SATNONO_MAX_MEMORY"
 #: The limit of the settles of this context: bytes, None (no limit) or ``"auto"`` (``$SATNONO_MAX_MEMORY``
 #: if set, else :func:`default_limit`); set by the command line's ``--max-memory`` and by batch

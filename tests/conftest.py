@@ -15,3 +15,18 @@ def corpus() -> Path:
     if not CORPUS.is_dir():
         pytest.skip("shared corpus not available")
     return CORPUS
+
+
+@pytest.fixture(autouse=True)
+def _command_line_state():
+    """A command run in this process (click's CliRunner, or ``main([...])``) leaves what its options
+    set for every later read: ``--rule`` (``formats.EXTRA_RULES``), ``--background``
+    (``formats.DEFAULT_BACKGROUND``) and ``--max-memory`` (``memory.LIMIT``); a real run exits
+    with it.  Each test starts from the defaults."""
+    yield
+    from satnono import memory
+    from satnono.formats import DEFAULT_BACKGROUND, EXTRA_RULES
+
+    EXTRA_RULES.set(())
+    DEFAULT_BACKGROUND.set(None)
+    memory.LIMIT.set("auto")

@@ -270,3 +270,17 @@ def test_reading_a_file_counts_towards_its_puzzles_timeout(tmp_path, monkeypatch
     assert asked == [1.5] and res.seconds >= 0.5
     checking._check_in_time(Spy(), p, None, 0.5)
     assert asked == [1.5, None]
+
+
+def test_local_workers_keep_the_memory_limit_given(tmp_path) -> None:
+    from satnono.formats import save
+
+    f = tmp_path / "p.non"
+    save(_picture(1, 60), str(f))
+    out = subprocess.run([sys.executable, "-m", "satnono", "classify", "--workers", "2", "--json", "--max-memory", "1M",
+                          str(f), str(f)], capture_output=True, text=True)
+    import json
+
+    rows = [json.loads(line) for line in out.stdout.splitlines()]
+    assert out.returncode == 5 and len(rows) == 2, out
+    assert all(r["class"] == "unknown" and "memory limit of 1.0 MB" in r["reason"] for r in rows)

@@ -121,9 +121,7 @@ def background_option(ctx: click.Context, param: click.Parameter, value: str | N
 
 
 def _max_memory_option(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None | str:
-    import os
-
-    from ..memory import ENV, LIMIT, parse_limit
+    from ..memory import LIMIT, parse_limit
 
     if value is None:
         LIMIT.set("auto")  # also without the option: nothing of an earlier call stays
@@ -132,8 +130,7 @@ def _max_memory_option(ctx: click.Context, param: click.Parameter, value: str | 
         limit = parse_limit(value)
     except ValueError as e:
         raise click.BadParameter(str(e)) from None
-    LIMIT.set(limit)
-    os.environ[ENV] = "none" if limit is None else str(limit)  # (local workers and child processes)
+    LIMIT.set(limit)  # (batch workers get it with each item: satnono.batch.run)
     return limit
 
 
