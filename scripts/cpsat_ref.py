@@ -308,6 +308,26 @@ def _color_cells(m, x, chars: str):
     return read, differs
 
 
+def _color_model(rows: Sequence, columns: Sequence, chars: str, automaton_of):
+    """One integer 0..K per cell and one automaton per line, ``automaton_of(line's clue)`` (made
+    once per distinct clue): the model, how a solution is read back, and the literals "differs
+    from grid s1" (:func:`_color_cells`)."""
+    h, w, k = len(rows), len(columns), len(chars) - 1
+    m = cp_model.CpModel()
+    x = [[m.new_int_var(0, k, f"x{r}_{c}") for c in range(w)] for r in range(h)]
+    cache: dict = {}
+
+    def automaton(line):
+        a = cache.get(line)
+        if a is None:
+            a = cache[line] = automaton_of(line)
+        return a
+
+    _add_lines(m, x, rows, columns, automaton)
+    read, differs = _color_cells(m, x, chars)
+    return m, read, differs
+
+
 def check_color(rows: Sequence[Sequence[tuple[int, int]]], columns: Sequence[Sequence[tuple[int, int]]],
                 chars: str, time_limit: float | None = 60.0, workers: int = 1) -> RefResult:
     """Settle a colour puzzle given by its ``(length, colour)`` blocks; ``chars`` are the
@@ -316,21 +336,9 @@ def check_color(rows: Sequence[Sequence[tuple[int, int]]], columns: Sequence[Seq
         raise RuntimeError("ortools is not installed (pip install 'ortools>=9.10')")
     rows = [tuple(tuple(b) for b in r) for r in rows]
     columns = [tuple(tuple(b) for b in c) for c in columns]
-    h, w, k = len(rows), len(columns), len(chars) - 1
     t0 = time.monotonic()
-    m = cp_model.CpModel()
-    x = [[m.new_int_var(0, k, f"x{r}_{c}") for c in range(w)] for r in range(h)]
-    cache: dict = {}
-
-    def automaton(blocks):
-        a = cache.get(blocks)
-        if a is None:
-            a = cache[blocks] = color_line_automaton([b[0] for b in blocks], [b[1] for b in blocks])
-        return a
-
-    _add_lines(m, x, rows, columns, automaton)
-
-    read, differs = _color_cells(m, x, chars)
+    m, read, differs = _color_model(rows, columns, chars,
+                                    lambda blocks: color_line_automaton([b[0] for b in blocks], [b[1] for b in blocks]))
     return _settle(m, time_limit, workers, t0, read=read,
                    clues_ok=lambda g: _color_clues_of(g, chars) == (tuple(rows), tuple(columns)),
                    differs=differs)
@@ -350,19 +358,8 @@ def check_blotted(rows: Sequence[tuple[Sequence[int], Sequence[int], int]],
         raise RuntimeError("ortools is not installed (pip install 'ortools>=9.10')")
     rows = [(tuple(a), tuple(b), int(c)) for a, b, c in rows]
     columns = [(tuple(a), tuple(b), int(c)) for a, b, c in columns]
-    h, w, k = len(rows), len(columns), len(chars) - 1
     t0 = time.monotonic()
-    m = cp_model.CpModel()
-    x = [[m.new_int_var(0, k, f"x{r}_{c}") for c in range(w)] for r in range(h)]
-    cache: dict = {}
-
-    def automaton(line):
-        a = cache.get(line)
-        if a is None:
-            a = cache[line] = color_line_automaton(*line)
-        return a
-
-    _add_lines(m, x, rows, columns, automaton)
+    m, read, differs = _color_model(rows, columns, chars, lambda line: color_line_automaton(*line))
 
     def fits(blocks, line) -> bool:
         lengths, colors, blots = line
@@ -373,5 +370,4 @@ def check_blotted(rows: Sequence[tuple[Sequence[int], Sequence[int], int]],
         rb, cb = _color_clues_of(g, chars)
         return all(map(fits, rb, rows)) and all(map(fits, cb, columns))
 
-    read, differs = _color_cells(m, x, chars)
     return _settle(m, time_limit, workers, t0, read=read, clues_ok=clues_ok, differs=differs)

@@ -50,12 +50,12 @@ def run(target, n: int, rng_seed: int) -> tuple[Counter, str | None]:
     return outcomes, None
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("-n", type=int, default=2000, help="inputs per target (default 2000)")
     ap.add_argument("--target", action="append", help="only these targets (repeatable)")
     ap.add_argument("--seed", type=int, default=0)
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     chosen = [t for t in TARGETS if not args.target or t.name in args.target]
     if not chosen:
         print(f"no such target; choose from: {', '.join(t.name for t in TARGETS)}", file=sys.stderr)

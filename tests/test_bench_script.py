@@ -61,15 +61,7 @@ def test_cpsat_reference_verdicts() -> None:
 
 
 def test_bench_verify_flags_wrong_verdicts() -> None:
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("satnono_bench", SCRIPT)
-    bench = importlib.util.module_from_spec(spec)
-    sys.modules["satnono_bench"] = bench  # dataclasses look their module up
-    try:
-        spec.loader.exec_module(bench)  # type: ignore[union-attr]
-    finally:
-        del sys.modules["satnono_bench"]
+    bench = _load_script("benchmarks.sets")
     from satnono.model import Puzzle
 
     assert [bench.bound_mark(r, u) for r, u in ((0, 0), (2, 0), (0, 1), (3, 4))] == ["", ">", "<", "?"]
@@ -89,17 +81,13 @@ def test_bench_verify_flags_wrong_verdicts() -> None:
 
 
 def _load_script(name: str):
-    """A module of scripts/ by file (bench.py puts scripts/ on sys.path for its own modules)."""
-    import importlib.util
+    """A module of scripts/ by its import name there, e.g. ``benchmarks.sets`` (bench.py puts
+    scripts/ on sys.path for its sub-commands, and so does this)."""
+    import importlib
 
-    spec = importlib.util.spec_from_file_location(f"satnono_{name}", ROOT / "scripts" / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod  # dataclasses look their module up
-    try:
-        spec.loader.exec_module(mod)  # type: ignore[union-attr]
-    finally:
-        del sys.modules[spec.name]
-    return mod
+    if str(ROOT / "scripts") not in sys.path:
+        sys.path.insert(0, str(ROOT / "scripts"))
+    return importlib.import_module(name)
 
 
 def _brute(rows, columns, givens=()):
@@ -119,7 +107,7 @@ def test_order_probe_against_brute_force() -> None:
 
     from satnono.model import line_clue as _runs
 
-    probe = _load_script("bench_issue19")
+    probe = _load_script("benchmarks.issue19")
     rng = random.Random(19)
     seen = {"unique": 0, "multiple": 0, "none": 0}
     for _ in range(400):
@@ -148,7 +136,7 @@ def test_order_probe_against_brute_force() -> None:
 def test_issue19_targets_table(monkeypatch) -> None:
     """The issue-19 table on fabricated rows: a row passes, fails, or is 'not run' when its
     sets were not run (or the tournament files were cut by --limit); the editor is only named."""
-    bench = _load_script("bench")
+    bench = _load_script("benchmarks.sets")
     monkeypatch.setattr(bench, "TOURNAMENT_PUZZLES", 9)  # three fabricated files of 3 puzzles
     from satnono.model import Puzzle
 
@@ -172,7 +160,7 @@ def test_issue19_targets_table(monkeypatch) -> None:
 
     none = bench.targets19({})
     v = verdicts(none)
-    assert v.pop("editor") == "see scripts/bench_editor.py"
+    assert v.pop("editor") == "see bench.py editor"
     assert set(v.values()) == {"not run"}
     assert all(t.figure is None and t.passed is None for t in none if t.label != "editor")
 
@@ -181,7 +169,7 @@ def test_issue19_targets_table(monkeypatch) -> None:
             "colour36": [*rows("colour36", 2, 3.0, "multiple"), *rows("colour36", 1, 9.0, "multiple")]}
     deadline = bench.DeadlineSummary(puzzles=2, same=2, cpu_plain=4.0, cpu_timed=4.2,
                                      worst_plain=rows("deadline", 1, 3.0)[0], near_ratio=1.05)
-    probe = bench.bench_issue19.ProbeResult(puzzles=10, probe_cpu=10.0, satnono_cpu=2.0)
+    probe = bench.issue19.ProbeResult(puzzles=10, probe_cpu=10.0, satnono_cpu=2.0)
     startup = "start-up: `check` 1x1 / `python -c pass` (CPU)"
     editable = by_label(bench.targets19(fast, startup_cpu={"python": 0.02, "satnono": 0.03, "ratio": 1.5,
                                                            "editable": 1.0}))[startup]
@@ -205,7 +193,7 @@ def test_issue19_targets_table(monkeypatch) -> None:
             "colour36": [*rows("colour36", 1, 12.0, "multiple"), *rows("colour36", 1, 5.0, "unknown")]}
     bad = bench.DeadlineSummary(puzzles=2, same=1, cpu_plain=4.0, cpu_timed=4.0,
                                 worst_plain=rows("deadline", 1, 11.0)[0], near_ratio=None)
-    wrong = bench.bench_issue19.ProbeResult(puzzles=10, probe_cpu=10.0, satnono_cpu=2.0,
+    wrong = bench.issue19.ProbeResult(puzzles=10, probe_cpu=10.0, satnono_cpu=2.0,
                                             problems=[("x", "verdicts disagree")])
     ts = by_label(bench.targets19(slow, startup_cpu={"python": 0.02, "satnono": 0.05, "ratio": 2.5},
                                   json_cpu={"json": 1.1, "plain": 1.0, "ratio": 1.1}, deadline=bad,
@@ -237,7 +225,7 @@ def test_issue19_targets_table(monkeypatch) -> None:
 
 def test_issue19_mix_entries() -> None:
     """The mix: survey, dom and random whole, each tournament file cut to its first 100."""
-    bench = _load_script("bench")
+    bench = _load_script("benchmarks.sets")
     from satnono.model import Puzzle
 
     p = Puzzle.from_clues([(1,)], [(1,)])
@@ -250,11 +238,11 @@ def test_issue19_mix_entries() -> None:
 
 
 def test_bench_feeder_runs_the_three_ways(corpus: Path) -> None:
-    """scripts/bench_feeder.py settles each puzzle with the compiled feeder from the flat form and
+    """bench.py feeder settles each puzzle with the compiled feeder from the flat form and
     from lists, and through python-sat's binding, and demands the same results (exit 2 where the
     feeder is missing)."""
     proc = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "bench_feeder.py"), "dom", "--limit", "6", "--corpus", str(corpus)],
+        [sys.executable, str(SCRIPT), "feeder", "dom", "--limit", "6", "--corpus", str(corpus)],
         capture_output=True, text=True, timeout=120,
     )
     if proc.returncode == 2:
@@ -266,10 +254,10 @@ def test_bench_feeder_runs_the_three_ways(corpus: Path) -> None:
 
 
 def test_bench_beliefs_replays_recorded_hints(corpus: Path) -> None:
-    """scripts/bench_beliefs.py records the hints of real settles, checks them against the Python
+    """bench.py beliefs records the hints of real settles, checks them against the Python
     reference and replays them (exit 2 where the compiled module is not built)."""
     proc = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "bench_beliefs.py"), "taai2011:6", "--rounds", "1",
+        [sys.executable, str(SCRIPT), "beliefs", "taai2011:6", "--rounds", "1",
          "--corpus", str(corpus)],
         capture_output=True, text=True, timeout=120,
     )
@@ -286,7 +274,7 @@ def test_probe_pairs_satnono_with_each_puzzle() -> None:
     blocks (satnono first on even blocks, after the probe on odd ones), the ratio is of those
     paired figures, and a verdict that changed between runs is a problem; colour puzzles are
     skipped on both sides."""
-    probe = _load_script("bench_issue19")
+    probe = _load_script("benchmarks.issue19")
     from satnono.model import Puzzle
 
     plain = [Puzzle.from_grid(g) for g in (["#.", ".#"], ["##", "#."], ["#"])]
@@ -322,24 +310,56 @@ def test_probe_pairs_satnono_with_each_puzzle() -> None:
 
 
 def test_colour36_draws_are_counted_by_the_option() -> None:
-    bench = _load_script("bench")
-    items = bench.load_set("colour36", bench.DEFAULT_CORPUS, None)
-    assert len(items) == bench.COLOUR36_COUNT
-    more = bench.load_set("colour36", bench.DEFAULT_CORPUS, None, colour36_count=bench.COLOUR36_COUNT + 3)
-    assert [it.name for it in more[:bench.COLOUR36_COUNT]] == [it.name for it in items]  # seeds 0, 1, ... as before
-    assert [it.name.rsplit("#", 1)[1] for it in more[-3:]] == [str(bench.COLOUR36_COUNT + k) for k in range(3)]
+    lib = _load_script("benchlib")
+    items = lib.load_set("colour36", lib.DEFAULT_CORPUS, None)
+    assert len(items) == lib.COLOUR36_COUNT
+    more = lib.load_set("colour36", lib.DEFAULT_CORPUS, None, colour36_count=lib.COLOUR36_COUNT + 3)
+    assert [it.name for it in more[:lib.COLOUR36_COUNT]] == [it.name for it in items]  # seeds 0, 1, ... as before
+    assert [it.name.rsplit("#", 1)[1] for it in more[-3:]] == [str(lib.COLOUR36_COUNT + k) for k in range(3)]
     assert all((it.puzzle.height, it.puzzle.width) == (36, 40) for it in more)
-    for bad in ("0", "-2"):  # no draws is a mistake, not an empty set that reads "not run"
-        proc = subprocess.run([sys.executable, str(SCRIPT), "colour36", "--colour36-count", bad, "--no-startup"],
+    # no draws is a mistake, not an empty set that reads "not run"; the sets sub-command named or not
+    for args in (["colour36", "--colour36-count", "0"], ["sets", "colour36", "--colour36-count", "-2"]):
+        proc = subprocess.run([sys.executable, str(SCRIPT), *args, "--no-startup"],
                               capture_output=True, text=True, timeout=60)
         assert proc.returncode == 2 and "--colour36-count must be at least 1" in proc.stderr, proc.stderr
+        assert "usage: bench.py sets" in proc.stderr
 
 
 def test_an_editable_install_is_recognised(tmp_path: Path) -> None:
-    issue19 = _load_script("bench_issue19")
+    issue19 = _load_script("benchmarks.issue19")
     assert not issue19.has_editable_pth(tmp_path)
     (tmp_path / "__editable__.other-1.0.pth").write_text("")
     assert not issue19.has_editable_pth(tmp_path)  # another project's
     (tmp_path / "__editable__.satnono-0.1.0.pth").write_text("")
     assert issue19.has_editable_pth(tmp_path)
     assert isinstance(issue19.editable_install(sys.executable), bool)
+
+
+def test_every_sub_command_says_what_it_measures(capsys) -> None:
+    """bench.py --help lists every sub-command on a line of its own, and each sub-command's --help
+    reads as ``bench.py NAME`` and carries its module's whole description."""
+    import importlib
+
+    bench = _load_script("bench")
+    assert bench.main(["--help"]) == 0
+    listing = capsys.readouterr().out
+    for name, command in bench.COMMANDS.items():
+        assert sum(line.startswith(f"  {name} ") for line in listing.splitlines()) == 1, name
+        assert command.summary in listing
+        with pytest.raises(SystemExit) as stop:
+            bench.main([name, "--help"])
+        assert stop.value.code == 0
+        out = capsys.readouterr().out
+        assert out.startswith(f"usage: bench.py {name}"), out[:200]
+        doc = importlib.import_module(command.target.partition(":")[0]).__doc__
+        assert doc and len(doc.strip().splitlines()) >= 5 and doc.strip().splitlines()[0] in out, name
+    with pytest.raises(SystemExit):  # bench.py help NAME is NAME --help
+        bench.main(["help", "limits"])
+    assert capsys.readouterr().out.startswith("usage: bench.py limits")
+
+
+def test_an_unknown_word_points_to_the_sub_commands() -> None:
+    proc = subprocess.run([sys.executable, str(SCRIPT), "no-such-thing", "--no-startup"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert "unknown set(s) no-such-thing" in proc.stderr and "bench.py --help" in proc.stderr, proc.stderr

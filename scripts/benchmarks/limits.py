@@ -1,5 +1,5 @@
-"""`python scripts/bench.py limits`: does `satnono check --timeout T` answer within T at every
-size, and how much memory does it take?
+"""`bench.py limits`: does `satnono check --timeout T` answer within T at every size, and how
+much memory does it take?
 
 Random pictures (every cell black with probability --fill, seeded) of the sizes given, written
 as `.non` files without their solution, are checked by whole `satnono check` processes with
@@ -11,20 +11,20 @@ the answer within 10 % + 1 s of T at every size, and a 400x400 picture within 2 
 row checks a picture with no timeout under a memory limit below its estimate: it must answer
 `unknown` at once, naming the limit.
 
-    python scripts/bench.py limits                          # 100, 200, 400, 800, 2000; T = 5 and 20
-    python scripts/bench.py limits --sizes 400 --timeouts 5,10,30 --repeat 3
+    bench.py limits                          # 100, 200, 400, 800, 2000; T = 5 and 20
+    bench.py limits --sizes 400 --timeouts 5,10,30 --repeat 3
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
+
+import benchlib
 
 GB = 1 << 30
 
@@ -66,8 +66,7 @@ def run(command: list[str]) -> tuple[float, int, int, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="bench.py limits", description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = benchlib.parser("limits", __doc__)
     ap.add_argument("--sizes", default="100,200,400,800,2000", help="picture sides (default %(default)s)")
     ap.add_argument("--timeouts", default="5,20", help="values of --timeout T, seconds (default %(default)s)")
     ap.add_argument("--fill", type=float, default=0.5, help="share of black cells (default %(default)s)")
@@ -107,6 +106,3 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{failed} of the targets failed" if failed else "every target passed")
     return 1 if failed else 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

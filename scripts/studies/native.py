@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 """The compiled core against the pure-Python path: CPU time per set, and the ratio.
 
-    python scripts/bench_native.py                       # icga2017:300, survey, cauldron, colour
-    python scripts/bench_native.py icga2017:300 --rounds 3
-    python scripts/bench_native.py icga2017:300 --profile 15
+    bench.py native                       # icga2017:300, survey, cauldron, colour
+    bench.py native icga2017:300 --rounds 3
+    bench.py native icga2017:300 --profile 15
 
-Each measurement runs in a child process (one ``Checker`` per set, as ``bench.py`` does),
+Each measurement runs in a child process (one ``Checker`` per set, as ``bench.py sets`` does),
 once with the compiled core and once with ``SATNONO_PURE=1``, alternating, ``--rounds``
 times; the CPU time is taken inside the child (``time.process_time`` around the checks, so
 start-up and loading are left out), and the best round of each mode is reported.  The
 verdicts and solutions of the two modes must agree (the exit code is 1 otherwise).
 ``--profile N`` prints the N functions with the most cumulative time in one more native run.
+Prints per set: puzzles, native CPU s, pure CPU s and pure / native.  A study: no target; it
+says what the compiled core is worth (and the pure-Python fallback costs).
 """
 
 from __future__ import annotations
@@ -24,21 +26,17 @@ import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
+import benchlib
+
 DEFAULT = ("icga2017:300", "survey", "cauldron", "colour")
 
 
 def _child(spec: str, corpus: Path, profile: int) -> None:
-    sys.path.insert(0, str(HERE))
-    sys.path.insert(0, str(ROOT))
-    import bench
-
     from satnono.cnf import ladders
     from satnono.lines import bw, color
     from satnono.solve import Checker
 
-    _, items = bench.load_spec(spec, corpus)
+    _, items = benchlib.load_spec(spec, corpus)
     checker = Checker()
     prof = None
     if profile:
@@ -69,7 +67,8 @@ def _run(spec: str, corpus: Path, pure: bool, profile: int = 0) -> dict:
     env.pop("SATNONO_PURE", None)
     if pure:
         env["SATNONO_PURE"] = "1"
-    cmd = [sys.executable, __file__, "--child", spec, "--corpus", str(corpus), "--profile", str(profile)]
+    cmd = [sys.executable, str(benchlib.SCRIPTS / "bench.py"), "native", "--child", spec, "--corpus", str(corpus),
+           "--profile", str(profile)]
     run = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
     if run.returncode != 0:
         raise SystemExit(f"bench_native: {spec} failed:\n{run.stderr}")
@@ -78,14 +77,14 @@ def _run(spec: str, corpus: Path, pure: bool, profile: int = 0) -> dict:
     return json.loads(run.stdout.strip().splitlines()[-1])
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("sets", nargs="*", default=list(DEFAULT), help="bench.py set names, NAME:LIMIT for the first LIMIT")
-    ap.add_argument("--corpus", type=Path, default=Path(os.environ.get("SATNONO_CORPUS", ROOT.parent / "shared" / "corpus")))
+def main(argv: list[str] | None = None) -> int:
+    ap = benchlib.parser("native", __doc__)
+    ap.add_argument("sets", nargs="*", default=list(DEFAULT), help="sets of bench.py sets, NAME:LIMIT for the first LIMIT")
+    benchlib.add_corpus(ap)
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--profile", type=int, default=0, help="print the top N of a native profile per set")
     ap.add_argument("--child", help=argparse.SUPPRESS)
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
     if a.child:
         _child(a.child, a.corpus, a.profile)
         return 0
@@ -112,6 +111,3 @@ def main() -> int:
                 _run(spec, a.corpus, pure, a.profile)
     return 1 if bad else 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

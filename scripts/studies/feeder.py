@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """The compiled clause feeder against python-sat's binding, puzzle by puzzle in one process.
 
-    python scripts/bench_feeder.py                          # the three tournament files, first 300 each
-    python scripts/bench_feeder.py taai2011 icga2017 icga2020 --limit 1000
-    python scripts/bench_feeder.py survey dom random
+    bench.py feeder                          # the three tournament files, first 300 each
+    bench.py feeder taai2011 icga2017 icga2020 --limit 1000
+    bench.py feeder survey dom random
 
 ``satnono.sat`` hands clauses to CaDiCaL through the compiled core where it can: ``feed_flat``
 for an encoding kept in the flat form (C ints, each clause's literals then 0, written by the
@@ -12,39 +12,33 @@ settle asks for when the session can take it, ``satnono.sat.feeds_flat``), or ``
 for clauses as lists (one C loop over every literal, calling CaDiCaL's own ``Solver::add``);
 otherwise through python-sat's binding (one Python call per clause).  This settles every puzzle
 the three ways, one right after the other (the order rotating from puzzle to puzzle, one
-``Checker`` for all, as ``bench.py`` has one per set), so all sides see the machine in the same
+``Checker`` for all, as ``bench.py sets`` has one per set), so all sides see the machine in the same
 state: on a shared machine whose speed drifts by tens of percent between runs, that is what
 resolves a difference of a few percent.  It prints per set and in all the CPU seconds of each
 side, the ratios flat / lists and lists / binding, and the milliseconds the flat form saves a
 puzzle against lists.  The three ways must find the same verdicts, solutions, clause counts and
-conflict counts (exit 1 otherwise; exit 2 when the feeder is not available here).
+conflict counts (exit 1 otherwise; exit 2 when the feeder is not available here).  A study:
+no target; it chose the flat form (flat / lists below 1) and the compiled feeder (lists /
+binding below 1).
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
 import time
-from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-if str(HERE.parent) not in sys.path:
-    sys.path.insert(0, str(HERE.parent))
-sys.path.insert(0, str(HERE))
+import benchlib
 
-import bench  # noqa: E402
+import satnono.sat as sat_module
+from satnono.solve import Checker
 
-import satnono.sat as sat_module  # noqa: E402
-from satnono.solve import Checker  # noqa: E402
-
-DEFAULT_SETS = bench.TOURNAMENT_SETS
+DEFAULT_SETS = benchlib.TOURNAMENT_SETS
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("sets", nargs="*", default=list(DEFAULT_SETS), help="sets of scripts/bench.py")
+    ap = benchlib.parser("feeder", __doc__)
+    ap.add_argument("sets", nargs="*", default=list(DEFAULT_SETS), help="sets of bench.py sets")
     ap.add_argument("--limit", type=int, default=300, help="puzzles per set (default 300)")
-    ap.add_argument("--corpus", type=Path, default=bench.DEFAULT_CORPUS, help=f"the corpus directory (default {bench.DEFAULT_CORPUS})")
+    benchlib.add_corpus(ap)
     args = ap.parse_args(argv)
 
     feed_call = sat_module._feed_call
@@ -71,11 +65,11 @@ def main(argv: list[str] | None = None) -> int:
           f"{'lists/binding':>13s} {'saved ms':>9s}")
     try:
         for name in args.sets:
-            items = bench.load_set(name, args.corpus, args.limit)
+            items = benchlib.load_set(name, args.corpus, args.limit)
             checker = Checker()
             cpu = dict.fromkeys(sides, 0.0)
             for i, item in enumerate(items):
-                puzzle = bench.clues_only(item.puzzle)
+                puzzle = benchlib.clues_only(item.puzzle)
                 found = {}
                 for side in sides[i % 3:] + sides[:i % 3]:
                     use(side)
@@ -108,6 +102,3 @@ def _row(name: str, n: int, cpu: dict[str, float]) -> str:
     return (f"{name:12s} {n:7d} {cpu['flat']:8.2f} {cpu['lists']:8.2f} {cpu['binding']:9.2f} "
             f"{ratio(cpu['flat'], cpu['lists']):10.3f} {ratio(cpu['lists'], cpu['binding']):13.3f} {saved:9.2f}")
 
-
-if __name__ == "__main__":
-    sys.exit(main())

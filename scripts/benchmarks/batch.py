@@ -1,4 +1,4 @@
-"""Throughput of the batch engine's back ends: puzzles per second.
+"""Throughput of the batch engine's back ends (issue 18): puzzles per second.
 
 Workloads: classify on the three tournament files (nonogramrecord icga2017, icga2020,
 taai2011) and ``generate --size 25x25 --require unique``.  Back ends: the local pool with 1 and
@@ -7,15 +7,19 @@ taai2011) and ``generate --size 25x25 --require unique``.  Back ends: the local 
 workers exist (cluster start-up is reported apart).  The per-task overhead of a Dask back end
 is its time against the local pool with the same number of workers, minus one.
 
-    python scripts/bench_batch.py --limit 200 --gen-count 50            # quick
-    python scripts/bench_batch.py --backends local2,lc2,real --limit 0  # whole files
+Prints per workload and back end: items, seconds, items per second and the cluster's start-up
+seconds; then each Dask back end's overhead against the local pool with as many workers.
+Goal (issue 18): a Dask overhead under 5 % on the tournament files.
 
-Run from the repository root (workers import satnono from it).
+    bench.py batch --limit 200 --gen-count 50            # quick
+    bench.py batch --backends local2,lc2,real --limit 0  # whole files
+    bench.py batch --limit 400 --gen-count 300           # the figures of the docs
+
+The real cluster's processes get the repository on PYTHONPATH (they import satnono from it).
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import signal
 import socket
@@ -24,13 +28,12 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import benchlib
+from benchlib import ROOT
 
-from satnono.classify import Options, load_tasks, run_batch  # noqa: E402
-from satnono.generator import generate  # noqa: E402
+from satnono.classify import Options, load_tasks, run_batch
+from satnono.generation import generate
 
-TOURNAMENT = ROOT.parent / "shared" / "corpus" / "tournament" / "nonogramrecord" / "question"
 FILES = ("icga2017.txt", "icga2020.txt", "taai2011.txt")
 BACKENDS = ("local1", "local2", "lc1", "lc2", "real")
 
@@ -98,12 +101,14 @@ def bench_generate(count: int, where: dict) -> tuple[int, int, float, float]:
     return n, g.stats.tried, t1 - start, start - t0
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(argv: list[str] | None = None) -> int:
+    ap = benchlib.parser("batch", __doc__)
     ap.add_argument("--limit", type=int, default=200, help="puzzles per tournament file (0: all 1000)")
     ap.add_argument("--gen-count", type=int, default=200, help="puzzles to generate (0: skip)")
     ap.add_argument("--backends", default=",".join(BACKENDS), help=f"comma-separated subset of {', '.join(BACKENDS)}")
-    args = ap.parse_args()
+    benchlib.add_corpus(ap)
+    args = ap.parse_args(argv)
+    questions = args.corpus / benchlib.TOURNAMENT / "question"
     backends = [b for b in args.backends.split(",") if b]
     real = RealCluster() if "real" in backends else None
     rates: dict[tuple[str, str], float] = {}
@@ -111,7 +116,7 @@ def main() -> None:
         print(f"{'workload':<24}{'backend':<9}{'items':>7}{'seconds':>9}{'items/s':>9}{'start s':>9}")
         for name in FILES:
             for b in backends:
-                n, secs, start = bench_classify(TOURNAMENT / name, args.limit, _where(b, real))
+                n, secs, start = bench_classify(questions / name, args.limit, _where(b, real))
                 rates[(name, b)] = n / secs
                 print(f"{'classify ' + name:<24}{b:<9}{n:>7}{secs:>9.2f}{n / secs:>9.1f}{start:>9.2f}", flush=True)
         if args.gen_count:
@@ -128,7 +133,4 @@ def main() -> None:
         base = {"lc1": "local1", "lc2": "local2", "real": "local2"}.get(b)
         if base and (work, base) in rates:
             print(f"  {work:<22}{b:<6} vs {base:<7}{100 * (rates[(work, base)] / rate - 1):+6.1f} %")
-
-
-if __name__ == "__main__":
-    main()
+    return 0

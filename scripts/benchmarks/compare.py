@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""Before/after: run ``scripts/bench.py`` on a base commit and on the working tree, alternately.
+"""Before/after: ``bench.py sets`` on a base commit and on the working tree, alternately.
 
-    python scripts/bench_compare.py --base 09215aa survey dom wilk nonogram-db cauldron random
-    python scripts/bench_compare.py --base HEAD~3 --rounds 3 survey
+    bench.py compare --base 09215aa survey dom wilk nonogram-db cauldron random
+    bench.py compare --base HEAD~3 --rounds 3 survey
 
 The base commit is checked out into a temporary ``git worktree`` (removed at
-the end); each round runs the base tree's own ``bench.py`` and then this
-tree's, each in a fresh process (``--no-reference --no-startup``), so both
+the end), its compiled core built in place (``setup.py build_ext --inplace``,
+as ``pip install .`` would) so that both sides run with it; each round runs the
+base tree's own ``scripts/bench.py`` with the sets named (the form every commit's
+bench.py takes) and then this tree's, each in a fresh process with the tree's own
+satnono on PYTHONPATH (``--no-reference --no-startup``), so both
 see the same machine at nearly the same moment.  For every set it prints the
 CPU seconds of each run, the smallest per side (the least disturbed by other
 load on a shared machine), and the ratio after/before; a set more than
@@ -18,7 +21,6 @@ Exit status: 0 all sets within tolerance and agreeing, 1 otherwise, 2 usage.
 
 from __future__ import annotations
 
-import argparse
 import csv
 import os
 import subprocess
@@ -27,8 +29,8 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
+import benchlib
+from benchlib import ROOT
 
 
 def run_bench(tree: Path, sets: list[str], corpus: Path, out_csv: Path, timeout: float,
@@ -66,17 +68,14 @@ def build_native(tree: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = benchlib.parser("compare", __doc__)
     ap.add_argument("sets", nargs="+", metavar="SET", help="bench.py sets, e.g. survey dom wilk")
     ap.add_argument("--base", required=True, help="the commit to compare against (any git revision)")
     ap.add_argument("--rounds", type=int, default=2, help="base/current pairs to run (default 2)")
     ap.add_argument("--tolerance", type=float, default=0.10, help="allowed slow-down, as a fraction (default 0.10)")
     ap.add_argument("--timeout", type=float, default=60.0, help="per-puzzle time limit passed to bench.py")
     ap.add_argument("--limit", type=int, default=None, metavar="N", help="only the first N puzzles of each set")
-    ap.add_argument("--corpus", type=Path,
-                    default=Path(os.environ.get("SATNONO_CORPUS", ROOT.parent / "shared" / "corpus")),
-                    help="corpus directory (default: $SATNONO_CORPUS or ../shared/corpus, as bench.py)")
+    benchlib.add_corpus(ap)
     args = ap.parse_args(argv)
     if args.rounds < 1:
         ap.error("--rounds must be at least 1")
@@ -116,6 +115,3 @@ def main(argv: list[str] | None = None) -> int:
               f"{min(b):9.3f} {min(a):9.3f} {ratio:13.3f}  {verdict}")
     return 0 if ok else 1
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,4 +1,4 @@
-"""Pieces of ``scripts/bench.py`` for the targets of issue 19 (performance).
+"""Pieces of ``bench.py sets`` for the targets of issue 19 (performance).
 
 * :func:`probe_encode` / :func:`probe_settle`: the *plain order-encoding probe*, an independent
   baseline written here (not satnono's encoder): the block-start order encoding of a black and
@@ -17,7 +17,6 @@
 from __future__ import annotations
 
 import os
-import resource
 import statistics
 import subprocess
 import tempfile
@@ -25,6 +24,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from benchlib import children_cpu
 
 #: A literal that is constant: the clause scheme's "y[j,p] is false for p < lo, true for p >= hi".
 TRUE, FALSE = "T", "F"
@@ -205,11 +206,6 @@ def run_probe(entries: Sequence[tuple[str, object, str, float]],
 
 # --------------------------------------------------------------------------- start-up (CPU)
 
-def _child_cpu() -> float:
-    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return ru.ru_utime + ru.ru_stime
-
-
 def paired_cpu(cmds: dict[str, list[str]], pairs: int, cwd: str | None = None) -> dict[str, float]:
     """Median CPU seconds (user + system of the child) of each command, the commands run in turn
     ``pairs`` times; raises when one exits with a code that is not a verdict's (0 unique,
@@ -217,9 +213,9 @@ def paired_cpu(cmds: dict[str, list[str]], pairs: int, cwd: str | None = None) -
     times: dict[str, list[float]] = {k: [] for k in cmds}
     for _ in range(pairs):
         for key, cmd in cmds.items():
-            c0 = _child_cpu()
+            c0 = children_cpu()
             proc = subprocess.run(cmd, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd)
-            times[key].append(_child_cpu() - c0)
+            times[key].append(children_cpu() - c0)
             if proc.returncode not in (0, 3, 4, 5):
                 raise RuntimeError(f"{' '.join(cmd[:3])} ... exited {proc.returncode}: {proc.stderr.decode()[-300:]}")
     return {k: statistics.median(v) for k, v in times.items()}
