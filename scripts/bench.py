@@ -5,6 +5,7 @@ Each sub-command is a module of ``scripts/benchmarks/`` or ``scripts/studies/`` 
 ``main(argv) -> exit status``; :data:`COMMANDS` names them, one line each.  Without a
 sub-command the arguments are those of ``sets`` (``bench.py survey dom --no-reference`` is
 ``bench.py sets survey dom --no-reference``), so the commands of earlier notes still run.
+``bench.py --help`` lists the sub-commands; ``bench.py help NAME`` is ``bench.py NAME --help``.
 """
 
 from __future__ import annotations

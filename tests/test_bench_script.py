@@ -341,6 +341,9 @@ def test_every_sub_command_says_what_it_measures(capsys) -> None:
     import importlib
 
     bench = _load_script("bench")
+    lib = _load_script("benchlib")
+    # a first word that names a set runs `sets`: no sub-command may take a set's name
+    assert not set(bench.COMMANDS) & {*lib.ALL_SETS, *lib.ALIASES, "help"}
     assert bench.main(["--help"]) == 0
     listing = capsys.readouterr().out
     for name, command in bench.COMMANDS.items():
