@@ -69,11 +69,11 @@ def build_native(tree: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = benchlib.parser("compare", __doc__)
-    ap.add_argument("sets", nargs="+", metavar="SET", help="bench.py sets, e.g. survey dom wilk")
+    ap.add_argument("sets", nargs="+", metavar="SET", help="sets of bench.py sets, e.g. survey dom wilk")
     ap.add_argument("--base", required=True, help="the commit to compare against (any git revision)")
     ap.add_argument("--rounds", type=int, default=2, help="base/current pairs to run (default 2)")
     ap.add_argument("--tolerance", type=float, default=0.10, help="allowed slow-down, as a fraction (default 0.10)")
-    ap.add_argument("--timeout", type=float, default=60.0, help="per-puzzle time limit passed to bench.py")
+    ap.add_argument("--timeout", type=float, default=60.0, help="per-puzzle time limit passed to bench.py (default 60)")
     ap.add_argument("--limit", type=int, default=None, metavar="N", help="only the first N puzzles of each set")
     benchlib.add_corpus(ap)
     args = ap.parse_args(argv)

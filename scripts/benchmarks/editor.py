@@ -41,9 +41,9 @@ def document(grid: list[str], colors: int) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = benchlib.parser("editor", __doc__)
-    ap.add_argument("--size", default="30x30")
-    ap.add_argument("--count", type=int, default=50)
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--size", default="30x30", help="picture size WxH (default 30x30)")
+    ap.add_argument("--count", type=int, default=50, help="pictures per density (default 50)")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the pictures (default 1)")
     ap.add_argument("--colors", type=int, default=1, help="block colours (1: black and white)")
     a = ap.parse_args(argv)
     w, h = (int(x) for x in a.size.lower().split("x"))

@@ -92,9 +92,9 @@ def reference_run(w, h, require, seed, budget, spec):
 def main(argv: list[str] | None = None) -> int:
     ap = benchlib.parser("generate", __doc__)
     ap.add_argument("--quick", action="store_true", help="fewer puzzles and a 3 s reference budget")
-    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--seed", type=int, default=2026, help="generation seed (default 2026)")
     ap.add_argument("--budget", type=float, default=None, help="reference CPU seconds per case (default 15, quick 3)")
-    ap.add_argument("--no-reference", action="store_true")
+    ap.add_argument("--no-reference", action="store_true", help="skip the plain-Checker reference")
     ap.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = ap.parse_args(argv)
     budget = args.budget if args.budget is not None else (3.0 if args.quick else 15.0)

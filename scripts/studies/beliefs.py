@@ -87,8 +87,8 @@ def replay(module, calls: list[tuple]) -> tuple[float, list]:  # type: ignore[no
 def main(argv: list[str] | None = None) -> int:
     ap = benchlib.parser("beliefs", __doc__)
     ap.add_argument("sets", nargs="*", default=list(DEFAULT), help="SET or SET:LIMIT (sets of bench.py sets)")
-    ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--check", type=int, default=20, help="calls compared with the Python reference")
+    ap.add_argument("--rounds", type=int, default=5, help="replays of the recorded calls, the best kept (default 5)")
+    ap.add_argument("--check", type=int, default=20, help="calls compared with the Python reference (default 20)")
     ap.add_argument("--base", help="a commit whose _beliefs.c to time against")
     benchlib.add_corpus(ap)
     args = ap.parse_args(argv)

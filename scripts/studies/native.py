@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = benchlib.parser("native", __doc__)
     ap.add_argument("sets", nargs="*", default=list(DEFAULT), help="sets of bench.py sets, NAME:LIMIT for the first LIMIT")
     benchlib.add_corpus(ap)
-    ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--rounds", type=int, default=1, help="native/pure pairs per set, the best of each kept (default 1)")
     ap.add_argument("--profile", type=int, default=0, help="print the top N of a native profile per set")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
