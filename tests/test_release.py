@@ -3,9 +3,17 @@ stranger installs and runs with no compiler."""
 
 from __future__ import annotations
 
+import importlib.util
+import os
+import re
+import subprocess
 import sys
+import tarfile
+import zipfile
+from pathlib import Path
 
 import pytest
+import release_tools
 from click.testing import CliRunner
 from conftest import ROOT
 
@@ -71,3 +79,81 @@ def test_version_names_a_missing_part_of_the_core(monkeypatch):
     if any(real(name, package) is None for package, name in group.CORE):
         pytest.skip("this tree's compiled core is not built")
     assert _version()[-1] == "compiled core: partly built (no satnono.logic._beliefs: pure Python there, slower)"
+
+
+# --- the release: sdist, wheel, an install with no compiler ----------------------------------------
+
+PUZZLE = ROOT / "puzzles" / "webpbn" / "webpbn-00065.xml"  # unique, needs search: the SAT path too
+CORE_FILES = ("satnono/lines/_native.c", "satnono/lines/_native_color.c", "satnono/lines/_native_masks.h",
+              "satnono/logic/_beliefs.c")
+
+
+def _run(cmd: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(cmd, capture_output=True, text=True, cwd=str(cwd), env=release_tools.clean_env(),
+                          stdin=subprocess.DEVNULL, timeout=300)
+
+
+def _verdict(text: str) -> str:
+    return re.sub(r"\[.*\]", "", text).strip()  # the timing and sizes in brackets vary
+
+
+@pytest.mark.release
+@pytest.mark.skipif(importlib.util.find_spec("build.__main__") is None, reason="needs the build front end (pip install build)")
+@pytest.mark.skipif(os.name == "nt", reason="POSIX paths and CC=false")
+def test_a_stranger_installs_the_wheel_with_no_compiler(tmp_path):
+    """``python -m build`` makes an sdist (with the compiled core's C sources) and, from it, a wheel
+    (with the core built); a new virtual environment installs the wheel with no compiler (CC=false)
+    and no index, and ``satnono`` runs the main job from another directory.  A wheel built from the
+    sdist with no compiler has no core: the pure-Python fallback gives the same verdict and
+    ``--version`` says so."""
+    dist = tmp_path / "dist"
+    dist.mkdir()
+    try:
+        release_tools.build(release_tools.copy_tree(ROOT, tmp_path / "src"), dist)
+    except release_tools.ToolsMissing as e:
+        pytest.skip(f"the build tools cannot be had here (offline?): {str(e)[-300:]}")
+    (sdist,) = dist.glob("*.tar.gz")
+    (wheel,) = dist.glob("*.whl")
+    assert sdist.name == f"satnono-{satnono.__version__}.tar.gz"
+    assert wheel.name.startswith(f"satnono-{satnono.__version__}-")
+    with tarfile.open(sdist) as tar:
+        names = {name.split("/", 1)[1] for name in tar.getnames() if "/" in name}
+    assert set(CORE_FILES) <= names and "setup.py" in names and "MANIFEST.in" in names
+    assert not any(name.startswith("tests/") for name in names)
+    with zipfile.ZipFile(wheel) as whl:
+        names = set(whl.namelist())
+        entry_points = next(whl.read(n).decode() for n in names if n.endswith(".dist-info/entry_points.txt"))
+    built = {n for n in names if n.endswith((".so", ".pyd"))}
+    assert {n.split(".")[0] for n in built} == {"satnono/lines/_native", "satnono/lines/_native_color",
+                                                "satnono/logic/_beliefs"}
+    assert not any(n.endswith((".c", ".h")) for n in names) and not any("/bin/" in n for n in names)
+    assert "satnono = satnono.cli:main" in entry_points
+
+    python = release_tools.fresh_venv(tmp_path / "venv")
+    release_tools.pip_install(python, "--find-links", str(dist), "satnono", env={"CC": "false"})
+    satnono_cmd = str(release_tools.command(python))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    where = _run([str(python), "-c", "import satnono; print(satnono.__file__)"], elsewhere)
+    assert where.stdout.startswith(str(tmp_path / "venv")), where.stdout + where.stderr
+    version = _run([satnono_cmd, "--version"], elsewhere)
+    assert version.returncode == 0, version.stderr
+    assert version.stdout.splitlines()[0] == f"satnono {satnono.__version__}"
+    assert version.stdout.splitlines()[-1] == "compiled core: in use"
+    compiled = _run([satnono_cmd, "check", str(PUZZLE)], elsewhere)
+    assert compiled.returncode == 0, compiled.stderr
+    assert _verdict(compiled.stdout) == f"{PUZZLE}: unique (needs search beyond line logic)"
+
+    pure_dist = tmp_path / "pure"
+    pure_dist.mkdir()
+    release_tools.build(sdist, pure_dist, wheel_only=True, env={"CC": "false"})
+    (pure_wheel,) = pure_dist.glob("*.whl")
+    with zipfile.ZipFile(pure_wheel) as whl:
+        assert not any(n.endswith((".so", ".pyd")) for n in whl.namelist())
+    release_tools.pip_install(python, "--force-reinstall", "--no-deps", str(pure_wheel), env={"CC": "false"})
+    version = _run([satnono_cmd, "--version"], elsewhere)
+    assert version.returncode == 0, version.stderr
+    assert [line for line in version.stdout.splitlines() if "compiled core" in line] == [
+        "compiled core: not built (pure Python fallback, slower)"]
+    pure = _run([satnono_cmd, "check", str(PUZZLE)], elsewhere)
+    assert (pure.returncode, _verdict(pure.stdout), pure.stderr) == (0, _verdict(compiled.stdout), "")

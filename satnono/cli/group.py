@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import importlib
 import os
-import platform
 import sys
-from importlib.metadata import PackageNotFoundError, version
 
 import click
 
@@ -55,6 +53,9 @@ def core_status() -> str:
 def version_text() -> str:
     """What ``satnono --version`` prints: satnono's version, Python's, python-sat's and its default
     SAT solver's, and whether the compiled core is in use."""
+    import platform
+    from importlib.metadata import PackageNotFoundError, version
+
     from ..results import DEFAULT_SOLVER
 
     try:

@@ -1,0 +1,176 @@
+"""Build satnono's release and install it as a stranger would, in a new virtual environment: the
+helpers of ``tests/test_release.py``, and the start-up figure of issue 38 (``satnono check`` on a
+1x1 puzzle against ``python -c pass``, whole processes, in a regular, non-editable install).
+
+    python tests/release_tools.py            # builds a wheel, installs it, 30 paired runs, prints
+    python tests/release_tools.py -n 50      # 50 pairs
+
+For a script: :func:`measure_release_startup` (build, install, measure) or :func:`startup_pairs`
+(measure an installed command).  Nothing here touches the environment running it: the new
+environment reaches this one's packages (the dependencies) through a ``.pth`` file, satnono
+itself left out, so installing needs neither a network nor a compiler.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: What a copy of the source tree leaves out: the repository, build products, caches.
+IGNORE = shutil.ignore_patterns(".git", "build", "dist", "*.egg-info", "__pycache__", "*.so", "*.pyd",
+                                ".hypothesis", ".pytest_cache", ".mypy_cache", "bench-out", ".benchmarks", "site")
+
+#: Build tools missing here (not an error of the project): the build is skipped, not failed.
+MISSING_TOOLS = ("No module named build", "Could not find a version that satisfies the requirement",
+                 "No matching distribution found")
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """This process's environment without what would show a new environment this tree's satnono
+    (``PYTHONPATH``) or change how it runs (``SATNONO_PURE``), with ``extra`` added."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "SATNONO_PURE")}
+    return {**env, **extra}
+
+
+class ToolsMissing(RuntimeError):
+    """The build front end or the build back end cannot be had here (offline, not installed)."""
+
+
+def copy_tree(root: Path, dest: Path) -> Path:
+    """A copy of the source tree at ``dest`` (so that building writes nothing into ``root``)."""
+    shutil.copytree(root, dest, ignore=IGNORE)
+    return dest
+
+
+def build(source: Path, outdir: Path, *, wheel_only: bool = False, env: dict[str, str] | None = None) -> list[Path]:
+    """``python -m build`` of ``source`` (a tree or an sdist) into ``outdir``: from a tree, the sdist
+    and then the wheel built from that sdist (so the sdist is shown to hold what a build needs)."""
+    cmd = [sys.executable, "-m", "build", "--outdir", str(outdir), *(["--wheel"] if wheel_only else []), str(source)]
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=str(outdir.parent), env=clean_env(**(env or {})),
+                       timeout=600)
+    if r.returncode:
+        log = r.stdout + r.stderr
+        if any(m in log for m in MISSING_TOOLS):
+            raise ToolsMissing(log[-2000:])
+        raise RuntimeError(f"{' '.join(cmd)} failed:\n{log[-4000:]}")
+    return sorted(outdir.iterdir())
+
+
+def fresh_venv(path: Path, deps_from: str = sys.executable) -> Path:
+    """A new virtual environment at ``path`` (without pip) that sees the packages of ``deps_from``'s
+    environment, satnono's own files left out; returns its ``python``."""
+    venv.EnvBuilder(with_pip=False, symlinks=os.name != "nt").create(path)
+    python = path / ("Scripts" if os.name == "nt" else "bin") / ("python.exe" if os.name == "nt" else "python")
+    out = subprocess.run([deps_from, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib']); "
+                          "print(sysconfig.get_paths()['platlib'])"], capture_output=True, text=True, check=True,
+                         env=clean_env())
+    farm = path / "deps"
+    farm.mkdir()
+    for site in dict.fromkeys(out.stdout.split()):
+        for entry in Path(site).iterdir():
+            name = entry.name.lower()
+            if name.startswith(("satnono", "__editable__", "_satnono")) or name.endswith(".pth") \
+                    or (farm / entry.name).exists():
+                continue
+            (farm / entry.name).symlink_to(entry, target_is_directory=entry.is_dir())
+    site_packages = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                                   capture_output=True, text=True, check=True).stdout.strip()
+    Path(site_packages, "satnono-test-deps.pth").write_text(f"{farm}\n")
+    return python
+
+
+def pip_install(python: Path, *args: str, env: dict[str, str] | None = None) -> None:
+    """``pip install --no-index ARGS`` into ``python``'s environment (with this environment's pip)."""
+    cmd = [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-index", "--quiet",
+           "--disable-pip-version-check", *args]
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=str(python.parent), env=clean_env(**(env or {})),
+                       timeout=300)
+    if r.returncode:
+        raise RuntimeError(f"{' '.join(cmd)} failed:\n{(r.stdout + r.stderr)[-4000:]}")
+
+
+def command(python: Path) -> Path:
+    """The ``satnono`` command installed beside ``python``."""
+    return python.with_name("satnono.exe" if os.name == "nt" else "satnono")
+
+
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def _run(cmd: list[str], cwd: str, env: dict[str, str]) -> tuple[float, float]:
+    cpu = _children_cpu()
+    t0 = time.perf_counter()
+    r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, cwd=cwd, env=env)
+    wall = time.perf_counter() - t0
+    if r.returncode:
+        raise RuntimeError(f"{' '.join(cmd)} exited {r.returncode}: {r.stderr.decode(errors='replace')[-500:]}")
+    return wall, _children_cpu() - cpu
+
+
+def startup_pairs(satnono: list[str], python: str, pairs: int = 30) -> dict[str, float]:
+    """``satnono check`` on a 1x1 ``.non`` puzzle against ``python -c pass``, whole processes, run
+    alternately ``pairs`` times (after one unmeasured run of each, which writes the ``.pyc`` files):
+    the median wall and CPU (user + system) seconds of each and their ratios.  Keys: ``python_wall``,
+    ``satnono_wall``, ``wall_ratio``, ``python_cpu``, ``satnono_cpu``, ``cpu_ratio``, ``pairs``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        one = os.path.join(tmp, "one.non")
+        with open(one, "w") as f:
+            f.write("width 1\nheight 1\nrows\n1\ncolumns\n1\n")
+        sides = {"python": [python, "-c", "pass"], "satnono": [*satnono, "check", one]}
+        env = clean_env()
+        for cmd in sides.values():
+            _run(cmd, tmp, env)
+        times: dict[str, list[tuple[float, float]]] = {side: [] for side in sides}
+        for _ in range(pairs):
+            for side, cmd in sides.items():
+                times[side].append(_run(cmd, tmp, env))
+    out: dict[str, float] = {"pairs": float(pairs)}
+    for side, runs in times.items():
+        out[f"{side}_wall"] = statistics.median(w for w, _ in runs)
+        out[f"{side}_cpu"] = statistics.median(c for _, c in runs)
+    out["wall_ratio"] = out["satnono_wall"] / out["python_wall"]
+    out["cpu_ratio"] = out["satnono_cpu"] / out["python_cpu"] if out["python_cpu"] > 0 else float("inf")
+    return out
+
+
+def measure_release_startup(root: Path = ROOT, pairs: int = 30) -> dict[str, float]:
+    """Build the wheel of ``root``, install it in a new virtual environment and measure
+    :func:`startup_pairs` there (the issue-38 start-up figure: ``satnono_wall / python_wall`` ≤ 4)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        dist = work / "dist"
+        dist.mkdir()
+        build(copy_tree(root, work / "src"), dist, wheel_only=True)
+        python = fresh_venv(work / "venv")
+        pip_install(python, "--no-deps", *map(str, dist.glob("*.whl")))
+        return startup_pairs([str(command(python))], str(python), pairs)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("-n", "--pairs", type=int, default=30, help="pairs of processes (default 30)")
+    args = ap.parse_args()
+    m = measure_release_startup(ROOT, args.pairs)
+    print(f"start-up, regular install, median of {args.pairs} paired runs: satnono check (1x1 .non) "
+          f"{m['satnono_wall'] * 1000:.1f} ms vs python -c pass {m['python_wall'] * 1000:.1f} ms wall: "
+          f"{m['wall_ratio']:.2f}x (target <= 4x); CPU {m['satnono_cpu'] * 1000:.1f} vs "
+          f"{m['python_cpu'] * 1000:.1f} ms: {m['cpu_ratio']:.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
