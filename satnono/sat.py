@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import atexit
 import ctypes
-import ctypes.util
 import os
 import select
 import signal
@@ -563,7 +562,9 @@ class _Native:
             raise OSError("POSIX timers with SIGEV_THREAD are only used on Linux")
         libc = ctypes.CDLL(None, use_errno=True)
         if not hasattr(libc, "timer_create"):  # glibc before 2.34: in librt
-            libc = ctypes.CDLL(ctypes.util.find_library("rt"), use_errno=True)
+            from ctypes.util import find_library  # (here: it loads subprocess, shutil, tempfile, ...)
+
+            libc = ctypes.CDLL(find_library("rt"), use_errno=True)
         self.create = libc.timer_create
         self.create.argtypes = [ctypes.c_int, ctypes.POINTER(_SigEvent), ctypes.POINTER(ctypes.c_void_p)]
         self.create.restype = ctypes.c_int
