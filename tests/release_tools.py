@@ -54,10 +54,22 @@ def copy_tree(root: Path, dest: Path) -> Path:
     return dest
 
 
+def has_build() -> bool:
+    """Whether the ``build`` front end is installed here (else :func:`build` uses ``pip wheel``)."""
+    r = subprocess.run([sys.executable, "-c", "import build.__main__"], capture_output=True, env=clean_env(),
+                       cwd=tempfile.gettempdir())
+    return r.returncode == 0
+
+
 def build(source: Path, outdir: Path, *, wheel_only: bool = False, env: dict[str, str] | None = None) -> list[Path]:
     """``python -m build`` of ``source`` (a tree or an sdist) into ``outdir``: from a tree, the sdist
-    and then the wheel built from that sdist (so the sdist is shown to hold what a build needs)."""
-    cmd = [sys.executable, "-m", "build", "--outdir", str(outdir), *(["--wheel"] if wheel_only else []), str(source)]
+    and then the wheel built from that sdist (so the sdist is shown to hold what a build needs).
+    Without the ``build`` front end, ``pip wheel``: the wheel only, built from ``source`` itself."""
+    if has_build():
+        cmd = [sys.executable, "-m", "build", "--outdir", str(outdir), *(["--wheel"] if wheel_only else []),
+               str(source)]
+    else:
+        cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--wheel-dir", str(outdir), str(source)]
     r = subprocess.run(cmd, capture_output=True, text=True, cwd=str(outdir.parent), env=clean_env(**(env or {})),
                        timeout=600)
     if r.returncode:
