@@ -90,6 +90,13 @@ setup(
             define_macros=[("SATNONO_NATIVE_COLOR_SHA256", f'"{_source_sha(COLOR_SOURCE, HEADER)}"')],
             optional=True,
         ),
+        Extension(
+            # the DRAT proof checker of the certificates (pure Python in drat.py where not built)
+            "satnono.certify._drat",
+            sources=[os.path.join("satnono", "certify", "_drat.c")],
+            define_macros=[("SATNONO_DRAT_SHA256", f'"{_source_sha(os.path.join("satnono", "certify", "_drat.c"))}"')],
+            optional=True,
+        ),
     ],
     cmdclass={"build_ext": BuildExt},
 )

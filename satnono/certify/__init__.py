@@ -1,0 +1,1 @@
+"""Certificates: verdicts that come with a proof anyone can check without trusting satnono (issue #40)."""
