@@ -63,6 +63,17 @@ def test_version_announces_the_pure_python_fallback_once(monkeypatch):
     assert [line for line in out if "pure Python" in line] == ["compiled core: not built (pure Python fallback, slower)"]
 
 
+def extensions() -> set[str]:
+    """The modules setup.py compiles (its ``Extension`` names)."""
+    text = (ROOT / "setup.py").read_text()
+    return set(re.findall(r'Extension\(\s*(?:#[^\n]*\n\s*)*"(satnono\.[\w.]+)"', text))
+
+
+def test_version_knows_every_compiled_module():
+    assert len(extensions()) >= 3
+    assert {f"{package}.{name}" for package, name in group.CORE} == extensions()
+
+
 def test_version_says_when_the_core_is_switched_off():
     out = _version({"SATNONO_PURE": "1"})
     assert out[-1] == "compiled core: off (SATNONO_PURE is set: pure Python, slower)"
@@ -83,8 +94,7 @@ def test_version_names_a_missing_part_of_the_core(monkeypatch):
 # --- the release: sdist, wheel, an install with no compiler ----------------------------------------
 
 PUZZLE = ROOT / "puzzles" / "webpbn" / "webpbn-00065.xml"  # unique, needs search: the SAT path too
-CORE_FILES = ("satnono/lines/_native.c", "satnono/lines/_native_color.c", "satnono/lines/_native_masks.h",
-              "satnono/logic/_beliefs.c")
+CORE_FILES = {str(p.relative_to(ROOT)) for p in (ROOT / "satnono").rglob("*.[ch]")}  # C sources, headers
 
 
 def _run(cmd: list[str], cwd: Path) -> subprocess.CompletedProcess:
@@ -118,14 +128,13 @@ def test_a_stranger_installs_the_wheel_with_no_compiler(tmp_path):
         assert sdist.name == f"satnono-{satnono.__version__}.tar.gz"
         with tarfile.open(sdist) as tar:
             names = {name.split("/", 1)[1] for name in tar.getnames() if "/" in name}
-        assert set(CORE_FILES) <= names and "setup.py" in names and "MANIFEST.in" in names
+        assert CORE_FILES <= names and "setup.py" in names and "MANIFEST.in" in names
         assert not any(name.startswith("tests/") for name in names)
     with zipfile.ZipFile(wheel) as whl:
         names = set(whl.namelist())
         entry_points = next(whl.read(n).decode() for n in names if n.endswith(".dist-info/entry_points.txt"))
     built = {n for n in names if n.endswith((".so", ".pyd"))}
-    assert {n.split(".")[0] for n in built} == {"satnono/lines/_native", "satnono/lines/_native_color",
-                                                "satnono/logic/_beliefs"}
+    assert {n.split(".")[0].replace("/", ".") for n in built} == extensions()
     assert not any(n.endswith((".c", ".h")) for n in names) and not any("/bin/" in n for n in names)
     assert "satnono = satnono.cli:main" in entry_points
 

@@ -28,8 +28,10 @@ COMMANDS = {
 }
 
 
-#: The compiled core: (package, module) of each optional C extension (setup.py builds them).
-CORE = (("satnono.lines", "_native"), ("satnono.lines", "_native_color"), ("satnono.logic", "_beliefs"))
+#: The compiled core: (package, module) of each optional C extension setup.py builds (each has a
+#: pure-Python reference that gives the same results where it is not built).
+CORE = (("satnono.lines", "_native"), ("satnono.lines", "_native_color"), ("satnono.logic", "_beliefs"),
+        ("satnono.certify", "_drat"))
 
 #: The SAT back ends python-sat names by version, as their users know them.
 SOLVER_NAMES = {"cadical195": "CaDiCaL 1.9.5", "cadical153": "CaDiCaL 1.5.3"}
