@@ -15,27 +15,9 @@ __version__ = "0.1.0"
 from .errors import ParseError, PuzzleTooLarge, SatnonoError, UnsupportedPuzzle
 from .model import Puzzle
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
-if TYPE_CHECKING:
-    from typing import Any
-
-    from .explain.hint import next_hint
-    from .solve import Checker, CheckResult, Stats, Status, check
-
-# loaded on first use (PEP 562), so that ``import satnono`` and a line-solvable check stay light
-_LAZY = {"Checker": "solve", "CheckResult": "solve", "Stats": "solve", "Status": "solve", "check": "solve",
-         "next_hint": "explain.hint"}
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'satnono' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
+from .explain.hint import next_hint
+from .results import Status
+from .solve import Checker, CheckResult, Stats, check
 
 
 def load(path: str, fmt: str | None = None) -> Puzzle:

@@ -12,25 +12,14 @@ to spell them.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing is not loaded at start-up (a check of a small file would pay for it)
-if TYPE_CHECKING:
-    from typing import Mapping, NamedTuple
-
-    class _Fields(NamedTuple):
-        lengths: tuple[int, ...]
-        colors: tuple[int, ...]
-        blots: int = 0
-else:
-    from .values import named_tuple
-
-    _Fields = named_tuple("LineClue", ("lengths", "colors", "blots"), defaults=(0,), module=__name__)
+from typing import Mapping, NamedTuple
 
 ROW = "row"
 COLUMN = "column"
 AXES = (ROW, COLUMN)
 
 
-class LineClue(_Fields):
+class LineClue(NamedTuple):
     """One line's clue: ``lengths``, the block lengths (a blotted block holds its least
     length, 1); ``colors``, each block's colour index (1..K); ``blots``, bit j set when block j
     is blotted (its length is unknown, at least 1).
@@ -44,7 +33,9 @@ class LineClue(_Fields):
     (LineClue(lengths=(3, 1), colors=(1, 1), blots=0), LineClue(lengths=(3, 1), colors=(1, 1), blots=1))
     """
 
-    __slots__ = ()
+    lengths: tuple[int, ...]
+    colors: tuple[int, ...]
+    blots: int = 0
 
     @property
     def kind(self) -> str:

@@ -32,6 +32,7 @@ from .model import Grid, Puzzle, grid_diff
 from .logic.state import COLUMN, ROW, Contradiction, GridState, initial_state, partial_grid
 from .sat import DEFAULT_SOLVER, SatSession
 from .results import Status
+from .rules.protocol import describe
 from .solve import Checker, Settlement, solve_keeping_rules, sum_mismatch_reason, verified
 
 Cell = tuple[int, int]
@@ -218,7 +219,6 @@ def diagnose(puzzle: Puzzle, timeout: float | None = None, solver: str = DEFAULT
             keys, d.conflict_minimal = found
             d.conflict = [k for k in keys if k[0] != "rule"]
             if any(k[0] == "rule" for k in keys):
-                from .rules import describe
                 d.conflict_rules = [describe(puzzle.all_rules[i]) for a, i in keys if a == "rule"]
         elif puzzle.sum_mismatch():
             # the totals prove the conflict; the SAT search for a small core ran out of time

@@ -38,6 +38,7 @@ from .errors import SatnonoError
 from .generation import other_solution
 from .lines.vector import grid_of, handles, propagate_many, supports, switch_of
 from .model import BLACK, Grid, Puzzle, grid_diff
+from .rules.protocol import name_of
 from .solve import Checker, CheckResult, Status
 
 DEFAULT_TIMEOUT = 20.0
@@ -207,7 +208,7 @@ def fix(
         return deadline is not None and time.monotonic() >= deadline
 
     if puzzle.goal is not None and not puzzle.is_solution(puzzle.goal):
-        broken = [getattr(r, "name", "?") for r in puzzle.rules if not r.accepts(tuple(puzzle.goal))]
+        broken = [name_of(r) for r in puzzle.rules if not r.accepts(tuple(puzzle.goal))]
         raise FixError(f"the goal picture breaks the rule {', '.join(broken)}" if broken
                        else "the goal picture does not satisfy the clues")
     first = checker.check(puzzle, timeout=left())

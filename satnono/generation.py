@@ -58,6 +58,8 @@ import numpy as np
 from .lines.vector import fits, grid_of, handles, propagate_many, row_masks, switch_of
 from .model import BLACK, MAX_COLORS, MAX_SIDE, Grid, Puzzle, default_palette
 from .results import Status
+from .rules.count import Count
+from .rules.protocol import keep
 
 if TYPE_CHECKING:
     from .linesolve import LineSolver
@@ -317,11 +319,11 @@ def generate(
         bound = Puzzle.from_grid(["." * width] * height, palette=default_palette(colors), rules=rules).rules
         cells = width * height
         for rule in bound:  # a count of filled cells outside the density band: no candidate could pass
-            if getattr(rule, "name", "") == "count" and getattr(rule, "op", "<=") != "<=" and rule.n > cells:
+            if isinstance(rule, Count) and rule.op != "<=" and rule.n > cells:
                 # no picture keeps it (the puzzles it binds to have no solution, not an input error)
                 raise ValueError(f"rule {rule.text()} asks for {rule.n} cells, but the {width}x{height} grid "
                                  f"has {cells}: no picture keeps it")
-            if getattr(rule, "name", "") == "count" and getattr(rule, "value", 0) is None:
+            if isinstance(rule, Count) and rule.value is None:
                 n, op = rule.n, rule.op
                 if (op != ">=" and n < lo * cells - 1e-9) or (op != "<=" and n > hi * cells + 1e-9):
                     raise ValueError(f"rule {rule.text()} asks for {n} filled cells of {cells}, outside the "
@@ -536,9 +538,7 @@ def _kept(spec: GenerateSpec, i: int, g: np.ndarray, pal) -> np.ndarray:
     values = np.asarray(g, dtype=np.int8).tolist()
     rng = random.Random(f"{spec.seed}-{i}-rules")
     for rule in rules:
-        keep = getattr(rule, "keep", None)
-        if keep is not None:
-            values = keep(values, rng)
+        values = keep(rule, values, rng)
     return np.array(values, dtype=np.int8)
 
 

@@ -17,14 +17,7 @@ starts with one), so a Ctrl-C is never lost.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
-if TYPE_CHECKING:
-    import signal
-else:
-    try:  # the C module alone: `signal` wraps it in enums, and `enum` costs more than starting Python
-        import _signal as signal
-    except ImportError:  # pragma: no cover - an interpreter without it
-        import signal
+import signal
 
 
 class Terminated(KeyboardInterrupt):

@@ -20,9 +20,10 @@ colour.  ``?`` is reserved for an unknown cell in partial grids.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
-if TYPE_CHECKING:
-    from typing import Any, Iterable, Mapping, Sequence
+import copy
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping, Sequence
 
 from .clues import LineClue, line_blocks
 from .palette import (  # noqa: F401  (re-exported)
@@ -40,7 +41,7 @@ from .palette import (  # noqa: F401  (re-exported)
     parse_rgb,
     plain_black,
 )
-from .values import Frozen
+from .rules import Givens, bind
 
 Clue = tuple[int, ...]
 """The block lengths of one line."""
@@ -57,104 +58,53 @@ MAX_SIDE = 10_000
 #: Largest accepted number of cells.
 MAX_CELLS = 4_000_000
 
-class _DataclassFields:
-    """``Puzzle.__dataclass_fields__``, made on first use, so that :func:`dataclasses.replace`,
-    :func:`~dataclasses.fields` and :func:`~dataclasses.asdict` work on a :class:`Puzzle` as on
-    the frozen dataclass it was, while loading a puzzle does not load :mod:`dataclasses` (and
-    :mod:`inspect`, which it imports: together more than Python's own start-up costs)."""
-
-    def __get__(self, obj: object, cls: Any) -> dict:
-        from dataclasses import field, make_dataclass
-
-        hints = cls.__annotations__
-        derived = ("_all_rules", "row_clues", "column_clues")
-        init = cls.__init__
-        defaults = dict(zip(cls.__match_args__[-len(init.__defaults__):], init.__defaults__))
-        spec = [(name, hints[name], field(default=defaults[name]) if name in defaults else field())
-                for name in cls.__match_args__]
-        spec += [(name, hints[name], field(default=(), init=False, repr=False, compare=False)) for name in derived]
-        fields = getattr(make_dataclass(cls.__name__, spec, frozen=True), "__dataclass_fields__")  # noqa: B009  (a type to mypy)
-        type.__setattr__(cls, "__dataclass_fields__", fields)  # made once
-        return fields
-
-
-class Puzzle(Frozen):
+@dataclass(frozen=True, slots=True)
+class Puzzle:
     """A nonogram: row and column clues over a palette, plus optional metadata.
 
     Clues may be given as lists of lengths (every block of colour 1) or of
     ``(length, colour)`` pairs, where a colour is an index into ``palette``,
-    a palette name or a palette character.
-
-    A frozen value that behaves as the frozen dataclass it was (equality, hashing, ``repr``,
-    pickling, :func:`dataclasses.replace`, :func:`dataclasses.fields`: see
-    :mod:`satnono.values`); :meth:`replace` is ``dataclasses.replace``.
+    a palette name or a palette character.  A frozen dataclass: the clues are
+    normalised when it is made (:meth:`replace` normalises them again).
     """
-
-    __slots__ = (  # noqa: RUF023  (in field order, which pickling follows)
-        "rows", "columns", "name", "goal", "meta", "source", "palette", "row_colors", "column_colors", "givens",
-        "rules", "row_blots", "column_blots", "_all_rules", "row_clues", "column_clues")
-    __match_args__ = ("rows", "columns", "name", "goal", "meta", "source", "palette", "row_colors",
-                      "column_colors", "givens", "rules", "row_blots", "column_blots")
 
     rows: tuple[Clue, ...]
     """Row clues (block lengths), top to bottom."""
     columns: tuple[Clue, ...]
     """Column clues (block lengths), left to right."""
-    name: str | None
+    name: str | None = None
     """A title, if the file gave one."""
-    goal: Grid | None
+    goal: Grid | None = None
     """The intended picture, if the file carried one (not trusted: it is checked, never assumed)."""
-    meta: tuple[tuple[str, str], ...]
+    meta: tuple[tuple[str, str], ...] = ()
     """Other properties from the file (author, copyright, licence, ...), in file order."""
-    source: str | None
+    source: str | None = None
     """Where the puzzle came from: the file name as given, with ``#k`` for the k-th puzzle of a multi-puzzle file."""
-    palette: Palette
+    palette: Palette = BW_PALETTE
     """Background first, then the block colours."""
-    row_colors: tuple[Colors, ...]
+    row_colors: tuple[Colors, ...] = ()
     """The colour of each block of each row (all 1 when omitted)."""
-    column_colors: tuple[Colors, ...]
+    column_colors: tuple[Colors, ...] = ()
     """The colour of each block of each column (all 1 when omitted)."""
-    givens: tuple[tuple[int, int, int], ...]
+    givens: tuple[tuple[int, int, int], ...] = ()
     """Cells revealed to the player: ``(row, col, colour index)`` (0-based; index 0 is the
     background, 1 black in black and white), sorted.  Every solution must agree with them."""
-    rules: tuple
+    rules: tuple = ()
     """Extra rules every solution keeps (see :mod:`satnono.rules`), bound to this puzzle."""
-    row_blots: tuple[int, ...]
+    row_blots: tuple[int, ...] = ()
     """Per row, the blotted blocks (bit j set: block j's length is hidden, at least 1; its
     entry in ``rows`` is then 1).  All 0 when omitted."""
-    column_blots: tuple[int, ...]
+    column_blots: tuple[int, ...] = ()
     """Per column, the blotted blocks, as ``row_blots``."""
-    _all_rules: tuple
-    row_clues: tuple[LineClue, ...]
+    _all_rules: tuple = field(default=(), init=False, repr=False, compare=False)
+    row_clues: tuple[LineClue, ...] = field(default=(), init=False, repr=False, compare=False)
     """Each row's clue as one :class:`~satnono.clues.LineClue` (what the kernels take)."""
-    column_clues: tuple[LineClue, ...]
+    column_clues: tuple[LineClue, ...] = field(default=(), init=False, repr=False, compare=False)
     """Each column's clue as one :class:`~satnono.clues.LineClue`."""
 
-    def __init__(self, rows: Iterable[Iterable[object]], columns: Iterable[Iterable[object]], name: str | None = None,
-                 goal: Grid | None = None, meta: Iterable[tuple[str, str]] = (), source: str | None = None,
-                 palette: Palette = BW_PALETTE, row_colors: tuple[Colors, ...] = (),
-                 column_colors: tuple[Colors, ...] = (), givens: Iterable[Sequence[int]] = (), rules: tuple = (),
-                 row_blots: tuple[int, ...] = (), column_blots: tuple[int, ...] = ()) -> None:
-        setattr_ = object.__setattr__
-        for attr, value in (("rows", rows), ("columns", columns), ("name", name), ("goal", goal), ("meta", meta),
-                            ("source", source), ("palette", palette), ("row_colors", row_colors),
-                            ("column_colors", column_colors), ("givens", givens), ("rules", rules),
-                            ("row_blots", row_blots), ("column_blots", column_blots)):
-            setattr_(self, attr, value)
-        self.__post_init__()
-
     def replace(self, **changes: object) -> Puzzle:
-        """A new puzzle with some fields changed, normalised again (what
-        ``dataclasses.replace(puzzle, **changes)`` gives)."""
-        fields = dict(zip(self.__match_args__, self._key()))
-        unknown = changes.keys() - fields.keys()
-        if unknown:
-            raise TypeError(f"Puzzle.__init__() got an unexpected keyword argument {min(unknown)!r}")
-        fields.update(changes)
-        return self.__class__(**fields)  # type: ignore[arg-type]
-
-    __replace__ = replace  # copy.replace (Python 3.13)
-    __dataclass_fields__ = _DataclassFields()
+        """A new puzzle with some fields changed, normalised again (``dataclasses.replace``)."""
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
     def __post_init__(self) -> None:
         # Normalise so that every consumer sees the same clue shape: tuples of
@@ -197,12 +147,8 @@ class Puzzle(Frozen):
             object.__setattr__(self, "givens", _normalise_givens(self.givens, len(self.rows), len(self.columns), len(pal) - 1))
         object.__setattr__(self, "meta", tuple((str(k), str(v)) for k, v in self.meta))
         if self.rules:
-            from .rules import (
-                bind,  # rules are optional: a puzzle without them never loads the package
-            )
             object.__setattr__(self, "rules", tuple(bind(rule, self) for rule in self.rules))
         if self.givens:
-            from .rules import Givens
             object.__setattr__(self, "_all_rules", (Givens(self.givens).bind(self), *self.rules))
         else:
             object.__setattr__(self, "_all_rules", self.rules)
@@ -306,8 +252,7 @@ class Puzzle(Frozen):
     def with_source(self, source: str | None) -> Puzzle:
         """The same puzzle with ``source`` set (a copy: the clues are normalised already, so
         they are not normalised again)."""
-        new = object.__new__(self.__class__)
-        new.__setstate__(self.__getstate__())  # a copy
+        new = copy.copy(self)
         object.__setattr__(new, "source", source)
         return new
 

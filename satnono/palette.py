@@ -7,11 +7,9 @@ the one-colour palette :data:`BW_PALETTE`.
 
 from __future__ import annotations
 
-from .values import Frozen
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
-if TYPE_CHECKING:
-    from typing import Iterable, Sequence
+import re
+from dataclasses import dataclass
+from typing import Iterable, Sequence
 
 BLACK = "#"
 WHITE = "."
@@ -24,15 +22,13 @@ MAX_COLORS = 32
 RESERVED_CHARS = frozenset(".?|[]\\") | frozenset(" \t\r\n")
 
 
-class Color(Frozen):
-    """One palette entry: a frozen value (see :mod:`satnono.values`).
+@dataclass(frozen=True, slots=True)
+class Color:
+    """One palette entry: a frozen value.
 
     >>> Color("red", "r", (255, 0, 0))
     Color(name='red', char='r', rgb=(255, 0, 0))
     """
-
-    __slots__ = ("name", "char", "rgb")  # noqa: RUF023  (field order)
-    __match_args__ = ("name", "char", "rgb")
 
     name: str
     """The colour's name (``black``, ``red``, ...)."""
@@ -40,11 +36,6 @@ class Color(Frozen):
     """The one character that shows a cell of this colour in grids."""
     rgb: tuple[int, int, int]
     """Red, green, blue, each 0..255."""
-
-    def __init__(self, name: str, char: str, rgb: tuple[int, int, int]) -> None:
-        object.__setattr__(self, "name", name)
-        object.__setattr__(self, "char", char)
-        object.__setattr__(self, "rgb", rgb)
 
     @property
     def hex(self) -> str:
@@ -64,16 +55,17 @@ def plain_black(palette: Sequence[Color]) -> bool:
     which every reader, writer and picture keeps as it is."""
     return len(palette) == 2 and palette[1] == BW_PALETTE[1]
 
-_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+_HEX = re.compile(r"[0-9a-fA-F]+")
+_RGB = re.compile(r"#?([0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})")
 
 
 def is_hex(text: str) -> bool:
-    """One or more hexadecimal digits and nothing else (written without `re`, which start-up avoids).
+    """One or more hexadecimal digits and nothing else.
 
     >>> is_hex("ff80A0"), is_hex(""), is_hex("#fff")
     (True, False, False)
     """
-    return bool(text) and all(ch in _HEX_DIGITS for ch in text)
+    return _HEX.fullmatch(text) is not None
 
 
 def parse_rgb(text: str) -> tuple[int, int, int]:
@@ -85,9 +77,10 @@ def parse_rgb(text: str) -> tuple[int, int, int]:
     >>> parse_rgb("#ff8000"), parse_rgb("0f0")
     ((255, 128, 0), (0, 255, 0))
     """
-    digits = text.strip().removeprefix("#")
-    if len(digits) not in (3, 6) or not is_hex(digits):
+    m = _RGB.fullmatch(text.strip())
+    if m is None:
         raise ValueError(f"malformed RGB colour {text.strip()[:20]!r} (expected 3 or 6 hex digits, like #ff0000)")
+    digits = m.group(1)
     if len(digits) == 3:
         digits = "".join(ch * 2 for ch in digits)
     return (int(digits[0:2], 16), int(digits[2:4], 16), int(digits[4:6], 16))

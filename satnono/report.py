@@ -5,13 +5,11 @@ No logic beyond formatting; nothing here prints.
 
 from __future__ import annotations
 
+from typing import Any, Iterable, Sequence
+
 from .clues import line_blocks
 from .model import BLACK, Color, plain_black
 from .solve import CheckResult, Status
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
-if TYPE_CHECKING:
-    from typing import Any, Iterable, Sequence
 
 UNICODE = {"black": "██", "white": "··", "diff_black": "▓▓", "diff_white": "░░"}
 ASCII = {"black": "#", "white": ".", "diff_black": "@", "diff_white": "o"}

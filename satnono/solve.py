@@ -9,50 +9,36 @@ again.  Every solution is re-checked against the clues before it is returned.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Mapping
 
 from .lines import LineSolver
 from .logic.propagate import propagate, transpose
 from .logic.state import Contradiction, Deadline, GridState, initial_state
 from .model import Grid, Puzzle, grid_diff
 from .results import DEFAULT_SOLVER, Status
-from .values import Record
+from .rules.protocol import cut, is_lazy, name_of
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
+Progress = Callable[[str, "float | None"], None]
+
 if TYPE_CHECKING:  # the CNF and the SAT session are loaded when line logic leaves cells open
-    from typing import Callable, Mapping
-
-    Progress = Callable[[str, "float | None"], None]
-
     from .cnf.encode import Encoding
     from .sat import SatSession
 
 
-class Stats(Record):
-    """How much work a verdict took (a mutable record: see :mod:`satnono.values`)."""
+@dataclass(slots=True)
+class Stats:
+    """How much work a verdict took."""
 
-    __slots__ = __match_args__ = ("cells", "unknown_after_propagation", "line_calls", "cnf_vars", "cnf_clauses",
-                                  "sat_calls", "conflicts", "cuts")
-
-    cells: int
-    unknown_after_propagation: int
-    line_calls: int
-    cnf_vars: int
-    cnf_clauses: int
-    sat_calls: int
-    conflicts: int
-    cuts: int
+    cells: int = 0
+    unknown_after_propagation: int = 0
+    line_calls: int = 0
+    cnf_vars: int = 0
+    cnf_clauses: int = 0
+    sat_calls: int = 0
+    conflicts: int = 0
+    cuts: int = 0
     """Clauses added lazily by rules that cut off solutions breaking them (``connected``)."""
-
-    def __init__(self, cells: int = 0, unknown_after_propagation: int = 0, line_calls: int = 0, cnf_vars: int = 0,
-                 cnf_clauses: int = 0, sat_calls: int = 0, conflicts: int = 0, cuts: int = 0) -> None:
-        self.cells = cells
-        self.unknown_after_propagation = unknown_after_propagation
-        self.line_calls = line_calls
-        self.cnf_vars = cnf_vars
-        self.cnf_clauses = cnf_clauses
-        self.sat_calls = sat_calls
-        self.conflicts = conflicts
-        self.cuts = cuts
 
     def as_dict(self) -> dict[str, int]:
         d = {
@@ -69,36 +55,22 @@ class Stats(Record):
         return d
 
 
-class CheckResult(Record):
-    """The outcome of :func:`check` (a mutable record: see :mod:`satnono.values`)."""
-
-    __slots__ = __match_args__ = ("puzzle", "status", "line_solvable", "solutions", "diff", "reason", "seconds",
-                                  "stats")
+@dataclass(slots=True)
+class CheckResult:
+    """The outcome of :func:`check`."""
 
     puzzle: Puzzle
     status: Status
-    line_solvable: bool
+    line_solvable: bool = False
     """True when line logic alone determines every cell (implies ``unique``)."""
-    solutions: tuple[Grid, ...]
+    solutions: tuple[Grid, ...] = ()
     """Up to two solutions, each a tuple of row strings over the palette's characters (``#``/``.`` in black and white)."""
-    diff: tuple[tuple[int, int], ...]
+    diff: tuple[tuple[int, int], ...] = ()
     """0-based ``(row, col)`` cells where the two solutions differ."""
-    reason: str | None
+    reason: str | None = None
     """Why, for ``none``, ``unknown`` and ``error``."""
-    seconds: float
-    stats: Stats
-
-    def __init__(self, puzzle: Puzzle, status: Status, line_solvable: bool = False, solutions: tuple[Grid, ...] = (),
-                 diff: tuple[tuple[int, int], ...] = (), reason: str | None = None, seconds: float = 0.0,
-                 stats: Stats | None = None) -> None:
-        self.puzzle = puzzle
-        self.status = status
-        self.line_solvable = line_solvable
-        self.solutions = solutions
-        self.diff = diff
-        self.reason = reason
-        self.seconds = seconds
-        self.stats = Stats() if stats is None else stats
+    seconds: float = 0.0
+    stats: Stats = field(default_factory=Stats)
 
 
 #: Conflicts of the first search before it takes the phases of belief propagation
@@ -240,18 +212,18 @@ def broken_rule(puzzle: Puzzle, grid: Grid) -> str | None:
     complete state; a rule with clauses only can), or None."""
     for rule in puzzle.rules:
         if not rule.accepts(grid):
-            return getattr(rule, "name", type(rule).__name__)
+            return name_of(rule)
     return None
 
 
 def lazy_rules(puzzle: Puzzle) -> list:
     """The puzzle's rules that are encoded lazily (their ``cut`` is called on rejected models)."""
-    return [rule for rule in puzzle.all_rules if getattr(rule, "lazy", False)]
+    return [rule for rule in puzzle.all_rules if is_lazy(rule)]
 
 
 def rule_cuts(lazy: list, grid: Grid, state, enc) -> list[list[int]]:
     """The clauses the lazily encoded rules that reject ``grid`` cut it off with (empty: it keeps them)."""
-    return [cl for rule in lazy if not rule.accepts(grid) for cl in (rule.cut(grid, enc.color_var, state) or ())]
+    return [cl for rule in lazy if not rule.accepts(grid) for cl in (cut(rule, grid, enc.color_var, state) or ())]
 
 
 def solve_keeping_rules(sat: SatSession, state, enc, deadline: float | None, stats: Stats | None = None,
@@ -311,35 +283,24 @@ def sum_mismatch_reason(puzzle: Puzzle) -> str:
     return "row and column clues disagree"
 
 
-class Settlement(Record):
+@dataclass(slots=True)
+class Settlement:
     """What :meth:`Checker.settle` found, with the work it did, for verbs that go on from there
     (counting enumerates in the same SAT session, diagnose probes cells in it)."""
 
-    __slots__ = __match_args__ = ("result", "state", "contradiction", "enc", "sat", "first_model")
-
     result: CheckResult
-    state: GridState | None
+    state: GridState | None = None
     """The state after line propagation (None when it did not run)."""
-    contradiction: Contradiction | None
+    contradiction: Contradiction | None = None
     """What line logic (or a rule) found impossible, for a ``none`` found by propagation."""
-    enc: Encoding | None
+    enc: Encoding | None = None
     """The CNF of the residue (None when line logic settled the puzzle or stopped it)."""
-    sat: SatSession | None
+    sat: SatSession | None = None
     """The SAT session, left open with ``keep_open=True`` when a first solution was found; the
     caller closes it (:meth:`close`).  After a ``multiple`` it holds the blocking clause of the
     first solution."""
-    first_model: list[int] | None
+    first_model: list[int] | None = None
     """The SAT model of the first solution."""
-
-    def __init__(self, result: CheckResult, state: GridState | None = None,
-                 contradiction: Contradiction | None = None, enc: Encoding | None = None,
-                 sat: SatSession | None = None, first_model: list[int] | None = None) -> None:
-        self.result = result
-        self.state = state
-        self.contradiction = contradiction
-        self.enc = enc
-        self.sat = sat
-        self.first_model = first_model
 
     def close(self) -> None:
         if self.sat is not None:

@@ -193,12 +193,3 @@ def test_scheduler_without_the_extra_is_one_line():
     assert out.returncode == 7
     assert out.stderr.strip().splitlines() == [
         "satnono: --scheduler needs Dask: pip install 'satnono[dask]' (dask[distributed] is not installed)"]
-
-
-def test_checking_a_clue_file_does_not_import_dask():
-    code = ("import sys; from satnono.cli import main\n"
-            "main(['check', sys.argv[1]])\n"
-            "print(sorted(m for m in ('dask', 'distributed') if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code, str(ROOT / "puzzles" / "webpbn" / "webpbn-00001.xml")],
-                         cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=60)
-    assert out.stdout.strip().splitlines()[-1] == "[]"

@@ -150,16 +150,6 @@ def test_check_json_has_difficulty_on_request():
     assert json.loads(r.stdout)["difficulty"]["level"] == "line"
 
 
-def test_check_json_without_grade_loads_no_explain_engine():
-    import subprocess
-    import sys
-
-    code = ("import sys; from satnono.cli import main; main(['check', '--json', sys.argv[1]]); "
-            "print('explain' in ' '.join(sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code, EDGE], capture_output=True, text=True)
-    assert out.stdout.strip().splitlines()[-1] == "False"
-
-
 def test_explain_svg_refuses_huge_output(tmp_path):
     big = str(PUZZLES / "picross-solver" / "webpbn-35105-wild.non")  # 60x45, over 500 steps
     r = run("explain", big, "--svg", str(tmp_path / "out"))

@@ -14,7 +14,7 @@ PKG = Path(__file__).resolve().parents[1] / "satnono"
 #: Top to bottom: a module may import from its layer and the layers above, never below.
 #: Each entry is a module or a package prefix (``satnono.lines`` covers ``satnono.lines.*``).
 LAYERS: list[list[str]] = [
-    ["satnono.errors", "satnono.interrupt", "satnono.values", "satnono.memory"],
+    ["satnono.errors", "satnono.interrupt", "satnono.memory"],
     ["satnono.clues", "satnono.results", "satnono.palette"],
     ["satnono.lines", "satnono.cnf.ladders", "satnono.cnf.blotted", "satnono.linesolve"],
     ["satnono.rules"],

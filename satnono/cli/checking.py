@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import Callable
 
 from ..report import error_dict, label, result_dict, verdict_text
 from ..results import DEFAULT_SOLVER
@@ -24,11 +25,7 @@ from .common import (
     stopped,
 )
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
-if TYPE_CHECKING:
-    from typing import Callable
-
-    Emit = Callable[..., None]
+Emit = Callable[..., None]
 
 STATUS_EXIT = {
     Status.UNIQUE: EXIT_UNIQUE,

@@ -10,15 +10,11 @@ from __future__ import annotations
 import codecs
 import os
 import sys
+from typing import Any, Iterator, NoReturn
 
+from ..errors import ParseError
 from ..interrupt import SIGNALS, Terminated
 from ..model import Puzzle
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
-if TYPE_CHECKING:
-    from typing import Any, Iterator, NoReturn
-
-    from ..errors import ParseError
 
 EXIT_UNIQUE = 0
 EXIT_INTERNAL = 1
@@ -188,7 +184,6 @@ def iter_puzzles(files: tuple[str, ...], fmt: str | None) -> Iterator[tuple[str,
     """Yield ``(file, index, puzzle, error)`` for every puzzle of every file argument: a file that
     cannot be read gives one error; a puzzle an extra rule does not fit gives its own (with its
     index), and the file's other puzzles are yielded as usual."""
-    from ..errors import ParseError
     from ..formats import load_each
 
     for arg in files:

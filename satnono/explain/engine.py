@@ -19,6 +19,7 @@ from ..lines.bits import bit_list
 from ..lines.count import count_line, count_placements
 from ..logic.state import COLUMN, ROW, GridState, initial_state, partial_grid
 from ..model import BLACK, WHITE, Puzzle
+from ..rules.protocol import describe, name_of, narrow, narrows
 from .techniques import (ColorMove, LineMove, Step, black_and_white, clue_text, color_cells, color_line_move,
                          line_move, line_text, settled_text)
 
@@ -45,11 +46,10 @@ def rule_step(state: GridState) -> "Step | None":
     p = state.puzzle
     chars = p.chars
     for i, rule in enumerate(p.all_rules):
-        narrow = getattr(rule, "narrow", None)
-        if narrow is None:
+        if not narrows(rule):
             continue
         trial = state.copy()
-        bad = narrow(trial, None)
+        bad = narrow([rule], trial, None)
         if bad is not None:
             raise LineContradiction("rule", i, bad.describe(p))
         cells: list[tuple[int, int, str]] = []
@@ -65,8 +65,7 @@ def rule_step(state: GridState) -> "Step | None":
                     excluded.append((r, c, "".join(chars[v] for v in before if v not in after)))
         if not cells and not excluded:
             continue
-        wording = getattr(rule, "step_text", None)
-        from ..rules import describe
+        wording = getattr(rule, "step_text", None)  # (the built-in rules' own wording of a step)
         if wording is not None and cells:
             r, c, _ = cells[0]
             text = wording(r, c)
@@ -76,7 +75,7 @@ def rule_step(state: GridState) -> "Step | None":
         n = len(cells) + len(excluded)
         if n > 1:
             text += f" (and {n - 1} more cell{'s' if n > 2 else ''} by the same rule)"
-        return Step("rule", "rule", i, (), cells, getattr(rule, "name", "rule"), text,
+        return Step("rule", "rule", i, (), cells, name_of(rule), text,
                     excluded=excluded if state.nvals > 2 else None)
     return None
 

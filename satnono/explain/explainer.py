@@ -19,6 +19,7 @@ from ..lines import LineSolver
 from ..logic.probe import DEFAULT_PROBE_BUDGET, BudgetExhausted, Prober
 from ..model import BLACK, WHITE, Puzzle
 from ..logic.state import COLUMN, ROW, GridState, initial_state
+from ..rules.protocol import describe
 from .engine import Engine, LineContradiction, rule_step, state_from_known, state_grid
 from .grade import end_note, grade
 from .techniques import Step, black_and_white, color_word
@@ -274,7 +275,6 @@ class Explainer:
 
 def _would_fail(p: Puzzle, axis: str, index: int) -> str:
     if axis == "rule":
-        from ..rules import describe
         return f"the rule {describe(p.all_rules[index])} could not be kept"
     return f"{axis} {index + 1} (clue {p.clue_text(axis, index)}) would have no placement"
 

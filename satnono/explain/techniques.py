@@ -56,6 +56,7 @@ from typing import Any, Callable, Sequence
 from ..lines.bits import bit_list
 from ..lines import ColorLineResult, LineResult, Mask
 from ..model import Puzzle, plain_black
+from ..rules.protocol import describe
 from ..clues import ROW
 from ..lines.bits import known_of
 
@@ -550,7 +551,6 @@ def line_text(name: str, placements: int | None, verb: str, settles: str, reason
 def contradiction_text(puzzle: Puzzle, axis: str, index: int) -> str:
     """What cannot be kept, up to the cells it is kept with: a line's clue, or a rule (``axis == "rule"``)."""
     if axis == "rule":
-        from ..rules import describe
         return f"the rule {describe(puzzle.all_rules[index])} cannot be kept with"
     return f"{axis} {index + 1} (clue {puzzle.clue_text(axis, index)}) has no placement that fits"
 

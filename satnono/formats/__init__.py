@@ -42,21 +42,21 @@ beside it (by suffix only); :func:`satnono.formats.level.save` writes the three 
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from contextvars import ContextVar
+from types import ModuleType
+from typing import Callable
 
 from ..errors import ParseError, PuzzleTooLarge, UnsupportedPuzzle
 from ..model import Puzzle
+from ..rules.protocol import name_of
 from ._text import decode_text, is_digits, parse_int
 from .sniff import SIGNATURE_FORMATS, candidates, format_from_suffix, formats_text, order, sniff
 from .writing import WriteError, save_folder, write_atomic
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
-if TYPE_CHECKING:
-    from typing import Callable, Union
-
-    Reader = Callable[..., list[Puzzle]]
+Reader = Callable[..., list[Puzzle]]
 
 __all__ = [
     "BLOTS_FORMATS",
@@ -135,7 +135,7 @@ _LATIN1_READERS = frozenset({"non", "nonny", "g", "picross", "pynogram"})
 #: Readers of pictures, which take a ``background`` colour.
 _PICTURE_READERS = frozenset({"ppm", "png"})
 
-_WRITERS: dict[str, Callable[[Puzzle], Union[str, bytes]]] = {
+_WRITERS: dict[str, Callable[[Puzzle], str | bytes]] = {
     "non": _Lazy("non", "write"),
     "xml": _Lazy("webpbn", "write"),
     "nin": _Lazy("nin", "write"),
@@ -155,11 +155,9 @@ _SUBMODULES = frozenset({"cwd", "jsonfmt", "level", "mk", "nin", "non", "nonogri
                          "picture", "pynogram", "textgrid", "tournament", "webpbn"})
 
 
-def _submodule(name: str):  # type: ignore[no-untyped-def]
-    """``satnono.formats.<name>``, imported (``importlib`` is not loaded at start-up)."""
-    full = f"{__name__}.{name}"
-    __import__(full)
-    return sys.modules[full]
+def _submodule(name: str) -> ModuleType:
+    """``satnono.formats.<name>``, imported."""
+    return importlib.import_module(f"{__name__}.{name}")
 
 
 def __getattr__(name: str):
@@ -522,7 +520,7 @@ def dumps(puzzle: Puzzle, fmt: str) -> str | bytes:
         raise ValueError(f"the {fmt} format cannot store blotted clues ({blots_text(puzzle)}); write the puzzle as "
                          f"{' or '.join(BLOTS_FORMATS)}")
     if puzzle.rules and fmt not in RULES_FORMATS:
-        names = ", ".join(getattr(rule, "name", "?") for rule in puzzle.rules)
+        names = ", ".join(name_of(rule) for rule in puzzle.rules)
         raise ValueError(f"the {fmt} format cannot store rules ({names}); write the puzzle as "
                          f"{' or '.join(RULES_FORMATS)}")
     return writer(puzzle)

@@ -17,13 +17,11 @@ matching one of them and otherwise gives its ``#rrggbb``.
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from ..errors import ParseError
 from ..model import BACKGROUND, BW_PALETTE, MAX_COLORS, MAX_SIDE, Color, Palette, Puzzle, parse_rgb, plain_black
 from ..palette import RESERVED_CHARS, is_hex
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
-if TYPE_CHECKING:
-    from typing import Sequence
 
 RGB = tuple[int, int, int]
 
@@ -240,9 +238,8 @@ def split_blocks(text: str, commas: bool, source: str | None, line: int | None) 
     return out
 
 
-if TYPE_CHECKING:
-    Blocks = Sequence[tuple["int | str", int]]
-    """``(length, colour index)`` blocks of one line; a length may be ``"?"`` (a blot)."""
+Blocks = Sequence[tuple["int | str", int]]
+"""``(length, colour index)`` blocks of one line; a length may be ``"?"`` (a blot)."""
 
 
 def puzzle_of_blocks(

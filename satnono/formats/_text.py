@@ -6,14 +6,13 @@ Every helper raises :class:`~satnono.errors.ParseError` with the file name and a
 
 from __future__ import annotations
 
+import re
+from typing import Sequence
+
 from ..errors import ParseError, PuzzleTooLarge
 from ..model import MAX_CELLS, MAX_SIDE, Clue
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
-if TYPE_CHECKING:
-    from typing import Sequence
-
-_ASCII_DIGITS = frozenset("0123456789")
+_DIGITS = re.compile(r"[0-9]*")
 #: More digits than this cannot be a block length (checked before ``int()``,
 #: which refuses strings of thousands of digits with a bare ``ValueError``).
 _MAX_DIGITS = 9
@@ -25,15 +24,13 @@ def is_digits(text: str) -> bool:
     >>> is_digits("042"), is_digits(""), is_digits("4 2"), is_digits("\u0664")
     (True, False, False, False)
     """
-    return bool(text) and all(ch in _ASCII_DIGITS for ch in text)
+    return bool(text) and _DIGITS.fullmatch(text) is not None
 
 
 def leading_digits(text: str) -> int:
     """How many ASCII digits ``text`` starts with."""
-    i = 0
-    while i < len(text) and text[i] in _ASCII_DIGITS:
-        i += 1
-    return i
+    m = _DIGITS.match(text)  # (it matches the empty string too)
+    return 0 if m is None else m.end()
 
 
 def split_tokens(body: str, commas: bool = False) -> list[str]:

@@ -55,15 +55,14 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
+
 from ..clues import LineClue
 from ..errors import ParseError
 from ..model import BLACK, BLOT, BW_PALETTE, MAX_SIDE, WHITE, Color, Puzzle, clues_of_grid, default_rgb
+from ..rules.protocol import name_of, to_json
 from ._palette import RGB, build_palette, name_for_rgb, puzzle_of_blocks, rgb_of_name, rgb_of_spec
 from ._text import check_size, parse_block
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
-if TYPE_CHECKING:
-    from typing import Any
 
 _ROWS = ("rows", "hor")
 _COLUMNS = ("columns", "cols", "ver")
@@ -477,12 +476,11 @@ def write(puzzle: Puzzle) -> str:
         body = ",\n".join(f"    {json.dumps([r, c, chars[v]], ensure_ascii=False)}" for r, c, v in puzzle.givens)
         parts.append(f'  "givens": [\n{body}\n  ]')
     if puzzle.rules:
-        from ..rules import to_json
         docs = []
         for rule in puzzle.rules:
             doc = to_json(rule)
             if doc is None:
-                raise ValueError(f"rule {getattr(rule, 'name', rule)!r} has no JSON form (as_json), so it cannot be saved")
+                raise ValueError(f"rule {name_of(rule)!r} has no JSON form (as_json), so it cannot be saved")
             docs.append(f"    {json.dumps(doc, ensure_ascii=False)}")
         parts.append('  "rules": [\n' + ",\n".join(docs) + "\n  ]")
     return "{\n" + ",\n".join(parts) + "\n}\n"

@@ -47,13 +47,17 @@ Reading rules:
 
 from __future__ import annotations
 
+import html
+import re
+
 from ..errors import ParseError, PuzzleTooLarge
 from ..model import BLACK, MAX_SIDE, WHITE, Palette, Puzzle, default_rgb, parse_rgb, plain_black
 from ._palette import RGB, RawBlock, build_palette, name_for_rgb, puzzle_of_blocks, rgb_of_name, split_blocks
 from ._text import check_size, is_blank, parse_int, split_lines, take_rules
 from .sniff import looks_like_nonny
 
-_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+_KEYWORD_LINE = re.compile(r"([A-Za-z][A-Za-z0-9_-]*)(?:\s+(.*))?")
+_SEPARATOR = re.compile(r"={4,}\s*")
 _CLUE_START = frozenset("0123456789-+,")
 _IGNORED = frozenset({"maxrule", "saved"})
 _STRUCTURAL = frozenset({"width", "height", "rows", "columns", "goal", "maxrule", "color", "colour", "saved"})
@@ -88,9 +92,7 @@ def _unquote(value: str) -> str:
         value = value[1:-1]
     elif value.startswith('"'):
         value = value[1:]
-    if "&" in value:  # an entity (`html`, and the `re` it loads, only then)
-        import html
-
+    if "&" in value:  # an entity
         value = html.unescape(value)
     return value
 
@@ -112,21 +114,14 @@ def _pair(value: str) -> tuple[str, str] | None:
 
 def _separator(line: str) -> bool:
     """A bundle's separator line: four or more ``=`` (then whitespace)."""
-    bar = line.rstrip()
-    return len(bar) >= 4 and bar.count("=") == len(bar)
+    return _SEPARATOR.fullmatch(line) is not None
 
 
 def _keyword_line(s: str) -> tuple[str, str] | None:
     """A stripped line as ``(keyword, value)``: an ASCII letter, then letters, digits, ``_`` or
     ``-``, then nothing or whitespace and the value; None for other lines."""
-    if not (s[:1].isascii() and s[:1].isalpha()):
-        return None
-    i = 1
-    while i < len(s) and s[i] in _WORD_CHARS:
-        i += 1
-    if i < len(s) and not s[i].isspace():
-        return None
-    return s[:i], s[i:].strip()
+    m = _KEYWORD_LINE.fullmatch(s)
+    return None if m is None else (m.group(1), (m.group(2) or "").strip())
 
 
 class _Reader:

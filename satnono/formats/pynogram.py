@@ -30,10 +30,10 @@ lists in TOML strings and share :func:`parse_items`.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from ..errors import ParseError
 from ..model import MAX_SIDE, Clue, Puzzle
-from ..values import Frozen
 from ._palette import RGB, build_palette, puzzle_of_blocks, rgb_of_name, rgb_of_spec
 from ._text import check_size, parse_int, split_lines, strip_comment
 
@@ -46,22 +46,14 @@ _BLOCK = re.compile(r"([0-9]+)\s*([A-Za-z_][\w-]*)?")
 _COLOUR_DEF = re.compile(r"\(\s*(.*?)\s*\)\s*(\S)?\s*")
 
 
-class ColourDef(Frozen):
-    """One entry of a ``[colors]`` section: ``name = (description) char`` (a frozen value, see
-    :mod:`satnono.values`: every plain text file's sniffing loads this module)."""
-
-    __slots__ = __match_args__ = ("name", "description", "char", "line")
+@dataclass(frozen=True, slots=True)
+class ColourDef:
+    """One entry of a ``[colors]`` section: ``name = (description) char``."""
 
     name: str
     description: str
     char: str | None
     line: int | None
-
-    def __init__(self, name: str, description: str, char: str | None, line: int | None) -> None:
-        object.__setattr__(self, "name", name)
-        object.__setattr__(self, "description", description)
-        object.__setattr__(self, "char", char)
-        object.__setattr__(self, "line", line)
 
 
 def parse_block(token: str, source: str | None, line: int | None) -> Block:

@@ -37,13 +37,11 @@ only breaks ties.  :func:`sniff` is the first of :func:`order`.
 from __future__ import annotations
 
 import os
+import re
+from typing import Iterable
 
 from ..palette import is_hex
 from ._text import is_digits, split_lines, strip_comment
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
-if TYPE_CHECKING:
-    from typing import Iterable
 
 #: The one table of file suffixes: the format each names (lower case; a format may have several,
 #: its usual one first).  It is the reading hint (:func:`format_from_suffix`), the format
@@ -74,7 +72,6 @@ SUFFIXES = {
 }
 
 _PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-_BYTES_SPACE = b" \t\n\r\f\v#"  # a regex's ``\s`` on bytes (ASCII), and '#'
 _NON_WORDS = frozenset({"width", "height", "rows", "columns", "goal", "title", "by", "copyright", "catalogue",
                         "license", "maxrule", "color", "colour"})
 _SECTIONS = ("clues", "colors", "colours")  # pynogram's and nonogrid's section names
@@ -87,36 +84,39 @@ GRID_CELLS = frozenset(GRID_BLACK + GRID_WHITE)
 SIGNATURE_FORMATS = frozenset({"pbm", "xml", "json", "tournament", "picross", "pynogram", "nonogrid", "nonogramsorg",
                                "pzl"})
 
-# The tests below are written with str methods, not regular expressions: `re` (and the `enum` it
-# loads) would cost more than Python's own start-up, and `satnono check` on a `.non` file needs
-# neither.  "Whitespace" is Unicode's (``str.isspace``), as a regex's ``\s`` on text.
+_PBM = {"14": re.compile(r"P[14](?:\s|#)"), "36": re.compile(r"P[36](?:\s|#)")}
+_PBM_BYTES = {digits: re.compile(pattern.pattern.encode()) for digits, pattern in _PBM.items()}
+_HEX_COLOR = re.compile(r"#[0-9A-Fa-f]{6}")
+_TOURNAMENT_HEADER = re.compile(r"\$\s*\S*")
+_SECTION = re.compile(r"\s*\[\s*([^\]]*?)\s*\]\s*")
+_NONNY_COLOR = re.compile(r"\s*colou?r\s+(\S+)\s+#?([0-9A-Fa-f]{6})(?:\s+(\S))?\s*", re.IGNORECASE)
+_NAMED_CLUE = re.compile(r"\s*[A-Za-z][\w-]*:?[\s,]+[0-9]")
+_SPACED = re.compile(r"\S(?:[ \t]\S)*")
+_HEADERLESS_LINE = re.compile(r"[0-9]+(?:\t+[0-9]+)*|")
+_TOML = re.compile(r'"""|\'\'\'|^[ \t]*defs[ \t]*=', re.MULTILINE)
 
 
 def _netpbm(head: str | bytes, digits: str) -> bool:
     """``P`` and one of ``digits`` then whitespace or ``#`` (``P1``/``P4``: PBM, ``P3``/``P6``: PPM)."""
-    if len(head) < 3 or head[:1] not in ("P", b"P"):
-        return False
     if isinstance(head, bytes):
-        return chr(head[1]) in digits and head[2] in _BYTES_SPACE
-    return head[1] in digits and (head[2].isspace() or head[2] == "#")
+        return _PBM_BYTES[digits].match(head) is not None
+    return _PBM[digits].match(head) is not None
 
 
 def is_hex_color(token: str) -> bool:
     """``#rrggbb``."""
-    return len(token) == 7 and token[0] == "#" and is_hex(token[1:])
+    return _HEX_COLOR.fullmatch(token) is not None
 
 
 def tournament_header(line: str) -> bool:
     """A ``$<n>`` puzzle header (a stripped line): ``$``, then at most one word."""
-    return line[:1] == "$" and not any(ch.isspace() for ch in line[1:].lstrip())
+    return _TOURNAMENT_HEADER.fullmatch(line) is not None
 
 
 def section_header(line: str) -> str | None:
     """The name in a ``[name]`` line (a comment after it allowed), lower-case; None for other lines."""
-    body = strip_comment(line).strip()
-    if len(body) < 2 or body[0] != "[" or body[-1] != "]" or "]" in body[1:-1]:
-        return None
-    return body[1:-1].strip().lower()
+    m = _SECTION.fullmatch(strip_comment(line))
+    return None if m is None else m.group(1).lower()
 
 
 def looks_like_pynogram(lines: list[str]) -> bool:
@@ -141,29 +141,14 @@ def looks_like_picross(filled: list[str]) -> bool:
 def nonny_color(s: str) -> tuple[str, str, str | None] | None:
     """A stripped ``color NAME RRGGBB [C]`` line (``colour`` too, any case; ``#`` before the RGB
     optional) as ``(NAME, RRGGBB, C or None)``; None for any other line."""
-    words = s.split()
-    if len(words) not in (3, 4) or words[0].lower() not in ("color", "colour"):
-        return None
-    rgb = words[2].removeprefix("#")
-    if len(rgb) != 6 or not is_hex(rgb) or (len(words) == 4 and len(words[3]) != 1):
-        return None
-    return words[1], rgb, words[3] if len(words) == 4 else None
+    m = _NONNY_COLOR.fullmatch(s)
+    return None if m is None else (m.group(1), m.group(2), m.group(3))
 
 
 def _named_clue(s: str) -> bool:
     """A clue line that starts with a colour name (``red 1 yellow 4``, ``red: 1``): a letter, word
     characters or ``-``, an optional ``:``, then separators and a digit."""
-    if not (s[:1].isascii() and s[:1].isalpha()):
-        return False
-    i = 1
-    while i < len(s) and (s[i].isalnum() or s[i] in "_-"):  # a regex's \w: letters, digits, '_'
-        i += 1
-    if s[i:i + 1] == ":":
-        i += 1
-    j = i
-    while j < len(s) and (s[j].isspace() or s[j] == ","):
-        j += 1
-    return j > i and is_digits(s[j:j + 1])
+    return _NAMED_CLUE.match(s) is not None
 
 
 def looks_like_nonny(lines: list[str]) -> bool:
@@ -188,7 +173,7 @@ def looks_like_nonny(lines: list[str]) -> bool:
 
 def _spaced(x: str) -> bool:
     """Cells separated by single spaces or TABs (``# . #``)."""
-    return len(x) % 2 == 1 and not any(ch.isspace() for ch in x[::2]) and all(ch in " \t" for ch in x[1::2])
+    return _SPACED.fullmatch(x) is not None
 
 
 def grid_rows(lines: list[str]) -> list[str]:
@@ -222,15 +207,12 @@ def looks_headerless(lines: list[str]) -> bool:
     if not body or len(body) % 2 or not any("\t" in x for x in body):
         return False
     # each line: numbers separated by TABs (x.strip() takes TABs at the ends away)
-    return all(is_digits(part) for x in body for part in x.strip().split("\t") if part)
+    return all(_HEADERLESS_LINE.fullmatch(x.strip()) for x in body)
 
 
 def _toml(text: str) -> bool:
     """TOML's multi-line strings or a ``defs`` key: nonogrid's dialect rather than pynogram's."""
-    if '"""' in text or "'''" in text:
-        return True
-    return any(line.lstrip(" \t").startswith("defs") and line.lstrip(" \t")[4:].lstrip(" \t")[:1] == "="
-               for line in text.split("\n"))
+    return _TOML.search(text) is not None
 
 
 def format_from_suffix(path: str) -> str | None:

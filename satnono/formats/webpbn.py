@@ -49,6 +49,8 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from typing import Any
+
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import DefusedXMLParser
 
@@ -56,10 +58,6 @@ from ..errors import ParseError, UnsupportedPuzzle
 from ..model import BLACK, BLOT, BW_PALETTE, WHITE, Color, Palette, Puzzle, default_rgb, parse_rgb
 from ._palette import RGB, build_palette, puzzle_of_blocks, rgb_of_name
 from ._text import check_size, parse_block
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
-if TYPE_CHECKING:
-    from typing import Any
 
 
 def escape(text: str, entities: dict[str, str] | None = None) -> str:

@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import errno
 import os
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
-if TYPE_CHECKING:
-    from typing import Callable
+from typing import Callable
 
 __all__ = ["WriteError", "save_folder", "write_atomic"]
 

@@ -24,6 +24,8 @@ workers use.
 
 from __future__ import annotations
 
+from typing import NamedTuple, Protocol
+
 from .bits import Mask, known_of, spread
 from .bw import Clue, LineResult, solve_line
 from .color import ColorLineResult, solve_color_line
@@ -32,36 +34,21 @@ __all__ = ["Clue", "ColorLineResult", "LineResult", "LineSolver", "Mask", "Solve
            "shared_solver", "solve_clue", "solve_color_line", "solve_line", "spread"]
 
 
-TYPE_CHECKING = False  # typing is not loaded at start-up
-if TYPE_CHECKING:
-    from typing import NamedTuple, Protocol
+class SolvesLines(Protocol):
+    """What a line driver needs of a solver: :meth:`LineSolver.solve` (a budgeted wrapper has it too)."""
 
-    class _SolvedFields(NamedTuple):
-        excluded: tuple[Mask, ...]
-        starts: tuple[Mask, ...]
-        ends: tuple[Mask, ...] | None = None
-
-    class SolvesLines(Protocol):
-        """What a line driver needs of a solver: :meth:`LineSolver.solve` (a budgeted wrapper has it too)."""
-
-        def solve(self, clue, n: int, excluded: tuple[Mask, ...]) -> Solved | ColorLineResult | LineResult | None: ...
-else:
-    from ..values import named_tuple
-
-    _SolvedFields = named_tuple("Solved", ("excluded", "starts", "ends"), defaults=(None,), module=__name__)
-
-    class SolvesLines:
-        """What a line driver needs of a solver: :meth:`LineSolver.solve` (a budgeted wrapper
-        has it too).  A protocol for the type checker; nothing derives from it."""
+    def solve(self, clue, n: int, excluded: tuple[Mask, ...]) -> Solved | ColorLineResult | LineResult | None: ...
 
 
-class Solved(_SolvedFields):
+class Solved(NamedTuple):
     """What one line implies, whatever its kind: ``excluded``, per colour index (0 the
     background), every cell no placement gives that colour; ``starts``, per block, its valid
     start cells; ``ends``, per block, its valid last cells (blotted lines only; elsewhere start
     + length - 1)."""
 
-    __slots__ = ()
+    excluded: tuple[Mask, ...]
+    starts: tuple[Mask, ...]
+    ends: tuple[Mask, ...] | None = None
 
 
 class LineSolver:

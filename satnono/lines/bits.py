@@ -3,12 +3,9 @@ bit ``i`` = cell ``i``."""
 
 from __future__ import annotations
 
+import importlib
 import os
-import sys
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing at start-up
-if TYPE_CHECKING:
-    from types import ModuleType
+from types import ModuleType
 
 Mask = int
 
@@ -20,10 +17,8 @@ def native_core(name: str = "_native", package: str | None = None) -> ModuleType
     then use their Python reference."""
     if os.environ.get("SATNONO_PURE", "") not in ("", "0"):
         return None
-    full = f"{package or __package__}.{name}"
     try:
-        __import__(full)  # not importlib: it is not loaded at start-up
-        return sys.modules[full]
+        return importlib.import_module(f"{package or __package__}.{name}")
     except ImportError:
         return None
 

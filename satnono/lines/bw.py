@@ -26,24 +26,17 @@ Definitions used below, for a line of n cells with a virtual white cell n:
 from __future__ import annotations
 
 from operator import itemgetter
+from typing import NamedTuple
 
 from .bits import BYTE_REVERSED, Mask, native_core, reach as _reach, reverse as _reverse, runs_of as _runs_of, spread
 
 Clue = tuple[int, ...]
 
 
-TYPE_CHECKING = False  # typing is not loaded at start-up
-if TYPE_CHECKING:
-    from typing import NamedTuple
-
-    class _LineFacts(NamedTuple):
-        black: Mask
-        white: Mask
-        starts: tuple[Mask, ...]
-else:
-    from ..values import named_tuple
-
-    _LineFacts = named_tuple("LineResult", ("black", "white", "starts"), module=__name__)
+class _LineFacts(NamedTuple):
+    black: Mask
+    white: Mask
+    starts: tuple[Mask, ...]
 
 
 class LineResult(_LineFacts):

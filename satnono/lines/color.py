@@ -2,30 +2,20 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from .bits import BYTE_REVERSED, Mask, native_core, runs_of as _runs_of, spread
 from .bw import Clue, solve_line
 
 
-TYPE_CHECKING = False  # typing is not loaded at start-up
-if TYPE_CHECKING:
-    from typing import NamedTuple
-
-    class _ColorFields(NamedTuple):
-        excluded: tuple[Mask, ...]
-        starts: tuple[Mask, ...]
-else:
-    from ..values import named_tuple
-
-    _ColorFields = named_tuple("ColorLineResult", ("excluded", "starts"), module=__name__)
-
-
-class ColorLineResult(_ColorFields):
+class ColorLineResult(NamedTuple):
     """What one line of a colour puzzle implies: ``excluded``, for each colour index v
     (0 = background), every cell that cannot have colour v in any placement (the cells
     excluded before included); ``starts``, for each block, the mask of its valid start
     positions."""
 
-    __slots__ = ()
+    excluded: tuple[Mask, ...]
+    starts: tuple[Mask, ...]
 
 
 def _solve_color_line_py(lengths: Clue, colors: tuple[int, ...], n: int,

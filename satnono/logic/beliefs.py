@@ -32,11 +32,11 @@ transcription of this file) gives bit-identical hints; ``tests/test_beliefs.py``
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from ..lines.bits import native_core
 from .state import Deadline
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .state import GridState
 

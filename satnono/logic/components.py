@@ -35,8 +35,9 @@ from ..clues import COLUMN, ROW
 from ..lines import LineSolver
 from ..lines.bits import bit_list, known_of
 from ..lines.segments import line_segments
-from .state import GridState
 from ..model import Grid
+from ..rules.protocol import scopes
+from .state import GridState
 
 Cell = tuple[int, int]
 
@@ -138,9 +139,7 @@ def split(state: GridState, solver: LineSolver) -> list[Component]:
     # rules: cells a rule couples stay in one component
     open_cells = set(state.unknown_cells())
     for rule in p.all_rules:
-        scope = getattr(rule, "scope", None)
-        groups_of_rule = scope() if scope is not None else [frozenset(open_cells)]
-        for group in groups_of_rule:
+        for group in scopes(rule, h, w):
             ids = [r * w + c for r, c in group if (r, c) in open_cells]
             for other in ids[1:]:
                 uf.union(ids[0], other)

@@ -22,6 +22,7 @@ import time
 from ..clues import COLUMN, ROW
 from ..lines import LineSolver, SolvesLines
 from ..lines.bits import Mask, bit_list, native_core
+from ..rules.protocol import narrow
 from .state import Contradiction, Deadline, GridState
 
 __all__ = ["propagate", "scatter_limit", "transpose", "TRANSPOSE_MAX_SIDE"]
@@ -152,11 +153,9 @@ def propagate(
         touched = None if after_rules is None else _changed_cells(after_rules, rows_before)
         if touched is not None and not touched:
             return None  # nothing new since the rules last looked
-        for rule in rules:
-            narrow = getattr(rule, "narrow", None)
-            bad = None if narrow is None else narrow(state, touched)
-            if bad is not None:
-                return bad
+        bad = narrow(rules, state, touched)
+        if bad is not None:
+            return bad
         after_rules = [ex[:] for ex in state.row_ex]
         changed = False
         for r, bits in enumerate(_changed_rows(rows_before, after_rules)):

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..clues import COLUMN, ROW
 from ..lines.bits import Mask, known_of
 from ..model import Grid, Puzzle, grid_from_color_masks, grid_from_masks
-from ..values import Record
 
 __all__ = ["COLUMN", "ROW", "Contradiction", "Deadline", "GridState", "initial_state", "known_of", "partial_grid"]
 
@@ -14,11 +15,9 @@ class Deadline(Exception):
     """Propagation ran past its deadline."""
 
 
-class Contradiction(Record):
-    """Why propagation proved that a puzzle has no solution (a mutable record: see
-    :mod:`satnono.values`)."""
-
-    __slots__ = __match_args__ = ("axis", "index", "fits")
+@dataclass(slots=True)
+class Contradiction:
+    """Why propagation proved that a puzzle has no solution."""
 
     axis: str
     """``"row"`` or ``"column"``."""
@@ -26,11 +25,6 @@ class Contradiction(Record):
     """0-based line index."""
     fits: bool
     """False when the clue cannot fit in the line at all (even with nothing known)."""
-
-    def __init__(self, axis: str, index: int, fits: bool) -> None:
-        self.axis = axis
-        self.index = index
-        self.fits = fits
 
     def describe(self, puzzle: Puzzle) -> str:
         n = puzzle.width if self.axis == ROW else puzzle.height

@@ -40,75 +40,17 @@ and :class:`Givens` are examples; a user-written rule needs only ``name``,
 ``keep(values, rng) -> values``
     change a drawn picture (lists of colour indices) so that it keeps the rule, for
     the generator (which checks ``accepts`` afterwards).  Optional.
+
+:mod:`satnono.rules.protocol` calls the optional hooks with their defaults; every consumer
+goes through it.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Protocol, Sequence, runtime_checkable
-
 from .common import BuiltinRule, Cell, Clause, RuleConflict, RuleError
 from .givens import Givens
-
-
-@runtime_checkable
-class Rule(Protocol):
-    """The methods every rule has; see the module docstring for the optional ones."""
-
-    name: str
-
-    def clauses(self, lit: Callable[[int, int, int], int], new_var: Callable[[], int],
-                state: Any = None) -> list[Clause]: ...
-
-    def accepts(self, grid: Sequence[str]) -> bool: ...
-
-
-def bind(rule: Any, puzzle: Any) -> Any:
-    """The rule bound to ``puzzle`` (rules without ``bind`` are used as they are)."""
-    if not isinstance(rule, Rule):
-        raise RuleError(f"{rule!r} is not a rule: it needs a name, clauses() and accepts()")
-    b = getattr(rule, "bind", None)
-    return rule if b is None else b(puzzle)
-
-
-def narrow(rules: Iterable[Any], state: Any, touched: Any = None) -> Any:
-    """Let every rule narrow ``state``; the first conflict, or None."""
-    for rule in rules:
-        f = getattr(rule, "narrow", None)
-        if f is not None:
-            bad = f(state, touched)
-            if bad is not None:
-                return bad
-    return None
-
-
-def scopes(rule: Any, height: int, width: int) -> Iterable[frozenset[Cell]]:
-    f = getattr(rule, "scope", None)
-    if f is None:
-        return [frozenset((r, c) for r in range(height) for c in range(width))]
-    return f()
-
-
-def cut(rule: Any, grid: Sequence[str], lit: Callable[[int, int, int], int], state: Any = None) -> list[Clause] | None:
-    f = getattr(rule, "cut", None)
-    return None if f is None else f(grid, lit, state)
-
-
-def is_lazy(rule: Any) -> bool:
-    """Whether the rule's clauses alone do not capture it (``lazy = True``: it relies on ``cut``)."""
-    return bool(getattr(rule, "lazy", False))
-
-
-def to_json(rule: Any) -> dict[str, Any] | None:
-    f = getattr(rule, "as_json", None)
-    return None if f is None else f()
-
-
-def describe(rule: Any) -> str:
-    f = getattr(rule, "text", None)
-    return f() if f is not None else str(getattr(rule, "name", rule))
-
-
-from .spec import BUILTIN, rule_from_json, rule_from_spec  # noqa: E402  (spec imports the rule classes)
+from .protocol import Rule, bind, cut, describe, is_lazy, keep, name_of, narrow, narrows, scopes, to_json
+from .spec import BUILTIN, rule_from_json, rule_from_spec
 
 RULES = {**BUILTIN, "givens": Givens}
 """Rule classes by name."""
@@ -123,4 +65,5 @@ def find_rule(name: str) -> type:
 
 
 __all__ = ["BuiltinRule", "Givens", "RULES", "Rule", "RuleConflict", "RuleError", "bind", "cut", "describe",
-           "find_rule", "is_lazy", "narrow", "rule_from_json", "rule_from_spec", "scopes", "to_json"]
+           "find_rule", "is_lazy", "keep", "name_of", "narrow", "narrows", "rule_from_json", "rule_from_spec", "scopes",
+           "to_json"]

@@ -9,6 +9,7 @@ cannot have value v).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -242,8 +243,6 @@ class ValueRule(BuiltinRule):
     value: int | None
 
     def bind(self, puzzle) -> "ValueRule":
-        import dataclasses
-
         b = dataclasses.replace(self, value=resolve_value(puzzle, self.color, self.name))  # type: ignore[type-var]
         b._bound_to(puzzle)
         return b

@@ -30,6 +30,7 @@ from ..formats.jsonfmt import clue_json
 from ..lines import shared_solver
 from ..model import MAX_COLORS, WHITE, Color, Puzzle, default_palette
 from ..report import palette_list
+from ..rules.protocol import to_json
 from ..solve import Checker
 from .document import (EDITOR_MAX_SIDE, EDITOR_SPARE_CHARS, Doc, DocError, check_palette_doc, editable_char,
                        puzzle_of)
@@ -118,7 +119,7 @@ def doc_of(puzzle: Puzzle, fmt: str | None = None, level: dict[str, Any] | None 
     givens = [[r, c] for r, c, _ in puzzle.givens] if puzzle.is_solution(grid) else []
     return {"grid": list(grid), "palette": palette_list(puzzle.palette), "row_clues": typed_rows,
             "column_clues": typed_cols, "name": puzzle.name, "meta": meta, "level": level, "format": fmt,
-            "givens": givens, "rules": [rule.as_json() for rule in puzzle.rules if hasattr(rule, "as_json")]}
+            "givens": givens, "rules": [doc for rule in puzzle.rules if (doc := to_json(rule)) is not None]}
 
 
 def editable(puzzle: Puzzle) -> Puzzle:
