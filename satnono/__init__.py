@@ -35,7 +35,7 @@ def load_all(path: str, fmt: str | None = None) -> list[Puzzle]:
 
 
 def generate(*args, **kwargs):
-    """Random puzzles meeting a requirement; see :func:`satnono.generator.generate`.
+    """Random puzzles meeting a requirement; see :func:`satnono.generation.generate`.
 
     Imported lazily so that ``import satnono`` does not load numpy.
     """

@@ -5,7 +5,7 @@ Pipeline (``shared/guide/encodings.md`` §3.3–3.5):
 1. line propagation; a contradiction means 0 solutions, a complete grid 1;
 2. one SAT call for a first solution of the whole residue (none: 0 solutions);
 3. split the unknown cells into independent components
-   (:mod:`satnono.components`); the count is the product of their counts;
+   (:mod:`satnono.logic.components`); the count is the product of their counts;
 4. per component, enumerate solutions with blocking clauses over the
    component's unknown cells, up to :data:`ENUM_CAP` models;
 5. a component that reaches the cap is counted by a transfer-matrix dynamic

@@ -29,7 +29,7 @@ The fast path, per chunk of black-and-white candidates without rules:
 2. propagate all candidates of the chunk at once with the vectorised (numpy)
    complete line solver (:func:`satnono.lines.vector.propagate_many`) — the
    fixpoint of complete line solving does not depend on order, so this equals
-   :func:`satnono.propagate.propagate`;
+   :func:`satnono.logic.propagate.propagate`;
 3. for a stalled candidate, look for a 2x2 switch (:mod:`satnono.lines.switches`:
    four open cells whose exchange keeps all four clues): proof of a second
    solution without SAT;
@@ -62,7 +62,7 @@ from .rules.count import Count
 from .rules.protocol import keep
 
 if TYPE_CHECKING:
-    from .linesolve import LineSolver
+    from .lines import LineSolver
     from .solve import Checker
 
 REQUIREMENTS = ("line", "unique", "search", "any")

@@ -2,7 +2,7 @@
 
 Every clause is built with all its literals, constants included, and then
 folded (a true literal drops the clause, false literals are removed).  The
-production encoder in :mod:`satnono.encode` computes the index ranges where no
+production encoder in :mod:`satnono.cnf.encode` computes the index ranges where no
 folding is needed instead; tests check that both give the same clauses.
 """
 

@@ -24,9 +24,10 @@ from _oracles import brute_line, color_line_placements
 
 from satnono import Puzzle
 from satnono.explain.draw import replay
-from satnono.linesolve import LineSolver, solve_color_line, solve_line
+from satnono.lines import LineSolver, solve_color_line, solve_line
 from satnono.model import BLACK, WHITE, line_clue
-from satnono.propagate import GridState, propagate
+from satnono.logic.propagate import propagate
+from satnono.logic.state import GridState
 
 BW_BRUTE_MAX = 14  # black-and-white lines up to this length are checked by enumerating all 2^n fillings
 COLOR_BRUTE_MAX = 12  # colour lines up to this length are checked by enumerating their placements

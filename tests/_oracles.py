@@ -20,9 +20,10 @@ import itertools
 from collections import defaultdict
 
 from satnono.clues import LineClue
-from satnono.linesolve import LineSolver
+from satnono.lines import LineSolver
 from satnono.model import BW_PALETTE, Color, Puzzle, default_rgb, line_clue
-from satnono.propagate import Contradiction, GridState, propagate
+from satnono.logic.propagate import propagate
+from satnono.logic.state import Contradiction, GridState
 
 
 def probe(state: GridState, lines: LineSolver, deadline: float | None = None) -> Contradiction | None:
@@ -32,7 +33,7 @@ def probe(state: GridState, lines: LineSolver, deadline: float | None = None) ->
     white; in colour each colour, then the background) and propagated from
     its row and column; a value that contradicts is excluded from the cell
     (which is propagated at once).  Returns a :class:`Contradiction` if the
-    puzzle turns out to have no solution.  Raises :class:`~satnono.propagate.Deadline`.
+    puzzle turns out to have no solution.  Raises :class:`~satnono.logic.state.Deadline`.
     """
     h, w = state.height, state.width
     changed = True

@@ -32,7 +32,7 @@ import pytest
 
 from satnono.cnf.blotted import range_line_clauses
 from satnono.lines.blotted import count_range_placements, solve_range_line
-from satnono.linesolve import solve_color_line, solve_line
+from satnono.lines import solve_color_line, solve_line
 from satnono.sat import SatSession
 from tests._oracles import colourings as _colourings
 

@@ -26,9 +26,10 @@ from satnono.classify import (
     summarize,
 )
 from satnono.cli import main
-from satnono.linesolve import LineSolver
+from satnono.lines import LineSolver
 from satnono.model import Puzzle
-from satnono.propagate import GridState, propagate
+from satnono.logic.propagate import propagate
+from satnono.logic.state import GridState
 
 from _oracles import probe  # noqa: E402
 

@@ -17,12 +17,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from satnono.cli import main
-from satnono.components import line_segments, split
+from satnono.lines.segments import line_segments
+from satnono.logic.components import split
 from satnono.counting import count, dp_count, ganak_count
-from satnono.encode import encode
-from satnono.linesolve import LineSolver
+from satnono.cnf.encode import encode
+from satnono.lines import LineSolver
 from satnono.model import Puzzle, clues_of_grid, line_clue
-from satnono.propagate import GridState, propagate
+from satnono.logic.propagate import propagate
+from satnono.logic.state import GridState
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 

@@ -31,10 +31,10 @@ from satnono.diagnose import (
     heat,
     minimal_conflict,
 )
-from satnono.encode import encode
-from satnono.linesolve import LineSolver
+from satnono.cnf.encode import encode
+from satnono.lines import LineSolver
 from satnono.model import Puzzle, line_clue
-from satnono.propagate import COLUMN, ROW, GridState
+from satnono.logic.state import COLUMN, ROW, GridState
 from satnono.render import (
     COLOURS,
     layout,

@@ -39,9 +39,10 @@ from satnono import Puzzle, check, load
 from satnono.explain import LEVELS, Explainer, explain, next_hint
 from satnono.explain.draw import legend, render_step, replay, svg_files
 from satnono.explain.engine import Engine
-from satnono.linesolve import LineSolver, solve_color_line
+from satnono.lines import LineSolver, solve_color_line
 from satnono.model import BLACK, WHITE
-from satnono.propagate import GridState, propagate
+from satnono.logic.propagate import propagate
+from satnono.logic.state import GridState
 
 KINDS = ["bw", "color"]
 

@@ -30,10 +30,11 @@ from satnono.lines.vector import (
     solve_lines,
     supports,
 )
-from satnono.linesolve import solve_line
+from satnono.lines import solve_line
 from satnono.model import Puzzle, default_palette
-from satnono.propagate import GridState, propagate
-from satnono.linesolve import LineSolver
+from satnono.logic.propagate import propagate
+from satnono.logic.state import GridState
+from satnono.lines import LineSolver
 
 
 # ---------------------------------------------------------------------------
@@ -572,19 +573,6 @@ def test_package_generate_survives_the_module_import():
     import satnono.generation
 
     assert callable(satnono.generate) and len(list(satnono.generate(4, 4, 1, seed=1))) == 1
-
-
-def test_old_generator_module_reexports():
-    from satnono import generation
-    from satnono import generator as old
-    from satnono.lines import switches, vector
-
-    for name in old.__all__:
-        new = next(m for m in (generation, vector, switches) if hasattr(m, name))
-        assert getattr(old, name) is getattr(new, name), name
-    for name in ("generate", "draw", "grid_of", "find_switch", "propagate_many", "solve_lines", "clue_arrays",
-                 "pack", "unpack", "other_solution", "MAX_FAST_SIDE", "Generation", "GenerateStats"):
-        assert name in old.__all__
 
 
 def test_sat_timeout_rejects_and_is_counted():

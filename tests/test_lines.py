@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from satnono.clues import LineClue
 from satnono.lines.blotted import solve_range_line
-from satnono.linesolve import LineSolver, solve_color_line, solve_line
+from satnono.lines import LineSolver, solve_color_line, solve_line
 from satnono.model import line_clue
 
 KINDS = ("bw", "color", "blotted")

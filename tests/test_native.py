@@ -279,7 +279,7 @@ def test_flat_encoding_is_the_same_cnf(monkeypatch):
     from satnono.lines import LineSolver
     from satnono.logic.state import GridState
     from satnono.model import Puzzle
-    from satnono.propagate import propagate
+    from satnono.logic.propagate import propagate
 
     rng = random.Random(7)
     lines = LineSolver()
@@ -384,7 +384,7 @@ from satnono.cnf.encode import encode
 from satnono.formats import load_all
 from satnono.lines import LineSolver, bw
 from satnono.logic.state import GridState
-from satnono.propagate import propagate
+from satnono.logic.propagate import propagate
 
 from satnono.sat import SatSession
 

@@ -8,8 +8,9 @@ import pytest
 
 from satnono import Puzzle
 from satnono.logic import propagate as prop
-from satnono.linesolve import LineSolver, solve_line
-from satnono.propagate import GridState, propagate, transpose
+from satnono.lines import LineSolver, solve_line
+from satnono.logic.propagate import propagate, transpose
+from satnono.logic.state import GridState
 
 
 def _naive_transpose(masks, width):

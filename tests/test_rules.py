@@ -155,7 +155,7 @@ def test_a_user_written_rule_works_with_sat_and_counting():
     [{"rule": "count", "op": "=", "n": 7}],
 ], ids=lambda s: "+".join(x["rule"] for x in s))
 def test_generated_puzzles_keep_their_rules_and_are_unique_under_them(specs):
-    from satnono.generator import generate
+    from satnono.generation import generate
 
     rules = tuple(rule_from_json(s) for s in specs)
     gen = generate(4, 4, 6, seed=9, require="unique", rules=rules, max_candidates=3000)
@@ -196,7 +196,7 @@ def test_explanations_use_rule_steps_soundly():
         if ex.solved:
             assert ex.grid == sol
     for seed in range(3):  # symmetric pictures drawn by the generator need symmetry steps
-        from satnono.generator import generate
+        from satnono.generation import generate
         for p in generate(10, 10, 3, seed=seed, require="unique", density=(0.3, 0.6),
                           rules=(rule_from_json({"rule": "symmetric", "axis": "rotate180"}),)):
             steps = explain(p).steps
@@ -452,7 +452,7 @@ def test_rules_round_trip_through_json(tmp_path):
 
 def test_generate_and_fix_with_a_user_written_rule():
     from satnono.fixer import FixError, fix
-    from satnono.generator import generate
+    from satnono.generation import generate
 
     puzzles = list(generate(5, 5, 4, seed=3, require="unique", rules=(NoDiagonalTouch(),), max_candidates=5000))
     assert len(puzzles) == 4
@@ -477,8 +477,9 @@ def test_narrow_is_told_which_cells_changed():
     """Propagation calls a rule's narrow with None first, then with exactly the cells whose
     values changed since the rules last ran (never an empty set: then nothing is left to do).
     The spy rule settles one cell on its first call, so the lines move and it is called again."""
-    from satnono.linesolve import LineSolver
-    from satnono.propagate import initial_state, propagate
+    from satnono.lines import LineSolver
+    from satnono.logic.propagate import propagate
+    from satnono.logic.state import initial_state
 
     calls: list = []
 
@@ -515,7 +516,7 @@ def test_narrow_is_told_which_cells_changed():
 def test_generate_refuses_a_count_above_the_grid(spec, colors):
     """No picture keeps a count of more cells than the grid has (a puzzle with such a rule has no
     solution): generate refuses it before drawing a candidate, in colour too."""
-    from satnono.generator import generate
+    from satnono.generation import generate
     from satnono.rules import rule_from_spec
 
     cells = 9 if spec != "count:>=26:b" else 25
@@ -531,7 +532,7 @@ def test_generate_refuses_a_count_above_the_grid(spec, colors):
 def test_generate_refuses_a_count_outside_the_density_band():
     """Every candidate would be drawn to the count and rejected by the density band: the
     run could never end, so it is refused before it starts."""
-    from satnono.generator import generate
+    from satnono.generation import generate
 
     with pytest.raises(ValueError, match="outside the density band 0.2-0.7"):
         generate(5, 5, 1, seed=1, rules=(rule_from_json({"rule": "count", "op": "=", "n": 20}),))

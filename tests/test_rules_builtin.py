@@ -14,7 +14,7 @@ import pytest
 from pysat.solvers import Solver
 
 from satnono.model import Color, Puzzle
-from satnono.propagate import GridState
+from satnono.logic.state import GridState
 from satnono.rules.common import RuleConflict, RuleError
 from satnono.rules.spec import rule_from_json, rule_from_spec
 

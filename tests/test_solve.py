@@ -22,10 +22,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from satnono import Checker, Puzzle, Status, check
-from satnono.encode import encode
-from satnono.linesolve import LineSolver
+from satnono.cnf.encode import encode
+from satnono.lines import LineSolver
 from satnono.model import BW_PALETTE, Color, clues_of_grid
-from satnono.propagate import GridState, propagate
+from satnono.logic.propagate import propagate
+from satnono.logic.state import GridState
 from satnono.sat import SOLVERS, SatSession
 
 KINDS = ("bw", "color")
@@ -302,7 +303,7 @@ def test_cnf_model_count_equals_brute_force(kind):
 def test_line_clauses_equal_the_reference_encoder():
     """The range-computing line encoder emits exactly the clauses of the build-then-fold reference."""
     from satnono.cnf.ladders import bw_line_clauses as _line_clauses
-    from satnono.linesolve import solve_line
+    from satnono.lines import solve_line
 
     rng = random.Random(77)
     checked = 0

@@ -134,7 +134,7 @@ def generate(size: tuple[int, int], count: int, seed: int, density: tuple[float,
     acceptance rate, time per puzzle) go to standard error.
     """
     from ..formats import save
-    from ..generator import generate as _generate
+    from ..generation import generate as _generate
 
     w, h = size
     if min_open and require != "search":

@@ -1,6 +1,6 @@
 """CNF of one line whose blocks have length ranges (blotted clues).
 
-The order encoding of :mod:`satnono.encode` with an END ladder beside each
+The order encoding of :mod:`satnono.cnf.encode` with an END ladder beside each
 block's start ladder, since a block's end no longer follows from its start.
 For block j (colour ``col_j``, length ``lo_j..hi_j``):
 
@@ -8,7 +8,7 @@ For block j (colour ``col_j``, length ``lo_j..hi_j``):
   before p"; each ladder spans only the valid starts (ends) given, constant
   false below the lowest, true from the highest.  A block of fixed length
   (lo = hi) has no end ladder of its own: z[j,p] is y[j,p-lo+1], so such a
-  block costs what it costs in :mod:`satnono.encode`.
+  block costs what it costs in :mod:`satnono.cnf.encode`.
 
 Clauses (constant literals folded):
 

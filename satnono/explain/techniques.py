@@ -3,7 +3,7 @@
 
 A *line step* settles cells of one row or column from that line's clue and the
 cells already known in it.  Every line step is checked against the complete line
-solver (:mod:`satnono.linesolve`): the cells a technique names must be forced by
+solver (:mod:`satnono.lines`): the cells a technique names must be forced by
 the line alone, and a technique's name is used only when its own simple rule
 yields exactly the cells the step claims; otherwise the step falls back to the
 general reason ("every placement that fits puts black here").
@@ -28,7 +28,7 @@ placements  5     the general case: every placement of the clue that fits the
 ==========  ====  ==============================================================
 
 Colour puzzles (more than one block colour) keep, per cell, the set of colours
-it may still have (:class:`~satnono.propagate.GridState`'s exclusion masks).  A
+it may still have (:class:`~satnono.logic.state.GridState`'s exclusion masks).  A
 colour step lists the cells it settles in ``cells`` (value: the palette
 character) and, in ``excluded``, the cells it only rules colours out of, with
 the characters ruled out; nothing is applied silently, so replaying ``cells``
@@ -222,7 +222,7 @@ def line_move(clue: tuple[int, ...], n: int, black: Mask, white: Mask, res: Line
               axis: str) -> LineMove | None:
     """The easiest honest move on one line, or None if the complete solver finds nothing new.
 
-    ``res`` is :func:`~satnono.linesolve.solve_line` of the same line.  A
+    ``res`` is :func:`~satnono.lines.bw.solve_line` of the same line.  A
     technique is used only when the cells its rule yields are new cells that
     the complete solver also forces; the fallback ``placements`` takes all of
     the solver's new cells.
@@ -367,7 +367,7 @@ def color_line_move(puzzle: Puzzle, lengths: tuple[int, ...], colors: tuple[int,
     """:func:`line_move` for a line of a colour puzzle.
 
     ``cur[v]`` are the cells known not to have colour v and ``res`` is
-    :func:`~satnono.linesolve.solve_color_line` of the same line.  A technique
+    :func:`~satnono.lines.color.solve_color_line` of the same line.  A technique
     is used only when every exclusion its rule yields is new and also found by
     the complete solver; the fallback ``placements`` takes all of the solver's
     new exclusions.

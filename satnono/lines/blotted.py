@@ -9,7 +9,7 @@ at least one background cell between them, blocks of different colours may
 touch.
 
 :func:`solve_range_line` is generalised arc consistency for one line, bit-parallel
-like :mod:`satnono.linesolve` (read its header first); a set of positions is an
+like :mod:`satnono.lines.bw` (read its header first); a set of positions is an
 int.  Per block j with colour ``col`` and ``P`` = the cells that may have ``col``:
 
 * ``S_j`` (left pass): the starts reachable from the left, as for fixed lengths:
@@ -35,7 +35,7 @@ int.  Per block j with colour ``col`` and ``P`` = the cells that may have ``col`
   reached by walking right from the valid starts and left from the valid ends
   through ``P``.  Otherwise one AND per length in the range.
 * A cell may be background iff it lies in some gap j from both sides, as in
-  :func:`satnono.linesolve.solve_color_line`.
+  :func:`satnono.lines.color.solve_color_line`.
 
 :func:`count_range_placements` counts the placements exactly with a dynamic
 programme over blocks and exclusive ends (prefix sums make it O(k n)).

@@ -1,7 +1,7 @@
 """The numpy batch line kernel: complete line solving of many black-and-white lines at once.
 
 Lines of up to :data:`MAX_FAST_SIDE` cells are packed into uint64 masks (bit i
-= cell i) and solved by the same method as :func:`satnono.linesolve.solve_line`,
+= cell i) and solved by the same method as :func:`satnono.lines.bw.solve_line`,
 one numpy operation for all lines; :func:`propagate_many` runs line
 propagation to the fixpoint for a batch of pictures of one size.
 
@@ -138,7 +138,7 @@ def solve_lines(n: np.ndarray, black: np.ndarray, white: np.ndarray, clue: np.nd
     blocks per line.  Returns the masks of cells forced black and forced white
     (known ones included).  The lines must be consistent (as when their known
     cells come from propagating a real solution).  Same method as
-    :func:`satnono.linesolve.solve_line`, one numpy operation for all lines.
+    :func:`satnono.lines.bw.solve_line`, one numpy operation for all lines.
     """
     m, kmax = clue.shape
     if m and int(np.max(n)) > MAX_FAST_SIDE:
@@ -235,10 +235,10 @@ def propagate_many(goals: np.ndarray, known_black: np.ndarray | None = None,
     are computed from it).  Optional starting knowledge ``known_*`` (cells of
     the goal revealed, e.g. givens) must agree with the goals.  Returns the
     known-black and known-white ``(B, h, w)`` arrays at the fixpoint: what
-    :func:`satnono.propagate.propagate` finds (the fixpoint of complete line
+    :func:`satnono.logic.propagate.propagate` finds (the fixpoint of complete line
     solving does not depend on the order lines are visited in).  Sides up to
     :data:`MAX_FAST_SIDE` are vectorised; larger pictures go through
-    :func:`satnono.propagate.propagate` one at a time, with the line solver
+    :func:`satnono.logic.propagate.propagate` one at a time, with the line solver
     ``lines`` (a fresh one by default).
 
     Rows and columns are solved together in rounds (every dirty line of every

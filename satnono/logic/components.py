@@ -23,7 +23,7 @@ unknown cells of one component only, so the constraints split by component.
 Encoding one component: :func:`component_state` fixes every cell outside the
 component to its value in one solution of the whole puzzle (any solution works,
 since the other components do not interact with this one) and leaves the
-component's cells unknown; :func:`satnono.encode.encode` of that state encodes
+component's cells unknown; :func:`satnono.cnf.encode.encode` of that state encodes
 exactly the lines crossing the component.
 """
 

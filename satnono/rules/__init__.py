@@ -11,7 +11,7 @@ and :class:`Givens` are examples; a user-written rule needs only ``name``,
     when they do not fit) and return a copy that knows the grid; :class:`~satnono.model.Puzzle`
     binds its rules when it is made.  Optional.
 ``narrow(state, touched=None) -> conflict | None``
-    exclude values of cells of a :class:`~satnono.propagate.GridState` that no grid
+    exclude values of cells of a :class:`~satnono.logic.state.GridState` that no grid
     keeping the rule can have (``state.exclude(r, c, v)``; ``state.possible(r, c)``
     lists what is left), or return a conflict (an object with ``describe(puzzle)``)
     when no such grid agrees with the state.  Called after each line fixpoint of

@@ -3,7 +3,7 @@
 A rule speaks of a *value* (a colour index of the puzzle, 0 the background)
 or of *filled* cells (any value but the background).  ``value=None`` means
 filled.  The masks below are per row, bit c = column c, read off a
-:class:`~satnono.propagate.GridState` (``row_ex[v][r]``: cells of row r that
+:class:`~satnono.logic.state.GridState` (``row_ex[v][r]``: cells of row r that
 cannot have value v).
 """
 
