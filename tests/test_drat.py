@@ -128,29 +128,35 @@ def assert_names_its_lemma(result: drat.DratResult, proof: bytes) -> int:
 
 
 @pytest.fixture(scope="session")
-def drat_trim(tmp_path_factory) -> Path:
-    """drat-trim, built from ../shared/tools/drat-trim (never copied into this repository)."""
+def drat_trim(tmp_path_factory) -> Path | None:
+    """drat-trim, built from ../shared/tools/drat-trim (never copied into this repository);
+    None where that or a C compiler is missing: the cross-checks are left out."""
     source = DRAT_TRIM / "drat-trim.c"
     cc = shutil.which("cc") or shutil.which("gcc")
     if not source.exists() or cc is None:
-        pytest.skip("no drat-trim source beside the repository, or no C compiler")
+        return None
     exe = tmp_path_factory.mktemp("drat-trim") / "drat-trim"
     subprocess.run([cc, "-O2", "-o", str(exe), str(source)], check=True, capture_output=True)
     return exe
 
 
-def trim_verdict(exe: Path, tmp: Path, nvars: int, clauses, proof: bytes, *options: str) -> str:
-    """drat-trim's output on the formula and proof (written to files in ``tmp``)."""
+def trim_verdict(exe: Path | None, tmp: Path, nvars: int, clauses, proof: bytes, *options: str) -> str:
+    """drat-trim's output on the formula and proof (written to files in ``tmp``; "" without it)."""
     cnf, drup = tmp / "f.cnf", tmp / "f.drat"
     cnf.write_bytes(dimacs(nvars, clauses))
     drup.write_bytes(proof)
+    if exe is None:
+        return ""
     run = subprocess.run([str(exe), str(cnf), str(drup), "-t", "100", *options],
                          capture_output=True, text=True, timeout=200)
     return run.stdout
 
 
-def trim_accepts(exe: Path, tmp: Path, nvars: int, clauses, proof: bytes, *options: str) -> bool:
+def trim_accepts(exe: Path | None, tmp: Path, nvars: int, clauses, proof: bytes, *options: str) -> bool | None:
+    """Whether drat-trim accepts the proof (None without it)."""
     out = trim_verdict(exe, tmp, nvars, clauses, proof, *options)
+    if exe is None:
+        return None
     assert ("s VERIFIED" in out) != ("s NOT VERIFIED" in out), out
     return "s VERIFIED" in out
 
@@ -164,7 +170,7 @@ def test_cadical_proofs_are_accepted(name, nvars, clauses, proof, drat_trim, tmp
     assert result.ok, result.message
     lemmas = len(lemma_lines(proof))
     assert result.lemmas == lemmas and result.message == f"verified: {lemmas} lemmas checked (0 RAT)"
-    assert trim_accepts(drat_trim, tmp_path, nvars, clauses, proof)
+    assert trim_accepts(drat_trim, tmp_path, nvars, clauses, proof) is not False
     cnf, drup = tmp_path / "f.cnf", tmp_path / "f.drat"
     assert drat.check_files(str(cnf), str(drup)) == result
 
@@ -175,7 +181,7 @@ def test_binary_proofs_are_accepted(name, nvars, clauses, proof, drat_trim, tmp_
     assert drat.is_binary(data) and not drat.is_binary(proof)
     result = both(clauses, data, nvars)
     assert result.ok and result.lemmas == len(lemma_lines(proof)), result.message
-    assert trim_accepts(drat_trim, tmp_path, nvars, clauses, data)
+    assert trim_accepts(drat_trim, tmp_path, nvars, clauses, data) is not False
     assert drat.check_files(str(tmp_path / "f.cnf"), str(tmp_path / "f.drat")) == result
 
 
@@ -306,7 +312,7 @@ def test_a_bogus_lemma_is_rejected_as_drat_trim_forward_does(formula, drat_trim,
     assert_names_its_lemma(result, tampered)
     assert f"(line {index + 1} of the proof)" in result.message
     out = trim_verdict(drat_trim, tmp_path, nvars, clauses, tampered, "-f")
-    assert f"failed at proof line {index + 1} " in out and "s NOT VERIFIED" in out, out
+    assert drat_trim is None or f"failed at proof line {index + 1} " in out and "s NOT VERIFIED" in out, out
 
 
 def test_random_tampering_agrees_with_drat_trim(drat_trim, tmp_path) -> None:
@@ -337,7 +343,7 @@ def test_random_tampering_agrees_with_drat_trim(drat_trim, tmp_path) -> None:
         ours = both(clauses, tampered, nvars)
         forward = trim_verdict(drat_trim, tmp_path, nvars, clauses, tampered, "-f")
         if ours.ok:
-            assert trim_accepts(drat_trim, tmp_path, nvars, clauses, tampered)
+            assert trim_accepts(drat_trim, tmp_path, nvars, clauses, tampered) is not False
             accepted += 1
         failed = re.search(r"failed at proof line (\d+) ", forward)
         if "s VERIFIED" in forward and "RAT check on proof pivot failed" not in forward:
@@ -349,7 +355,7 @@ def test_random_tampering_agrees_with_drat_trim(drat_trim, tmp_path) -> None:
             if "does not occur" not in forward:  # (a deletion of nothing is no step of drat-trim's)
                 assert f"(line {failed[1]} of the proof)" in ours.message, (ours, failed[0])
                 failed_alike += 1
-    assert accepted >= 5 and failed_alike >= 5, (accepted, failed_alike)
+    assert accepted >= 5 and (failed_alike >= 5 or drat_trim is None), (accepted, failed_alike)
 
 
 # -- (3) RAT ------------------------------------------------------------------------------------
@@ -364,11 +370,11 @@ def test_extended_resolution_with_rat_lemmas(drat_trim, tmp_path) -> None:
     proof = definition + cadical(php.clauses)[1]
     result = both(php.clauses, proof, php.nv)
     assert result.ok and result.message.endswith("(3 RAT)"), result.message
-    assert trim_accepts(drat_trim, tmp_path, php.nv, php.clauses, proof)
+    assert trim_accepts(drat_trim, tmp_path, php.nv, php.clauses, proof) is not False
     bogus = definition + f"-{x} 0\n".encode()  # x false: resolvent with x|-p1|-p2 is not RUP
     result = both(php.clauses, bogus + b"0\n", php.nv)
     assert result.message == "lemma 4 (line 4 of the proof) is neither RUP nor RAT"
-    assert not trim_accepts(drat_trim, tmp_path, php.nv, php.clauses, bogus + cadical(php.clauses)[1], "-f")
+    assert trim_accepts(drat_trim, tmp_path, php.nv, php.clauses, bogus + cadical(php.clauses)[1], "-f") is not True
     # the pivot is the first literal: the same clause written pivot last is not RAT (drat-trim
     # tries every literal, with a warning)
     assert both(php.clauses, f"{p1} -{x} 0\n".encode(), php.nv).message == (
