@@ -522,7 +522,7 @@ def check_files(cnf_path: str, proof_path: str, *, max_bytes: int = 2 << 30) -> 
     except ValueError as error:
         return DratResult(False, str(error))
     except MemoryError:
-        return DratResult(False, "out of memory while reading the formula")
+        return DratResult(False, "out of memory while reading the formula and the proof")
     return check(clauses, proof, nvars)
 
 
