@@ -1212,9 +1212,9 @@ def test_triangle_colours_unsupported() -> None:
 
 
 def test_readme_json_example_is_what_we_read_and_write() -> None:
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    block = readme.split("```json\n", 1)[1].split("```", 1)[0]
-    [p] = loads(block, source="README.json")
+    page = (Path(__file__).resolve().parents[1] / "docs" / "formats.md").read_text(encoding="utf-8")
+    block = page.split("```json\n", 1)[1].split("```", 1)[0]
+    [p] = loads(block, source="formats.json")
     assert p.name == "Flag" and p.chars == ".ab" and p.goal == ("aab", "...") and p.is_solution(p.goal)
     assert json.loads(str(dumps(p, "json"))) == json.loads(block)
 

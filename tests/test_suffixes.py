@@ -136,7 +136,7 @@ def test_format_option_help_lists_every_format_and_its_suffixes() -> None:
 
 
 def test_readme_names_every_suffix_of_the_table() -> None:
-    readme = (PUZZLES.parent / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## File formats", 1)[1].split("\n## ", 1)[0]
+    page = (PUZZLES.parent / "docs" / "formats.md").read_text(encoding="utf-8")
+    section = page.split("## Suffixes", 1)[1].split("\n## ", 1)[0]
     for suffix in SUFFIXES:
         assert f"`{suffix}`" in section, suffix
