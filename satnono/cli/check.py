@@ -58,8 +58,17 @@ from .options import (
 @progress_option
 @workers_option()
 @scheduler_option
+@click.option("--certify", "certify_dir", metavar="DIR", default=None,
+              help="Also write a certificate of each verdict into DIR, one directory per puzzle named after "
+                   "its file (NAME, or NAME#k for the k-th puzzle of a file): the puzzle, its reference CNF, "
+                   "the solutions, a DRAT proof, the line deductions; check it with 'satnono verify'. "
+                   "An existing certificate is not overwritten (exit 6; --force replaces it); a puzzle "
+                   "that cannot be certified (not settled, a lazily encoded rule such as connected, a "
+                   "user-written rule) is one line on stderr and exit 6.")
+@force_option("With --certify: replace existing certificates.")
 def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver: str, as_json: bool,
-          grade: bool, progress: bool | None, workers: int, scheduler: str | None) -> None:
+          grade: bool, progress: bool | None, workers: int, scheduler: str | None, certify_dir: str | None,
+          force: bool) -> None:
     """Print a verdict for every puzzle: unique (line-solvable or not), multiple, none or unknown.
 
     With --grade each puzzle is also graded as 'satnono explain' grades it
@@ -77,6 +86,13 @@ def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
     clues with "?" for a blot, and blots, the lengths the first solution
     shows: [{"axis", "index", "block", "length"}, ...] 0-based).
     """
+    if certify_dir is not None:
+        if grade:
+            raise click.UsageError("--certify and --grade do not go together")
+        from .certify import certify_files
+
+        done(certify_files(files, certify_dir, force, fmt, timeout, solver, as_json, progress, workers, scheduler))
+        return
     done(check_files(files, fmt, timeout, solver, as_json, grade, progress, workers, scheduler))
 
 

@@ -25,6 +25,7 @@ COMMANDS = {
     "generate": "generate:generate",
     "hint": "explain:hint_cmd",
     "solve": "check:solve",
+    "verify": "certify:verify_cmd",
 }
 
 

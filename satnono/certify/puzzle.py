@@ -1,0 +1,208 @@
+"""The puzzle of a certificate, read from its ``puzzle.json``, and the solution check.
+
+Part of the trust base: this module imports nothing of satnono outside ``satnono.certify``.
+It reads the JSON that satnono's writer produces (``satnono convert X puzzle.json``):
+
+* ``rows``, ``columns``: one clue per line, a list of blocks; a block is a length, ``"?"`` for
+  a blotted length (unknown, at least 1), or ``[length, char]`` in colour;
+* ``colors``: the block colours in order, ``{char: {...}, ...}`` (colour v is the v-th,
+  counting from 1); without it the puzzle is black and white, ``#`` on ``.``;
+* ``givens``: ``[row, col, char]`` (0-based); ``rules``: ``{"rule": "symmetric", "axis": A}``,
+  ``{"rule": "count", "op": "=", ">=" or "<=", "n": N[, "color": C]}``,
+  ``{"rule": "no-square"[, "color": C]}``, ``{"rule": "line", "cells": [[r, c], ...], "clue": [...]}``
+  (a clue block of a line rule may name its colour by char, name or number).
+
+Every other key (title, goal, properties) is ignored: a certificate is about the clues,
+givens and rules alone.  Values in a grid are colour indices: 0 the background ``.``, v the
+v-th colour.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import NamedTuple
+
+AXES = ("left-right", "top-bottom", "rotate180", "transpose")
+MAX_CELLS = 4_000_000
+
+
+class Spec(NamedTuple):
+    height: int
+    width: int
+    chars: str
+    """The background ``.`` then each block colour's character: value v is ``chars[v]``."""
+    rows: tuple
+    """Per row, its blocks ``(length, colour)``; the length is None for a blotted block."""
+    columns: tuple
+    givens: tuple
+    """``(row, col, value)`` triples, sorted."""
+    rules: tuple
+    """``("symmetric", axis)``, ``("count", op, n, value)``, ``("no-square", value)`` and
+    ``("line", cells, blocks)``; a value None means any block colour (a filled cell)."""
+
+
+def _int(x: object, what: str, low: int = 0, high: int = 1 << 31) -> int:
+    if type(x) is not int or not low <= x <= high:
+        raise ValueError(f"{what}: expected a whole number from {low} to {high}, got {json.dumps(x)[:20]}")
+    return x
+
+
+def read_puzzle(data: bytes) -> Spec:
+    """The puzzle of ``puzzle.json``; ValueError (one line) when it is not one."""
+    try:
+        doc = json.loads(data)
+    except (ValueError, RecursionError) as e:
+        raise ValueError(f"not JSON ({type(e).__name__})") from None
+    if not isinstance(doc, dict):
+        raise ValueError("expected a JSON object")
+    colours = doc.get("colors", {"#": {"name": "black"}})
+    if not isinstance(colours, dict) or not 1 <= len(colours) <= 32:
+        raise ValueError("colors: expected an object of 1 to 32 colours")
+    chars = "." + "".join(colours)
+    if len(set(chars)) != len(chars) or any(len(ch) != 1 for ch in colours):
+        raise ValueError("colors: each colour's key is one character, not '.' nor repeated")
+    names = [None] + [v.get("name") if isinstance(v, dict) else None for v in colours.values()]
+
+    def colour(x: object, what: str, numbers: bool = False) -> int:
+        if isinstance(x, str) and x in chars[1:]:
+            return chars.index(x)
+        if isinstance(x, str) and x in names:
+            return names.index(x)
+        if numbers and type(x) is int and 1 <= x < len(chars):
+            return x
+        raise ValueError(f"{what}: {json.dumps(x)[:20]} is not a colour of the puzzle")
+
+    def blocks(clue: object, what: str, line_rule: bool = False) -> tuple:
+        if not isinstance(clue, list):
+            raise ValueError(f"{what}: expected a list of blocks")
+        out = []
+        for j, b in enumerate(clue):
+            n, c = (b if isinstance(b, list) and len(b) == 2 else (b, 1))
+            if n == "?" and not line_rule:
+                n = None
+            else:
+                n = _int(n, f"{what}[{j}]", 0 if line_rule else 1, 1 << 24)
+            c = colour(c, f"{what}[{j}]", line_rule) if c != 1 or isinstance(b, list) else 1
+            if n != 0:
+                out.append((n, c))
+        return tuple(out)
+
+    lines = {}
+    for key in ("rows", "columns"):
+        value = doc.get(key)
+        if not isinstance(value, list) or not value:
+            raise ValueError(f"{key}: expected a non-empty list of clues")
+        lines[key] = tuple(blocks(clue, f"{key}[{i}]") for i, clue in enumerate(value))
+    h, w = len(lines["rows"]), len(lines["columns"])
+    if h * w > MAX_CELLS:
+        raise ValueError(f"{w}x{h} is more than {MAX_CELLS} cells")
+    givens: dict[tuple[int, int], int] = {}
+    for i, g in enumerate(doc.get("givens") or []):
+        if not (isinstance(g, list) and len(g) == 3 and isinstance(g[2], str) and g[2] in chars):
+            raise ValueError(f"givens[{i}]: expected [row, col, char]")
+        r, c = _int(g[0], f"givens[{i}]", 0, h - 1), _int(g[1], f"givens[{i}]", 0, w - 1)
+        if givens.setdefault((r, c), chars.index(g[2])) != chars.index(g[2]):
+            raise ValueError(f"givens[{i}]: cell ({r}, {c}) is given two values")
+    rules: list[tuple] = []
+    for i, rule in enumerate(doc.get("rules") or []):
+        what = f"rules[{i}]"
+        name = rule.get("rule") if isinstance(rule, dict) else None
+        value = None if not isinstance(rule, dict) or rule.get("color") is None else colour(rule["color"], what)
+        if name == "symmetric" and rule.get("axis") in AXES and (rule["axis"] != "transpose" or h == w):
+            rules.append(("symmetric", rule["axis"]))
+        elif name == "count" and rule.get("op") in ("=", ">=", "<="):
+            rules.append(("count", rule["op"], _int(rule.get("n"), what, 0, 1 << 62), value))
+        elif name == "no-square":
+            rules.append(("no-square", value))
+        elif name == "line" and isinstance(rule.get("cells"), list) and rule["cells"]:
+            cells = tuple((_int(c[0], what, 0, h - 1), _int(c[1], what, 0, w - 1)) if isinstance(c, list)
+                          and len(c) == 2 else (-1, -1) for c in rule["cells"])
+            if (-1, -1) in cells or len(set(cells)) != len(cells):
+                raise ValueError(f"{what}: the cells of a line rule are distinct [row, col] pairs")
+            rules.append(("line", cells, blocks(rule.get("clue"), f"{what}.clue", True)))
+        elif name == "connected":
+            raise ValueError(f"{what}: rule connected is encoded lazily; certificates do not cover it")
+        else:
+            raise ValueError(f"{what}: not a rule certificates cover ({json.dumps(rule)[:40]})")
+    return Spec(h, w, chars, lines["rows"], lines["columns"], tuple(sorted((r, c, v) for (r, c), v in givens.items())),
+                tuple(rules))
+
+
+def mirror(spec: Spec, axis: str, r: int, c: int) -> tuple[int, int]:
+    """The cell that (r, c) must equal under ``symmetric:axis``."""
+    if axis == "left-right":
+        return r, spec.width - 1 - c
+    if axis == "top-bottom":
+        return spec.height - 1 - r, c
+    if axis == "rotate180":
+        return spec.height - 1 - r, spec.width - 1 - c
+    return c, r
+
+
+def has(v: int, value: int | None) -> bool:
+    """Whether a cell of value v counts for a rule about ``value`` (None: any block colour)."""
+    return v == value if value is not None else v != 0
+
+
+def runs(values: list[int]) -> list[tuple[int, int]]:
+    """The blocks ``(length, colour)`` a line of values shows: runs of one block colour."""
+    out: list[list[int]] = []
+    prev = 0
+    for v in values:
+        if v and v == prev:
+            out[-1][0] += 1
+        elif v:
+            out.append([1, v])
+        prev = v
+    return [(n, v) for n, v in out]
+
+
+def fits(values: list[int], blocks: tuple) -> bool:
+    """Whether a line of values matches its clue (a blotted length matches any length)."""
+    shown = runs(values)
+    return len(shown) == len(blocks) and all(
+        v == c and (n is None or n == m) for (m, v), (n, c) in zip(shown, blocks))
+
+
+def read_grid(spec: Spec, data: bytes) -> list[list[int]]:
+    """A solution file (one row of palette characters a line) as values; ValueError otherwise."""
+    try:
+        rows = data.decode("utf-8").split("\n")
+    except UnicodeDecodeError:
+        raise ValueError("not UTF-8 text") from None
+    if rows[-1] != "" or len(rows) != spec.height + 1:
+        raise ValueError(f"expected {spec.height} rows, each ended by a newline")
+    out = []
+    for r, row in enumerate(rows[:-1]):
+        if len(row) != spec.width or row.strip(spec.chars):
+            raise ValueError(f"row {r + 1}: expected {spec.width} characters of {spec.chars!r}")
+        out.append([spec.chars.index(ch) for ch in row])
+    return out
+
+
+def grid_error(spec: Spec, grid: list[list[int]]) -> str | None:
+    """Why ``grid`` (values) is not a solution of the puzzle, or None when it is."""
+    for r in range(spec.height):
+        if not fits(grid[r], spec.rows[r]):
+            return f"row {r + 1} does not match its clue"
+    for c in range(spec.width):
+        if not fits([grid[r][c] for r in range(spec.height)], spec.columns[c]):
+            return f"column {c + 1} does not match its clue"
+    for r, c, v in spec.givens:
+        if grid[r][c] != v:
+            return f"cell ({r}, {c}) differs from its given value"
+    for i, rule in enumerate(spec.rules):
+        cells = [(r, c) for r in range(spec.height) for c in range(spec.width)]
+        if rule[0] == "symmetric":
+            ok = all(grid[r][c] == grid[m[0]][m[1]] for r, c in cells for m in [mirror(spec, rule[1], r, c)])
+        elif rule[0] == "count":
+            k = sum(has(grid[r][c], rule[3]) for r, c in cells)
+            ok = {"=": k == rule[2], ">=": k >= rule[2], "<=": k <= rule[2]}[rule[1]]
+        elif rule[0] == "no-square":
+            ok = not any(all(has(grid[r + dr][c + dc], rule[1]) for dr in (0, 1) for dc in (0, 1))
+                         for r, c in cells if r + 1 < spec.height and c + 1 < spec.width)
+        else:
+            ok = fits([grid[r][c] for r, c in rule[1]], rule[2])
+        if not ok:
+            return f"rule {i + 1} ({rule[0]}) is broken"
+    return None

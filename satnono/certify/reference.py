@@ -1,0 +1,265 @@
+"""The reference encoder: a puzzle's clues, givens and rules as a CNF formula whose models,
+read on the cell variables, are exactly the puzzle's solutions.
+
+Part of the trust base: this module imports nothing of satnono outside ``satnono.certify``
+(not the fast encoder, the line kernels or the compiled core); it is written for reading.
+
+**Cell variables** (a grid of H rows and W columns, K block colours):
+
+* K = 1 (black and white, or one colour of its own): cell (r, c), 0-based, is variable
+  ``r*W + c + 1``, true when the cell is filled;
+* K >= 2: cell (r, c) has value v (0 the background, 1..K the colours in palette order) when
+  variable ``(r*W + c)*(K+1) + v + 1`` is true; exactly one value per cell.
+
+Auxiliary variables follow, numbered in the order the encoder makes them: each row, then
+each column, then each rule in the file's order.
+
+**A line** (a row, a column or a ``line`` rule's cells, n cells, clue blocks 0..k-1) is a path
+through a graph: node (j, p) means "blocks 0..j-1 are placed within the first p cells"; the
+source is (0, 0), the sink (k, n).  An edge from (j, p) either paints cell p background and
+goes to (j, p+1), or places block j at cells p..p+L-1 (L its length, any L >= 1 for a blotted
+block) and goes to (j+1, p+L), through one more background cell when block j+1 has the same
+colour.  Every node and edge on some path from source to sink is a variable, and:
+
+1. the source and the sink hold;
+2. an edge implies both its ends;
+3. a node other than the source implies one of its incoming edges, one other than the sink
+   one of its outgoing edges;
+4. an edge implies the value it paints on each cell it covers;
+5. a cell having a value implies one of the edges that paint it that value.
+
+(1-4) make every model's line the reading of a source-to-sink path: an accepted line; any
+accepted line gives a model.  (5) makes unit propagation find every cell value that no
+placement of the line allows (Bacchus, "GAC via unit propagation", CP 2007): so a line
+deduction on known cells is a unit clause that unit propagation derives.
+
+**Rules**: a given cell is a unit clause; ``symmetric`` makes each cell equal its mirror image
+(for every value); ``count`` is a sequential counter (Sinz 2005) for "at most" and one over the
+negations for "at least"; ``no-square`` forbids each all-filled (or all-colour) 2x2 square;
+``line`` is a line as above.
+"""
+
+from __future__ import annotations
+
+from .puzzle import Spec, mirror
+
+ENCODER_VERSION = "1"
+
+
+def nvalues(spec: Spec) -> int:
+    """K, the number of block colours."""
+    return len(spec.chars) - 1
+
+
+def variable(spec: Spec, r: int, c: int, v: int) -> int:
+    """The variable of "cell (r, c) has value v" (K = 1: the one variable of the cell, any v)."""
+    k = nvalues(spec)
+    return r * spec.width + c + 1 if k == 1 else (r * spec.width + c) * (k + 1) + v + 1
+
+
+def literal(spec: Spec, r: int, c: int, v: int) -> int:
+    """The literal true when cell (r, c) has value v."""
+    x = variable(spec, r, c, v)
+    return -x if nvalues(spec) == 1 and v == 0 else x
+
+
+def filled(spec: Spec, r: int, c: int, value: int | None) -> int:
+    """The literal true when cell (r, c) has ``value`` (None: any block colour)."""
+    return -literal(spec, r, c, 0) if value is None else literal(spec, r, c, value)
+
+
+def variable_map(spec: Spec) -> list:
+    """Per row, per cell, its variable (K = 1) or the variable of each value 0..K."""
+    k = nvalues(spec)
+    return [[variable(spec, r, c, 1) if k == 1 else [variable(spec, r, c, v) for v in range(k + 1)]
+             for c in range(spec.width)] for r in range(spec.height)]
+
+
+def blocking_clause(spec: Spec, grid: list[list[int]]) -> list[int]:
+    """The clause every grid but ``grid`` (values) satisfies."""
+    return [-literal(spec, r, c, grid[r][c]) for r in range(spec.height) for c in range(spec.width)]
+
+
+def line_graph(n: int, blocks: tuple, budget: list[int] | None = None) -> list[tuple[int, int, int, int, int]]:
+    """The edges on some source-to-sink path of a line's graph, ordered by p: ``(u, p, q,
+    colour, L)`` goes from node u (at cell p) to node u or u+1 (at cell q), and paints cells
+    p..p+L-1 ``colour`` and cells p+L..q-1 background.  Node (j, p) is numbered j*(n+1) + p;
+    a background edge stays at block j (L = 0), a block edge goes on to block j+1.
+    ``budget``: ``[edges]`` that may still be made (OverflowError beyond)."""
+    k, row = len(blocks), n + 1
+    if budget is not None:
+        budget[0] -= (k + 1) * n + sum(n * (n + 1) // 2 for length, _ in blocks if length is None)
+        if budget[0] < 0:
+            raise OverflowError("the encoding is larger than allowed")
+    edges = []
+    for p in range(n):
+        for j in range(k + 1):
+            edges.append((j * row + p, p, p + 1, 0, 0))
+            if j < k:
+                length, colour = blocks[j]
+                gap = 1 if j + 1 < k and blocks[j + 1][1] == colour else 0
+                for size in (range(1, n - p + 1) if length is None else (length,)):
+                    if p + size + gap <= n:
+                        edges.append((j * row + p, p, p + size + gap, colour, size))
+    reached, live = bytearray((k + 1) * row), bytearray((k + 1) * row)
+    reached[0] = live[k * row + n] = 1
+    for u, p, q, colour, size in edges:
+        if reached[u]:
+            reached[u + q - p + (row if colour else 0)] = 1
+    kept = []
+    for e in reversed(edges):
+        u, p, q, colour, size = e
+        if reached[u] and live[u + q - p + (row if colour else 0)]:
+            live[u] = 1
+            kept.append(e)
+    return kept[::-1]
+
+
+class Encoder:
+    """Collects the clauses of one puzzle; :meth:`new` numbers the auxiliary variables.
+
+    ``budget``: the formula's DIMACS text may be at most that many bytes (None: any size).
+    The work is counted as it is done, 4 a clause (each takes 2 bytes at least) and 1 a
+    candidate edge of a line's graph, and OverflowError ends it beyond twice the budget and
+    a million: a puzzle cannot make the verifier build more than its stored formula holds."""
+
+    def __init__(self, spec: Spec, budget: int | None = None) -> None:
+        self.spec = spec
+        k = nvalues(spec)
+        self.nvars = spec.height * spec.width * (1 if k == 1 else k + 1)
+        self.clauses: list[list[int]] = []
+        self.budget = None if budget is None else [2 * budget + (1 << 20)]
+
+    def spend(self, clauses: int) -> None:
+        """Count ``clauses`` about to be made against the budget."""
+        if self.budget is not None:
+            self.budget[0] -= 4 * clauses
+            if self.budget[0] < 0:
+                raise OverflowError("the encoding is larger than allowed")
+
+    def new(self) -> int:
+        self.nvars += 1
+        return self.nvars
+
+    def line(self, cells: list[tuple[int, int]], blocks: tuple) -> None:
+        """The clauses of one line (the module's docstring, 1-5); its node variables in the
+        order of their numbers, then its edge variables in the order of :func:`line_graph`."""
+        spec, add = self.spec, self.clauses.append
+        n, row = len(cells), len(cells) + 1
+        values = range(nvalues(spec) + 1)
+        lit = [[literal(spec, r, c, v) for v in values] for r, c in cells]
+        edges = line_graph(n, blocks, self.budget)
+        self.spend(sum(e[2] - e[1] for e in edges) + n * len(values))
+        if not edges:
+            add([])  # the clue cannot fit its cells
+            return
+        heads = [u + q - p + (row if colour else 0) for u, p, q, colour, _ in edges]
+        source, sink = 0, len(blocks) * row + n
+        node = {u: self.new() for u in sorted({e[0] for e in edges}.union(heads))}
+        ins: dict = {u: [] for u in node}
+        outs: dict = {u: [] for u in node}
+        paints: list[list[list[int]]] = [[[] for _ in values] for _ in range(n)]  # paints[i][v]: the edges painting cell i v
+        add([node[source]])                                                    # 1
+        add([node[sink]])
+        for (u, p, q, colour, size), head in zip(edges, heads):
+            x = self.new()
+            add([-x, node[u]])                                                 # 2
+            add([-x, node[head]])
+            outs[u].append(x)
+            ins[head].append(x)
+            for i in range(p, q):
+                v = colour if i < p + size else 0
+                add([-x, lit[i][v]])                                           # 4
+                paints[i][v].append(x)
+        for u in node:
+            if u != source:
+                add([-node[u], *ins[u]])                                       # 3
+            if u != sink:
+                add([-node[u], *outs[u]])
+        for i in range(n):
+            for v in values:
+                add([-lit[i][v], *paints[i][v]])                               # 5
+
+    def at_most(self, xs: list[int], most: int) -> None:
+        """At most ``most`` of the literals ``xs`` hold: Sinz's sequential counter, where
+        s[i][j] is forced true when at least j+1 of xs[0..i] hold."""
+        add, m = self.clauses.append, len(xs)
+        if most >= m:
+            return
+        if most < 0:
+            add([])
+            return
+        if most == 0:
+            for x in xs:
+                add([-x])
+            return
+        self.spend(2 * m * most)
+        s = [[self.new() for _ in range(most)] for _ in range(m - 1)]
+        add([-xs[0], s[0][0]])
+        for j in range(1, most):
+            add([-s[0][j]])
+        for i in range(1, m - 1):
+            add([-xs[i], s[i][0]])
+            add([-s[i - 1][0], s[i][0]])
+            for j in range(1, most):
+                add([-xs[i], -s[i - 1][j - 1], s[i][j]])
+                add([-s[i - 1][j], s[i][j]])
+            add([-xs[i], -s[i - 1][most - 1]])
+        add([-xs[m - 1], -s[m - 2][most - 1]])
+
+    def rule(self, rule: tuple) -> None:
+        spec, add = self.spec, self.clauses.append
+        cells = [(r, c) for r in range(spec.height) for c in range(spec.width)]
+        if rule[0] == "symmetric":
+            for r, c in cells:
+                m = mirror(spec, rule[1], r, c)
+                if (r, c) < m:
+                    for v in range(1 if nvalues(spec) == 1 else 0, nvalues(spec) + 1):
+                        a, b = literal(spec, r, c, v), literal(spec, *m, v)
+                        add([-a, b])
+                        add([a, -b])
+        elif rule[0] == "count":
+            op, n, value = rule[1:]
+            xs = [filled(spec, r, c, value) for r, c in cells]
+            if op != ">=":
+                self.at_most(xs, n)
+            if op != "<=":
+                self.at_most([-x for x in xs], len(xs) - n)
+        elif rule[0] == "no-square":
+            for r, c in cells:
+                if r + 1 < spec.height and c + 1 < spec.width:
+                    add([-filled(spec, r + dr, c + dc, rule[1]) for dr in (0, 1) for dc in (0, 1)])
+        else:
+            self.line(list(rule[1]), rule[2])
+
+
+def encode(spec: Spec, budget: int | None = None) -> tuple[int, list[list[int]]]:
+    """``(number of variables, clauses)`` of the puzzle; OverflowError when its DIMACS text
+    would be longer than ``budget`` bytes."""
+    enc = Encoder(spec, budget)
+    h, w, k = spec.height, spec.width, nvalues(spec)
+    if k > 1:  # exactly one value per cell
+        for r in range(h):
+            for c in range(w):
+                xs = [variable(spec, r, c, v) for v in range(k + 1)]
+                enc.clauses.append(xs)
+                enc.clauses += [[-a, -b] for i, a in enumerate(xs) for b in xs[i + 1:]]
+    for r, c, v in spec.givens:
+        enc.clauses.append([literal(spec, r, c, v)])
+    for r in range(h):
+        enc.line([(r, c) for c in range(w)], spec.rows[r])
+    for c in range(w):
+        enc.line([(r, c) for r in range(h)], spec.columns[c])
+    for rule in spec.rules:
+        enc.spend(spec.height * spec.width * (k + 1))
+        enc.rule(rule)
+    return enc.nvars, enc.clauses
+
+
+def dimacs(nvars: int, clauses: list[list[int]], extra: list[int] | None = None) -> bytes:
+    """The formula as DIMACS text: the header, then one clause a line (``extra``: one more
+    clause at the end)."""
+    body = [*clauses, extra] if extra is not None else clauses
+    lines = [f"p cnf {nvars} {len(body)}"]
+    lines += [" ".join(map(str, cl)) + " 0" if cl else "0" for cl in body]
+    return ("\n".join(lines) + "\n").encode("ascii")

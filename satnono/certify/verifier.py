@@ -1,0 +1,186 @@
+"""Checking a certificate: :func:`verify`, what ``satnono verify CERT`` runs.
+
+Part of the trust base: this module imports nothing of satnono outside ``satnono.certify``.
+The checks, in order (the first that fails is the answer):
+
+1. ``certificate.json`` is a manifest of a known verdict listing exactly that verdict's files,
+   and each file's SHA-256 is the one listed;
+2. ``puzzle.json`` is a puzzle (:mod:`~satnono.certify.puzzle`), and ``formula.cnf`` is byte
+   for byte its reference encoding (:mod:`~satnono.certify.reference`), whose variable map the
+   manifest repeats;
+3. each solution keeps the clues, the givens and the rules, and two solutions differ;
+4. the line deductions replay (:mod:`~satnono.certify.replay`) to the solution, or to a stuck
+   state, as the manifest's ``line_solvable`` says;
+5. the DRAT proof refutes ``formula.cnf`` with the solution's blocking clause appended
+   (unique) or ``formula.cnf`` alone (none) (:mod:`~satnono.certify.drat`).
+
+Every file is read up to a size limit, so a huge file is one line of error, not a crash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+
+from .puzzle import Spec, grid_error, read_grid, read_puzzle
+from .reference import ENCODER_VERSION, blocking_clause, dimacs, encode, variable_map
+from .replay import replay
+
+MANIFEST = "certificate.json"
+FILES = {
+    "unique": ("puzzle.json", "formula.cnf", "solution", "deductions.json", "proof.drat"),
+    "multiple": ("puzzle.json", "formula.cnf", "solution", "solution2", "deductions.json"),
+    "none": ("puzzle.json", "formula.cnf", "proof.drat"),
+}
+#: The largest file of each name read, in bytes: a larger one is refused, not read.
+LIMITS = {MANIFEST: 64 << 20, "puzzle.json": 64 << 20, "solution": 64 << 20, "solution2": 64 << 20,
+          "deductions.json": 256 << 20, "formula.cnf": 1 << 30, "proof.drat": 2 << 30}
+
+
+class Rejected(Exception):
+    """What is wrong with a certificate (one line)."""
+
+
+def _open(directory: str, name: str):  # type: ignore[no-untyped-def]
+    """A certificate's file, opened: a regular file within its size limit."""
+    try:
+        f = open(os.path.join(directory, name), "rb")
+    except OSError as e:
+        raise Rejected(f"{name}: cannot read: {e.strerror or e}") from None
+    info = os.fstat(f.fileno())
+    if not stat.S_ISREG(info.st_mode) or info.st_size > LIMITS[name]:
+        f.close()
+        raise Rejected(f"{name}: not a regular file" if not stat.S_ISREG(info.st_mode) else
+                       f"{name}: larger than {LIMITS[name] >> 20} MB")
+    return f
+
+
+def _read(directory: str, name: str) -> bytes:
+    with _open(directory, name) as f:
+        try:
+            data = f.read(LIMITS[name] + 1)
+        except OSError as e:
+            raise Rejected(f"{name}: cannot read: {e.strerror or e}") from None
+    if len(data) > LIMITS[name]:
+        raise Rejected(f"{name}: larger than {LIMITS[name] >> 20} MB")
+    return data
+
+
+def _sha(directory: str, name: str) -> str:
+    """The SHA-256 of a file, read in pieces (a proof may be large)."""
+    h = hashlib.sha256()
+    with _open(directory, name) as f:
+        try:
+            while piece := f.read(1 << 20):
+                h.update(piece)
+        except OSError as e:
+            raise Rejected(f"{name}: cannot read: {e.strerror or e}") from None
+    return h.hexdigest()
+
+
+def verify(directory: str) -> tuple[bool, str]:
+    """``(True, what was checked)`` for a sound certificate, else ``(False, what is wrong)``."""
+    try:
+        if not os.path.isdir(directory):
+            raise Rejected("not a directory")
+        m = check_manifest(directory)
+        spec, nvars, clauses = check_formula(directory, m)
+        grids = check_solutions(directory, m, spec)
+        check_deductions(directory, m, spec, grids)
+        return True, check_proof(directory, m, spec, nvars, clauses, grids)
+    except Rejected as e:
+        return False, str(e)
+    except MemoryError:
+        return False, "out of memory"
+    except RecursionError:
+        return False, "too deeply nested"
+
+
+def check_manifest(directory: str) -> dict:
+    """1. The manifest, of a known verdict, listing that verdict's files with their SHA-256."""
+    try:
+        m = json.loads(_read(directory, MANIFEST))
+    except (ValueError, RecursionError):
+        raise Rejected(f"{MANIFEST}: not JSON") from None
+    if not isinstance(m, dict) or m.get("verdict") not in FILES or not isinstance(m.get("line_solvable"), bool):
+        raise Rejected(f"{MANIFEST}: no verdict (unique, multiple or none) and line_solvable flag")
+    verdict = m["verdict"]
+    files = m.get("files")
+    if not isinstance(files, dict) or sorted(files) != sorted(FILES[verdict]):
+        raise Rejected(f"{MANIFEST}: a {verdict} certificate lists the files {', '.join(FILES[verdict])}")
+    for name in FILES[verdict]:
+        if _sha(directory, name) != files[name]:
+            raise Rejected(f"{name}: its SHA-256 differs from the one in {MANIFEST}")
+    if m.get("encoder_version") != ENCODER_VERSION:
+        raise Rejected(f"{MANIFEST}: encoder version {m.get('encoder_version')!r}; this verifier has {ENCODER_VERSION}")
+    if m["line_solvable"] and verdict != "unique":
+        raise Rejected(f"{MANIFEST}: a {verdict} puzzle cannot be line-solvable")
+    return m
+
+
+def check_formula(directory: str, m: dict) -> tuple[Spec, int, list[list[int]]]:
+    """2. The puzzle, and formula.cnf and the variable map as the reference encoder makes them."""
+    try:
+        spec = read_puzzle(_read(directory, "puzzle.json"))
+    except ValueError as e:
+        raise Rejected(f"puzzle.json: {e}") from None
+    stored = _read(directory, "formula.cnf")
+    try:  # (the encoding may not grow beyond what the stored formula could hold)
+        nvars, clauses = encode(spec, budget=len(stored))
+    except OverflowError:
+        raise Rejected("formula.cnf: not the reference encoding of puzzle.json (that would be larger)") from None
+    if stored != dimacs(nvars, clauses):
+        raise Rejected("formula.cnf: not the reference encoding of puzzle.json")
+    if not isinstance(m.get("variables"), dict) or m["variables"].get("cells") != variable_map(spec):
+        raise Rejected(f"{MANIFEST}: the variable map is not the reference encoder's")
+    return spec, nvars, clauses
+
+
+def check_solutions(directory: str, m: dict, spec: Spec) -> list[list[list[int]]]:
+    """3. Each solution keeps the clues, the givens and the rules; two solutions differ."""
+    grids = []
+    for name in ("solution", "solution2")[:{"unique": 1, "multiple": 2, "none": 0}[m["verdict"]]]:
+        try:
+            grids.append(read_grid(spec, _read(directory, name)))
+        except ValueError as e:
+            raise Rejected(f"{name}: {e}") from None
+        why = grid_error(spec, grids[-1])
+        if why is not None:
+            raise Rejected(f"{name}: not a solution: {why}")
+    if len(grids) == 2 and grids[0] == grids[1]:
+        raise Rejected("solution2: the same grid as solution")
+    return grids
+
+
+def check_deductions(directory: str, m: dict, spec: Spec, grids: list) -> None:
+    """4. The line deductions replay to the solution or to a stuck state, as line_solvable says."""
+    if m["verdict"] != "none":
+        why = replay(spec, _read(directory, "deductions.json"), m["line_solvable"], grids[0])
+        if why is not None:
+            raise Rejected(f"deductions.json: {why}")
+
+
+def check_proof(directory: str, m: dict, spec: Spec, nvars: int, clauses: list[list[int]], grids: list) -> str:
+    """5. The DRAT proof refutes formula.cnf (its clauses: byte for byte the file) with the
+    solution's blocking clause appended (unique), or alone (none); what was checked."""
+    verdict = m["verdict"]
+    if verdict == "multiple":
+        return "multiple: two solutions checked, the line deductions replayed"
+    from .drat import check
+
+    proof = _read(directory, "proof.drat")
+    if verdict == "unique":
+        block = blocking_clause(spec, grids[0])
+        if m.get("blocking_clause") != " ".join(map(str, block)) + " 0":
+            raise Rejected(f"{MANIFEST}: blocking_clause is not the one of the solution")
+        clauses = [*clauses, block]
+    result = check(clauses, proof, nvars)
+    if not result.ok:
+        raise Rejected(f"proof.drat: {result.message}")
+    if verdict == "none":
+        return f"none: proof.drat refutes formula.cnf ({result.message})"
+    kind = "line-solvable" if m["line_solvable"] else "not line-solvable"
+    return (f"unique ({kind}): the solution checked, the deductions replayed, proof.drat refutes every "
+            f"other grid ({result.message})")
