@@ -36,14 +36,13 @@ from typing import Any, Callable, Generator, Iterable
 from .counting import MULTIPLE, NONE, UNIQUE, count
 from . import batch
 from .batch import BatchError as BatchError
-from .batch import Lost
+from .batch import Lost, hang_limit
 # re-exported: batch inputs and the resume file lived here
 from .batch.inputs import Key as Key
 from .batch.inputs import Task as Task
 from .batch.inputs import discover as discover
 from .batch.inputs import load_tasks as load_tasks
 from .batch.inputs import result_key as result_key
-from .batch.ordered import in_order
 from .batch.resume import ResultLog as _ResultLog
 from .batch.resume import ResumeFileError as ResumeFileError
 from .lines import LineSolver, shared_solver
@@ -178,11 +177,6 @@ def classify_task(item: tuple[Task, Options]) -> dict[str, Any]:
     return _run_one(task, opts, _shared_lines())
 
 
-def hang_limit(timeout: float | None) -> float | None:
-    """Seconds after which a task with a per-puzzle ``timeout`` is taken for hung."""
-    return None if timeout is None else 2.0 * timeout + 30.0
-
-
 def lost_record(task: Task, lost: Lost) -> dict[str, Any]:
     """The record of a task that could not be run: ``unknown`` if it ran out of time,
     ``error`` if its worker died on it."""
@@ -235,63 +229,6 @@ def _adapt(on_start: Callable[..., None]) -> Callable[[Any], None]:
     except (TypeError, ValueError):
         takes = True
     return (lambda runner: on_start(runner)) if takes else (lambda runner: on_start())
-
-
-# --------------------------------------------------------------------------
-# Task functions of check and count batches (--workers, --scheduler)
-
-
-def check_task(item: tuple[Puzzle, float | None, str, bool]) -> tuple[str, Any, Any]:
-    """Check one puzzle (in a worker): ``("ok", CheckResult, difficulty or None)`` or
-    ``("internal", message, None)``; ``difficulty`` (the explain grade) when asked for."""
-    from .solve import Checker, InternalError
-
-    puzzle, timeout, solver, with_difficulty = item
-    checker = _CHECKERS.get(solver)
-    if checker is None:
-        checker = _CHECKERS[solver] = Checker(solver, line_solver=_shared_lines())
-    try:
-        res = checker.check(puzzle, timeout)
-    except InternalError as e:
-        return "internal", str(e), None
-    return "ok", res, graded(res, checker) if with_difficulty else None
-
-
-def graded(res: Any, checker: Any) -> dict:
-    """The explain grade of a checked puzzle; its time is added to ``res.seconds``, so that
-    the seconds reported for the puzzle cover everything reported for it."""
-    import time
-
-    from .explain import difficulty
-
-    t0 = time.monotonic()
-    d = difficulty(res.puzzle, res, line_solver=checker.lines)
-    res.seconds += time.monotonic() - t0
-    return d
-
-
-_CHECKERS: dict[str, Any] = {}
-
-
-def count_task(item: tuple[Puzzle, int | None, float | None, bool, str]) -> Any:
-    """Count the solutions of one puzzle (in a worker): a :class:`satnono.counting.CountResult`."""
-    puzzle, max_solutions, timeout, exact, solver = item
-    return count(puzzle, max_solutions, timeout, exact, solver, line_solver=_shared_lines())
-
-
-def run_items(fn: Callable[[Any], Any], items: list[Any], workers: int = 1, scheduler: str | None = None,
-              timeout: float | None = None,
-              on_start: Callable[[Any], None] | None = None) -> Generator[tuple[int, Any], None, None]:
-    """``(i, fn(items[i]))`` in input order on the batch engine (a :class:`Lost` when an item
-    could not be run); for the check and count commands.
-
-    Raises:
-        BatchError: the Dask back end failed (results yielded before stay valid).
-    """
-    stream = batch.run(fn, list(enumerate(items)), workers=min(workers, max(1, len(items))), scheduler=scheduler,
-                       hang_after=hang_limit(timeout), on_start=on_start)
-    with closing(stream):
-        yield from in_order(stream, range(len(items)))
 
 
 def summarize(records: Iterable[dict[str, Any]]) -> dict[str, Any]:

@@ -34,7 +34,7 @@ LAYERS: list[list[str]] = [
     ["satnono.counting"],
     ["satnono.diagnose"],
     ["satnono.explain"],
-    ["satnono.classify"],
+    ["satnono.classify", "satnono.batch.tasks"],  # the check and count batches' task functions
     ["satnono.generation"],
     ["satnono.blot"],
     ["satnono.fixer"],

@@ -111,6 +111,11 @@ def runner_for(workers: int = 1, scheduler: str | None = None, *, start_method: 
     return LocalRunner(workers, start_method=start_method, hang_after=hang_after)
 
 
+def hang_limit(timeout: float | None) -> float | None:
+    """Seconds after which a task with a per-puzzle ``timeout`` is taken for hung (``hang_after``)."""
+    return None if timeout is None else 2.0 * timeout + 30.0
+
+
 def run(fn: Callable[[Any], Any], items: Iterable[tuple[int, Any]], *, workers: int = 1,
         scheduler: str | None = None, chunked: bool = True, start_method: str | None = None,
         hang_after: float | None = None,

@@ -98,7 +98,7 @@ def count_cmd(files: tuple[str, ...], fmt: str | None, max_solutions: int | None
     batch = None
     if workers > 1 or scheduler:  # on the batch engine, results in input order
         from ..batch import Lost
-        from ..classify import count_task, run_items
+        from ..batch.tasks import count_task, run_items
 
         batch = run_items(count_task, [(p, max_solutions, timeout, exact, solver) for _, _, p, e in items if e is None],
                           workers, scheduler, timeout, on_start=batch_started(Bar("count", False), 0))

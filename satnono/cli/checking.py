@@ -51,7 +51,7 @@ def run_checks(files, fmt, timeout, solver, emit: Emit, bar: Bar, checker: Check
 
         status = checker.progress = PhaseStatus(True)
     if workers > 1 or scheduler:  # on the batch engine: results in input order, graded in the workers
-        from ..classify import check_task, run_items
+        from ..batch.tasks import check_task, run_items
 
         lead = next((k for k, it in enumerate(items) if it[3] is None), len(items))
         batch = run_items(check_task, [(p, timeout, solver, graded) for _, _, p, e in items if e is None],
@@ -152,7 +152,7 @@ def _batched(result):  # type: ignore[no-untyped-def]
 def graded(res: CheckResult, checker: Checker) -> dict:
     """The difficulty grade of a checked puzzle (``satnono explain``'s); its time is added to
     ``res.seconds``, so that the seconds reported cover everything reported."""
-    from ..classify import graded as _graded
+    from ..batch.tasks import graded as _graded  # (the SAT and counting modules come with it)
 
     return _graded(res, checker)
 
