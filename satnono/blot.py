@@ -35,8 +35,8 @@ from typing import Any
 
 from .errors import SatnonoError
 from .model import Grid, Puzzle, color_clues_of_grid
-from .results import Status
-from .solve import Checker, CheckResult
+from .results import Limits, Status
+from .solve import Checker, CheckResult, Start
 
 REQUIRES = ("unique", "line")
 #: Blots scored (by a propagation each) per greedy step of :func:`reveal_blots`.
@@ -190,9 +190,9 @@ class _Judge:
         if not p.is_color and not p.rules and self._switch(p, state.unknown_cells()):
             return False
         self.sat_calls += 1
-        res = self.checker.settle(p, deadline=self.deadline, state=state, propagated=True,
-                                  other_than=self.goal, check_totals=False,
-                                  switch=bool(p.rules)).result  # (without rules: _switch above looked)
+        start = Start(state, propagated=True, known=self.goal,
+                      switch_looked=not p.rules)  # (without rules: _switch above looked)
+        res = self.checker.settle(p, start, Limits(deadline=self.deadline)).result
         if res.status is Status.UNKNOWN:
             self.timed_out = True
         return res.status is Status.UNIQUE

@@ -30,7 +30,7 @@ from .logic.components import Component, component_state, split
 from .lines import LineSolver
 from .logic.state import COLUMN, ROW, GridState
 from .model import Grid, Puzzle
-from .results import Status
+from .results import Limits, Status
 from .sat import DEFAULT_SOLVER, SatSession
 from .solve import Checker, lazy_rules, rule_cuts
 
@@ -422,7 +422,7 @@ def count(
                 status = MULTIPLE if n >= 2 else UNKNOWN
         return CountResult(puzzle, n, is_exact, status, seconds=time.monotonic() - t0, **kw)
 
-    st = Checker(solver, lines).settle(puzzle, deadline=deadline, solutions=1, keep_open=True)
+    st = Checker(solver, lines).settle(puzzle, limits=Limits(deadline=deadline), solutions=1, keep_open=True)
     res = st.result
     if st.sat is None:  # settled (or stopped) before a SAT solution was at hand
         if res.status is Status.UNIQUE:

@@ -31,7 +31,7 @@ from .lines.count import count_color_placements, count_line, count_placements  #
 from .model import Grid, Puzzle, grid_diff
 from .logic.state import COLUMN, ROW, Contradiction, GridState, initial_state, partial_grid
 from .sat import DEFAULT_SOLVER, SatSession
-from .results import Status
+from .results import Limits, Status
 from .rules.protocol import describe
 from .solve import Checker, Settlement, solve_keeping_rules, sum_mismatch_reason, verified
 
@@ -234,7 +234,7 @@ def diagnose(puzzle: Puzzle, timeout: float | None = None, solver: str = DEFAULT
     if puzzle.sum_mismatch():
         d.after_line = tuple("?" * puzzle.width for _ in range(puzzle.height))
         return no_solution(sum_mismatch_reason(puzzle))
-    st = Checker(solver, lines).settle(puzzle, deadline=deadline, keep_open=probe_cells, check_totals=False)
+    st = Checker(solver, lines).settle(puzzle, limits=Limits(deadline=deadline), keep_open=probe_cells)
     try:
         return _diagnosis(d, st, deadline, probe_cells, finish, no_solution)
     finally:

@@ -295,7 +295,7 @@ def _givens_unique(puzzle, goal, res, first, checker, left, out_of_time, best: _
         cells = grid_diff(goal, other)
         cell = best(givens, cells)
         givens[cell] = _given_value(puzzle, goal, cell)
-        chk = checker.check(puzzle, timeout=left(), givens=givens)
+        chk = checker.check(puzzle.with_givens(givens), timeout=left())
         if chk.status == Status.UNIQUE:
             break
         if chk.status != Status.MULTIPLE:
@@ -306,12 +306,12 @@ def _givens_unique(puzzle, goal, res, first, checker, left, out_of_time, best: _
         if out_of_time():
             return None
         trial = {k: v for k, v in givens.items() if k != cell}
-        chk = checker.check(puzzle, timeout=left(), givens=trial)
+        chk = checker.check(puzzle.with_givens(trial), timeout=left())
         if chk.status == Status.UNIQUE:
             givens = trial
         elif chk.status == Status.UNKNOWN:
             return None
-    chk = checker.check(puzzle, timeout=left(), givens=givens)
+    chk = checker.check(puzzle.with_givens(givens), timeout=left())
     if chk.status != Status.UNIQUE:
         return None
     return GivenProposal("unique", _as_givens(givens, puzzle), chk)
@@ -338,7 +338,7 @@ def _givens_line(puzzle, uniq: GivenProposal, checker, left, out_of_time, best: 
     while True:
         if out_of_time():
             return None
-        state, bad = checker.propagate(puzzle, givens=givens)
+        state, bad = checker.propagate(puzzle.with_givens(givens))
         if bad is not None:  # cannot happen: the givens come from a solution
             return None
         open_cells = state.unknown_cells()
@@ -348,10 +348,10 @@ def _givens_line(puzzle, uniq: GivenProposal, checker, left, out_of_time, best: 
         givens[cell] = _given_value(puzzle, goal, cell)
     for cell in list(givens):
         trial = {k: v for k, v in givens.items() if k != cell}
-        state, bad = checker.propagate(puzzle, givens=trial)
+        state, bad = checker.propagate(puzzle.with_givens(trial))
         if bad is None and state.is_complete():
             givens = trial
-    chk = checker.check(puzzle, timeout=left(), givens=givens)
+    chk = checker.check(puzzle.with_givens(givens), timeout=left())
     if chk.status != Status.UNIQUE or not chk.line_solvable:
         return None
     return GivenProposal("line", _as_givens(givens, puzzle), chk)
@@ -554,7 +554,7 @@ class _CheckerSearch(_Search):
         for cell in cand:
             trial = dict(givens)
             trial[cell] = _given_value(self.puzzle, self.goal, cell)
-            state, _ = self.checker.propagate(self.puzzle, givens=trial)
+            state, _ = self.checker.propagate(self.puzzle.with_givens(trial))
             scores.append(state.unknown_count())
         return cand[scores.index(min(scores))]
 

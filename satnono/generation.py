@@ -51,19 +51,18 @@ from collections import Counter
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from .lines.vector import fits, grid_of, handles, propagate_many, row_masks, switch_of
 from .model import BLACK, MAX_COLORS, MAX_SIDE, Grid, Puzzle, default_palette
-from .results import Status
+from .lines import LineSolver, shared_solver
+from .logic.state import GridState
+from .results import Limits, Status
 from .rules.count import Count
 from .rules.protocol import keep
-
-if TYPE_CHECKING:
-    from .lines import LineSolver
-    from .solve import Checker
+from .solve import Checker, Start
 
 REQUIREMENTS = ("line", "unique", "search", "any")
 STYLES = ("noise", "smooth")
@@ -405,9 +404,6 @@ def _checker() -> Checker:
     every candidate judged here shares."""
     global _SHARED
     if _SHARED is None:
-        from .lines import shared_solver
-        from .solve import Checker
-
         _SHARED = Checker(line_solver=shared_solver())
     return _SHARED
 
@@ -421,9 +417,6 @@ def other_solution(goal: np.ndarray, kb: np.ndarray, kw: np.ndarray, timeout: fl
     Returns the other grid (verified), ``False`` when the goal is the only solution, or
     ``None`` when ``timeout`` ran out.
     """
-    from .logic.state import GridState
-    from .solve import Checker
-
     if puzzle is None:
         puzzle = Puzzle.from_grid(grid_of(goal))
     st = GridState(puzzle)
@@ -434,8 +427,9 @@ def other_solution(goal: np.ndarray, kb: np.ndarray, kw: np.ndarray, timeout: fl
     checker = _checker() if lines is None else Checker(line_solver=lines)
     ink = puzzle.chars[1]
     known = tuple(row.replace(BLACK, ink) for row in grid_of(goal)) if ink != BLACK else grid_of(goal)
-    res = checker.settle(puzzle, timeout, state=st, propagated=True, other_than=known, check_totals=False,
-                         switch=False).result  # (its callers look for a 2x2 switch first)
+    # (its callers look for a 2x2 switch first)
+    start = Start(st, propagated=True, known=known, switch_looked=True)
+    res = checker.settle(puzzle, start, Limits(timeout)).result
     if res.status is Status.MULTIPLE:
         return res.solutions[1]
     if res.status is Status.UNIQUE:
@@ -565,8 +559,7 @@ def _evaluate_one(spec: GenerateSpec, i: int) -> Verdict:
         raise RuntimeError("internal error: a generated picture contradicts its own clues")
 
     def unique() -> bool | None:  # the drawn picture is a solution: one SAT call looks for another
-        status = checker.settle(p, spec.timeout, state=state, propagated=True, other_than=rows,
-                                check_totals=False).result.status
+        status = checker.settle(p, Start(state, propagated=True, known=rows), Limits(spec.timeout)).result.status
         return True if status is Status.UNIQUE else False if status is Status.MULTIPLE else None
 
     verdict, cls = decide(spec, state.unknown_count(), unique)

@@ -256,6 +256,27 @@ class Puzzle:
         object.__setattr__(new, "source", source)
         return new
 
+    def with_givens(self, cells: Mapping[tuple[int, int], int] | Iterable[Sequence[int]]) -> Puzzle:
+        """The same puzzle with more given cells, each kept as the :class:`~satnono.rules.Givens`
+        rule keeps the puzzle's own: ``cells`` maps ``(row, col)`` to a colour index (True/False for
+        black/white in black and white), or is ``(row, col, colour index)`` triples.
+
+        Raises:
+            ValueError: a cell outside the grid or the palette, or given a value other than the
+                puzzle's own given for it.
+
+        >>> p = Puzzle.from_grid(["#.", ".#"]).with_givens({(0, 0): True})
+        >>> p.givens, p.all_rules[0].name
+        (((0, 0, 1),), 'givens')
+        """
+        extra = ([(r, c, int(v)) for (r, c), v in cells.items()] if isinstance(cells, Mapping)
+                 else list(cells))
+        givens = _normalise_givens((*self.givens, *extra), self.height, self.width, self.ncolors)
+        new = copy.copy(self)  # (the clues are normalised already)
+        object.__setattr__(new, "givens", givens)
+        object.__setattr__(new, "_all_rules", (Givens(givens).bind(new), *self.rules) if givens else self.rules)
+        return new
+
     @property
     def all_rules(self) -> tuple:
         """The givens (as a :class:`~satnono.rules.Givens` rule, first) and the extra rules:

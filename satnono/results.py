@@ -2,13 +2,12 @@
 
 :class:`Status` is the one verdict enum (check, count, diagnose, classify, the
 editor, explanations); it is ``str``-valued, so ``status == "unique"`` holds and
-JSON shows the word.  :class:`Limits` carries the budgets a run may spend, as one
-value that a worker or a remote task can be handed.
+JSON shows the word.  :class:`Limits` is what one settle may spend, as one value.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 
 #: The SAT back end used unless another is named (python-sat's CaDiCaL 1.9.5).
@@ -45,20 +44,24 @@ class Status(str, Enum):
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """What one settle, count or explanation may spend (None: no bound).
+    """What one settle may spend (None: no bound): ``Limits(timeout=5)``, five seconds from
+    when it starts; ``Limits(deadline=d)``, until the monotonic time ``d`` (a caller's own
+    deadline, shared by several steps).  With both, the earlier ends the run.
 
-    >>> Limits(timeout=5).with_timeout(None).timeout is None
+    >>> Limits(timeout=5).deadline_from(100.0), Limits(deadline=90.0, timeout=5).deadline_from(100.0)
+    (105.0, 90.0)
+    >>> Limits().deadline_from(100.0) is None
     True
     """
 
     timeout: float | None = None
-    """Seconds for the whole run."""
-    max_solutions: int | None = None
-    """Stop counting once this many solutions are known to exist."""
-    probe_budget: int | None = None
-    """Line-solver calls the probing of an explanation or a grade may make."""
-    enum_cap: int | None = None
-    """Models enumerated per component before an exact counter takes over."""
+    """Seconds, from the start of the run."""
+    deadline: float | None = None
+    """A :func:`time.monotonic` time the run must end by."""
 
-    def with_timeout(self, timeout: float | None) -> Limits:
-        return replace(self, timeout=timeout)
+    def deadline_from(self, start: float) -> float | None:
+        """The monotonic time the run must end by when it starts at ``start`` (None: never)."""
+        if self.timeout is None:
+            return self.deadline
+        end = start + self.timeout
+        return end if self.deadline is None else min(end, self.deadline)

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Mapping
+from typing import TYPE_CHECKING, Callable
 
 from .lines import LineSolver
 from .logic.propagate import propagate, transpose
 from .logic.state import Contradiction, Deadline, GridState, initial_state
 from .model import Grid, Puzzle, grid_diff
-from .results import DEFAULT_SOLVER, Status
+from .results import DEFAULT_SOLVER, Limits, Status
 from .rules.protocol import cut, is_lazy, name_of
 
 Progress = Callable[[str, "float | None"], None]
@@ -148,22 +148,14 @@ class InternalError(RuntimeError):
     """A solution failed its re-check against the clues (a bug, never a verdict)."""
 
 
-def satisfies(puzzle: Puzzle, grid: Grid, givens: Mapping[tuple[int, int], bool | int] | None = None) -> bool:
-    """Whether ``grid`` is a solution: the clues, the puzzle's givens and rules, and ``givens``."""
-    chars = puzzle.chars
-    return puzzle.is_solution(grid) and all(
-        grid[r][c] == chars[int(value)] for (r, c), value in (givens or {}).items()
-    )
-
-
-def verified(puzzle: Puzzle, grid: Grid, givens: Mapping[tuple[int, int], bool | int] | None = None) -> Grid:
-    if not satisfies(puzzle, grid, givens):
+def verified(puzzle: Puzzle, grid: Grid) -> Grid:
+    """``grid``, when it is a solution (the clues, the givens, the rules); else :class:`InternalError`."""
+    if not puzzle.is_solution(grid):
         raise InternalError(f"solver produced a grid that does not satisfy the clues of {puzzle.source or 'the puzzle'}")
     return grid
 
 
-def switched(puzzle: Puzzle, state: GridState, grid: Grid,
-             givens: Mapping[tuple[int, int], bool | int] | None = None) -> Grid | None:
+def switched(puzzle: Puzzle, state: GridState, grid: Grid) -> Grid | None:
     """A second solution next to the solution ``grid`` without SAT, or None: four cells that
     line logic left open in ``state`` whose exchange keeps their two rows' and two columns'
     clues (a 2x2 switch, :func:`satnono.lines.switches.find_switch`), re-checked whole against
@@ -191,20 +183,15 @@ def switched(puzzle: Puzzle, state: GridState, grid: Grid,
     rows[r1] ^= flip
     rows[r2] ^= flip
     other = grid_from_masks(rows, w, chars)
-    return other if satisfies(puzzle, other, givens) else None
+    return other if puzzle.is_solution(other) else None
 
 
-def known_solution(puzzle: Puzzle, givens: Mapping[tuple[int, int], bool | int] | None = None) -> Grid | None:
+def known_solution(puzzle: Puzzle) -> Grid | None:
     """The puzzle's goal picture when it is a solution (clues, givens, rules): a first solution
     known without search, so settling it takes one SAT call, for a second one, next to it.
     An author's picture in the editor, a file that stores its solution."""
     goal = puzzle.goal
-    if goal is None or not puzzle.is_solution(goal):
-        return None
-    chars = puzzle.chars
-    if any(goal[r][c] != chars[int(value)] for (r, c), value in (givens or {}).items()):
-        return None
-    return goal
+    return goal if goal is not None and puzzle.is_solution(goal) else None
 
 
 def broken_rule(puzzle: Puzzle, grid: Grid) -> str | None:
@@ -308,6 +295,29 @@ class Settlement:
             self.sat = None
 
 
+@dataclass(frozen=True, slots=True)
+class Start:
+    """What a caller knows before :meth:`Checker.settle` begins, beyond the puzzle.
+
+    >>> Start(known=("#.", ".#")).propagated
+    False
+    """
+
+    state: GridState | None = None
+    """Start from this state (propagated further in place) instead of a fresh one."""
+    propagated: bool = False
+    """``state`` is at the line fixpoint already (a batch kernel propagated it): straight to the CNF."""
+    known: Grid | None = None
+    """A solution known beforehand (a generator's picture): verified and blocked at once, and the one
+    SAT call looks for another next to it; the result is ``unique`` with it or ``multiple`` with both."""
+    switch_looked: bool = False
+    """The caller has looked for a 2x2 switch of ``known`` among the open cells already (:func:`switched`),
+    so the settle does not look again."""
+
+
+_FRESH = Start()
+
+
 class Checker:
     """Settles puzzles one after another, sharing the line-solver cache.
 
@@ -331,11 +341,10 @@ class Checker:
         self.progress = progress
         self._deferred = False  # a session was closed with ``defer``: free it before the next settle
 
-    def propagate(self, puzzle: Puzzle, deadline: float | None = None,
-                  givens: Mapping[tuple[int, int], bool | int] | None = None):
-        """Propagate a fresh state (with the puzzle's givens and ``givens`` set first);
-        returns ``(state, contradiction)``."""
-        state = initial_state(puzzle, givens)
+    def propagate(self, puzzle: Puzzle, deadline: float | None = None):
+        """Propagate a fresh state (with the puzzle's givens set first); returns
+        ``(state, contradiction)``."""
+        state = initial_state(puzzle)
         return state, propagate(state, self.lines, deadline=deadline)
 
     def _note(self, phase: str, share: float | None) -> None:
@@ -371,42 +380,32 @@ class Checker:
                 f"need about {format_size(need)} ({nvars:,} variables, {nclauses:,} clauses), more than the "
                 f"memory limit of {format_size(limit)} (--max-memory to raise it)")
 
-    def check(self, puzzle: Puzzle, timeout: float | None = None,
-              givens: Mapping[tuple[int, int], bool | int] | None = None) -> CheckResult:
+    def check(self, puzzle: Puzzle, timeout: float | None = None) -> CheckResult:
         """Settle ``puzzle``: unique, multiple (two solutions), none or unknown (timeout).
 
-        ``givens`` maps 0-based ``(row, col)`` cells to True (black) or False
-        (white), or in colour to a colour index (0 background): cells revealed
-        to the player, which every solution must respect, on top of the
-        puzzle's own ``givens``.
+        Cells revealed to the player are the puzzle's givens (``puzzle.with_givens(...)``).
         """
-        return self.settle(puzzle, timeout, givens).result
+        return self.settle(puzzle, limits=Limits(timeout)).result
 
-    def settle(self, puzzle: Puzzle, timeout: float | None = None,
-               givens: Mapping[tuple[int, int], bool | int] | None = None, *,
-               deadline: float | None = None, solutions: int = 2, keep_open: bool = False,
-               state: GridState | None = None, propagated: bool = False, other_than: Grid | None = None,
-               check_totals: bool = True, switch: bool = True) -> Settlement:
+    def settle(self, puzzle: Puzzle, start: Start | None = None, limits: Limits = Limits(), *,
+               solutions: int = 2, keep_open: bool = False) -> Settlement:
         """The one settle pipeline: totals, line propagation, then for what is left the CNF,
         a first solution and (``solutions=2``) a second one; every solution is verified
         against the clues, the givens and the rules before it is reported.
 
-        ``timeout`` (seconds from now) or ``deadline`` (a monotonic time) bounds the whole
-        run.  With ``solutions=1`` it stops at the first solution (``unknown`` unless line
-        logic alone settled the puzzle; the solution is in ``result.solutions``).
-        ``state``: start from this state (propagated further in place) instead of a fresh
-        one; ``propagated``: it is at the line fixpoint already (a batch kernel propagated
-        it), so go straight to the CNF.  ``other_than``: a solution already known (a
-        generator's picture): it is blocked at once and the one SAT call looks for another,
-        next to it; the result is ``unique`` with it or ``multiple`` with both; unless
-        ``keep_open``, a 2x2 switch of it among the cells line logic left open
-        (:func:`switched`) is looked for first (``switch=False``: the caller has looked), and
-        when there is one it is the second solution and the puzzle is not even encoded.  By default
-        the puzzle's goal picture is that known solution when it satisfies the clues, the
-        givens and the rules (:func:`known_solution`: the editor's drawing, a file that stores
-        its solution); a goal that does not is ignored and the search finds a first solution.
-        ``keep_open``: leave the SAT session open in the :class:`Settlement` for the caller
-        to go on with.
+        ``start``: what the caller knows already (:class:`Start`: a state to go on from, a
+        solution).  With a known solution, a 2x2 switch of it among the cells line logic left
+        open (:func:`switched`) is looked for first, unless ``keep_open`` or the caller has
+        looked; when there is one it is the second solution and the puzzle is not even
+        encoded.  Without one, the puzzle's goal picture is the known solution when it
+        satisfies the clues, the givens and the rules (:func:`known_solution`: the editor's
+        drawing, a file that stores its solution); a goal that does not is ignored and the
+        search finds a first solution.
+
+        ``limits`` bounds the whole run (a timeout, a deadline).  With ``solutions=1`` it stops
+        at the first solution (``unknown`` unless line logic alone settled the puzzle; the
+        solution is in ``result.solutions``).  ``keep_open``: leave the SAT session open in the
+        :class:`Settlement` for the caller to go on with.
         """
         if self._deferred:  # a settle that ran out of time left its solver to free: now, before the clock starts
             from .sat import free_deferred
@@ -414,8 +413,9 @@ class Checker:
             free_deferred()
             self._deferred = False
         t0 = time.monotonic()
-        if deadline is None and timeout is not None:
-            deadline = t0 + timeout
+        deadline = limits.deadline_from(t0)
+        if start is None:
+            start = _FRESH
         stats = Stats(cells=puzzle.height * puzzle.width)
         calls0 = self.lines.calls
         out = Settlement(CheckResult(puzzle, Status.UNKNOWN))
@@ -429,14 +429,13 @@ class Checker:
         # line logic had not settled when it stopped, at its fixpoint or at a contradiction
         # (all of them when it did not run)
         stats.unknown_after_propagation = stats.cells
-        if check_totals and puzzle.sum_mismatch():
+        if puzzle.sum_mismatch():
             return done(Status.NONE, reason=sum_mismatch_reason(puzzle))
-        if state is None:
-            state = initial_state(puzzle, givens)
+        state = initial_state(puzzle) if start.state is None else start.state
         out.state = state
         self._note("lines", None)
         try:
-            bad = None if propagated else propagate(state, self.lines, deadline=deadline)
+            bad = None if start.propagated else propagate(state, self.lines, deadline=deadline)
         except Deadline:
             stats.unknown_after_propagation = state.unknown_count()
             return done(Status.UNKNOWN, reason="timed out during line propagation")
@@ -444,23 +443,23 @@ class Checker:
         if bad is not None:
             out.contradiction = bad
             why = bad.describe(puzzle)
-            if givens or puzzle.givens:
+            if puzzle.givens:
                 why += " (with the given cells)"
             return done(Status.NONE, reason=why)
         if stats.unknown_after_propagation == 0:
             broken = broken_rule(puzzle, state.grid())
             if broken is not None:
                 return done(Status.NONE, reason=f"the only grid the clues allow breaks rule {broken}")
-            return done(Status.UNIQUE, line_solvable=True, solutions=(verified(puzzle, state.grid(), givens),))
+            return done(Status.UNIQUE, line_solvable=True, solutions=(verified(puzzle, state.grid()),))
 
         known: Grid | None
-        if other_than is not None:
-            known = verified(puzzle, other_than, givens)
+        if start.known is not None:
+            known = verified(puzzle, start.known)
         else:  # (known_solution checks the goal as verified would)
-            known = known_solution(puzzle, givens) if solutions >= 2 else None
-        if known is not None and switch and not keep_open:
+            known = known_solution(puzzle) if solutions >= 2 else None
+        if known is not None and not start.switch_looked and not keep_open:
             # a solution known beforehand and a 2x2 switch next to it: no CNF at all
-            s2 = switched(puzzle, state, known, givens)
+            s2 = switched(puzzle, state, known)
             if s2 is not None:
                 return done(Status.MULTIPLE, solutions=(known, s2), diff=tuple(grid_diff(known, s2)))
 
@@ -525,7 +524,7 @@ class Checker:
                     return done(Status.NONE, reason="no solution (proved by SAT search after line propagation)")
                 grid, model = first
                 out.first_model = model
-                s1 = verified(puzzle, grid, givens)
+                s1 = verified(puzzle, grid)
                 if solutions < 2:
                     return done(Status.UNKNOWN, solutions=(s1,), reason="stopped at the first solution")
                 late = "found a solution, but timed out before proving it unique"
@@ -542,7 +541,7 @@ class Checker:
                 return done(Status.UNKNOWN, solutions=(s1,), reason=late)
             if not second:
                 return done(Status.UNIQUE, solutions=(s1,))
-            s2 = verified(puzzle, second[0], givens)
+            s2 = verified(puzzle, second[0])
             return done(Status.MULTIPLE, solutions=(s1, s2), diff=tuple(grid_diff(s1, s2)))
         finally:
             stats.sat_calls = sat.calls
@@ -555,16 +554,13 @@ class Checker:
                 self._deferred = self._deferred or overdue
 
 
-def check(
-    puzzle: Puzzle,
-    timeout: float | None = None,
-    solver: str = DEFAULT_SOLVER,
-    givens: Mapping[tuple[int, int], bool | int] | None = None,
-) -> CheckResult:
+def check(puzzle: Puzzle, timeout: float | None = None, solver: str = DEFAULT_SOLVER) -> CheckResult:
     """Settle one puzzle.  See :class:`Checker` for batches.
 
     >>> from satnono.model import Puzzle
     >>> check(Puzzle.from_grid(["#.", ".#"])).status.value
     'multiple'
+    >>> check(Puzzle.from_grid(["#.", ".#"]).with_givens({(0, 0): True})).status.value
+    'unique'
     """
-    return Checker(solver).check(puzzle, timeout, givens)
+    return Checker(solver).check(puzzle, timeout)

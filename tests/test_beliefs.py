@@ -492,7 +492,8 @@ def test_hunches_never_decide_a_verdict(kind: str, hunch: str, monkeypatch) -> N
             p = Puzzle([[1]] * h, [[1]] * w, palette=pal, row_colors=((1,),) * h, column_colors=((1,),) * w)
             rows, cols = rng.sample(range(h), rng.choice((2, 3))), rng.sample(range(w), 2)
             givens = {(r, c): 0 for r in rows for c in range(w) if c not in cols}
-        state = initial_state(p, givens)
+        p = p.with_givens(givens)
+        state = initial_state(p)
         if propagate(state, lines) is not None or state.unknown_count() == 0:
             continue  # (line logic settles it: no search to assume anything in)
         row_runs = [tuple((n, chars[v]) for n, v in p.row_blocks(r)) for r in range(h)]
@@ -511,7 +512,7 @@ def test_hunches_never_decide_a_verdict(kind: str, hunch: str, monkeypatch) -> N
                 else:
                     lits += [-(base + v)] if v else [base + 1]
             forced.append(lits)
-        r = Checker().check(p, givens=givens)
+        r = Checker().check(p)
         expect = "none" if not truth else "unique" if len(truth) == 1 else "multiple"
         assert r.status.value == expect, (kind, hunch, p.rows, p.columns, givens)
         assert all(s in truth for s in r.solutions) and len(set(r.solutions)) == len(r.solutions)

@@ -117,12 +117,12 @@ def test_generated_ambiguous_20x20_become_unique():
         res = fix(p, timeout=15, max_edits=2)
         assert res.status == Status.MULTIPLE
         gu = as_dict(res.givens_unique)
-        r = checker.check(p, givens=gu)
+        r = checker.check(p.with_givens(gu))
         assert r.status == Status.UNIQUE and r.solutions[0] == p.goal
         for cell in gu:  # minimal under removal
-            assert checker.check(p, givens={k: v for k, v in gu.items() if k != cell}).status == Status.MULTIPLE
+            assert checker.check(p.with_givens({k: v for k, v in gu.items() if k != cell})).status == Status.MULTIPLE
         gl = as_dict(res.givens_line)
-        r = checker.check(p, givens=gl)
+        r = checker.check(p.with_givens(gl))
         assert r.status == Status.UNIQUE and r.line_solvable
         assert len(gl) < 20 * 20 // 4
         for e in res.edits:

@@ -258,9 +258,9 @@ def test_reading_a_file_counts_towards_its_puzzles_timeout(tmp_path, monkeypatch
     asked = []
 
     class Spy(Checker):
-        def check(self, puzzle, timeout=None, givens=None):
+        def check(self, puzzle, timeout=None):
             asked.append(timeout)
-            return super().check(puzzle, timeout, givens)
+            return super().check(puzzle, timeout)
 
     p = _picture(1, 20)
     late = checking._check_in_time(Spy(), p, 2.0, 2.5)

@@ -602,7 +602,7 @@ def _fixpoint_run(p, givens, use_c: bool, rng_seed: int, deadline: float | None 
     from satnono.logic import propagate as prop
     from satnono.logic.state import Deadline, initial_state
 
-    state = initial_state(p, givens or None)
+    state = initial_state(p.with_givens(givens))
     rng = random.Random(rng_seed)  # the same dirty lines both ways
     rows = [rng.random() < 0.7 for _ in range(p.height)]
     cols = [rng.random() < 0.7 for _ in range(p.width)]

@@ -400,7 +400,7 @@ def test_givens(kind):
     p = Puzzle.from_grid(grid, palette=pal) if pal else Puzzle.from_grid(grid)
     assert check(p).status is Status.MULTIPLE
     for givens, status, want in cases:
-        r = check(p, givens=givens)
+        r = check(p.with_givens(givens))
         assert r.status is status, givens
         if status is Status.UNIQUE:
             assert r.solutions == (want,)
@@ -629,7 +629,7 @@ def test_a_stored_solution_is_the_first_solution(colors):
             assert q.status is want and q.solutions[0] != wrong
         if not r.line_solvable:  # a given that the goal breaks: the goal is no solution of it
             (rr, cc), = [next((x, y) for x in range(h) for y in range(w) if grid[x][y] != ".")]
-            q = check(Puzzle.from_grid(grid, palette=chars), givens={(rr, cc): 0})
+            q = check(Puzzle.from_grid(grid, palette=chars).with_givens({(rr, cc): 0}))
             assert all(s[rr][cc] == "." for s in q.solutions)
             assert q.status is {0: Status.NONE, 1: Status.UNIQUE}.get(
                 sum(s[rr][cc] == "." for s in truth), Status.MULTIPLE)
@@ -798,10 +798,10 @@ def test_a_second_solution_by_a_2x2_switch():
     # a given is known to line logic: never switched
     perm = Puzzle.from_grid(["#..", ".#.", "..#"])
     for given in ({(0, 0): True}, {(0, 0): True, (2, 0): False}):
-        r = check(perm, givens=given)
+        r = check(perm.with_givens(given))
         assert r.status is Status.MULTIPLE and r.stats.sat_calls == 0 and len(r.diff) == 4
         assert all(s[x][y] == "#."[not v] for s in r.solutions for (x, y), v in given.items())
-    r = check(perm, givens={(0, 0): True, (1, 1): True})
+    r = check(perm.with_givens({(0, 0): True, (1, 1): True}))
     assert r.status is Status.UNIQUE and r.line_solvable
     # colour: no switch is looked for (the SAT call finds the second solution)
     r = check(Puzzle.from_grid(["a.", ".a", "bb"]))

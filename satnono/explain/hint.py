@@ -23,21 +23,27 @@ CHECK_PROBE_BUDGET = 30_000
 CHECK_SECONDS = 0.5
 
 
-def _verdict_of(checker: Checker, puzzle: Puzzle, timeout: float | None, givens=None):
+def _verdict_of(checker: Checker, puzzle: Puzzle | None, timeout: float | None):
+    """The verdict on ``puzzle`` (``none`` for None: known cells that contradict its givens)."""
     def verdict() -> str:
-        res = checker.check(puzzle, timeout, givens)
-        return res.status.value
+        return Status.NONE.value if puzzle is None else checker.check(puzzle, timeout).status.value
 
     return verdict
 
 
-def _givens(puzzle: Puzzle, known: Sequence[str] | None) -> dict[tuple[int, int], bool | int] | None:
+def _with_known(puzzle: Puzzle, known: Sequence[str] | None) -> Puzzle | None:
+    """``puzzle`` with the filled cells of ``known`` as givens; None when they contradict its own."""
     if known is None:
-        return None
+        return puzzle
     if puzzle.is_color:
         index = {ch: v for v, ch in enumerate(puzzle.chars)}
-        return {(r, c): index[ch] for r, row in enumerate(known) for c, ch in enumerate(row) if ch != "?"}
-    return {(r, c): ch != WHITE for r, row in enumerate(known) for c, ch in enumerate(row) if ch != "?"}
+        cells = {(r, c): index[ch] for r, row in enumerate(known) for c, ch in enumerate(row) if ch != "?"}
+    else:
+        cells = {(r, c): int(ch != WHITE) for r, row in enumerate(known) for c, ch in enumerate(row) if ch != "?"}
+    try:
+        return puzzle.with_givens(cells)
+    except ValueError:  # a known cell against a given one: no solution has both
+        return None
 
 
 def explain(puzzle: Puzzle, known: Sequence[str] | None = None, max_steps: int | None = None,
@@ -58,7 +64,7 @@ def explain(puzzle: Puzzle, known: Sequence[str] | None = None, max_steps: int |
     checker = Checker(line_solver=lines)
     ex = Explainer(lines, max_depth, probe_budget)
     return ex.explain(puzzle, known, max_steps, deadline,
-                      verdict=_verdict_of(checker, puzzle, verdict_timeout, _givens(puzzle, known)))
+                      verdict=_verdict_of(checker, _with_known(puzzle, known), verdict_timeout))
 
 
 def difficulty(puzzle: Puzzle, result: CheckResult | None = None, probe_budget: int = CHECK_PROBE_BUDGET,
@@ -161,7 +167,8 @@ def next_hint(puzzle: Puzzle, known: Sequence[str], timeout: float | None = 10.0
             return Hint("wrong", f"cell (row {r + 1}, column {c + 1}) is {word}, but the solution differs there{more}",
                         wrong=wrong, status=status)
     elif any(ch != "?" for row in known for ch in row):
-        if checker.check(puzzle, timeout, _givens(puzzle, known)).status is Status.NONE:
+        with_known = _with_known(puzzle, known)
+        if with_known is None or checker.check(with_known, timeout).status is Status.NONE:
             return Hint("contradiction",
                         "the filled cells fit no solution; the puzzle has several solutions "
                         "(or was not settled in time), so no single wrong cell can be named",

@@ -164,17 +164,13 @@ class GridState:
         return tuple(ex[index] for ex in exs)
 
 
-def initial_state(puzzle: Puzzle, givens=None) -> GridState:
-    """A fresh state with the puzzle's given cells set, and ``givens`` (a mapping
-    ``(row, col) -> colour index``, True/False for black/white) too: a cell given two
-    different values is left with none (propagation then reports the contradiction)."""
+def initial_state(puzzle: Puzzle) -> GridState:
+    """A fresh state with the puzzle's given cells set."""
     state = GridState(puzzle)
     # rules: the givens are the first rule, applied here; the other rules narrow the state
     # when it is propagated
     if puzzle.givens:
         puzzle.all_rules[0].narrow(state, None)
-    for (r, c), v in (givens or {}).items():
-        state.set_cell(r, c, v)
     return state
 
 
