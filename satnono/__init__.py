@@ -9,15 +9,28 @@ solution, and tell line-solvable puzzles from ones that need search.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 #: The version, written here only (pyproject.toml reads it; ``satnono --version`` prints it).
 __version__ = "0.1.0"
 
 from .errors import ParseError, PuzzleTooLarge, SatnonoError, UnsupportedPuzzle
 from .model import Puzzle
-
-from .explain.hint import next_hint
 from .results import Status
 from .solve import Checker, CheckResult, Stats, check
+
+if TYPE_CHECKING:
+    from .explain.hint import next_hint
+
+
+def __getattr__(name: str) -> Any:
+    """``next_hint`` is imported on first use (PEP 562): the explanation engine is loaded only by
+    what explains."""
+    if name == "next_hint":
+        from .explain.hint import next_hint
+
+        return next_hint
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def load(path: str, fmt: str | None = None) -> Puzzle:
