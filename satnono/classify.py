@@ -47,10 +47,10 @@ from .batch.resume import ResultLog as _ResultLog
 from .batch.resume import ResumeFileError as ResumeFileError
 from .lines import LineSolver, shared_solver
 from .model import Puzzle
+from .results import LEVELS
 from .sat import DEFAULT_SOLVER
 
 CLASSES = ("line", "search", "multiple", "none", "unknown", "error")
-LEVELS = ("line", "probe", "probe2", "search")
 #: Columns of the CSV output, in order.
 CSV_FIELDS = ("file", "index", "name", "width", "height", "class", "level", "line_solvable",
               "unknown_after_line", "unknown_after_probe", "count", "count_exact", "components",
@@ -189,13 +189,13 @@ def lost_record(task: Task, lost: Lost) -> dict[str, Any]:
 
 
 def run_batch(tasks: list[Task], opts: Options, workers: int = 1,
-              on_start: Callable[..., None] | None = None,
+              on_start: Callable[[Any], None] | None = None,
               scheduler: str | None = None) -> Generator[tuple[Task, dict[str, Any]], None, None]:
     """Classify ``tasks``; yields ``(task, record)`` as each finishes (completion order).
 
     ``workers`` > 1 uses that many local processes; ``scheduler`` a Dask cluster (see
     :func:`satnono.batch.runner_for`).  Error tasks are yielded at once.  ``on_start`` is
-    called (with the runner, if it takes an argument) once the workers exist (start a progress display there: worker processes are
+    called with the runner once the workers exist (start a progress display there: worker processes are
     forked before any display thread runs).  Closing the generator (or Ctrl-C in the
     caller) stops the workers.
 
@@ -214,21 +214,10 @@ def run_batch(tasks: list[Task], opts: Options, workers: int = 1,
     items = [(t.seq, (t, opts)) for t in todo]  # a list: the back end knows how many are left
     with closing(batch.run(classify_task, items, workers=min(workers, max(1, len(todo))), scheduler=scheduler,
                            hang_after=hang_limit(opts.timeout),
-                           on_start=_adapt(on_start) if on_start else None)) as stream:
+                           on_start=on_start)) as stream:
         for seq, rec in stream:
             t = by_seq[seq]
             yield t, lost_record(t, rec) if isinstance(rec, Lost) else rec
-
-
-def _adapt(on_start: Callable[..., None]) -> Callable[[Any], None]:
-    """``on_start`` called with the runner, or without arguments if it takes none."""
-    import inspect
-
-    try:
-        takes = bool(inspect.signature(on_start).parameters)
-    except (TypeError, ValueError):
-        takes = True
-    return (lambda runner: on_start(runner)) if takes else (lambda runner: on_start())
 
 
 def summarize(records: Iterable[dict[str, Any]]) -> dict[str, Any]:

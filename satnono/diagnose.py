@@ -78,8 +78,7 @@ class Diagnosis:
 
     puzzle: Puzzle
     status: Status
-    """The verdict (the one :class:`~satnono.results.Status` vocabulary)."""
-    """``unique``, ``multiple``, ``none`` or ``unknown``."""
+    """The verdict: ``unique``, ``multiple``, ``none`` or ``unknown`` (a :class:`~satnono.results.Status`)."""
     line_solvable: bool = False
     after_line: Grid = ()
     """The grid after line logic: ``#`` black, ``.`` white, ``?`` undetermined."""

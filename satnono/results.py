@@ -13,6 +13,10 @@ from enum import Enum
 #: The SAT back end used unless another is named (python-sat's CaDiCaL 1.9.5).
 DEFAULT_SOLVER = "cadical195"
 
+#: Difficulty levels, easiest first (the explain grade, classify's ``level``); ``multiple``,
+#: ``none`` and ``unknown`` are outside the scale.
+LEVELS = ("line", "probe", "probe2", "search")
+
 
 class Status(str, Enum):
     """The verdict on a puzzle: one of five words.

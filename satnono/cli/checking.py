@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections import Counter
 from typing import Callable
 
 from ..report import error_dict, label, result_dict, verdict_text
@@ -122,9 +123,7 @@ def _read_timed(files, fmt) -> tuple[list, dict[str, float]]:  # type: ignore[no
             break
         items.append(item)
         spent[item[0]] = spent.get(item[0], 0.0) + time.monotonic() - t0
-    counts: dict[str, int] = {}
-    for item in items:
-        counts[item[0]] = counts.get(item[0], 0) + 1
+    counts = Counter(item[0] for item in items)
     return items, {file: seconds / counts[file] for file, seconds in spent.items()}
 
 

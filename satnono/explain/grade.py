@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..model import Puzzle
+from ..results import LEVELS
 from .techniques import TECHNIQUES, Step, contradiction_text
 
-#: Difficulty levels, easiest first; ``multiple``, ``none`` and ``unknown`` are outside the scale.
-LEVELS = ("line", "probe", "probe2", "search")
+__all__ = ["LEVELS", "end_note", "grade"]
 
 
 def end_note(puzzle: Puzzle, status: str, bad: tuple[str, int] | None, verdict: str | None, unknown: int,

@@ -50,6 +50,7 @@ placements  5     the general case (counted by :func:`~satnono.lines.count.count
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -518,16 +519,16 @@ def color_cells(puzzle: Puzzle, axis: str, i: int, n: int, cur: tuple[Mask, ...]
         touched |= e
     cells: list[tuple[int, int, str]] = []
     excluded: list[tuple[int, int, str]] = []
-    by_value: dict[int, list[int]] = {}
-    by_gone: dict[tuple[int, ...], list[int]] = {}
+    by_value: defaultdict[int, list[int]] = defaultdict(list)
+    by_gone: defaultdict[tuple[int, ...], list[int]] = defaultdict(list)
     for pos in bit_list(touched):
         if (settled >> pos) & 1:
             v = next(v for v, a in enumerate(after) if not (a >> pos) & 1)
-            by_value.setdefault(v, []).append(pos)
+            by_value[v].append(pos)
             cells.append((i, pos, chars[v]) if axis == ROW else (pos, i, chars[v]))
         else:
             gone = tuple(v for v, e in enumerate(ex) if (e >> pos) & 1)
-            by_gone.setdefault(gone, []).append(pos)
+            by_gone[gone].append(pos)
             ch = "".join(chars[v] for v in gone)
             excluded.append((i, pos, ch) if axis == ROW else (pos, i, ch))
     cells.sort()
