@@ -277,31 +277,36 @@ def run_python(block: Block, cwd: Path) -> None:
 
 # --- checking what is not run ------------------------------------------------------------------------------
 
-EXTERNAL = {"dask", "nohup", "cd", "ls", "cat", "export"}  # tools of the reader's, not ours to run
+EXTERNAL = {"dask", "nohup", "cd", "ls", "cat", "export", "cc", "python3", "sha256sum", "head", "tail", "grep",
+            "sed", "wc", "echo", "printf", "mkdir", "rm", "cp", "mv"}  # the reader's tools, not ours
 
 
 def _words(command: str) -> list[list[str]]:
-    """The simple commands of a command line (split at ``&&``, ``||``, ``;``, ``|``), without
-    environment assignments and redirections."""
-    out = []
-    for part in re.split(r"&&|\|\||;|\|", command):
-        words = shlex.split(part, comments=True)
+    """The simple commands of a command line (split at ``&&``, ``||``, ``;``, ``|``, quotes
+    respected), without environment assignments, redirections and comments."""
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    tokens = list(lexer)
+    out: list[list[str]] = [[]]
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        if token in ("&&", "||", ";", "|", "&"):
+            out.append([])
+        elif token in (">", ">>", "<", ">&", "<&", "&>"):
+            if out[-1] and out[-1][-1].isdigit():  # 2>/dev/null, 2>&1: the descriptor goes too
+                out[-1].pop()
+            i += 1  # and the target
+        else:
+            out[-1].append(token)
+        i += 1
+    cleaned = []
+    for words in out:
         while words and re.match(r"^[A-Z_][A-Z0-9_]*=", words[0]):
             words.pop(0)
-        cleaned, skip = [], False
-        for w in words:
-            if skip:
-                skip = False
-                continue
-            if w in (">", ">>", "<", "2>", "2>&1"):
-                skip = w != "2>&1"
-                continue
-            if re.match(r"^\d?>>?\S|^<\S", w):
-                continue
-            cleaned.append(w)
-        if cleaned:
-            out.append(cleaned)
-    return out
+        if words:
+            cleaned.append(words)
+    return cleaned
 
 
 def _option_table(command: click.Command) -> dict[str, click.Option]:
@@ -390,7 +395,8 @@ def check_unrun(block: Block, bin_dir: Path) -> None:
             elif words[0] in ("pip", "python") and "install" in words:
                 check_pip(words[words.index("install") - 1:], block.where())
             else:
-                assert words[0] in EXTERNAL, f"{block.where()}: nothing checks {' '.join(words)!r}"
+                assert words[0] in EXTERNAL or words[0].startswith(("./", "../")), \
+                    f"{block.where()}: nothing checks {' '.join(words)!r}"
 
 
 RUN = {"console": run_console, "sh": run_sh, "bash": run_sh, "shell": run_sh}
