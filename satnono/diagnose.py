@@ -4,7 +4,7 @@
 
 * the grid after line logic (cells ``#``, ``.`` or ``?``);
 * every row and column that still has more than one placement, with the exact
-  number of placements (:func:`count_placements`, a small DP);
+  number of placements (:func:`~satnono.lines.count.count_placements`, a small DP);
 * for a puzzle with several solutions, the *ambiguity region*: the cells whose
   value is not the same in all solutions.  For each undetermined cell, one SAT
   call under an assumption asks for a solution with the other value; every
@@ -26,8 +26,7 @@ from typing import Any, Callable
 from .cnf.encode import encode
 from .lines import LineSolver
 from .lines.bits import known_of
-from .logic.state import partial_grid as after_line_grid  # noqa: F401  (its old name)
-from .lines.count import count_color_placements, count_line, count_placements  # noqa: F401  (re-exported)
+from .lines.count import count_line
 from .model import Grid, Puzzle, grid_diff
 from .logic.state import COLUMN, ROW, Contradiction, GridState, initial_state, partial_grid
 from .sat import DEFAULT_SOLVER, SatSession

@@ -99,7 +99,7 @@ class Signals:
 
 
 class _Critical:
-    """The context of :meth:`Signals.critical` (a class: :mod:`contextlib` is not loaded at start-up)."""
+    """The context of :meth:`Signals.critical`."""
 
     __slots__ = ("check", "signals")
 

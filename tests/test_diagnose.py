@@ -24,15 +24,10 @@ from _oracles import puzzle_solutions as solutions
 
 from satnono.classify import classify_puzzle
 from satnono.cli import main
-from satnono.diagnose import (
-    count_color_placements,
-    count_placements,
-    diagnose,
-    heat,
-    minimal_conflict,
-)
+from satnono.diagnose import diagnose, heat, minimal_conflict
 from satnono.cnf.encode import encode
 from satnono.lines import LineSolver
+from satnono.lines.count import count_color_placements, count_placements
 from satnono.model import Puzzle, line_clue
 from satnono.logic.state import COLUMN, ROW, GridState
 from satnono.render import (

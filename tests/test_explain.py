@@ -238,7 +238,7 @@ def test_colour_line_moves_against_brute_force(case):
                 pos.setdefault(k, set()).add(v)
     placements = None
     if mv.technique == "placements":
-        from satnono.diagnose import count_color_placements
+        from satnono.lines.count import count_color_placements
 
         placements = count_color_placements(lengths, colors, n, ex)
     check_color_technique(SimpleNamespace(technique=mv.technique, placements=placements), lengths, colors,
@@ -630,22 +630,3 @@ def test_colour_drawings():
     assert len(files) == len(ex.steps)
     last = files[max(files)].decode()
     assert "#dc2828" in last and "#289628" in last  # the puzzle's own colours
-
-
-# --------------------------------------------------------------------------
-# Old import paths
-
-
-def test_old_engine_import_path_gives_the_moved_names():
-    """``satnono.explain.engine`` held everything before the split; its old names still resolve to
-    the objects' new homes."""
-    from satnono.explain import engine, explainer, grade, techniques
-    from satnono.logic import probe
-
-    assert engine.Explainer is explainer.Explainer and engine.Explanation is explainer.Explanation
-    assert engine.grade is grade.grade and engine.LEVELS is grade.LEVELS
-    assert engine.line_move is techniques.line_move and engine.color_line_move is techniques.color_line_move
-    assert engine.Prober is probe.Prober and engine.BudgetExhausted is probe.BudgetExhausted
-    assert engine.DEFAULT_PROBE_BUDGET == probe.DEFAULT_PROBE_BUDGET
-    with pytest.raises(AttributeError):
-        engine.no_such_name  # noqa: B018

@@ -878,21 +878,6 @@ def test_json_numbers_in_a_clue_list_must_be_integers(item: str, why: str) -> No
     assert loads('{"rows": ["1"], "columns": [[1]]}')[0].rows == ((1,),)
 
 
-def test_webpbn_xml_escaping_is_the_standard_librarys():
-    """The XML writer's own escape/quoteattr (the standard ones import urllib at start-up)
-    write exactly what xml.sax.saxutils writes."""
-    import random
-    from xml.sax.saxutils import escape as std_escape, quoteattr as std_quoteattr
-
-    from satnono.formats.webpbn import escape, quoteattr
-
-    rng = random.Random(4)
-    for _ in range(5000):
-        t = "".join(rng.choice("ab\"'&<>\n\t\r é") for _ in range(rng.randrange(10)))
-        assert quoteattr(t) == std_quoteattr(t)
-        assert escape(t) == std_escape(t) and escape(t, {"\r": "&#13;"}) == std_escape(t, {"\r": "&#13;"})
-
-
 def test_selectors_parse_a_multi_puzzle_file_once(tmp_path, monkeypatch):
     """`check F#1 ... F#k` reads and parses F once per process (it parsed F k times);
     a changed file is read again."""

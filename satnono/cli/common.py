@@ -1,9 +1,5 @@
-"""What every command shares and what ``satnono check`` needs before click is loaded: the exit
-codes, writing a line (as ``click.echo`` does), the progress bar, reading the FILE arguments.
-
-Nothing here imports click, so that a plain ``satnono check FILE...`` can run without it
-(see :func:`satnono.cli.main`).
-"""
+"""What every command shares: the exit codes, writing a line (as ``click.echo`` does), the
+progress bar, reading the FILE arguments."""
 
 from __future__ import annotations
 

@@ -20,8 +20,8 @@ from ..lines.count import count_line, count_placements
 from ..logic.state import COLUMN, ROW, GridState, initial_state, partial_grid
 from ..model import BLACK, WHITE, Puzzle
 from ..rules.protocol import describe, name_of, narrow, narrows
-from .techniques import (ColorMove, LineMove, Step, black_and_white, clue_text, color_cells, color_line_move,
-                         line_move, line_text, settled_text)
+from .techniques import (TECHNIQUES, ColorMove, LineMove, Step, black_and_white, clue_text, color_cells,
+                         color_line_move, line_move, line_text, settled_text)
 
 #: Grids up to this many cells get the strict easiest-first order (see :class:`Engine`).
 STRICT_MAX_CELLS = 100 * 100
@@ -319,22 +319,3 @@ def state_from_known(puzzle: Puzzle, known: Sequence[str]) -> GridState:
             elif ch != "?":
                 raise ValueError(f"state row {r + 1} column {c + 1}: {ch!r} is not one of '#', '.', '?'")
     return state
-
-
-
-
-# Compatibility: everything lived in this module before it was split; old imports keep working.
-from ..logic.probe import (DEFAULT_PROBE_BUDGET, FULL_SCAN_CELLS, PROBE_WINDOW,  # noqa: E402,F401
-                           QUICK_REFUTATION, BudgetExhausted, Prober)
-from .techniques import TECHNIQUES, color_word, contradiction_text  # noqa: E402,F401
-
-_MOVED = {"Explainer": "explainer", "Explanation": "explainer", "grade": "grade", "LEVELS": "grade"}
-
-
-def __getattr__(name: str):
-    """``Explainer``, ``Explanation``, ``grade`` and ``LEVELS``, from the modules that build on this
-    one (imported on first use, so this module does not import them)."""
-    if name in _MOVED:
-        import importlib
-        return getattr(importlib.import_module(f".{_MOVED[name]}", __package__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

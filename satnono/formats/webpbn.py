@@ -50,6 +50,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from typing import Any
+from xml.sax.saxutils import escape, quoteattr
 
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import DefusedXMLParser
@@ -59,24 +60,6 @@ from ..model import BLACK, BLOT, BW_PALETTE, WHITE, Color, Palette, Puzzle, defa
 from ._palette import RGB, build_palette, puzzle_of_blocks, rgb_of_name
 from ._text import check_size, parse_block
 
-
-def escape(text: str, entities: dict[str, str] | None = None) -> str:
-    """XML character data, as ``xml.sax.saxutils.escape`` writes it (that module imports
-    urllib, 14 ms of every start-up)."""
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    for key, value in (entities or {}).items():
-        text = text.replace(key, value)
-    return text
-
-
-def quoteattr(text: str) -> str:
-    """An XML attribute value with its quotes, as ``xml.sax.saxutils.quoteattr`` writes it."""
-    text = escape(text, {"\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
-    if '"' not in text:
-        return '"' + text + '"'
-    if "'" not in text:
-        return "'" + text + "'"
-    return '"' + text.replace('"', "&quot;") + '"'
 
 #: Tags of the format's structure: never read as a property, and a property with such a key
 #: is written ``<meta name="key">``.
