@@ -259,18 +259,22 @@ def run_sh(block: Block, cwd: Path, bin_dir: Path) -> None:
             f"{block.where()}: {command}\nexit {r.returncode}\n{r.stdout}"
 
 
-def run_python(block: Block, cwd: Path) -> None:
+def run_python(block: Block, cwd: Path, namespace: dict) -> None:
+    """A ``pycon`` block as a doctest, a ``python`` block executed; the blocks of a page share
+    ``namespace``, as a reader's session would."""
     old = os.getcwd()
     os.chdir(cwd)
     try:
         if block.lang == "pycon":
-            test = doctest.DocTestParser().get_doctest(block.text, {}, block.where(), str(block.page), block.line)
+            test = doctest.DocTestParser().get_doctest(block.text, namespace, block.where(), str(block.page),
+                                                       block.line)
             runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
             report: list[str] = []
-            runner.run(test, out=report.append)
+            runner.run(test, out=report.append, clear_globs=False)
+            namespace.update(test.globs)  # (a DocTest works on a copy)
             assert runner.failures == 0, "".join(report)
         else:
-            exec(compile(block.text, block.where(), "exec"), {"__name__": "__docs__"})
+            exec(compile(block.text, block.where(), "exec"), namespace)
     finally:
         os.chdir(old)
 
@@ -406,14 +410,14 @@ RUN = {"console": run_console, "sh": run_sh, "bash": run_sh, "shell": run_sh}
 def test_examples(page, tmp_path, bin_dir):
     """Every example of the page, in order, in a scratch directory of the page's own."""
     (tmp_path / "puzzles").symlink_to(ROOT / "puzzles")
-    found = blocks(page)
-    for block in found:
+    namespace: dict = {"__name__": "__docs__"}
+    for block in blocks(page):
         if block.skip is not None:
             check_unrun(block, bin_dir)
         elif block.lang in RUN:
             RUN[block.lang](block, tmp_path, bin_dir)
         elif block.lang in ("pycon", "python", "py"):
-            run_python(block, tmp_path)
+            run_python(block, tmp_path, namespace)
 
 
 def test_every_shell_block_is_console_sh_or_marked():
