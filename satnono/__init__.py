@@ -25,11 +25,16 @@ if TYPE_CHECKING:
 
 def __getattr__(name: str) -> Any:
     """``next_hint`` is imported on first use (PEP 562): the explanation engine is loaded only by
-    what explains."""
+    what explains; so is ``certify``, a callable module: ``satnono.certify(puzzle, directory)``
+    writes a certificate, ``satnono.certify.verify(directory)`` checks one."""
     if name == "next_hint":
         from .explain.hint import next_hint
 
         return next_hint
+    if name == "certify":
+        import importlib
+
+        return importlib.import_module(".certify", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -77,6 +82,7 @@ __all__ = [
     "generate",
     "fix",
     "next_hint",
+    "certify",
     "SatnonoError",
     "ParseError",
     "UnsupportedPuzzle",

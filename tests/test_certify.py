@@ -18,6 +18,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -28,7 +29,7 @@ import satnono.certify
 from satnono.certify import verifier
 from satnono.certify.drat import check as drat_check
 from satnono.certify.puzzle import read_grid, read_puzzle
-from satnono.certify.reference import dimacs, encode
+from satnono.certify.reference import clauses, dimacs, encode
 from satnono.certify.writer import CertifyError, certify
 from satnono.cli import cli
 from satnono.clues import line_blocks
@@ -206,14 +207,34 @@ def test_drat_trim_accepts_every_proof_unchanged(certs, drat_trim, tmp_path, nam
     assert "s VERIFIED" in r.stdout, r.stdout[-500:]
 
 
+def test_the_documented_drat_trim_recipe_works(certs, drat_trim, tmp_path):
+    """docs/certificates.md's one line that makes formula+block.cnf, then drat-trim on it."""
+    doc = (ROOT / "docs" / "certificates.md").read_text()
+    (recipe,) = [line for line in doc.splitlines() if line.startswith("python3 -c ")]
+    d = _copy(certs["plain-colour-search"], tmp_path)
+    subprocess.run(recipe, shell=True, cwd=d, check=True, timeout=60)
+    assert (d / "formula+block.cnf").read_bytes() == _formula_with_block(certs["plain-colour-search"])
+    r = subprocess.run([drat_trim, "formula+block.cnf", "proof.drat"], cwd=d, capture_output=True, text=True, timeout=120)
+    assert "s VERIFIED" in r.stdout
+
+
+def test_import_satnono_is_enough():
+    """``satnono.certify`` needs no import of its own, and ``import satnono`` does not load it."""
+    code = ("import sys, satnono; assert 'satnono.certify' not in sys.modules; "
+            "p = satnono.Puzzle.from_clues(rows=[[1]], columns=[[1]]); import tempfile, os; "
+            "d = os.path.join(tempfile.mkdtemp(), 'c'); print(satnono.certify(p, d).verdict, satnono.certify.verify(d)[0])")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.stdout.split() == ["unique", "True"], r.stderr
+
+
 def test_certificates_of_satisfiable_formulas_show_the_solutions(certs):
     """The solution files are the verdict's solutions: the formula with the blocking clause is
     unsatisfiable, and it is satisfiable without it (a solution exists)."""
     from pysat.solvers import Solver
 
     d = certs["plain-bw-search"]
-    clauses = encode(read_puzzle((d / "puzzle.json").read_bytes()))[1]
-    with Solver(name="cadical195", bootstrap_with=clauses) as s:
+    formula = clauses(encode(read_puzzle((d / "puzzle.json").read_bytes()))[1])
+    with Solver(name="cadical195", bootstrap_with=formula) as s:
         assert s.solve()
         s.add_clause([int(x) for x in _manifest(d)["blocking_clause"].split()[:-1]])
         assert not s.solve()
@@ -255,22 +276,22 @@ def _write_proof(d: Path, lines: list[str]) -> None:
 
 
 def _clauses_checked(d: Path) -> tuple[int, list[list[int]]]:
-    nvars, clauses = encode(read_puzzle((d / "puzzle.json").read_bytes()))
+    nvars, lines = encode(read_puzzle((d / "puzzle.json").read_bytes()))
     block = _manifest(d).get("blocking_clause")
-    return nvars, clauses + ([[int(x) for x in block.split()[:-1]]] if block else [])
+    return nvars, clauses(lines) + ([[int(x) for x in block.split()[:-1]]] if block else [])
 
 
 def _flip_literal(d: Path) -> None:
     """Negate one literal of one lemma, the first such change that breaks the proof."""
     lines = _proof_lines(d)
-    nvars, clauses = _clauses_checked(d)
+    nvars, formula = _clauses_checked(d)
     for i, line in enumerate(lines):
         words = line.split()
         if words[0] == "d" or len(words) < 2:
             continue
         words[0] = str(-int(words[0]))
         tampered = [*lines[:i], " ".join(words), *lines[i + 1:]]
-        if not drat_check(clauses, "\n".join(tampered).encode(), nvars).ok:
+        if not drat_check(formula, "\n".join(tampered).encode(), nvars).ok:
             _write_proof(d, tampered)
             return
     raise AssertionError("no literal's negation breaks the proof")
@@ -279,12 +300,12 @@ def _flip_literal(d: Path) -> None:
 def _drop_needed_lemma(d: Path) -> None:
     """Drop one lemma (not the empty clause) that the proof needs."""
     lines = _proof_lines(d)
-    nvars, clauses = _clauses_checked(d)
+    nvars, formula = _clauses_checked(d)
     for i in reversed(range(len(lines))):
         if lines[i].startswith("d") or lines[i].strip() == "0":
             continue
         tampered = lines[:i] + lines[i + 1:]
-        if not drat_check(clauses, "\n".join(tampered).encode(), nvars).ok:
+        if not drat_check(formula, "\n".join(tampered).encode(), nvars).ok:
             _write_proof(d, tampered)
             return
     raise AssertionError("no lemma is needed")

@@ -41,6 +41,8 @@ negations for "at least"; ``no-square`` forbids each all-filled (or all-colour) 
 
 from __future__ import annotations
 
+import gc
+
 from .puzzle import Spec, mirror
 
 ENCODER_VERSION = "1"
@@ -85,38 +87,43 @@ def line_graph(n: int, blocks: tuple, budget: list[int] | None = None) -> list[t
     colour, L)`` goes from node u (at cell p) to node u or u+1 (at cell q), and paints cells
     p..p+L-1 ``colour`` and cells p+L..q-1 background.  Node (j, p) is numbered j*(n+1) + p;
     a background edge stays at block j (L = 0), a block edge goes on to block j+1.
-    ``budget``: ``[edges]`` that may still be made (OverflowError beyond)."""
+
+    Node (j, p) is on a path when blocks 0..j-1 fit before cell p (``first[j] <= p``: each
+    block at its least length, 1 for a blot, and a background cell before a block of the same
+    colour) and blocks j..k-1 fit from cell p on (``p <= last[j]``).
+    ``budget``: ``[work]`` that may still be done (OverflowError beyond)."""
     k, row = len(blocks), n + 1
+    least = [1 if length is None else length for length, _ in blocks]
+    gap = [1 if j + 1 < k and blocks[j + 1][1] == blocks[j][1] else 0 for j in range(k)]
+    first, last = [0] * (k + 1), [n] * (k + 1)
+    for j in range(k):
+        first[j + 1] = first[j] + least[j] + gap[j]
+    for j in reversed(range(k)):
+        last[j] = last[j + 1] - least[j] - gap[j]
     if budget is not None:
-        budget[0] -= (k + 1) * n + sum(n * (n + 1) // 2 for length, _ in blocks if length is None)
+        budget[0] -= (k + 1) * n + sum(n * n for length, _ in blocks if length is None)
         if budget[0] < 0:
             raise OverflowError("the encoding is larger than allowed")
-    edges = []
+    edges: list[tuple[int, int, int, int, int]] = []
+    if first[k] > n:
+        return edges  # the blocks do not fit the line
     for p in range(n):
         for j in range(k + 1):
-            edges.append((j * row + p, p, p + 1, 0, 0))
+            if not first[j] <= p <= last[j]:
+                continue
+            if p < last[j]:
+                edges.append((j * row + p, p, p + 1, 0, 0))
             if j < k:
                 length, colour = blocks[j]
-                gap = 1 if j + 1 < k and blocks[j + 1][1] == colour else 0
-                for size in (range(1, n - p + 1) if length is None else (length,)):
-                    if p + size + gap <= n:
-                        edges.append((j * row + p, p, p + size + gap, colour, size))
-    reached, live = bytearray((k + 1) * row), bytearray((k + 1) * row)
-    reached[0] = live[k * row + n] = 1
-    for u, p, q, colour, size in edges:
-        if reached[u]:
-            reached[u + q - p + (row if colour else 0)] = 1
-    kept = []
-    for e in reversed(edges):
-        u, p, q, colour, size = e
-        if reached[u] and live[u + q - p + (row if colour else 0)]:
-            live[u] = 1
-            kept.append(e)
-    return kept[::-1]
+                for size in (range(1, last[j + 1] - gap[j] - p + 1) if length is None else (length,)):
+                    if p + size + gap[j] <= last[j + 1]:
+                        edges.append((j * row + p, p, p + size + gap[j], colour, size))
+    return edges
 
 
 class Encoder:
-    """Collects the clauses of one puzzle; :meth:`new` numbers the auxiliary variables.
+    """Writes the clauses of one puzzle, each as its DIMACS line (``"-3 7 0"``); :meth:`new`
+    numbers the auxiliary variables.
 
     ``budget``: the formula's DIMACS text may be at most that many bytes (None: any size).
     The work is counted as it is done, 4 a clause (each takes 2 bytes at least) and 1 a
@@ -127,7 +134,7 @@ class Encoder:
         self.spec = spec
         k = nvalues(spec)
         self.nvars = spec.height * spec.width * (1 if k == 1 else k + 1)
-        self.clauses: list[list[int]] = []
+        self.lines: list[str] = []
         self.budget = None if budget is None else [2 * budget + (1 << 20)]
 
     def spend(self, clauses: int) -> None:
@@ -141,74 +148,83 @@ class Encoder:
         self.nvars += 1
         return self.nvars
 
+    def add(self, *literals: int) -> None:
+        """One clause (none: the empty clause)."""
+        self.lines.append(" ".join(map(str, literals)) + " 0" if literals else "0")
+
     def line(self, cells: list[tuple[int, int]], blocks: tuple) -> None:
         """The clauses of one line (the module's docstring, 1-5); its node variables in the
-        order of their numbers, then its edge variables in the order of :func:`line_graph`."""
-        spec, add = self.spec, self.clauses.append
+        order of their numbers, then its edge variables in the order of :func:`line_graph`.
+        (The clauses are written out here, not through :meth:`add`: this is most of them.)"""
+        spec, add, write = self.spec, self.add, self.lines.append
         n, row = len(cells), len(cells) + 1
         values = range(nvalues(spec) + 1)
         lit = [[literal(spec, r, c, v) for v in values] for r, c in cells]
         edges = line_graph(n, blocks, self.budget)
         self.spend(sum(e[2] - e[1] for e in edges) + n * len(values))
         if not edges:
-            add([])  # the clue cannot fit its cells
+            add()  # the clue cannot fit its cells
             return
         heads = [u + q - p + (row if colour else 0) for u, p, q, colour, _ in edges]
         source, sink = 0, len(blocks) * row + n
-        node = {u: self.new() for u in sorted({e[0] for e in edges}.union(heads))}
-        ins: dict = {u: [] for u in node}
-        outs: dict = {u: [] for u in node}
+        ends = sorted({e[0] for e in edges}.union(heads))
+        node = dict(zip(ends, range(self.nvars + 1, self.nvars + 1 + len(ends))))
+        first = self.nvars + len(ends) + 1  # the edges' variables follow the nodes'
+        self.nvars += len(ends) + len(edges)
+        ins: dict = {u: [] for u in ends}
+        outs: dict = {u: [] for u in ends}
         paints: list[list[list[int]]] = [[[] for _ in values] for _ in range(n)]  # paints[i][v]: the edges painting cell i v
-        add([node[source]])                                                    # 1
-        add([node[sink]])
-        for (u, p, q, colour, size), head in zip(edges, heads):
-            x = self.new()
-            add([-x, node[u]])                                                 # 2
-            add([-x, node[head]])
+        add(node[source])                                                      # 1
+        add(node[sink])
+        for x, (u, p, q, colour, size), head in zip(range(first, first + len(edges)), edges, heads):
+            write(f"-{x} {node[u]} 0")                                         # 2
+            write(f"-{x} {node[head]} 0")
             outs[u].append(x)
             ins[head].append(x)
-            for i in range(p, q):
-                v = colour if i < p + size else 0
-                add([-x, lit[i][v]])                                           # 4
-                paints[i][v].append(x)
-        for u in node:
+            for i in range(p, p + size):
+                write(f"-{x} {lit[i][colour]} 0")                              # 4
+                paints[i][colour].append(x)
+            for i in range(p + size, q):
+                write(f"-{x} {lit[i][0]} 0")
+                paints[i][0].append(x)
+        for u in ends:
             if u != source:
-                add([-node[u], *ins[u]])                                       # 3
+                write(f"-{node[u]} {' '.join(map(str, ins[u]))} 0")              # 3
             if u != sink:
-                add([-node[u], *outs[u]])
+                write(f"-{node[u]} {' '.join(map(str, outs[u]))} 0")
         for i in range(n):
             for v in values:
-                add([-lit[i][v], *paints[i][v]])                               # 5
+                write(" ".join(map(str, (-lit[i][v], *paints[i][v]))) + " 0")   # 5
 
     def at_most(self, xs: list[int], most: int) -> None:
         """At most ``most`` of the literals ``xs`` hold: Sinz's sequential counter, where
         s[i][j] is forced true when at least j+1 of xs[0..i] hold."""
-        add, m = self.clauses.append, len(xs)
+        add, m = self.add, len(xs)
         if most >= m:
             return
         if most < 0:
-            add([])
+            add()
             return
         if most == 0:
             for x in xs:
-                add([-x])
+                add(-x)
             return
         self.spend(2 * m * most)
         s = [[self.new() for _ in range(most)] for _ in range(m - 1)]
-        add([-xs[0], s[0][0]])
+        add(-xs[0], s[0][0])
         for j in range(1, most):
-            add([-s[0][j]])
+            add(-s[0][j])
         for i in range(1, m - 1):
-            add([-xs[i], s[i][0]])
-            add([-s[i - 1][0], s[i][0]])
+            add(-xs[i], s[i][0])
+            add(-s[i - 1][0], s[i][0])
             for j in range(1, most):
-                add([-xs[i], -s[i - 1][j - 1], s[i][j]])
-                add([-s[i - 1][j], s[i][j]])
-            add([-xs[i], -s[i - 1][most - 1]])
-        add([-xs[m - 1], -s[m - 2][most - 1]])
+                add(-xs[i], -s[i - 1][j - 1], s[i][j])
+                add(-s[i - 1][j], s[i][j])
+            add(-xs[i], -s[i - 1][most - 1])
+        add(-xs[m - 1], -s[m - 2][most - 1])
 
     def rule(self, rule: tuple) -> None:
-        spec, add = self.spec, self.clauses.append
+        spec, add = self.spec, self.add
         cells = [(r, c) for r in range(spec.height) for c in range(spec.width)]
         if rule[0] == "symmetric":
             for r, c in cells:
@@ -216,8 +232,8 @@ class Encoder:
                 if (r, c) < m:
                     for v in range(1 if nvalues(spec) == 1 else 0, nvalues(spec) + 1):
                         a, b = literal(spec, r, c, v), literal(spec, *m, v)
-                        add([-a, b])
-                        add([a, -b])
+                        add(-a, b)
+                        add(a, -b)
         elif rule[0] == "count":
             op, n, value = rule[1:]
             xs = [filled(spec, r, c, value) for r, c in cells]
@@ -228,38 +244,47 @@ class Encoder:
         elif rule[0] == "no-square":
             for r, c in cells:
                 if r + 1 < spec.height and c + 1 < spec.width:
-                    add([-filled(spec, r + dr, c + dc, rule[1]) for dr in (0, 1) for dc in (0, 1)])
+                    add(*(-filled(spec, r + dr, c + dc, rule[1]) for dr in (0, 1) for dc in (0, 1)))
         else:
             self.line(list(rule[1]), rule[2])
 
 
-def encode(spec: Spec, budget: int | None = None) -> tuple[int, list[list[int]]]:
-    """``(number of variables, clauses)`` of the puzzle; OverflowError when its DIMACS text
-    would be longer than ``budget`` bytes."""
+def encode(spec: Spec, budget: int | None = None) -> tuple[int, list[str]]:
+    """``(number of variables, clauses as DIMACS lines)`` of the puzzle; OverflowError when its
+    DIMACS text would be longer than ``budget`` bytes."""
     enc = Encoder(spec, budget)
     h, w, k = spec.height, spec.width, nvalues(spec)
-    if k > 1:  # exactly one value per cell
+    collecting = gc.isenabled()
+    gc.disable()  # many small lists, no reference cycles among them: nothing for the collector
+    try:
+        if k > 1:  # exactly one value per cell
+            for r in range(h):
+                for c in range(w):
+                    xs = [variable(spec, r, c, v) for v in range(k + 1)]
+                    enc.add(*xs)
+                    for i, a in enumerate(xs):
+                        for b in xs[i + 1:]:
+                            enc.add(-a, -b)
+        for r, c, v in spec.givens:
+            enc.add(literal(spec, r, c, v))
         for r in range(h):
-            for c in range(w):
-                xs = [variable(spec, r, c, v) for v in range(k + 1)]
-                enc.clauses.append(xs)
-                enc.clauses += [[-a, -b] for i, a in enumerate(xs) for b in xs[i + 1:]]
-    for r, c, v in spec.givens:
-        enc.clauses.append([literal(spec, r, c, v)])
-    for r in range(h):
-        enc.line([(r, c) for c in range(w)], spec.rows[r])
-    for c in range(w):
-        enc.line([(r, c) for r in range(h)], spec.columns[c])
-    for rule in spec.rules:
-        enc.spend(spec.height * spec.width * (k + 1))
-        enc.rule(rule)
-    return enc.nvars, enc.clauses
+            enc.line([(r, c) for c in range(w)], spec.rows[r])
+        for c in range(w):
+            enc.line([(r, c) for r in range(h)], spec.columns[c])
+        for rule in spec.rules:
+            enc.spend(spec.height * spec.width * (k + 1))
+            enc.rule(rule)
+    finally:
+        if collecting:
+            gc.enable()
+    return enc.nvars, enc.lines
 
 
-def dimacs(nvars: int, clauses: list[list[int]], extra: list[int] | None = None) -> bytes:
-    """The formula as DIMACS text: the header, then one clause a line (``extra``: one more
-    clause at the end)."""
-    body = [*clauses, extra] if extra is not None else clauses
-    lines = [f"p cnf {nvars} {len(body)}"]
-    lines += [" ".join(map(str, cl)) + " 0" if cl else "0" for cl in body]
-    return ("\n".join(lines) + "\n").encode("ascii")
+def dimacs(nvars: int, lines: list[str]) -> bytes:
+    """The formula as DIMACS text: the header, then one clause a line."""
+    return ("\n".join([f"p cnf {nvars} {len(lines)}", *lines]) + "\n").encode("ascii")
+
+
+def clauses(lines: list[str]) -> list[list[int]]:
+    """The clauses of DIMACS lines as lists of literals."""
+    return [[int(x) for x in line.split()[:-1]] for line in lines]

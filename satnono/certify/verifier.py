@@ -25,7 +25,7 @@ import os
 import stat
 
 from .puzzle import Spec, grid_error, read_grid, read_puzzle
-from .reference import ENCODER_VERSION, blocking_clause, dimacs, encode, variable_map
+from .reference import ENCODER_VERSION, blocking_clause, clauses, dimacs, encode, variable_map
 from .replay import replay
 
 MANIFEST = "certificate.json"
@@ -86,10 +86,10 @@ def verify(directory: str) -> tuple[bool, str]:
         if not os.path.isdir(directory):
             raise Rejected("not a directory")
         m = check_manifest(directory)
-        spec, nvars, clauses = check_formula(directory, m)
+        spec, nvars, lines = check_formula(directory, m)
         grids = check_solutions(directory, m, spec)
         check_deductions(directory, m, spec, grids)
-        return True, check_proof(directory, m, spec, nvars, clauses, grids)
+        return True, check_proof(directory, m, spec, nvars, lines, grids)
     except Rejected as e:
         return False, str(e)
     except MemoryError:
@@ -120,7 +120,7 @@ def check_manifest(directory: str) -> dict:
     return m
 
 
-def check_formula(directory: str, m: dict) -> tuple[Spec, int, list[list[int]]]:
+def check_formula(directory: str, m: dict) -> tuple[Spec, int, list[str]]:
     """2. The puzzle, and formula.cnf and the variable map as the reference encoder makes them."""
     try:
         spec = read_puzzle(_read(directory, "puzzle.json"))
@@ -128,14 +128,14 @@ def check_formula(directory: str, m: dict) -> tuple[Spec, int, list[list[int]]]:
         raise Rejected(f"puzzle.json: {e}") from None
     stored = _read(directory, "formula.cnf")
     try:  # (the encoding may not grow beyond what the stored formula could hold)
-        nvars, clauses = encode(spec, budget=len(stored))
+        nvars, lines = encode(spec, budget=len(stored))
     except OverflowError:
         raise Rejected("formula.cnf: not the reference encoding of puzzle.json (that would be larger)") from None
-    if stored != dimacs(nvars, clauses):
+    if stored != dimacs(nvars, lines):
         raise Rejected("formula.cnf: not the reference encoding of puzzle.json")
     if not isinstance(m.get("variables"), dict) or m["variables"].get("cells") != variable_map(spec):
         raise Rejected(f"{MANIFEST}: the variable map is not the reference encoder's")
-    return spec, nvars, clauses
+    return spec, nvars, lines
 
 
 def check_solutions(directory: str, m: dict, spec: Spec) -> list[list[list[int]]]:
@@ -162,7 +162,7 @@ def check_deductions(directory: str, m: dict, spec: Spec, grids: list) -> None:
             raise Rejected(f"deductions.json: {why}")
 
 
-def check_proof(directory: str, m: dict, spec: Spec, nvars: int, clauses: list[list[int]], grids: list) -> str:
+def check_proof(directory: str, m: dict, spec: Spec, nvars: int, lines: list[str], grids: list) -> str:
     """5. The DRAT proof refutes formula.cnf (its clauses: byte for byte the file) with the
     solution's blocking clause appended (unique), or alone (none); what was checked."""
     verdict = m["verdict"]
@@ -171,12 +171,13 @@ def check_proof(directory: str, m: dict, spec: Spec, nvars: int, clauses: list[l
     from .drat import check
 
     proof = _read(directory, "proof.drat")
+    formula = clauses(lines)
     if verdict == "unique":
         block = blocking_clause(spec, grids[0])
         if m.get("blocking_clause") != " ".join(map(str, block)) + " 0":
             raise Rejected(f"{MANIFEST}: blocking_clause is not the one of the solution")
-        clauses = [*clauses, block]
-    result = check(clauses, proof, nvars)
+        formula.append(block)
+    result = check(formula, proof, nvars)
     if not result.ok:
         raise Rejected(f"proof.drat: {result.message}")
     if verdict == "none":

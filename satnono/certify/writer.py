@@ -35,7 +35,7 @@ import time
 
 from ..errors import SatnonoError
 from .puzzle import Spec, grid_error, read_puzzle
-from .reference import ENCODER_VERSION, blocking_clause, dimacs, encode, variable_map
+from .reference import ENCODER_VERSION, blocking_clause, clauses, dimacs, encode, variable_map
 from .verifier import FILES, MANIFEST
 
 TYPE_CHECKING = False
@@ -231,12 +231,12 @@ def certify(puzzle: Puzzle, directory: str, *, result: CheckResult | None = None
         why = grid_error(spec, g)
         if why is not None:
             raise CertifyError(f"internal error: a solution fails the certificate's check: {why} (please report it)")
-    nvars, clauses = encode(spec)
-    files = {"puzzle.json": puzzle_json, "formula.cnf": dimacs(nvars, clauses)}
+    nvars, lines = encode(spec)
+    files = {"puzzle.json": puzzle_json, "formula.cnf": dimacs(nvars, lines)}
     manifest: dict = {"format": FORMAT, "format_version": FORMAT_VERSION, "verdict": verdict,
                       "line_solvable": bool(result.line_solvable), "satnono_version": _version(),
                       "encoder_version": ENCODER_VERSION, "source": puzzle.source,
-                      "formula": {"variables": nvars, "clauses": len(clauses)}}
+                      "formula": {"variables": nvars, "clauses": len(lines)}}
     for name, rows in zip(("solution", "solution2"), result.solutions):
         files[name] = "".join(row + "\n" for row in rows).encode("utf-8")
     if verdict != "none":
@@ -246,7 +246,7 @@ def certify(puzzle: Puzzle, directory: str, *, result: CheckResult | None = None
         files["deductions.json"] = json.dumps({"steps": steps}, separators=(",", ":")).encode("ascii")
     if verdict != "multiple":
         block = blocking_clause(spec, grids[0]) if verdict == "unique" else None
-        files["proof.drat"] = prove(nvars, clauses + ([block] if block else []), deadline)
+        files["proof.drat"] = prove(nvars, clauses(lines) + ([block] if block else []), deadline)
         manifest["proof"] = {"file": "proof.drat", "format": PROOF_FORMAT,
                              "refutes": "formula.cnf with blocking_clause appended" if block else "formula.cnf"}
         if block:
