@@ -449,6 +449,34 @@ class SatSession:
                 return r
 
 
+def refutation_proof(clauses: Iterable[Sequence[int]], deadline: float | None = None,
+                     slice_conflicts: int = 20_000) -> tuple[bool | None, list[str]]:
+    """Solve ``clauses`` once with CaDiCaL 1.9.5 logging a DRAT proof (a fresh solver: a proof of
+    an incremental session's later call is not a proof for its formula): ``(False, proof lines)``
+    when they are unsatisfiable, ``(True, [])`` when they are satisfiable, ``(None, [])`` when the
+    monotonic ``deadline`` passed first (checked between slices of ``slice_conflicts`` conflicts).
+    For certificates (:mod:`satnono.certify`)."""
+    from pysat.solvers import Solver
+    from pysolvers import cadical195_add_cl
+
+    with critical():
+        solver = Solver(name="cadical195", with_proof=True)
+    try:
+        deque(map(cadical195_add_cl, repeat(solver.solver.cadical), clauses), maxlen=0)
+        if deadline is None:
+            found = solver.solve()
+        else:
+            found = None
+            while found is None:
+                if time.monotonic() >= deadline:
+                    return None, []
+                solver.conf_budget(slice_conflicts)
+                found = solver.solve_limited()
+        return (True, []) if found else (False, list(solver.get_proof() or []))
+    finally:
+        solver.delete()
+
+
 class _Watch:
     """Interrupt an ``interrupt()``-capable solver at ``deadline``, or at once when SIGINT or
     SIGTERM arrives.

@@ -108,30 +108,14 @@ def values(spec: Spec, grid) -> list[list[int]]:  # type: ignore[no-untyped-def]
 def prove(nvars: int, clauses: list[list[int]], deadline: float | None = None) -> bytes:
     """A text DRAT proof that ``clauses`` are unsatisfiable, by CaDiCaL 1.9.5; CertifyError
     when they are satisfiable (a wrong verdict: a bug) or the deadline passes."""
-    from collections import deque
-    from itertools import repeat
+    from ..sat import refutation_proof
 
-    from pysat.solvers import Solver
-    from pysolvers import cadical195_add_cl
-
-    solver = Solver(name="cadical195", with_proof=True)
-    try:
-        deque(map(cadical195_add_cl, repeat(solver.solver.cadical), clauses), maxlen=0)
-        if deadline is None:
-            found = solver.solve()
-        else:
-            found = None
-            while found is None:
-                if time.monotonic() >= deadline:
-                    raise CertifyError("timed out while proving the verdict for the certificate")
-                solver.conf_budget(PROOF_SLICE)
-                found = solver.solve_limited()
-        if found:
-            raise CertifyError("internal error: the reference formula has a solution the verdict rules out "
-                               "(please report it)")
-        lines = solver.get_proof() or []
-    finally:
-        solver.delete()
+    found, lines = refutation_proof(clauses, deadline, PROOF_SLICE)
+    if found is None:
+        raise CertifyError("timed out while proving the verdict for the certificate")
+    if found:
+        raise CertifyError("internal error: the reference formula has a solution the verdict rules out "
+                           "(please report it)")
     return ("\n".join(lines) + "\n").encode("ascii")
 
 
