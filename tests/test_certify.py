@@ -497,6 +497,19 @@ def test_a_huge_file_is_refused_unread(certs, tmp_path):
     assert verifier.verify(str(d)) == (False, "certificate.json: larger than 64 MB")
 
 
+def test_a_puzzle_larger_than_its_formula_is_refused_early(certs, tmp_path):
+    """A puzzle.json whose encoding would be far larger than formula.cnf stops the encoder
+    early (its work is bounded by the stored formula's size), in one line."""
+    d = _copy(certs["plain-colour-search"], tmp_path)
+    doc = json.loads((d / "puzzle.json").read_text())
+    doc["rows"], doc["columns"] = [[]] * 2000, [[]] * 2000
+    doc["colors"] = {chr(ord("a") + i): {"name": f"c{i}", "rgb": "#000000"} for i in range(20)}
+    (d / "puzzle.json").write_text(json.dumps(doc))
+    _rehash(d)
+    assert verifier.verify(str(d)) == (
+        False, "formula.cnf: not the reference encoding of puzzle.json (that would be larger)")
+
+
 @pytest.mark.parametrize("what, make, message", [
     ("no directory", lambda d: shutil.rmtree(d), "not a directory"),
     ("no manifest", lambda d: (d / "certificate.json").unlink(), "certificate.json: cannot read"),

@@ -258,6 +258,7 @@ def encode(spec: Spec, budget: int | None = None) -> tuple[int, list[str]]:
     gc.disable()  # many small lists, no reference cycles among them: nothing for the collector
     try:
         if k > 1:  # exactly one value per cell
+            enc.spend(h * w * (k + 1) * (k + 2) // 2)
             for r in range(h):
                 for c in range(w):
                     xs = [variable(spec, r, c, v) for v in range(k + 1)]
