@@ -40,6 +40,7 @@ COMMANDS: dict[str, Command] = {
     "explain": Command("benchmarks.explain", "`explain`: 30x30 line-solvable < 1 s, survey set < 10 s; colour figures"),
     "editor": Command("benchmarks.editor", "the editor's live verdict on random pictures: median and worst seconds"),
     "generate": Command("benchmarks.generate", "`generate`, puzzles per second per case against issue 4's targets"),
+    "certify": Command("bench_certify", "`check --certify` against `check`, then `verify`: <= 3x, <= the certify run"),
     "startup": Command("benchmarks.startup", "`satnono check` 1x1 against `python -c pass`: paired runs, medians"),
     "native": Command("studies.native", "the compiled core against pure Python: CPU per set", study=True),
     "beliefs": Command("studies.beliefs", "compiled belief propagation replayed call by call, or against a commit's",
