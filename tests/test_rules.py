@@ -286,20 +286,7 @@ def test_a_clue_too_long_for_its_line_is_a_clean_none(tmp_path, kind, verb):
     doc, reason = TOO_LONG[kind]
     path = _write(tmp_path, "long.json", doc)
     text, data = _cli(verb, path), _cli(verb, "--json", path)
-    for r in (text, data):
-        assert r.exit_code == {"check": 4, "solve": 4, "count": 0, "classify": 0}[verb], (r.exit_code, r.output)
-        assert "Traceback" not in r.output and "satnono:" not in r.stderr  # (classify's summary is on stderr)
-    d = json.loads(data.stdout.splitlines()[0])
-    assert d["reason"] == reason
-    if verb in ("check", "solve"):
-        assert d["status"] == "none" and d["solutions"] == []
-        assert text.stdout.startswith(f"{path}: no solution: {reason}  [")
-    elif verb == "count":
-        assert d["count"] == 0 and d["exact"] and d["status"] == "none"
-        assert text.stdout.startswith(f"{path}: 0 solutions: {reason}  [")
-    else:
-        assert d["class"] == "none" and d["count"] == 0
-        assert text.stdout.startswith(f"{path}: none  [")
+    _assert_none_verdict(verb, path, text, data, reason)
     without = {k: v for k, v in doc.items() if k != "rules"} if kind == "line rule" else None
     if without is not None:  # the rule alone makes it none
         assert _cli("count", "--json", _write(tmp_path, "free.json", without)).exit_code == 0
@@ -377,20 +364,7 @@ def test_a_count_above_the_grid_is_a_clean_none(tmp_path, kind, verb, given):
     reason = TOO_MANY[kind][3]
     path, opts = _too_many(tmp_path, kind, given)
     text, data = _cli(verb, *opts, path), _cli(verb, "--json", *opts, path)
-    for r in (text, data):
-        assert r.exit_code == {"check": 4, "solve": 4, "count": 0, "classify": 0}[verb], (r.exit_code, r.output)
-        assert "Traceback" not in r.output and "satnono:" not in r.stderr  # (classify's summary is on stderr)
-    d = json.loads(data.stdout.splitlines()[0])
-    assert d["reason"] == reason
-    if verb in ("check", "solve"):
-        assert d["status"] == "none" and d["solutions"] == []
-        assert text.stdout.startswith(f"{path}: no solution: {reason}  [")
-    elif verb == "count":
-        assert d["count"] == 0 and d["exact"] and d["status"] == "none"
-        assert text.stdout.startswith(f"{path}: 0 solutions: {reason}  [")
-    else:
-        assert d["class"] == "none" and d["count"] == 0
-        assert text.stdout.startswith(f"{path}: none  [")
+    _assert_none_verdict(verb, path, text, data, reason)
     free = json.loads(_cli("count", "--json", _write(tmp_path, "free.json", TOO_MANY[kind][0])).stdout)
     assert free["count"] >= 1  # the rule alone makes it none
 
@@ -538,3 +512,23 @@ def test_generate_refuses_a_count_outside_the_density_band():
         generate(5, 5, 1, seed=1, rules=(rule_from_json({"rule": "count", "op": "=", "n": 20}),))
     assert len(list(generate(5, 5, 1, seed=1, density=(0.7, 0.9),
                              rules=(rule_from_json({"rule": "count", "op": "=", "n": 20}),)))) == 1
+
+
+def _assert_none_verdict(verb: str, path: str, text, data, reason: str) -> None:
+    """``verb``'s text and --json runs on ``path`` both give the clean none verdict with ``reason``."""
+    import json
+
+    for r in (text, data):
+        assert r.exit_code == {"check": 4, "solve": 4, "count": 0, "classify": 0}[verb], (r.exit_code, r.output)
+        assert "Traceback" not in r.output and "satnono:" not in r.stderr  # (classify's summary is on stderr)
+    d = json.loads(data.stdout.splitlines()[0])
+    assert d["reason"] == reason
+    if verb in ("check", "solve"):
+        assert d["status"] == "none" and d["solutions"] == []
+        assert text.stdout.startswith(f"{path}: no solution: {reason}  [")
+    elif verb == "count":
+        assert d["count"] == 0 and d["exact"] and d["status"] == "none"
+        assert text.stdout.startswith(f"{path}: 0 solutions: {reason}  [")
+    else:
+        assert d["class"] == "none" and d["count"] == 0
+        assert text.stdout.startswith(f"{path}: none  [")

@@ -31,24 +31,13 @@ GB = 1 << 30
 
 def picture_non(n: int, fill: float, seed: int) -> str:
     """A random n x n picture's clues as a .non file (no goal: the solver knows no solution)."""
+    from satnono.formats import dumps
+    from satnono.model import Puzzle
+
     rng = random.Random(seed)
-    rows = [[rng.random() < fill for _ in range(n)] for _ in range(n)]
-
-    def clue(cells: list[bool]) -> str:
-        runs, k = [], 0
-        for c in cells:
-            if c:
-                k += 1
-            elif k:
-                runs.append(k)
-                k = 0
-        if k:
-            runs.append(k)
-        return ",".join(map(str, runs)) or "0"
-
-    cols = [[rows[r][c] for r in range(n)] for c in range(n)]
-    return "\n".join([f'title "random {n}x{n} fill {fill} seed {seed}"', f"width {n}", f"height {n}", "",
-                      "rows", *map(clue, rows), "", "columns", *map(clue, cols), ""])
+    rows = ["".join("#" if rng.random() < fill else "." for _ in range(n)) for _ in range(n)]
+    puzzle = Puzzle.from_grid(rows, name=f"random {n}x{n} fill {fill} seed {seed}", goal=None)
+    return str(dumps(puzzle, "non"))
 
 
 def run(command: list[str]) -> tuple[float, int, int, str]:
