@@ -518,6 +518,14 @@ def test_a_puzzle_larger_than_its_formula_is_refused_early(certs, tmp_path):
     ("garbage manifest", lambda d: (d / "certificate.json").write_bytes(os.urandom(1000)), "certificate.json: not JSON"),
     ("a list for a manifest", lambda d: (d / "certificate.json").write_text("[]"), "certificate.json: no verdict"),
     ("no files", lambda d: _edit_json(d / "certificate.json", lambda m: m.pop("files")), "lists the files"),
+    ("a list for the verdict", lambda d: _edit_json(d / "certificate.json", lambda m: m.update(verdict=[])),
+     "certificate.json: no verdict"),
+    ("a named pipe for a file", lambda d: ((d / "proof.drat").unlink(), os.mkfifo(d / "proof.drat")),
+     "proof.drat: not a regular file"),
+    ("a list for a lane", lambda d: (_edit_json(d / "deductions.json", lambda m: m.update(steps=[[[], 0, []]])),
+                                     _rehash(d)), "deductions.json: step 1: expected [lane, index, cells]"),
+    ("a number for the givens", lambda d: (_edit_json(d / "puzzle.json", lambda m: m.update(givens=5)), _rehash(d)),
+     "puzzle.json: givens: expected a list"),
 ])
 def test_a_broken_certificate_is_one_line(certs, tmp_path, what, make, message):
     d = _copy(certs["plain-bw-search"], tmp_path)

@@ -97,14 +97,17 @@ def read_puzzle(data: bytes) -> Spec:
     if h * w > MAX_CELLS:
         raise ValueError(f"{w}x{h} is more than {MAX_CELLS} cells")
     givens: dict[tuple[int, int], int] = {}
-    for i, g in enumerate(doc.get("givens") or []):
+    for key in ("givens", "rules"):
+        if not isinstance(doc.get(key, []), list):
+            raise ValueError(f"{key}: expected a list")
+    for i, g in enumerate(doc.get("givens", [])):
         if not (isinstance(g, list) and len(g) == 3 and isinstance(g[2], str) and g[2] in chars):
             raise ValueError(f"givens[{i}]: expected [row, col, char]")
         r, c = _int(g[0], f"givens[{i}]", 0, h - 1), _int(g[1], f"givens[{i}]", 0, w - 1)
         if givens.setdefault((r, c), chars.index(g[2])) != chars.index(g[2]):
             raise ValueError(f"givens[{i}]: cell ({r}, {c}) is given two values")
     rules: list[tuple] = []
-    for i, rule in enumerate(doc.get("rules") or []):
+    for i, rule in enumerate(doc.get("rules", [])):
         what = f"rules[{i}]"
         name = rule.get("rule") if isinstance(rule, dict) else None
         value = None if not isinstance(rule, dict) or rule.get("color") is None else colour(rule["color"], what)

@@ -131,7 +131,8 @@ def replay(spec: Spec, data: bytes, line_solvable: bool, solution: list[list[int
     if not isinstance(steps, list) or len(steps) > spec.height * spec.width * len(spec.chars):
         return "'steps' is not a list of at most one step per cell and value"
     for k, step in enumerate(steps, 1):
-        if not (isinstance(step, list) and len(step) == 3 and step[0] in kinds and type(step[1]) is int
+        if not (isinstance(step, list) and len(step) == 3 and isinstance(step[0], str) and step[0] in kinds
+                and type(step[1]) is int
                 and 0 <= step[1] < kinds[step[0]] and isinstance(step[2], list)):
             return f"step {k}: expected [lane, index, cells]"
         lane = (step[0], step[1])

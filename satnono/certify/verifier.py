@@ -45,8 +45,8 @@ class Rejected(Exception):
 
 def _open(directory: str, name: str):  # type: ignore[no-untyped-def]
     """A certificate's file, opened: a regular file within its size limit."""
-    try:
-        f = open(os.path.join(directory, name), "rb")
+    try:  # (without blocking: a named pipe is refused, not waited on)
+        f = os.fdopen(os.open(os.path.join(directory, name), os.O_RDONLY | os.O_NONBLOCK), "rb")
     except OSError as e:
         raise Rejected(f"{name}: cannot read: {e.strerror or e}") from None
     info = os.fstat(f.fileno())
@@ -104,7 +104,8 @@ def check_manifest(directory: str) -> dict:
         m = json.loads(_read(directory, MANIFEST))
     except (ValueError, RecursionError):
         raise Rejected(f"{MANIFEST}: not JSON") from None
-    if not isinstance(m, dict) or m.get("verdict") not in FILES or not isinstance(m.get("line_solvable"), bool):
+    if not isinstance(m, dict) or not isinstance(m.get("verdict"), str) or m["verdict"] not in FILES \
+            or not isinstance(m.get("line_solvable"), bool):
         raise Rejected(f"{MANIFEST}: no verdict (unique, multiple or none) and line_solvable flag")
     verdict = m["verdict"]
     files = m.get("files")
