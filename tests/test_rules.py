@@ -306,14 +306,7 @@ def test_a_clue_too_long_for_its_line_diagnose_explain_hint_fix(tmp_path, kind):
     assert d["status"] == "none" and d["reason"] == reason
     assert (d["conflict_rules"] == ["line (1,1), (2,2), (3,3) clue 2 1"] if kind == "line rule"
             else d["conflict"][0]["axis"] == kind)
-    r = _cli("explain", path)
-    assert r.exit_code == 4 and "no solution" in r.output and "Traceback" not in r.output
-    state = tmp_path / "state.txt"
-    state.write_text("???\n???\n???\n")
-    r = _cli("hint", "--state", str(state), path)
-    assert r.exit_code == 4 and f"the puzzle itself has no solution: {reason}" in r.output
-    r = _cli("fix", path)
-    assert r.exit_code == 4 and reason in r.output and "Traceback" not in r.output
+    _assert_explain_hint_fix_none(tmp_path, path, reason)
 
 
 def test_a_line_rule_outside_the_grid_or_malformed_stays_an_input_error(tmp_path):
@@ -380,14 +373,7 @@ def test_a_count_above_the_grid_diagnose_explain_hint_fix(tmp_path, kind):
     assert r.exit_code == 4 and f"why: {reason}" in r.output and "Traceback" not in r.output
     d = json.loads(_cli("diagnose", "--json", path).stdout)
     assert d["status"] == "none" and d["reason"] == reason and d["conflict_rules"] == [spec]
-    r = _cli("explain", path)
-    assert r.exit_code == 4 and "no solution" in r.output and "Traceback" not in r.output
-    state = tmp_path / "state.txt"
-    state.write_text("???\n???\n???\n")
-    r = _cli("hint", "--state", str(state), path)
-    assert r.exit_code == 4 and f"the puzzle itself has no solution: {reason}" in r.output
-    r = _cli("fix", path)
-    assert r.exit_code == 4 and reason in r.output and "Traceback" not in r.output
+    _assert_explain_hint_fix_none(tmp_path, path, reason)
 
 
 def test_a_malformed_count_rule_stays_an_input_error(tmp_path):
@@ -532,3 +518,15 @@ def _assert_none_verdict(verb: str, path: str, text, data, reason: str) -> None:
     else:
         assert d["class"] == "none" and d["count"] == 0
         assert text.stdout.startswith(f"{path}: none  [")
+
+
+def _assert_explain_hint_fix_none(tmp_path, path: str, reason: str) -> None:
+    """explain, hint and fix on a 3x3 ``path`` with no solution: exit 4, the reason, no traceback."""
+    r = _cli("explain", path)
+    assert r.exit_code == 4 and "no solution" in r.output and "Traceback" not in r.output
+    state = tmp_path / "state.txt"
+    state.write_text("???\n???\n???\n")
+    r = _cli("hint", "--state", str(state), path)
+    assert r.exit_code == 4 and f"the puzzle itself has no solution: {reason}" in r.output
+    r = _cli("fix", path)
+    assert r.exit_code == 4 and reason in r.output and "Traceback" not in r.output
