@@ -14,12 +14,21 @@ Options shared by several commands, the exit-code epilogs and :class:`~satnono.c
 
 The ``satnono`` command is the console entry point :func:`main` (``[project.scripts]`` in
 pyproject.toml); ``python -m satnono`` runs the same.
+
+Loading click costs about three times Python's own start-up, more than checking a small puzzle,
+and tools call ``satnono check FILE`` once per puzzle.  So the plainest command lines of
+:data:`QUICK` (a verb, its files and a flag or two) call the function their click command calls,
+with the same arguments, without loading click; everything else (any other option, ``--help``,
+an error) goes through click.  ``tests/test_cli_quick.py`` checks that both ways make the same call.
 """
 
 from __future__ import annotations
 
+import importlib
+import os
 import sys
-from typing import Any
+from functools import partial
+from typing import Any, Callable
 
 from ..errors import SatnonoError
 from ..interrupt import Terminated
@@ -54,7 +63,9 @@ __all__ = [
     "CliExit",
     "cli",
     "iter_puzzles",
+    "QUICK",
     "main",
+    "quick_call",
 ]
 
 
@@ -86,9 +97,62 @@ def main(argv: list[str] | None = None) -> int:
         SIGNALS.restore(saved)
 
 
+#: The command lines :func:`main` runs without click: verb -> (module of this package, the function
+#: the verb's click command calls, {flag: the keyword it sets to True}).  The files are the
+#: function's first argument; the other arguments keep their defaults, which are the command's.
+QUICK: dict[str, tuple[str, str, dict[str, str]]] = {
+    "check": ("checking", "check_files", {"--json": "as_json"}),
+    "solve": ("checking", "solve_files", {"--json": "as_json", "--ascii": "ascii_"}),
+    "count": ("counting", "count_files", {"--json": "as_json"}),
+}
+#: Environment variables that set an option of those commands (click reads them): when one is
+#: set, the command line goes through click.
+QUICK_ENVVARS = ("SATNONO_MAX_MEMORY", "SATNONO_SCHEDULER")
+
+
+def quick_call(args: list[str]) -> Callable[[], int] | None:
+    """The call of a command line of :data:`QUICK` (it returns the exit code), or None when the
+    command line is anything else: another verb or option, ``--help``, no file, an argument
+    starting with ``-`` (other than ``-`` itself, standard input), a variable of
+    :data:`QUICK_ENVVARS` set."""
+    if not args or args[0] not in QUICK or any(name in os.environ for name in QUICK_ENVVARS):
+        return None
+    module, name, flags = QUICK[args[0]]
+    files: list[str] = []
+    keywords: dict[str, bool] = {}
+    for arg in args[1:]:
+        if arg in flags:
+            keywords[flags[arg]] = True
+        elif arg == "-" or not arg.startswith("-"):
+            files.append(arg)
+        else:
+            return None
+    if not files:
+        return None
+    function = getattr(importlib.import_module(f"{__package__}.{module}"), name)
+    return partial(_fresh, partial(function, tuple(files), **keywords))
+
+
+def _fresh(call: Callable[[], int]) -> int:
+    """``call()`` with the settings that options of click's path set for each command (to their
+    defaults here: no extra rule, no picture background, the automatic memory limit), so that
+    nothing of an earlier call in this process stays."""
+    from ..formats import DEFAULT_BACKGROUND, EXTRA_RULES
+    from ..memory import LIMIT
+
+    DEFAULT_BACKGROUND.set(None)
+    EXTRA_RULES.set(())
+    LIMIT.set("auto")
+    return call()
+
+
 def _main(args: list[str]) -> int:
     try:
-        return _with_click(args)
+        quick = quick_call(args)
+        return quick() if quick is not None else _with_click(args)
+    except BrokenPipeError:  # stdout's reader went away (``| head``): code 1 and no message, as click does
+        _quiet_stdout()
+        return EXIT_INTERNAL
     except SatnonoError as e:  # the batch engine's back end failed (BatchError): one line
         from ..batch import BatchError
 
@@ -106,6 +170,16 @@ def _main(args: list[str]) -> int:
             e.show()
             return e.exit_code
         raise
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at the null device, so that flushing it at exit does not complain again about
+    the pipe whose reader went away (the recipe of Python's ``signal`` documentation)."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real stdout to redirect
+        pass
 
 
 def _with_click(args: list[str]) -> int:

@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from ..report import classify_summary, classify_text, count_dict, count_text, label
+from ..report import classify_summary, classify_text
 from .common import (
     EXIT_INPUT,
     EXIT_INTERNAL,
@@ -19,9 +19,9 @@ from .common import (
     batch_code,
     batch_started,
     err,
-    iter_puzzles,
     stopped,
 )
+from .counting import count_files
 from .options import (
     BATCH_5_6,
     BATCH_EXIT_HELP,
@@ -89,56 +89,7 @@ def count_cmd(files: tuple[str, ...], fmt: str | None, max_solutions: int | None
     components (size, count, exact, method, seconds; largest first), seconds,
     reason.
     """
-    from ..counting import count as count_solutions
-    from ..lines import LineSolver
-
-    lines = LineSolver()
-    codes: list[int] = []
-    items = list(iter_puzzles(files, fmt))
-    batch = None
-    if workers > 1 or scheduler:  # on the batch engine, results in input order
-        from ..batch import Lost
-        from ..batch.tasks import count_task, run_items
-
-        batch = run_items(count_task, [(p, max_solutions, timeout, exact, solver) for _, _, p, e in items if e is None],
-                          workers, scheduler, timeout, on_start=batch_started(Bar("count", False), 0))
-    try:
-        for file, index, puzzle, error in items:
-            if error is not None:
-                with SIGNALS.critical():
-                    codes.append(EXIT_INPUT)
-                    if as_json:
-                        click.echo(json.dumps({"file": file, **({"index": index} if index is not None else {}),
-                                               "count": None, "exact": False, "status": "error", "reason": error}))
-                    err(error)
-                continue
-            assert puzzle is not None
-            try:
-                res = (count_solutions(puzzle, max_solutions, timeout, exact, solver, line_solver=lines)
-                       if batch is None else next(batch)[1])
-                if batch is not None and isinstance(res, Lost):
-                    with SIGNALS.critical():
-                        codes.append(EXIT_UNKNOWN if res.timed_out else EXIT_INTERNAL)
-                        err(f"{label(file, index)}: {res.reason}")
-                    continue
-            except Exception as e:  # a bug: report it on one line, keep going
-                with SIGNALS.critical():
-                    codes.append(EXIT_INTERNAL)
-                    err(f"{label(file, index)}: internal error: {type(e).__name__}: {e}")
-                continue
-            with SIGNALS.critical():
-                codes.append(EXIT_UNIQUE if res.exact or res.capped else EXIT_UNKNOWN)
-                if as_json:
-                    click.echo(json.dumps(count_dict(res, file, index)))
-                else:
-                    click.echo(f"{label(file, index)}: {count_text(res)}")
-    except KeyboardInterrupt as e:
-        sys.stdout.flush()
-        stopped(e, len(codes), len(items))
-    finally:
-        if batch is not None:
-            batch.close()
-    done(batch_code(codes))
+    done(count_files(files, fmt, max_solutions, timeout, exact, solver, as_json, workers, scheduler))
 
 
 def _print_summary(summary: dict, console) -> None:  # type: ignore[no-untyped-def]

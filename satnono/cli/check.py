@@ -2,25 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 import click
 
 from ..errors import SatnonoError
-from ..report import (
-    blot_lengths_text,
-    diff_legend,
-    error_dict,
-    label,
-    render_grid,
-    result_dict,
-    verdict_text,
-)
-from ..model import plain_black
-from ..solve import Checker, CheckResult
-from .checking import check_files, graded, run_checks
-from .common import EXIT_INPUT, EXIT_USAGE, Bar, err
+from .checking import check_files, solve_files
+from .common import EXIT_INPUT, EXIT_USAGE, err
 from .options import (
     BATCH_EXIT_HELP,
     EXIT_HELP,
@@ -42,7 +30,6 @@ from .options import (
     max_memory_option,
     timeout_option,
     workers_option,
-    write_pictures,
 )
 
 
@@ -125,61 +112,7 @@ def solve(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
     outputs = picture_outputs(svg_out, png_out, force)
     if outputs and len(files) != 1:
         raise click.UsageError("--svg/--png draw one puzzle: give one FILE")
-    drawn = [0]
-
-    def draw(res: CheckResult) -> None:
-        from ..formats.picture import write_png
-        from ..render import solution_svg
-
-        drawn[0] += 1
-        if drawn[0] > 1:
-            if drawn[0] == 2:
-                err(f"{files[0]} holds several puzzles: only the first was drawn (choose one with FILE#k)")
-            return
-        if not res.solutions:
-            err(f"{files[0]}: no solution to draw")
-            return
-        grid = res.solutions[0]
-        write_pictures(outputs, force, lambda kind: solution_svg(res.puzzle, grid, cell).encode("utf-8")
-                       if kind == "svg" else write_png(res.puzzle, grid, scale=cell))
-
-    checker = Checker(solver)
-
-    def emit(file: str, index: int | None, res: CheckResult | None, error: str | None) -> None:
-        if outputs and res is not None:
-            draw(res)
-        difficulty = graded(res, checker) if grade and res is not None else None
-        if as_json:
-            d = result_dict(res, file, index) if res is not None else error_dict(file, index, error or "")
-            if difficulty is not None:
-                d["difficulty"] = difficulty
-            click.echo(json.dumps(d))
-            if error is not None:
-                err(error)
-            return
-        if res is None:
-            err(error or "")
-            return
-        click.echo(f"{label(file, index)}: {verdict_text(res)}")
-        if difficulty is not None:
-            click.echo(f"grade: {difficulty['text']}")
-        pal = res.puzzle.palette
-        colour = not plain_black(pal)  # a one-colour puzzle of its own shows its own characters
-        # colour grids: 24-bit terminal colour on a terminal, the palette's characters otherwise
-        plain = ascii_ or (colour and not sys.stdout.isatty())
-        blotted = res.puzzle.has_blots
-        if res.solutions:
-            click.echo(render_grid(res.solutions[0], plain, palette=pal))
-            if blotted:
-                click.echo(blot_lengths_text(res.puzzle, res.solutions[0]))
-        if len(res.solutions) > 1:
-            click.echo("second solution " + diff_legend(plain, colour) + ":")
-            click.echo(render_grid(res.solutions[1], plain, res.diff, palette=pal))
-            if blotted:
-                click.echo(blot_lengths_text(res.puzzle, res.solutions[1]))
-        click.echo("")
-
-    done(run_checks(files, fmt, timeout, solver, emit, Bar("solve", False), checker))
+    done(solve_files(files, fmt, timeout, solver, as_json, ascii_, tuple(outputs), cell, force, grade))
 
 
 def _to_help() -> str:

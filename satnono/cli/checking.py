@@ -1,12 +1,13 @@
-"""The verdict loop of ``satnono check`` and ``satnono solve``, without click: a plain
-``satnono check FILE...`` runs :func:`check_files` straight from :func:`satnono.cli.main`."""
+"""``satnono check`` and ``satnono solve`` without click: the verdict loop and what each prints.
+Their click commands call :func:`check_files` and :func:`solve_files`; so does
+:func:`satnono.cli.main` for the plain command lines it runs without loading click."""
 
 from __future__ import annotations
 
 import sys
 import time
 from collections import Counter
-from typing import Callable
+from typing import Callable, Sequence
 
 from ..report import error_dict, label, result_dict, verdict_text
 from ..results import DEFAULT_SOLVER
@@ -22,6 +23,8 @@ from .common import (
     Bar,
     batch_code,
     batch_started,
+    echo,
+    err,
     iter_puzzles,
     stopped,
 )
@@ -186,3 +189,75 @@ def check_files(files: tuple[str, ...], fmt: str | None = None, timeout: float |
             bar.echo(f"satnono: {error or ''}", err=True)
 
     return run_checks(files, fmt, timeout, solver, emit, bar, checker, workers, scheduler, graded=grade)
+
+
+def solve_files(files: tuple[str, ...], fmt: str | None = None, timeout: float | None = None,
+                solver: str = DEFAULT_SOLVER, as_json: bool = False, ascii_: bool = False,
+                outputs: Sequence[tuple[str, str]] = (), cell: int = 16, force: bool = False,
+                grade: bool = False) -> int:
+    """``satnono solve``: the solution of every puzzle (and a second one, its differences marked,
+    for an ambiguous puzzle); the exit code.  ``outputs`` are the pictures to draw of the first
+    puzzle's first solution, as ``(path, kind)`` (checked by the command beforehand); the other
+    defaults are the command's."""
+    import json
+
+    from ..model import plain_black
+    from ..report import blot_lengths_text, diff_legend, render_grid
+
+    drawn = 0
+
+    def draw(res: CheckResult) -> None:
+        nonlocal drawn
+        from ..formats.picture import write_png
+        from ..render import solution_svg
+        from .options import write_pictures
+
+        drawn += 1
+        if drawn > 1:
+            if drawn == 2:
+                err(f"{files[0]} holds several puzzles: only the first was drawn (choose one with FILE#k)")
+            return
+        if not res.solutions:
+            err(f"{files[0]}: no solution to draw")
+            return
+        grid = res.solutions[0]
+        write_pictures(list(outputs), force, lambda kind: solution_svg(res.puzzle, grid, cell).encode("utf-8")
+                       if kind == "svg" else write_png(res.puzzle, grid, scale=cell))
+
+    checker = Checker(solver)
+
+    def emit(file: str, index: int | None, res: CheckResult | None, error: str | None) -> None:
+        if outputs and res is not None:
+            draw(res)
+        difficulty = graded(res, checker) if grade and res is not None else None
+        if as_json:
+            d = result_dict(res, file, index) if res is not None else error_dict(file, index, error or "")
+            if difficulty is not None:
+                d["difficulty"] = difficulty
+            echo(json.dumps(d))
+            if error is not None:
+                err(error)
+            return
+        if res is None:
+            err(error or "")
+            return
+        echo(f"{label(file, index)}: {verdict_text(res)}")
+        if difficulty is not None:
+            echo(f"grade: {difficulty['text']}")
+        pal = res.puzzle.palette
+        colour = not plain_black(pal)  # a one-colour puzzle of its own shows its own characters
+        # colour grids: 24-bit terminal colour on a terminal, the palette's characters otherwise
+        plain = ascii_ or (colour and not sys.stdout.isatty())
+        blotted = res.puzzle.has_blots
+        if res.solutions:
+            echo(render_grid(res.solutions[0], plain, palette=pal))
+            if blotted:
+                echo(blot_lengths_text(res.puzzle, res.solutions[0]))
+        if len(res.solutions) > 1:
+            echo("second solution " + diff_legend(plain, colour) + ":")
+            echo(render_grid(res.solutions[1], plain, res.diff, palette=pal))
+            if blotted:
+                echo(blot_lengths_text(res.puzzle, res.solutions[1]))
+        echo("")
+
+    return run_checks(files, fmt, timeout, solver, emit, Bar("solve", False), checker)
