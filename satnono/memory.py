@@ -37,7 +37,7 @@ DEFAULT_CAP = 4 << 30
 _UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mb": 1 << 20,
           "mib": 1 << 20, "g": 1 << 30, "gb": 1 << 30, "gib": 1 << 30, "t": 1 << 40, "tb": 1 << 40,
           "tib": 1 << 40}
-_SIZE = re.compile(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*([a-z]*)\s*", re.IGNORECASE)
+_SIZE = r"(?i)\s*(\d+(?:\.\d*)?|\.\d+)\s*([a-z]*)\s*"
 
 
 def parse_size(text: str) -> int:
@@ -50,7 +50,7 @@ def parse_size(text: str) -> int:
     Raises:
         ValueError: not a size, or not above zero.
     """
-    m = _SIZE.fullmatch(text)
+    m = re.fullmatch(_SIZE, text)
     unit = _UNITS.get(m.group(2).lower()) if m else None
     if m is None or unit is None:
         raise ValueError(f"{text!r} is not a size (examples: 2G, 1.5GB, 800M, 512MiB)")

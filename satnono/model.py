@@ -58,7 +58,7 @@ MAX_SIDE = 10_000
 #: Largest accepted number of cells.
 MAX_CELLS = 4_000_000
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Puzzle:
     """A nonogram: row and column clues over a palette, plus optional metadata.
 

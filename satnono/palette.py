@@ -22,7 +22,7 @@ MAX_COLORS = 32
 RESERVED_CHARS = frozenset(".?|[]\\") | frozenset(" \t\r\n")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Color:
     """One palette entry: a frozen value.
 
@@ -55,8 +55,8 @@ def plain_black(palette: Sequence[Color]) -> bool:
     which every reader, writer and picture keeps as it is."""
     return len(palette) == 2 and palette[1] == BW_PALETTE[1]
 
-_HEX = re.compile(r"[0-9a-fA-F]+")
-_RGB = re.compile(r"#?([0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})")
+_HEX = r"[0-9a-fA-F]+"
+_RGB = r"#?([0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})"
 
 
 def is_hex(text: str) -> bool:
@@ -65,7 +65,7 @@ def is_hex(text: str) -> bool:
     >>> is_hex("ff80A0"), is_hex(""), is_hex("#fff")
     (True, False, False)
     """
-    return _HEX.fullmatch(text) is not None
+    return re.fullmatch(_HEX, text) is not None
 
 
 def parse_rgb(text: str) -> tuple[int, int, int]:
@@ -77,7 +77,7 @@ def parse_rgb(text: str) -> tuple[int, int, int]:
     >>> parse_rgb("#ff8000"), parse_rgb("0f0")
     ((255, 128, 0), (0, 255, 0))
     """
-    m = _RGB.fullmatch(text.strip())
+    m = re.fullmatch(_RGB, text.strip())
     if m is None:
         raise ValueError(f"malformed RGB colour {text.strip()[:20]!r} (expected 3 or 6 hex digits, like #ff0000)")
     digits = m.group(1)

@@ -13,6 +13,20 @@ from enum import Enum
 #: The SAT back end used unless another is named (python-sat's CaDiCaL 1.9.5).
 DEFAULT_SOLVER = "cadical195"
 
+#: Back ends that can be chosen with ``--solver`` (all incremental: clauses may be added after a solve).
+#: The value says how a deadline is kept (see :mod:`satnono.sat`); a ``terminate``
+#: back end falls back to ``budget`` where the native timer is not available.
+SOLVERS: dict[str, str] = {
+    "cadical195": "terminate",
+    "cadical153": "terminate",
+    "glucose4": "interrupt",
+    "glucose42": "interrupt",
+    "glucose3": "interrupt",
+    "minisat22": "interrupt",
+    "maplechrono": "interrupt",
+    "mergesat3": "interrupt",
+}
+
 #: Difficulty levels, easiest first (the explain grade, classify's ``level``); ``multiple``,
 #: ``none`` and ``unknown`` are outside the scale.
 LEVELS = ("line", "probe", "probe2", "search")
@@ -46,7 +60,7 @@ class Status(str, Enum):
         return str.__format__(self, spec)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Limits:
     """What one settle may spend (None: no bound): ``Limits(timeout=5)``, five seconds from
     when it starts; ``Limits(deadline=d)``, until the monotonic time ``d`` (a caller's own

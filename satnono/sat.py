@@ -56,21 +56,7 @@ if TYPE_CHECKING:
 
 from .errors import UnsupportedOperation
 from .interrupt import SIGNALS, checkpoint, critical
-from .results import DEFAULT_SOLVER
-
-#: Back ends that can be chosen with ``--solver`` (all incremental: clauses may be added after a solve).
-#: The value says how a deadline is kept (see the module's documentation); a ``terminate``
-#: back end falls back to ``budget`` where the native timer is not available.
-SOLVERS: dict[str, str] = {
-    "cadical195": "terminate",
-    "cadical153": "terminate",
-    "glucose4": "interrupt",
-    "glucose42": "interrupt",
-    "glucose3": "interrupt",
-    "minisat22": "interrupt",
-    "maplechrono": "interrupt",
-    "mergesat3": "interrupt",
-}
+from .results import DEFAULT_SOLVER, SOLVERS
 
 #: CaDiCaL options applied at start-up, chosen by measurement on the tournament sets
 #: (one puzzle at a time, first solution then second/uniqueness):

@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # the CNF and the SAT session are loaded when line logic leav
     from .sat import SatSession
 
 
-@dataclass(slots=True)
+@dataclass
 class Stats:
     """How much work a verdict took."""
 
@@ -55,7 +55,7 @@ class Stats:
         return d
 
 
-@dataclass(slots=True)
+@dataclass
 class CheckResult:
     """The outcome of :func:`check`."""
 
@@ -270,7 +270,7 @@ def sum_mismatch_reason(puzzle: Puzzle) -> str:
     return "row and column clues disagree"
 
 
-@dataclass(slots=True)
+@dataclass
 class Settlement:
     """What :meth:`Checker.settle` found, with the work it did, for verbs that go on from there
     (counting enumerates in the same SAT session, diagnose probes cells in it)."""
@@ -295,7 +295,7 @@ class Settlement:
             self.sat = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Start:
     """What a caller knows before :meth:`Checker.settle` begins, beyond the puzzle.
 

@@ -9,7 +9,7 @@ from typing import Callable
 import click
 
 from ..interrupt import SIGNALS
-from ..sat import DEFAULT_SOLVER, SOLVERS
+from ..results import DEFAULT_SOLVER, SOLVERS
 from .common import EXIT_INPUT, err
 
 

@@ -84,38 +84,38 @@ GRID_CELLS = frozenset(GRID_BLACK + GRID_WHITE)
 SIGNATURE_FORMATS = frozenset({"pbm", "xml", "json", "tournament", "picross", "pynogram", "nonogrid", "nonogramsorg",
                                "pzl"})
 
-_PBM = {"14": re.compile(r"P[14](?:\s|#)"), "36": re.compile(r"P[36](?:\s|#)")}
-_PBM_BYTES = {digits: re.compile(pattern.pattern.encode()) for digits, pattern in _PBM.items()}
-_HEX_COLOR = re.compile(r"#[0-9A-Fa-f]{6}")
-_TOURNAMENT_HEADER = re.compile(r"\$\s*\S*")
-_SECTION = re.compile(r"\s*\[\s*([^\]]*?)\s*\]\s*")
-_NONNY_COLOR = re.compile(r"\s*colou?r\s+(\S+)\s+#?([0-9A-Fa-f]{6})(?:\s+(\S))?\s*", re.IGNORECASE)
-_NAMED_CLUE = re.compile(r"\s*[A-Za-z][\w-]*:?[\s,]+[0-9]")
-_SPACED = re.compile(r"\S(?:[ \t]\S)*")
-_HEADERLESS_LINE = re.compile(r"[0-9]+(?:\t+[0-9]+)*|")
-_TOML = re.compile(r'"""|\'\'\'|^[ \t]*defs[ \t]*=', re.MULTILINE)
+# The patterns are compiled when first used (re caches them): telling a file's format tries few.
+_PBM = {"14": r"P[14](?:\s|#)", "36": r"P[36](?:\s|#)"}
+_HEX_COLOR = r"#[0-9A-Fa-f]{6}"
+_TOURNAMENT_HEADER = r"\$\s*\S*"
+_SECTION = r"\s*\[\s*([^\]]*?)\s*\]\s*"
+_NONNY_COLOR = r"(?i)\s*colou?r\s+(\S+)\s+#?([0-9A-Fa-f]{6})(?:\s+(\S))?\s*"
+_NAMED_CLUE = r"\s*[A-Za-z][\w-]*:?[\s,]+[0-9]"
+_SPACED = r"\S(?:[ \t]\S)*"
+_HEADERLESS_LINE = r"[0-9]+(?:\t+[0-9]+)*|"
+_TOML = r'(?m)"""|\'\'\'|^[ \t]*defs[ \t]*='
 
 
 def _netpbm(head: str | bytes, digits: str) -> bool:
     """``P`` and one of ``digits`` then whitespace or ``#`` (``P1``/``P4``: PBM, ``P3``/``P6``: PPM)."""
     if isinstance(head, bytes):
-        return _PBM_BYTES[digits].match(head) is not None
-    return _PBM[digits].match(head) is not None
+        return re.match(_PBM[digits].encode(), head) is not None
+    return re.match(_PBM[digits], head) is not None
 
 
 def is_hex_color(token: str) -> bool:
     """``#rrggbb``."""
-    return _HEX_COLOR.fullmatch(token) is not None
+    return re.fullmatch(_HEX_COLOR, token) is not None
 
 
 def tournament_header(line: str) -> bool:
     """A ``$<n>`` puzzle header (a stripped line): ``$``, then at most one word."""
-    return _TOURNAMENT_HEADER.fullmatch(line) is not None
+    return re.fullmatch(_TOURNAMENT_HEADER, line) is not None
 
 
 def section_header(line: str) -> str | None:
     """The name in a ``[name]`` line (a comment after it allowed), lower-case; None for other lines."""
-    m = _SECTION.fullmatch(strip_comment(line))
+    m = re.fullmatch(_SECTION, strip_comment(line))
     return None if m is None else m.group(1).lower()
 
 
@@ -141,14 +141,14 @@ def looks_like_picross(filled: list[str]) -> bool:
 def nonny_color(s: str) -> tuple[str, str, str | None] | None:
     """A stripped ``color NAME RRGGBB [C]`` line (``colour`` too, any case; ``#`` before the RGB
     optional) as ``(NAME, RRGGBB, C or None)``; None for any other line."""
-    m = _NONNY_COLOR.fullmatch(s)
+    m = re.fullmatch(_NONNY_COLOR, s)
     return None if m is None else (m.group(1), m.group(2), m.group(3))
 
 
 def _named_clue(s: str) -> bool:
     """A clue line that starts with a colour name (``red 1 yellow 4``, ``red: 1``): a letter, word
     characters or ``-``, an optional ``:``, then separators and a digit."""
-    return _NAMED_CLUE.match(s) is not None
+    return re.match(_NAMED_CLUE, s) is not None
 
 
 def looks_like_nonny(lines: list[str]) -> bool:
@@ -173,7 +173,7 @@ def looks_like_nonny(lines: list[str]) -> bool:
 
 def _spaced(x: str) -> bool:
     """Cells separated by single spaces or TABs (``# . #``)."""
-    return _SPACED.fullmatch(x) is not None
+    return re.fullmatch(_SPACED, x) is not None
 
 
 def grid_rows(lines: list[str]) -> list[str]:
@@ -207,12 +207,12 @@ def looks_headerless(lines: list[str]) -> bool:
     if not body or len(body) % 2 or not any("\t" in x for x in body):
         return False
     # each line: numbers separated by TABs (x.strip() takes TABs at the ends away)
-    return all(_HEADERLESS_LINE.fullmatch(x.strip()) for x in body)
+    return all(re.fullmatch(_HEADERLESS_LINE, x.strip()) for x in body)
 
 
 def _toml(text: str) -> bool:
     """TOML's multi-line strings or a ``defs`` key: nonogrid's dialect rather than pynogram's."""
-    return _TOML.search(text) is not None
+    return re.search(_TOML, text) is not None
 
 
 def format_from_suffix(path: str) -> str | None:

@@ -15,7 +15,7 @@ class Deadline(Exception):
     """Propagation ran past its deadline."""
 
 
-@dataclass(slots=True)
+@dataclass
 class Contradiction:
     """Why propagation proved that a puzzle has no solution."""
 

@@ -47,21 +47,28 @@ goes through it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .common import BuiltinRule, Cell, Clause, RuleConflict, RuleError
 from .givens import Givens
 from .protocol import Rule, bind, cut, describe, is_lazy, keep, name_of, narrow, narrows, scopes, to_json
-from .spec import BUILTIN, rule_from_json, rule_from_spec
-
-RULES = {**BUILTIN, "givens": Givens}
-"""Rule classes by name."""
+from .spec import BUILTIN_CLASSES, builtin, rule_from_json, rule_from_spec
 
 
 def find_rule(name: str) -> type:
     """The rule class called ``name`` (a one-line :class:`RuleError` if there is none)."""
-    try:
-        return RULES[name]
-    except KeyError:
-        raise RuleError(f"unknown rule {name!r} (known: {', '.join(sorted(RULES))})") from None
+    if name == "givens":
+        return Givens
+    if name in BUILTIN_CLASSES:
+        return builtin(name)
+    raise RuleError(f"unknown rule {name!r} (known: {', '.join(sorted([*BUILTIN_CLASSES, 'givens']))})")
+
+
+def __getattr__(name: str) -> Any:
+    """``RULES``: every rule class by name (importing the built-in rules' modules)."""
+    if name == "RULES":
+        return {**{rule: builtin(rule) for rule in BUILTIN_CLASSES}, "givens": Givens}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["BuiltinRule", "Givens", "RULES", "Rule", "RuleConflict", "RuleError", "bind", "cut", "describe",

@@ -25,7 +25,7 @@ class RuleError(SatnonoError, ValueError):
     """A rule's parameters are wrong for the puzzle (one line, naming the rule)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class RuleConflict:
     """Why a rule proved that no solution exists (the rule's counterpart of a line contradiction)."""
 
