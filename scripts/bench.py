@@ -41,7 +41,7 @@ COMMANDS: dict[str, Command] = {
     "editor": Command("benchmarks.editor", "the editor's live verdict on random pictures: median and worst seconds"),
     "generate": Command("benchmarks.generate", "`generate`, puzzles per second per case against issue 4's targets"),
     "certify": Command("bench_certify", "`check --certify` against `check`, then `verify`: <= 3x, <= the certify run"),
-    "startup": Command("benchmarks.startup", "`satnono check` 1x1 against `python -c pass`: paired runs, medians"),
+    "startup": Command("benchmarks.startup", "check/solve/count and each puzzle kind, whole processes in a regular install, against `python -c pass`"),
     "native": Command("studies.native", "the compiled core against pure Python: CPU per set", study=True),
     "beliefs": Command("studies.beliefs", "compiled belief propagation replayed call by call, or against a commit's",
                        study=True),

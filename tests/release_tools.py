@@ -133,54 +133,95 @@ def _run(cmd: list[str], cwd: str, env: dict[str, str]) -> tuple[float, float]:
     return wall, _children_cpu() - cpu
 
 
-def startup_pairs(satnono: list[str], python: str, pairs: int = 30) -> dict[str, float]:
-    """``satnono check`` on a 1x1 ``.non`` puzzle against ``python -c pass``, whole processes, run
-    alternately ``pairs`` times (after one unmeasured run of each, which writes the ``.pyc`` files):
-    the median wall and CPU (user + system) seconds of each and their ratios.  Keys: ``python_wall``,
-    ``satnono_wall``, ``wall_ratio``, ``python_cpu``, ``satnono_cpu``, ``cpu_ratio``, ``pairs``."""
-    with tempfile.TemporaryDirectory() as tmp:
-        one = os.path.join(tmp, "one.non")
-        with open(one, "w") as f:
-            f.write("width 1\nheight 1\nrows\n1\ncolumns\n1\n")
-        sides = {"python": [python, "-c", "pass"], "satnono": [*satnono, "check", one]}
-        env = clean_env()
-        for cmd in sides.values():
-            _run(cmd, tmp, env)
-        times: dict[str, list[tuple[float, float]]] = {side: [] for side in sides}
-        for _ in range(pairs):
-            for side, cmd in sides.items():
-                times[side].append(_run(cmd, tmp, env))
-    out: dict[str, float] = {"pairs": float(pairs)}
-    for side, runs in times.items():
-        out[f"{side}_wall"] = statistics.median(w for w, _ in runs)
-        out[f"{side}_cpu"] = statistics.median(c for _, c in runs)
-    out["wall_ratio"] = out["satnono_wall"] / out["python_wall"]
-    out["cpu_ratio"] = out["satnono_cpu"] / out["python_cpu"] if out["python_cpu"] > 0 else float("inf")
-    return out
+#: The puzzles of the start-up table (issues 38 and 41): small files of each kind, written by
+#: :func:`startup_pairs` into a temporary directory.
+STARTUP_PUZZLES = {
+    "one.non": "width 1\nheight 1\nrows\n1\ncolumns\n1\n",
+    "colour.non": ("width 3\nheight 3\ncolor r #ff0000\ncolor b #0000ff\nrows\n1r,1b\n2b,1r\n1r,1b\n"
+                   "columns\n1r,1b,1r\n2b\n1r,1b\n"),
+    "blotted.json": '{"rows": [[2], ["?"], [1, 1]], "columns": [[3], [2], [2]]}\n',
+    "rules.json": ('{"rows": [[1], [2]], "columns": [[2], [1]], "rules": [{"rule": "count", "op": "=", "n": 3}, '
+                   '{"rule": "no-square"}]}\n'),
+}
+
+#: The start-up table: a label and the ``satnono`` arguments (puzzles of :data:`STARTUP_PUZZLES`).
+STARTUP_COMMANDS = {
+    "check 1x1": ["check", "one.non"],
+    "check --json 1x1": ["check", "--json", "one.non"],
+    "solve 1x1": ["solve", "one.non"],
+    "count 1x1": ["count", "one.non"],
+    "check colour 3x3": ["check", "colour.non"],
+    "check blotted 3x3": ["check", "blotted.json"],
+    "check rules 2x2": ["check", "rules.json"],
+}
 
 
-def measure_release_startup(root: Path = ROOT, pairs: int = 30) -> dict[str, float]:
-    """Build the wheel of ``root``, install it in a new virtual environment and measure
-    :func:`startup_pairs` there (the issue-38 start-up figure: ``satnono_wall / python_wall`` ≤ 4)."""
+def startup_pairs(satnono: list[str], python: str, pairs: int = 30,
+                  commands: dict[str, list[str]] | None = None) -> dict[str, dict[str, float]]:
+    """Each command line of ``commands`` (default :data:`STARTUP_COMMANDS`) against ``python -c pass``,
+    whole processes, run alternately ``pairs`` times (after one unmeasured run of each, which writes
+    the ``.pyc`` files): for each label, the median wall and CPU (user + system) seconds of each side
+    and their ratios (keys ``python_wall``, ``satnono_wall``, ``wall_ratio``, ``python_cpu``,
+    ``satnono_cpu``, ``cpu_ratio``, ``pairs``)."""
+    results: dict[str, dict[str, float]] = {}
+    env = clean_env()
     with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp)
-        dist = work / "dist"
-        dist.mkdir()
-        build(copy_tree(root, work / "src"), dist, wheel_only=True)
-        python = fresh_venv(work / "venv")
-        pip_install(python, "--no-deps", *map(str, dist.glob("*.whl")))
-        return startup_pairs([str(command(python))], str(python), pairs)
+        for name, text in STARTUP_PUZZLES.items():
+            Path(tmp, name).write_text(text)
+        for label, args in (commands or STARTUP_COMMANDS).items():
+            sides = {"python": [python, "-c", "pass"], "satnono": [*satnono, *args]}
+            for cmd in sides.values():
+                _run(cmd, tmp, env)
+            times: dict[str, list[tuple[float, float]]] = {side: [] for side in sides}
+            for _ in range(pairs):
+                for side, cmd in sides.items():
+                    times[side].append(_run(cmd, tmp, env))
+            out: dict[str, float] = {"pairs": float(pairs)}
+            for side, runs in times.items():
+                out[f"{side}_wall"] = statistics.median(w for w, _ in runs)
+                out[f"{side}_cpu"] = statistics.median(c for _, c in runs)
+            out["wall_ratio"] = out["satnono_wall"] / out["python_wall"]
+            out["cpu_ratio"] = out["satnono_cpu"] / out["python_cpu"] if out["python_cpu"] > 0 else float("inf")
+            results[label] = out
+    return results
+
+
+def release_install(work: Path, root: Path = ROOT) -> Path:
+    """Build the wheel of ``root`` under ``work`` and install it in a new virtual environment
+    there; the environment's python."""
+    dist = work / "dist"
+    dist.mkdir()
+    build(copy_tree(root, work / "src"), dist, wheel_only=True)
+    python = fresh_venv(work / "venv")
+    pip_install(python, "--no-deps", *map(str, dist.glob("*.whl")))
+    return python
+
+
+def measure_release_startup(root: Path = ROOT, pairs: int = 30,
+                            commands: dict[str, list[str]] | None = None) -> dict[str, dict[str, float]]:
+    """:func:`startup_pairs` in a regular (non-editable) install of ``root`` made for it (the start-up
+    figures of issues 38 and 41: each ``wall_ratio`` ≤ 4)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        python = release_install(Path(tmp), root)
+        return startup_pairs([str(command(python))], str(python), pairs, commands)
+
+
+def startup_table(results: dict[str, dict[str, float]]) -> list[str]:
+    """The lines that show :func:`startup_pairs`' results."""
+    lines = [f"{'command':<20} {'satnono ms':>10} {'python ms':>10} {'wall':>7} {'cpu':>7}  (median of paired runs, "
+             "target <= 4x wall)"]
+    for label, m in results.items():
+        lines.append(f"{label:<20} {m['satnono_wall'] * 1000:>10.1f} {m['python_wall'] * 1000:>10.1f} "
+                     f"{m['wall_ratio']:>6.2f}x {m['cpu_ratio']:>6.2f}x")
+    return lines
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("-n", "--pairs", type=int, default=30, help="pairs of processes (default 30)")
     args = ap.parse_args()
-    m = measure_release_startup(ROOT, args.pairs)
-    print(f"start-up, regular install, median of {args.pairs} paired runs: satnono check (1x1 .non) "
-          f"{m['satnono_wall'] * 1000:.1f} ms vs python -c pass {m['python_wall'] * 1000:.1f} ms wall: "
-          f"{m['wall_ratio']:.2f}x (target <= 4x); CPU {m['satnono_cpu'] * 1000:.1f} vs "
-          f"{m['python_cpu'] * 1000:.1f} ms: {m['cpu_ratio']:.2f}x")
+    print(f"start-up, regular install, median of {args.pairs} paired runs against python -c pass:")
+    print("\n".join(startup_table(measure_release_startup(ROOT, args.pairs))))
     return 0
 
 

@@ -1,85 +1,68 @@
-"""Start-up cost of the command line (issue 19): ``satnono check`` on a 1x1 puzzle, as a whole
-process, against ``python -c pass``.
+"""Start-up cost of the command line (issues 38 and 41): ``satnono check``, ``check --json``,
+``solve`` and ``count`` on a 1x1 puzzle, and ``check`` on a small colour, blotted and rules puzzle,
+each as a whole process against ``python -c pass`` of the same environment.  Target: each at most
+4x, wall, median of 30 paired runs, in a regular (non-editable) install.
 
-Runs N pairs of processes, alternately (so that a load change on a shared machine hits both
-sides alike), and prints the median wall seconds of each side and their ratio, and the same for
-the children's CPU seconds (user + system), which a loaded machine distorts less.  Target:
-issue 19 asked for a ratio of at most 2 (its table in `bench.py sets`); issue 38 withdrew it
-for at most 4x `python -c pass`, median of 30 paired runs, in a regular (non-editable) install.
+    bench.py startup                 # builds a wheel, installs it in a new venv, 30 pairs a row
+    bench.py startup -n 50           # 50 pairs
+    bench.py startup --here          # the satnono of this environment instead (no build)
+    bench.py startup --only 'check 1x1'
 
-    bench.py startup                  # 20 pairs, the installed console script
-    bench.py startup -n 50 --module   # python -m satnono instead
-    bench.py startup --puzzle FILE    # another puzzle (any format; may be repeated)
-    bench.py startup --kinds          # the 1x1 JSON, a small XML and a small .non file
-
-The first (unmeasured) run of each command writes the ``.pyc`` files even when
-``PYTHONDONTWRITEBYTECODE`` is set, as ``pip install`` does: without them every run compiles
-satnono from source, which is no user's start-up.  Whether the package is installed editable
-matters too: an editable install's path hook makes ``python -c pass`` itself load ``re``,
-``pathlib`` and more, so measure a plain ``pip install .`` in a fresh venv as well.
+Runs alternate (satnono, python, satnono, ...) so that a load change on a shared machine hits
+both sides alike; the CPU ratio (user + system of the children) is printed too, as a loaded
+machine distorts it less.  The first, unmeasured run of each command writes the ``.pyc`` files, as
+``pip install`` does.  An editable install's import hook makes ``python -c pass`` itself slower,
+so ``--here`` in an editable install reads low.
 """
 
 from __future__ import annotations
 
-import os
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
+from pathlib import Path
 
 import benchlib
-from benchlib import ROOT, children_cpu
+from benchlib import ROOT
 
-KINDS = (ROOT / "puzzles" / "webpbn" / "webpbn-00001.xml", ROOT / "puzzles" / "nonogram-db" / "26167.non")
+sys.path.insert(0, str(ROOT / "tests"))
+import release_tools  # noqa: E402  (tests/release_tools.py: the build, the install and the pairs)
 
 
-def run(cmd: list[str], ok: tuple[int, ...] = (0,), env: dict[str, str] | None = None) -> tuple[float, float]:
-    """Wall and CPU seconds of one process."""
-    cpu0 = children_cpu()
-    t0 = time.perf_counter()
-    proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT, check=False, env=env)
-    seconds = time.perf_counter() - t0
-    if proc.returncode not in ok:
-        raise SystemExit(f"{' '.join(cmd)} exited {proc.returncode}: {proc.stderr.decode(errors='replace')[-300:]}")
-    return seconds, children_cpu() - cpu0
+#: Imports every row above pays: the standard-library idioms of the code (dataclasses brings
+#: inspect, ast and dis; typing brings re and collections), and click, which the quick command
+#: lines skip.
+FLOORS = {"stdlib idioms": ["import dataclasses, enum, typing, re, json, contextvars, signal"],
+          "click": ["import click"]}
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = benchlib.parser("startup", __doc__)
-    ap.add_argument("-n", "--runs", type=int, default=20, help="pairs of processes (default 20)")
-    ap.add_argument("--module", action="store_true", help="run python -m satnono, not the console script")
-    ap.add_argument("--puzzle", action="append", default=None,
-                    help="a puzzle to check (any format; may be repeated; default: a 1x1 JSON puzzle)")
-    ap.add_argument("--kinds", action="store_true", help="also a small XML and a small .non puzzle of the corpus")
+    ap.add_argument("-n", "--runs", type=int, default=30, help="pairs of processes per row (default 30)")
+    ap.add_argument("--here", action="store_true", help="measure this environment's satnono (no build)")
+    ap.add_argument("--only", action="append", default=None, choices=sorted(release_tools.STARTUP_COMMANDS),
+                    help="one row of the table (may be repeated)")
     args = ap.parse_args(argv)
-    tmp = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
-    tmp.write('{"rows": [[1]], "columns": [[1]]}\n')
-    tmp.close()
-    puzzles = list(args.puzzle or [tmp.name])
-    if args.kinds:
-        puzzles += [str(p) for p in KINDS]
-    bare = [sys.executable, "-c", "pass"]
-    print(f"{args.runs} runs each, alternating (PYTHONPATH={os.environ.get('PYTHONPATH', '')!s})")
-    try:
-        for puzzle in puzzles:
-            check = [*benchlib.satnono_command(module=args.module, interpreter=True), "check", puzzle]
-            writing = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-            run(check, env=writing), run(bare)  # warm the file cache and write the .pyc files before measuring
-            ours, base = [], []
-            for _ in range(args.runs):
-                ours.append(run(check))
-                base.append(run(bare))
-            shown = " ".join(os.path.basename(c) if c in (sys.executable,) else c for c in check)
-            if puzzle == tmp.name:
-                shown = shown.replace(puzzle, "1x1.json")
-            for k, what in ((0, "wall"), (1, "CPU")):
-                a, b = [x[k] for x in ours], [x[k] for x in base]
-                m_ours, m_base = statistics.median(a), statistics.median(b)
-                print(f"  {what}: {shown:<55} median {m_ours:.4f} s  (min {min(a):.4f})")
-                print(f"  {what}: {'python -c pass':<55} median {m_base:.4f} s  (min {min(b):.4f})")
-                print(f"  {what} ratio {m_ours / m_base:.2f}x")
-    finally:
-        os.unlink(tmp.name)
+    commands = {k: v for k, v in release_tools.STARTUP_COMMANDS.items() if not args.only or k in args.only}
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.here:
+            where, python = "this environment", sys.executable
+            satnono = benchlib.satnono_command(interpreter=True)
+        else:
+            where = "a regular install of this tree (wheel in a new venv)"
+            python = str(release_tools.release_install(Path(tmp)))
+            satnono = [str(release_tools.command(Path(python)))]
+        results = release_tools.startup_pairs(satnono, python, args.runs, commands)
+        # what Python itself costs for the standard library's idioms, and click
+        floors = {} if args.only else release_tools.startup_pairs([python, "-c"], python, args.runs, FLOORS)
+    print(f"start-up, {where}, median of {args.runs} paired runs against python -c pass:")
+    print("\n".join(release_tools.startup_table(results)))
+    if floors:
+        print("for comparison, python -c IMPORTS in the same environment:")
+        print("\n".join(release_tools.startup_table(floors)[1:]))
+    over = [label for label, m in results.items() if m["wall_ratio"] > 4]
+    print(f"target <= 4x wall: {'met by every row' if not over else 'not met by ' + ', '.join(over)}")
     return 0
 
+
+if __name__ == "__main__":
+    sys.exit(main())
