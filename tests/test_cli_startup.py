@@ -1,5 +1,5 @@
 """The ``satnono`` command's front door (issue 38): a console entry point, ``satnono.cli:main``
-(``[project.scripts]``), which ``python -m satnono`` runs too; every call goes through click."""
+(``[project.scripts]``), which ``python -m satnono`` runs too; the plainest command lines skip click (see tests/test_cli_quick.py)."""
 
 from __future__ import annotations
 
