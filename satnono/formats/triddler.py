@@ -1,0 +1,498 @@
+"""Triddlers (triangular nonograms) in webpbn XML and Olšák's ``.g``, read and written.
+
+A triddler is read into a plain value, :class:`TriddlerSpec`: its :class:`~satnono.lanes.Triangle`
+geometry, one :class:`~satnono.clues.LineClue` per lane (in ``geometry.lanes()`` order: the
+rows, the ``/`` lines, the ``\\`` lines), the palette, the title and properties, and the goal
+picture when the file stores one.  The conventions are those of ``docs``' triddler page
+(settled on the public example files, where only one reading gives each a unique solution).
+
+**webpbn XML** (``<puzzle type="triddler">``, :func:`read_xml`, :func:`write_xml`):
+
+* Six ``<clues>`` sets: ``topleft`` and ``bottomleft`` (the rows above and below the left
+  side's bend), ``top`` and ``topright`` (the ``/`` lines), ``bottom`` and ``bottomright``
+  (the ``\\`` lines), in the order and direction of :class:`~satnono.lanes.Triangle`'s lanes.
+  A set may be empty or left out (a sharp corner); their sizes are the hexagon's sides, which
+  must close (``E = A + B - D``, ``F = C + D - A``).
+* Colours, blots (``<count>0</count>``), the title and properties are read as the grid reader
+  :mod:`satnono.formats.webpbn` reads them (its code is reused).
+* The goal image (the first ``<solution type="goal">``) is row by row, each row between ``/``
+  or ``\\`` following the slope of the outline (:meth:`~satnono.lanes.Triangle.text_rows`);
+  whitespace between rows, and inside a row unless a colour uses it as its ``char``, is
+  ignored.  Without any ``<clues>`` the geometry and the clues are derived from the goal.
+* The writer writes the six sets in the order above (empty ones too), BW as ``.``/``X``.
+
+**Olšák ``.g``** with ``#t`` (:func:`read_g`, :func:`write_g`):
+
+* A ``#t`` (``#T``) line before the first ``:`` line marks a triddler; ``#d`` starts the
+  colour table, read as :mod:`satnono.formats.olsak` reads it (a number without a letter has
+  the colour of key ``1:``); a key ``6:`` (the colour outside the hexagon in Olšák's XPM
+  output) is skipped.
+* Six groups of clue lines, each after a ``:`` line: ``TopLeft``, ``BottomLeft``, ``Bottom``,
+  ``BottomRight``, ``TopRight``, ``Top`` (A..F), counter-clockwise.  ``TopRight`` and ``Top``
+  list their lines in the reverse of the XML order, and the lines of ``Bottom`` and
+  ``BottomRight`` (the ``\\`` lines) read from their bottom end, the reverse of the XML
+  direction.  A blank line is an empty clue.  A seventh ``:`` line ends the data; without it
+  ``Top`` has the ``F = C + D - A`` lines the outline needs (lines missing at the end of the
+  file are empty clues; surplus lines must be blank).
+* ``.g`` holds no title, properties, goal or blotted clue: the writer leaves the first three
+  out and refuses a blot (one line).  Colour names come from the table's colour spec (a
+  common name, else the RGB's common name, else ``#rrggbb``), as for grids.
+
+Every malformed input raises :class:`~satnono.errors.ParseError` naming the file and line.
+
+>>> spec = read_g("#t\\n: TopLeft\\n1\\n: BottomLeft\\n: Bottom\\n1\\n: BottomRight\\n: TopRight\\n1\\n: Top\\n", None)[0]
+>>> spec.geometry.sides, [c.lengths for c in spec.clues]
+((1, 0, 1, 0, 1, 0), [(1,), (1,), (1,)])
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from typing import Sequence
+from xml.sax.saxutils import escape, quoteattr
+
+from ..clues import LineClue, line_blocks
+from ..errors import ParseError, PuzzleTooLarge
+from ..lanes import CLUE_SETS, SIDE_ORDER, Lane, Triangle
+from ..model import BLOT, MAX_CELLS, MAX_SIDE, WHITE, Color
+from ..palette import BW_PALETTE, Palette, check_palette
+from ._palette import build_palette, rgb_of_name, split_blocks
+from ._text import decode_text, is_blank, split_lines
+from .olsak import _Colour, _table_entry
+from .webpbn import DOCTYPE, Blocks, _STRUCTURE_TAGS, _TAG, _meta_text, _parse_tree, _properties, _Puzzle, _title
+
+#: The names of Olšák's six groups, in file order (A..F).
+G_GROUPS = ("TopLeft", "BottomLeft", "Bottom", "BottomRight", "TopRight", "Top")
+_ROW_DELIMITERS = "/\\"
+
+
+@dataclass(frozen=True)
+class TriddlerSpec:
+    """A triddler as its files hold it: a plain, frozen value.
+
+    Raises ``ValueError`` (one line) when the parts do not fit together: a clue count other
+    than the geometry's lane count, a colour outside the palette, a goal of the wrong size or
+    with a character the palette does not have.
+    """
+
+    geometry: Triangle
+    """The outline and its cells and lanes."""
+    clues: tuple[LineClue, ...]
+    """One clue per lane, in ``geometry.lanes()`` order."""
+    palette: Palette = BW_PALETTE
+    """Colour 0 the background, 1..K the block colours (:mod:`satnono.palette`)."""
+    name: str | None = None
+    """The title, if the file gave one."""
+    meta: tuple[tuple[str, str], ...] = ()
+    """Other properties (author, copyright, ...), in file order."""
+    goal: str | None = None
+    """The goal picture if the file stores one: one palette character per cell, in cell order."""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.geometry, Triangle):
+            raise ValueError(f"a triddler's geometry is a Triangle, got {type(self.geometry).__name__}")
+        check_palette(self.palette)
+        lanes = self.geometry.lanes()
+        if len(self.clues) != len(lanes):
+            raise ValueError(f"the geometry has {len(lanes)} lanes but {len(self.clues)} clues were given")
+        k = len(self.palette) - 1
+        for lane, clue in zip(lanes, self.clues):
+            if len(clue.lengths) != len(clue.colors) or any(n < 1 for n in clue.lengths):
+                raise ValueError(f"{lane.name}: malformed clue {clue!r}"[:200])
+            if any(not 1 <= c <= k for c in clue.colors):
+                raise ValueError(f"{lane.name}: a block colour outside the palette's 1..{k}")
+        if self.goal is not None:
+            if len(self.goal) != self.geometry.cell_count:
+                raise ValueError(f"the goal has {len(self.goal)} cells, the geometry {self.geometry.cell_count}")
+            bad = set(self.goal) - {c.char for c in self.palette}
+            if bad:
+                raise ValueError(f"the goal uses the character {min(bad)!r}, which is in no colour of the palette")
+
+    @classmethod
+    def from_picture(cls, geometry: Triangle, cells: str, palette: Palette = BW_PALETTE, *,
+                     name: str | None = None, meta: tuple[tuple[str, str], ...] = (),
+                     keep_goal: bool = True) -> TriddlerSpec:
+        """The triddler whose clues a picture gives (one palette character per cell, in cell
+        order), the picture kept as its goal unless ``keep_goal`` is false.
+
+        >>> g = Triangle.triangle(2)
+        >>> [c.lengths for c in TriddlerSpec.from_picture(g, "#.##").clues]
+        [(1,), (2,), (2,), (1,), (), (3,)]
+        """
+        return cls(geometry, clues_of_picture(geometry, cells, palette), palette, name, meta,
+                   cells if keep_goal else None)
+
+    @property
+    def is_color(self) -> bool:
+        """More than one block colour."""
+        return len(self.palette) > 2
+
+    def lane_clues(self) -> tuple[tuple[Lane, LineClue], ...]:
+        """Each lane with its clue."""
+        return tuple(zip(self.geometry.lanes(), self.clues))
+
+    def clue_set(self, name: str) -> tuple[LineClue, ...]:
+        """The clues of one of webpbn's six clue sets (``topleft`` ... ``bottomright``), in its order."""
+        family, span = self.geometry.clue_set(name)
+        start = {"row": 0, "/": self.geometry.rows,
+                 "\\": self.geometry.rows + self.geometry.family_size("/")}[family]
+        return self.clues[start + span.start:start + span.stop]
+
+
+def clues_of_picture(geometry: Triangle, cells: str, palette: Palette = BW_PALETTE) -> tuple[LineClue, ...]:
+    """One clue per lane of ``geometry`` for a picture of one palette character per cell.
+
+    Raises:
+        ValueError: a picture of the wrong size or with a character the palette lacks.
+    """
+    if len(cells) != geometry.cell_count:
+        raise ValueError(f"the picture has {len(cells)} cells, the geometry {geometry.cell_count}")
+    index = {c.char: i for i, c in enumerate(palette)}
+    bad = set(cells) - set(index)
+    if bad:
+        raise ValueError(f"the picture uses the character {min(bad)!r}, which is in no colour of the palette")
+    return tuple(LineClue(*line_blocks("".join(cells[i] for i in lane.cells), index)) for lane in geometry.lanes())
+
+
+def _check_size(geometry: Triangle, source: str | None, line: int | None) -> None:
+    longest = max(geometry.family_size(f) for f in geometry.families)
+    if longest > MAX_SIDE or geometry.cell_count > MAX_CELLS:
+        raise PuzzleTooLarge(f"a triddler of sides {' '.join(map(str, geometry.sides))} is too large "
+                             f"(at most {MAX_SIDE} lanes of a family and {MAX_CELLS} cells)", source, line)
+
+
+# ---------------------------------------------------------------------------------------------
+# webpbn XML
+
+
+def read_xml(data: str | bytes, source: str | None) -> list[TriddlerSpec]:
+    """The triddlers of a webpbn XML document (every ``<puzzle>`` must be a triddler)."""
+    root, lines = _parse_tree(data, source)
+    if root.tag == "puzzle":
+        return [_TriddlerReader(root, lines, source, [], None).spec()]
+    if root.tag != "puzzleset":
+        raise ParseError(f"expected a <puzzleset> root element, found <{root.tag}>", source, lines.get(root))
+    set_meta = _properties(root)
+    set_title = _title(root) or None
+    specs = [_TriddlerReader(p, lines, source, set_meta, set_title).spec() for p in root if p.tag == "puzzle"]
+    if not specs:
+        raise ParseError("no <puzzle> element in the <puzzleset>", source, lines.get(root))
+    return specs
+
+
+_ImageRow = tuple[str, str, tuple["str | None", ...]]
+"""A goal image row as read: its opening and closing characters and its cells' colour names."""
+
+
+class _TriddlerReader(_Puzzle):
+    """webpbn's grid reader (:class:`satnono.formats.webpbn._Puzzle`: colours, counts, blots,
+    properties) with a triddler's clue sets and solution image."""
+
+    def spec(self) -> TriddlerSpec:
+        elem = self.elem
+        kind = elem.get("type", "grid")
+        if kind != "triddler":
+            raise self.error(f"a puzzle of type {kind!r}, not a triddler (read it as a grid)", elem)
+        chars = self.declare_colours()
+        sets: dict[str, tuple[Blocks, ...]] = {}
+        for c in elem.iter("clues"):
+            set_name = c.get("type", "")
+            if set_name not in CLUE_SETS:
+                raise self.error(f"a triddler's <clues> type is one of {', '.join(CLUE_SETS)}; got {set_name!r}", c)
+            if set_name in sets:
+                raise self.error(f"a second <clues type={set_name!r}>", c)
+            sets[set_name] = tuple(self.clue_line(line) for line in c if line.tag == "line")
+        image_elem, image = self.triddler_goal(chars)
+        if sets:
+            try:
+                geometry = Triangle(*(len(sets.get(name, ())) for name in SIDE_ORDER))
+            except ValueError as e:
+                counts = ", ".join(f"{name} {len(sets.get(name, ()))}" for name in CLUE_SETS)
+                raise self.error(f"the clue sets ({counts}) make no hexagon: {e}", elem) from None
+        elif image is not None:
+            geometry = self.geometry_of_image(image, image_elem)
+        else:
+            raise self.error("a triddler needs its <clues> sets (topleft ... bottomright) or a goal image", elem)
+        _check_size(geometry, self.source, self.lines.get(elem))
+        if image is not None:
+            self.check_image(geometry, image, image_elem)
+        pal, index = self.palette()
+        goal = None
+        if image is not None:
+            chars_of = {name: pal[i].char for name, i in index.items()}
+            goal = "".join(WHITE if n is None else chars_of[n] for _, _, row in image for n in row)
+        if sets:
+            lines = [sets.get(name, ()) for name in ("topleft", "bottomleft", "top", "topright", "bottom",
+                                                     "bottomright")]
+            clues = tuple(_line_clue(blocks, index) for group in lines for blocks in group)
+        else:
+            assert goal is not None
+            clues = clues_of_picture(geometry, goal, pal)
+        name = _title(elem)
+        if not name:
+            name = self.set_title or name
+        meta = _properties(elem)
+        have = {k for k, _ in meta}
+        meta += [(k, v) for k, v in self.set_meta if k not in have]
+        return TriddlerSpec(geometry, clues, pal, name, tuple(meta), goal)
+
+    def triddler_goal(self, chars: dict[str, str]) -> tuple[ET.Element | None, list[_ImageRow] | None]:
+        """The first goal image's rows (with their end characters), or ``(None, None)``."""
+        for sol in self.elem.iter("solution"):
+            if sol.get("type", "goal") != "goal":
+                continue
+            image = sol.find("image")
+            if image is None:
+                raise self.error("<solution> without an <image>", sol)
+            return image, self.triddler_image(image, chars)
+        return None, None
+
+    def triddler_image(self, image: ET.Element, chars: dict[str, str]) -> list[_ImageRow]:
+        text = image.text or ""
+        rows: list[_ImageRow] = []
+        i, n = 0, len(text)
+        while True:
+            while i < n and text[i] not in _ROW_DELIMITERS:
+                if not text[i].isspace():
+                    raise self.error(f"goal image has {text[i]!r} outside its rows (each row is written "
+                                     f"between '/' or '\\' characters)", image)
+                i += 1
+            if i == n:
+                break
+            start, i = text[i], i + 1
+            cells: list[str | None] = []
+            while i < n and text[i] not in _ROW_DELIMITERS:
+                ch = text[i]
+                colour = chars.get(ch)
+                if colour is None:
+                    if not ch.isspace():
+                        raise self.error(f"goal image uses undeclared character {ch!r}", image)
+                elif colour == self.background:
+                    cells.append(None)
+                else:
+                    cells.append(self.use_colour(colour, image))
+                i += 1
+            if i == n:
+                raise self.error(f"goal image row {len(rows) + 1} has no closing '/' or '\\'", image)
+            rows.append((start, text[i], tuple(cells)))
+            i += 1
+        if not rows:
+            raise self.error("the goal image is empty", image)
+        return rows
+
+    def geometry_of_image(self, image: list[_ImageRow], elem: ET.Element | None) -> Triangle:
+        """The outline a goal image draws: its row ends give the bends, its first row the top."""
+        a = sum(1 for left, _, _ in image if left == "/")
+        e = sum(1 for _, right, _ in image if right == "\\")
+        b, d = len(image) - a, len(image) - e
+        for f in range(len(image[0][2]) + 1):
+            try:
+                geometry = Triangle(a, b, f + a - d, d, e, f)
+            except ValueError:
+                continue
+            if geometry.row_lengths() == tuple(len(row) for _, _, row in image):
+                return geometry
+        raise self.error("the goal image's rows draw no hexagon of triangles", elem)
+
+    def check_image(self, geometry: Triangle, image: list[_ImageRow], elem: ET.Element | None) -> None:
+        if len(image) != geometry.rows:
+            raise self.error(f"the goal image has {len(image)} rows, the clues {geometry.rows}", elem)
+        for r, (left, right, cells) in enumerate(image):
+            want = geometry.row_ends(r)
+            if (left, right) != want:
+                raise self.error(f"goal image row {r + 1} must be written {want[0]}...{want[1]} (the slope of "
+                                 f"the outline), got {left}...{right}", elem)
+            if len(cells) != len(geometry.row_cells(r)):
+                raise self.error(f"goal image row {r + 1} has {len(cells)} cells, the outline "
+                                 f"{len(geometry.row_cells(r))}", elem)
+
+
+def _line_clue(blocks: Sequence[tuple[int | str, str]], index: dict[str, int]) -> LineClue:
+    """A clue of ``(length, colour name)`` blocks, a blotted length ``"?"``."""
+    blots = sum(1 << j for j, (n, _) in enumerate(blocks) if n == BLOT)
+    return LineClue(tuple(1 if n == BLOT else int(n) for n, _ in blocks), tuple(index[c] for _, c in blocks), blots)
+
+
+def write_xml(spec: TriddlerSpec) -> str:
+    """The triddler as a one-puzzle webpbn XML document: colours and properties as
+    :func:`satnono.formats.webpbn.write` writes a grid's, the six clue sets, and the goal image
+    when there is one.
+
+    Raises:
+        ValueError: a name or property XML cannot hold, or a goal whose colour character is
+            ``/`` (it would end the image's rows).
+    """
+    pal = spec.palette
+    colour = pal != BW_PALETTE
+    head = '<puzzle type="triddler" defaultcolor="black">'
+    if colour:
+        bg = "" if pal[0].name == "white" else f" backgroundcolor={quoteattr(pal[0].name)}"
+        head = f'<puzzle type="triddler" defaultcolor={quoteattr(pal[1].name)}{bg}>'
+    out = ['<?xml version="1.0"?>', DOCTYPE, "<puzzleset>", head]
+    if spec.name is not None:
+        out.append(f"<title>{_meta_text(spec.name, 'the title')}</title>")
+    for k, v in spec.meta:
+        value = _meta_text(v, f"property {k!r}")
+        if _TAG.fullmatch(k) and k not in _STRUCTURE_TAGS:
+            out.append(f"<{k}>{value}</{k}>")
+        else:
+            _meta_text(k, f"the key of property {k!r}")
+            out.append(f"<meta name={quoteattr(k)}>{value}</meta>")
+    shown = [c.char for c in pal] if colour else [WHITE, "X"]
+    if colour:
+        out += [f"<color name={quoteattr(c.name)} char={quoteattr(c.char)}>{c.hex[1:].upper()}</color>" for c in pal]
+    else:
+        out += ['<color name="white" char=".">FFFFFF</color>', '<color name="black" char="X">000000</color>']
+    names = [quoteattr(c.name) for c in pal]
+    for set_name in CLUE_SETS:
+        out.append(f'<clues type="{set_name}">')
+        for clue in spec.clue_set(set_name):
+            out.append("<line>" + "".join(
+                f"<count>{0 if clue.is_blotted(j) else n}</count>" if c == 1
+                else f"<count color={names[c]}>{0 if clue.is_blotted(j) else n}</count>"
+                for j, (n, c) in enumerate(zip(clue.lengths, clue.colors))) + "</line>")
+        out.append("</clues>")
+    if spec.goal is not None:
+        slash = [c.name for c, ch in zip(pal, shown) if ch in _ROW_DELIMITERS]
+        if slash:
+            raise ValueError(f"colour {slash[0]!r} is drawn {'/'!r}, which ends the rows of a triddler's "
+                             f"goal image; give it another character")
+        to_shown = {c.char: ch for c, ch in zip(pal, shown)}
+        cells = "".join(to_shown[ch] for ch in spec.goal)
+        out += ['<solution type="goal">', "<image>"]
+        out += [escape(row) for row in spec.geometry.text_rows(cells)]
+        out += ["</image>", "</solution>"]
+    out += ["</puzzle>", "</puzzleset>"]
+    return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# Olšák .g
+
+
+def read_g(data: str | bytes, source: str | None) -> list[TriddlerSpec]:
+    """The one triddler of an Olšák ``.g`` file with ``#t``."""
+    text = decode_text(data, source, latin1=True) if isinstance(data, bytes) else data
+    lines = split_lines(text)
+    marks = [i for i, line in enumerate(lines) if line.lstrip().startswith(":")]
+    triddler = False
+    in_table = False
+    table: dict[str, _Colour] = {}
+    for i in range(marks[0] if marks else len(lines)):
+        s = lines[i].strip()
+        if s[:2] in ("#t", "#T"):
+            triddler = True
+        if s[:2] in ("#d", "#D"):
+            in_table = True
+        elif s.startswith("#"):
+            in_table = False
+        elif in_table and s and not s.startswith("6:"):  # 6: the colour outside the hexagon (XPM)
+            entry = _table_entry(lines[i], i + 1, source)
+            if entry is not None:
+                if entry.key in table:
+                    raise ParseError(f"colour {entry.key!r} declared twice (first on line {table[entry.key].line})",
+                                     source, i + 1)
+                table[entry.key] = entry
+    if not triddler:
+        if all(is_blank(x) for x in lines):
+            raise ParseError("empty file", source)
+        raise ParseError("not a triddler: no '#t' line before the first ':' line", source,
+                         marks[0] + 1 if marks else 1)
+    if len(marks) < 6:
+        raise ParseError(f"a triddler has six groups of clue lines ({', '.join(G_GROUPS)}), each after a ':' "
+                         f"line; found {len(marks)} ':' lines", source, (marks[-1] + 1) if marks else len(lines) or 1)
+    groups = [list(range(marks[g] + 1, marks[g + 1])) for g in range(5)]
+    a, b, c, d, e = map(len, groups)
+    f = c + d - a
+    try:
+        geometry = Triangle(a, b, c, d, e, f)
+    except ValueError as err:
+        raise ParseError(f"the groups of {a}, {b}, {c}, {d} and {e} lines (A..E) make no hexagon: {err}",
+                         source, marks[4] + 1) from None
+    _check_size(geometry, source, marks[0] + 1)
+    end = marks[6] if len(marks) > 6 else len(lines)
+    top = list(range(marks[5] + 1, end))
+    surplus = [i for i in top[f:] if not is_blank(lines[i])]
+    if surplus:
+        raise ParseError(f"the Top group has {f} lines (F = C + D - A); this one is more", source, surplus[0] + 1)
+    if len(top) < f and len(marks) > 6:
+        raise ParseError(f"the Top group has {len(top)} lines before the closing ':' line; the outline needs "
+                         f"F = C + D - A = {f}", source, marks[6] + 1)
+    groups.append(top[:f])
+    raw = [[(i + 1, split_blocks(lines[i], False, source, i + 1)) for i in group] for group in groups]
+    raw[5] += [(len(lines), [])] * (f - len(raw[5]))  # lines missing at the end of the file: empty clues
+    used: dict[str, int] = {}
+    for group in raw:
+        for lineno, blocks in group:
+            for _, key in blocks:
+                key = "1" if key is None else key
+                if key not in table and (table or key != "1"):
+                    if key == "1":
+                        raise ParseError("a number without a colour letter, and the colour table declares no "
+                                         "default colour ('1:')", source, lineno)
+                    raise ParseError(f"colour {key!r} is not declared in the colour table ('#d')", source, lineno)
+                used.setdefault(key, lineno)
+    keys = sorted(used, key=lambda k: (k != "1", table[k].line if k in table else 0))
+    bg = table.get("0")
+    palette = build_palette(
+        Color(bg.name, WHITE, bg.rgb) if bg is not None else None,
+        [(table[k].name, [table[k].out, k], table[k].rgb) if k in table else ("black", [], (0, 0, 0)) for k in keys],
+        source, marks[0] + 1)
+    index = {k: i for i, k in enumerate(keys, 1)}
+
+    def clue(blocks: list[tuple[int, str | None]], backwards: bool) -> LineClue:
+        pairs = [(n, index["1" if k is None else k]) for n, k in blocks]
+        if backwards:
+            pairs.reverse()
+        return LineClue(tuple(n for n, _ in pairs), tuple(col for _, col in pairs))
+
+    tl, bl, bottom, br, tr, tp = raw
+    rows = [clue(blk, False) for _, blk in tl + bl]
+    slash = [clue(blk, False) for _, blk in reversed(tp)] + [clue(blk, False) for _, blk in reversed(tr)]
+    back = [clue(blk, True) for _, blk in bottom + br]
+    return [TriddlerSpec(geometry, tuple(rows + slash + back), palette)]
+
+
+def write_g(spec: TriddlerSpec) -> str:
+    """The triddler as an Olšák ``.g`` file: ``#t``, a colour table unless it is black and white,
+    the six groups A..F and a closing ``:`` line.  The title, properties and goal are left out.
+
+    Raises:
+        ValueError: a blotted clue (``.g`` cannot hold one).
+    """
+    for lane, clue in spec.lane_clues():
+        if clue.blots:
+            raise ValueError(f"the g format cannot hold blotted clues ({lane.name} has one); write the triddler "
+                             f"as xml")
+    pal = spec.palette
+    out = ["#t"]
+    keys = ["1"] * len(pal)
+    if pal != BW_PALETTE:
+        free = iter(ch for ch in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                    if ch not in {c.char for c in pal[1:]})
+        keys = ["0"] + [c.char if c.char.isascii() and c.char.isalpha() else next(free) for c in pal[1:]]
+        out.append("#d")
+        for key, col in zip(keys, pal):
+            spec_text = col.name if rgb_of_name(col.name) == col.rgb and col.name.isalpha() else col.hex
+            shown = WHITE if key == "0" else col.char
+            out.append(f"   {key}:{shown}  {spec_text}   {' '.join(col.name.split())}")
+    bw = pal == BW_PALETTE
+
+    def text(clue: LineClue, backwards: bool) -> str:
+        items = [f"{n}" if bw else f"{n}{keys[c]}" for n, c in zip(clue.lengths, clue.colors)]
+        return " ".join(reversed(items) if backwards else items)
+
+    groups = {
+        "TopLeft": [text(c, False) for c in spec.clue_set("topleft")],
+        "BottomLeft": [text(c, False) for c in spec.clue_set("bottomleft")],
+        "Bottom": [text(c, True) for c in spec.clue_set("bottom")],
+        "BottomRight": [text(c, True) for c in spec.clue_set("bottomright")],
+        "TopRight": [text(c, False) for c in reversed(spec.clue_set("topright"))],
+        "Top": [text(c, False) for c in reversed(spec.clue_set("top"))],
+    }
+    for name in G_GROUPS:
+        out.append(f": {name}")
+        out += groups[name]
+    out.append(": end")
+    return "\n".join(out) + "\n"
