@@ -17,13 +17,13 @@ contradiction probing settles it), ``probe2`` (probing depth 2) or ``search``
 is then a lower bound), and ``steps``, ``probes`` and ``grade`` (the grade in
 words) come with it.  The solution count is capped by ``max_solutions``.
 
-A batch (:func:`run_batch`) takes files, directories (walked recursively) and
-multi-puzzle files, runs on the batch engine (:mod:`satnono.batch`: this process, local
-worker processes or a Dask cluster) and yields results as they finish, tagged with
-``(file, index)``.  :class:`ResultLog` is the resume
-file: one JSON object per line, each appended with a single write and fsynced,
-so an interrupted run leaves every finished result; damaged lines are dropped
-(and the file rewritten atomically) when it is opened again.
+A batch (:func:`run_batch`) takes the tasks :func:`satnono.batch.inputs.load_tasks` reads
+from files, directories (walked recursively) and multi-puzzle files, runs on the batch engine
+(:mod:`satnono.batch`: this process, local worker processes or a Dask cluster) and yields
+results as they finish, tagged with ``(file, index)``.  The resume file is
+:class:`satnono.batch.resume.ResultLog`: one JSON object per line, each appended with a single
+write and fsynced, so an interrupted run leaves every finished result; damaged lines are
+dropped (and the file rewritten atomically) when it is opened again.
 """
 
 from __future__ import annotations
@@ -35,16 +35,8 @@ from typing import Any, Callable, Generator, Iterable
 
 from .counting import MULTIPLE, NONE, UNIQUE, count
 from . import batch
-from .batch import BatchError as BatchError
 from .batch import Lost, hang_limit
-# re-exported: batch inputs and the resume file lived here
-from .batch.inputs import Key as Key
-from .batch.inputs import Task as Task
-from .batch.inputs import discover as discover
-from .batch.inputs import load_tasks as load_tasks
-from .batch.inputs import result_key as result_key
-from .batch.resume import ResultLog as _ResultLog
-from .batch.resume import ResumeFileError as ResumeFileError
+from .batch.inputs import Task
 from .lines import LineSolver, shared_solver
 from .model import Puzzle
 from .results import LEVELS
@@ -141,12 +133,6 @@ def error_record(file: str, index: int | None, message: str) -> dict[str, Any]:
 # Running a batch (on satnono.batch: inputs, resume file and back ends live there)
 
 
-class ResultLog(_ResultLog):
-    """The classify resume file (see :class:`satnono.batch.resume.ResultLog`)."""
-
-    classes = CLASSES
-
-
 @dataclass(slots=True)
 class Options:
     max_solutions: int = 2
@@ -200,7 +186,7 @@ def run_batch(tasks: list[Task], opts: Options, workers: int = 1,
     caller) stops the workers.
 
     Raises:
-        BatchError: the Dask back end failed (records yielded before stay valid).
+        satnono.batch.BatchError: the Dask back end failed (records yielded before stay valid).
     """
     by_seq = {t.seq: t for t in tasks}
     todo = [t for t in tasks if t.puzzle is not None]

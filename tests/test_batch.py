@@ -15,8 +15,9 @@ import pytest
 from satnono.batch import Lost, run, runner_for
 from satnono.batch.inline import InlineRunner
 from satnono.batch.local import LocalRunner
+from satnono.batch.inputs import load_tasks
 from satnono.batch.ordered import Chunker, in_order
-from satnono.classify import Options, load_tasks, run_batch
+from satnono.classify import Options, run_batch
 
 ROOT = Path(__file__).resolve().parents[1]
 TOURNAMENT = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "tournament" / "nonogramrecord" / "question"

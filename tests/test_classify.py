@@ -15,16 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from satnono.classify import (
-    Options,
-    ResultLog,
-    ResumeFileError,
-    classify_puzzle,
-    discover,
-    load_tasks,
-    run_batch,
-    summarize,
-)
+from satnono.batch.inputs import discover, load_tasks
+from satnono.batch.resume import ResultLog, ResumeFileError
+from satnono.classify import CLASSES, Options, classify_puzzle, run_batch, summarize
 from satnono.cli import main
 from satnono.lines import LineSolver
 from satnono.model import Puzzle
@@ -202,6 +195,16 @@ def test_result_log_forgets_records_of_an_old_interrupted_sat_call(tmp_path):
     log = ResultLog(str(path))
     log.close()
     assert set(log.records) == {(os.path.realpath("a"), 1)} and log.dropped == 1
+
+
+def test_result_log_takes_every_classify_class(tmp_path):
+    # the resume file's default classes are classify's: one record of each is kept
+    assert ResultLog.classes == CLASSES
+    path = tmp_path / "log.jsonl"
+    path.write_text("".join(json.dumps({"file": "a", "index": k + 1, "class": c}) + "\n" for k, c in enumerate(CLASSES)))
+    log = ResultLog(str(path))
+    log.close()
+    assert log.dropped == 0 and [r["class"] for r in log.records.values()] == list(CLASSES)
 
 
 @pytest.mark.parametrize("content", [bytes(range(256)) * 3, b"width 2\nheight 1\n", b"\x00\n\n{}\n"])

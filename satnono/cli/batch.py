@@ -148,15 +148,9 @@ def classify_cmd(paths: tuple[str, ...], fmt: str | None, max_solutions: int, ti
 
     from rich.console import Console
 
-    from ..classify import (
-        CSV_FIELDS,
-        Options,
-        ResultLog,
-        ResumeFileError,
-        load_tasks,
-        run_batch,
-        summarize,
-    )
+    from ..batch.inputs import load_tasks
+    from ..batch.resume import ResultLog, ResumeFileError
+    from ..classify import CSV_FIELDS, Options, run_batch, summarize
 
     if as_json and as_csv:
         raise click.UsageError("choose one of --json and --csv")

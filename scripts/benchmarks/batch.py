@@ -31,7 +31,8 @@ from pathlib import Path
 import benchlib
 from benchlib import ROOT
 
-from satnono.classify import Options, load_tasks, run_batch
+from satnono.batch.inputs import load_tasks
+from satnono.classify import Options, run_batch
 from satnono.generation import generate
 
 FILES = ("icga2017.txt", "icga2020.txt", "taai2011.txt")
