@@ -1,0 +1,205 @@
+"""Two small triddler solvers for the tests, independent of satnono's line kernels and drivers.
+
+* :func:`brute_force`: every solution of a small triddler (up to about 24 cells in black and
+  white, 12 in two colours), by giving the cells values in cell order and checking each lane
+  against its clue as soon as its last cell has one (whole lanes only: no line logic).
+* :func:`solve`: line logic (a plain dynamic programme over each lane's placements) to a
+  fixpoint, then backtracking on a cell; fast enough for the public example triddlers of a few
+  hundred cells.  :func:`line_solve` is the line logic alone.
+
+Both read a :class:`satnono.formats.triddler.TriddlerSpec` and give solutions as strings of
+palette characters in cell order.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from satnono.clues import LineClue
+from satnono.formats.triddler import TriddlerSpec
+
+
+def _blocks(values: Sequence[int]) -> list[tuple[int, int]]:
+    """``(length, colour)`` of the runs of non-background values."""
+    out: list[tuple[int, int]] = []
+    prev = 0
+    for v in values:
+        if v and v == prev:
+            out[-1] = (out[-1][0] + 1, v)
+        elif v:
+            out.append((1, v))
+        prev = v
+    return out
+
+
+def satisfies(values: Sequence[int], clue: LineClue) -> bool:
+    """Whether a line of colour indices (0 background) shows ``clue`` (a blot: any length >= 1)."""
+    runs = _blocks(values)
+    if len(runs) != len(clue.lengths):
+        return False
+    return all(c == col and (clue.is_blotted(j) or n == length)
+               for j, ((n, c), length, col) in enumerate(zip(runs, clue.lengths, clue.colors)))
+
+
+def _as_text(spec: TriddlerSpec, values: Sequence[int]) -> str:
+    return "".join(spec.palette[v].char for v in values)
+
+
+def brute_force(spec: TriddlerSpec, limit: int | None = None) -> list[str]:
+    """All solutions (at most ``limit``), in increasing order of the cells' colour indices."""
+    n = spec.geometry.cell_count
+    k = len(spec.palette) - 1
+    complete_at: list[list[tuple[tuple[int, ...], LineClue]]] = [[] for _ in range(n)]
+    for lane, clue in spec.lane_clues():
+        complete_at[max(lane.cells)].append((lane.cells, clue))
+    values = [0] * n
+    out: list[str] = []
+
+    def visit(i: int) -> bool:
+        if i == n:
+            out.append(_as_text(spec, values))
+            return limit is not None and len(out) >= limit
+        for v in range(k + 1):
+            values[i] = v
+            if all(satisfies([values[c] for c in cells], clue) for cells, clue in complete_at[i]):
+                if visit(i + 1):
+                    return True
+        values[i] = 0
+        return False
+
+    visit(0)
+    return out
+
+
+def _lane_logic(domains: Sequence[int], clue: LineClue) -> list[int] | None:
+    """The values each cell of a lane can still take (bit c: colour c, bit 0 background) in some
+    placement of ``clue`` over ``domains``; ``None`` when there is none."""
+    n, m = len(domains), len(clue.lengths)
+    colours = clue.colors
+    gap = [1 if j + 1 < m and colours[j + 1] == colours[j] else 0 for j in range(m)]
+    lengths = [range(1, n + 1) if clue.is_blotted(j) else (clue.lengths[j],) for j in range(m)]
+    # bad[c][x]: how many of the first x cells cannot take colour c
+    used = {0, *colours}
+    bad = {c: [0] * (n + 1) for c in used}
+    for c in used:
+        for x in range(n):
+            bad[c][x + 1] = bad[c][x] + (0 if domains[x] >> c & 1 else 1)
+
+    def run_ok(s: int, length: int, c: int) -> bool:
+        return s + length <= n and bad[c][s + length] == bad[c][s]
+
+    def free(x: int) -> bool:
+        return x < n and bool(domains[x] & 1)
+
+    fwd = [[False] * (n + 2) for _ in range(m + 1)]
+    fwd[0][0] = True
+    for i in range(n + 1):
+        for j in range(m + 1):
+            if not fwd[j][i]:
+                continue
+            if free(i):
+                fwd[j][i + 1] = True
+            if j < m:
+                for length in lengths[j]:
+                    e = i + length
+                    if run_ok(i, length, colours[j]):
+                        if not gap[j]:
+                            fwd[j + 1][e] = True
+                        elif free(e):
+                            fwd[j + 1][e + 1] = True
+    if not fwd[m][n]:
+        return None
+    back = [[False] * (n + 2) for _ in range(m + 1)]
+    back[m][n] = True
+    for i in range(n - 1, -1, -1):
+        for j in range(m, -1, -1):
+            ok = free(i) and back[j][i + 1]
+            if not ok and j < m:
+                for length in lengths[j]:
+                    e = i + length
+                    if run_ok(i, length, colours[j]) and (
+                            back[j + 1][e] if not gap[j] else free(e) and back[j + 1][e + 1]):
+                        ok = True
+                        break
+            back[j][i] = ok
+    out = [0] * n
+    for x in range(n):
+        if free(x) and any(fwd[j][x] and back[j][x + 1] for j in range(m + 1)):
+            out[x] |= 1
+    for j in range(m):
+        bit = 1 << colours[j]
+        for s in range(n):
+            if not fwd[j][s]:
+                continue
+            for length in lengths[j]:
+                e = s + length
+                if not run_ok(s, length, colours[j]):
+                    continue
+                if gap[j]:
+                    if not (free(e) and back[j + 1][e + 1]):
+                        continue
+                    out[e] |= 1
+                elif not back[j + 1][e]:
+                    continue
+                for x in range(s, e):
+                    out[x] |= bit
+    return out
+
+
+def _propagate(spec: TriddlerSpec, domains: list[int], dirty: set[int], lanes_of: list[list[int]]) -> bool:
+    lanes = spec.lane_clues()
+    while dirty:
+        i = dirty.pop()
+        cells, clue = lanes[i][0].cells, lanes[i][1]
+        new = _lane_logic([domains[c] for c in cells], clue)
+        if new is None:
+            return False
+        for c, d in zip(cells, new):
+            if d != domains[c]:
+                domains[c] = d
+                dirty.update(lanes_of[c])
+    return True
+
+
+def _lanes_of(spec: TriddlerSpec) -> list[list[int]]:
+    out: list[list[int]] = [[] for _ in range(spec.geometry.cell_count)]
+    for i, (lane, _) in enumerate(spec.lane_clues()):
+        for c in lane.cells:
+            out[c].append(i)
+    return out
+
+
+def line_solve(spec: TriddlerSpec) -> list[int] | None:
+    """The cells' possible values (bit masks) after line logic alone; ``None``: a contradiction."""
+    full = (1 << len(spec.palette)) - 1
+    domains = [full] * spec.geometry.cell_count
+    if not _propagate(spec, domains, set(range(len(spec.clues))), _lanes_of(spec)):
+        return None
+    return domains
+
+
+def solve(spec: TriddlerSpec, limit: int | None = 2) -> list[str]:
+    """Solutions (at most ``limit``) by line logic and backtracking."""
+    lanes_of = _lanes_of(spec)
+    first = line_solve(spec)
+    out: list[str] = []
+    if first is None:
+        return out
+
+    def visit(domains: list[int]) -> bool:
+        open_cells = [c for c, d in enumerate(domains) if d & (d - 1)]
+        if not open_cells:
+            out.append(_as_text(spec, [d.bit_length() - 1 for d in domains]))
+            return limit is not None and len(out) >= limit
+        cell = min(open_cells, key=lambda c: bin(domains[c]).count("1"))
+        d = domains[cell]
+        for v in range(d.bit_length()):
+            if d >> v & 1:
+                trial = list(domains)
+                trial[cell] = 1 << v
+                if _propagate(spec, trial, set(lanes_of[cell]), lanes_of) and visit(trial):
+                    return True
+        return False
+
+    visit(first)
+    return out
