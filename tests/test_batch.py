@@ -16,7 +16,7 @@ from satnono.batch import Lost, run, runner_for
 from satnono.batch.inline import InlineRunner
 from satnono.batch.local import LocalRunner
 from satnono.batch.inputs import load_tasks
-from satnono.batch.ordered import Chunker, in_order
+from satnono.batch.ordered import Chunker, Reorder, in_order
 from satnono.classify import Options, run_batch
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -82,6 +82,17 @@ def test_in_order_holds_back_early_results():
     stream = [(3, "d"), (1, "b"), (0, "a"), (2, "c")]
     assert list(in_order(stream)) == [(0, "a"), (1, "b"), (2, "c"), (3, "d")]
     assert list(in_order([(7, "y"), (5, "x")], [5, 7])) == [(5, "x"), (7, "y")]
+    assert list(in_order([(1, "b"), (0, "a")], [0])) == [(0, "a"), (1, "b")]  # unnamed ones last
+
+
+def test_reorder_returns_what_is_due_as_results_come():
+    r = Reorder(range(4))
+    assert r.put(2, "c") == [] and r.put(1, "b") == []
+    assert r.put(0, "a") == [(0, "a"), (1, "b"), (2, "c")]
+    assert r.put(3, "d") == [(3, "d")] and r.rest() == []
+    r = Reorder([5, 7])
+    assert r.put(9, "z") == [] and r.put(7, "y") == [] and r.put(5, "x") == [(5, "x"), (7, "y")]
+    assert r.rest() == [(9, "z")]
 
 
 def test_chunker_batches_tiny_items_and_isolates_hard_ones():

@@ -6,25 +6,54 @@ import itertools
 from typing import Any, Iterable, Iterator
 
 
+class Reorder:
+    """Results in the order of ``order`` (default 0, 1, 2, ...) from results given in any
+    order: :meth:`put` holds back those that come early and returns those now due.  The push
+    side of :func:`in_order`, for a caller that must act on each result as it finishes (write
+    it to a resume file, count it) and print them in input order.
+
+    >>> r = Reorder()
+    >>> r.put(1, "b")
+    []
+    >>> r.put(0, "a")
+    [(0, 'a'), (1, 'b')]
+    """
+
+    def __init__(self, order: Iterable[int] | None = None) -> None:
+        self._want = iter(order) if order is not None else itertools.count()
+        self._held: dict[int, Any] = {}
+        self._next = next(self._want, None)
+
+    def put(self, seq: int, result: Any) -> list[tuple[int, Any]]:
+        """Take the result of ``seq``; returns the ``(seq, result)`` pairs now due, in order."""
+        self._held[seq] = result
+        due = []
+        while self._next is not None and self._next in self._held:
+            due.append((self._next, self._held.pop(self._next)))
+            self._next = next(self._want, None)
+        return due
+
+    def rest(self) -> list[tuple[int, Any]]:
+        """What is still held back, by ``seq`` (what the order did not name: nothing, when it
+        names every item and all were put)."""
+        rest = sorted(self._held.items())
+        self._held.clear()
+        return rest
+
+
 def in_order(stream: Iterable[tuple[int, Any]], order: Iterable[int] | None = None) -> Iterator[tuple[int, Any]]:
     """Re-emit ``(seq, result)`` pairs in the order of ``order`` (default 0, 1, 2, ...),
-    holding back those that finish early.
+    holding back those that finish early (see :class:`Reorder`).
 
     >>> list(in_order([(2, "c"), (0, "a"), (1, "b")]))
     [(0, 'a'), (1, 'b'), (2, 'c')]
     >>> list(in_order([(9, "y"), (4, "x")], [4, 9]))
     [(4, 'x'), (9, 'y')]
     """
-    want = iter(order) if order is not None else itertools.count()
-    held: dict[int, Any] = {}
-    nxt = next(want, None)
+    ordered = Reorder(order)
     for seq, result in stream:
-        held[seq] = result
-        while nxt is not None and nxt in held:
-            yield nxt, held.pop(nxt)
-            nxt = next(want, None)
-    for seq in sorted(held):  # what the order did not name (never, when it names every item)
-        yield seq, held[seq]
+        yield from ordered.put(seq, result)
+    yield from ordered.rest()
 
 
 class Chunker:

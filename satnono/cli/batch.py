@@ -149,6 +149,7 @@ def classify_cmd(paths: tuple[str, ...], fmt: str | None, max_solutions: int, ti
     from rich.console import Console
 
     from ..batch.inputs import load_tasks
+    from ..batch.ordered import Reorder
     from ..batch.resume import ResultLog, ResumeFileError
     from ..classify import CSV_FIELDS, Options, run_batch, summarize
 
@@ -192,17 +193,16 @@ def classify_cmd(paths: tuple[str, ...], fmt: str | None, max_solutions: int, ti
 
     if writer is not None:
         writer.writerow(CSV_FIELDS)
-    next_seq = 0
+    ordered = Reorder(range(len(tasks)))
     stop: KeyboardInterrupt | None = None
 
-    def flush_ready() -> None:
-        nonlocal next_seq
-        while next_seq < len(tasks) and next_seq in results:
-            emit(results[next_seq])
-            next_seq += 1
+    def emit_due(seq: int) -> None:
+        for _, rec in ordered.put(seq, results[seq]):
+            emit(rec)
 
     try:
-        flush_ready()
+        for seq in sorted(results):  # those from the resume file
+            emit_due(seq)
         with closing(run_batch(todo, Options(max_solutions, timeout, probing, solver), workers, scheduler=scheduler,
                                on_start=batch_started(bar, len(tasks), len(tasks) - len(todo)))) as stream:
             for task, rec in stream:
@@ -211,7 +211,7 @@ def classify_cmd(paths: tuple[str, ...], fmt: str | None, max_solutions: int, ti
                         log.append(rec)
                     results[task.seq] = rec
                     bar.advance()
-                    flush_ready()
+                    emit_due(task.seq)
     except KeyboardInterrupt as e:
         stop = e
     finally:
