@@ -15,19 +15,19 @@ PKG = Path(__file__).resolve().parents[1] / "satnono"
 #: Each entry is a module or a package prefix (``satnono.lines`` covers ``satnono.lines.*``).
 LAYERS: list[list[str]] = [
     ["satnono.errors", "satnono.interrupt", "satnono.memory"],
-    ["satnono.clues", "satnono.results", "satnono.palette"],
+    ["satnono.clues", "satnono.results", "satnono.palette", "satnono.lanes"],
     ["satnono.lines", "satnono.cnf.ladders", "satnono.cnf.blotted"],
     ["satnono.rules"],
-    ["satnono.model"],
+    ["satnono.model", "satnono.lanepuzzle"],
     ["satnono.formats"],
-    ["satnono.logic.state", "satnono.logic.propagate"],
+    ["satnono.logic.state", "satnono.logic.propagate", "satnono.logic.lanes"],
     # the numpy batch kernel and the 2x2 switches work on whole pictures (Puzzle in, arrays out;
     # pictures beyond the kernel's side fall back to the scalar propagation)
     ["satnono.lines.vector", "satnono.lines.switches"],
     ["satnono.logic.probe", "satnono.logic.components", "satnono.logic.beliefs"],
     ["satnono.cnf.encode", "satnono.sat", "satnono.cnf.ganak", "satnono.cnf"],
     ["satnono.batch"],
-    ["satnono.solve"],
+    ["satnono.solve", "satnono.lanecheck"],
     # certificates: the writer settles with satnono.solve; the trust base imports nothing of
     # satnono outside satnono.certify (tests/test_certify_reference.py checks that by AST)
     ["satnono.certify"],

@@ -1,0 +1,99 @@
+"""The CNF of what line logic left open, over lanes: any geometry's cells, one clue per lane.
+
+Variables: cell ``c`` has block colour ``v`` (1..K) is ``c * K + v`` (in black and white, K = 1:
+cell ``c`` is filled is ``c + 1``); no colour variable true is the background.  Every lane with an
+open cell gets the clauses of :func:`satnono.cnf.ladders.line_clauses` (the order-encoded block
+starts that rows and columns get, blotted lanes included), from the kernel's valid starts at the
+state.  What the state knows is folded in as constants in black and white and pinned by unit
+clauses in colour, so every model agrees with the state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from ..clues import LineClue
+from ..lines import SolvesLines
+from ..logic.lanes import LaneState
+from .ladders import line_clauses
+
+
+@dataclass
+class LaneEncoding:
+    """The clauses, their variable count and how to read a model."""
+
+    colours: int
+    """K, the block colours."""
+    clauses: list[list[int]] = field(default_factory=list)
+    nvars: int = 0
+    open_cells: list[int] = field(default_factory=list)
+    """The cells line logic left open (a solution is read from their variables)."""
+    allowed: dict[int, list[int]] = field(default_factory=dict)
+    """The values each open cell may still have."""
+    lanes: int = 0
+    """How many lanes were encoded."""
+
+    def var(self, cell: int, v: int) -> int:
+        """The variable "``cell`` has block colour ``v``" (v >= 1)."""
+        return cell * self.colours + v
+
+    def value(self, model: Sequence[int], cell: int) -> int:
+        """The value a model gives an open cell (0 the background)."""
+        for v in range(1, self.colours + 1):
+            x = self.var(cell, v)
+            if x <= len(model) and model[x - 1] > 0:
+                return v
+        return 0
+
+    def blocking_clause(self, model: Sequence[int]) -> list[int]:
+        """The clause that every assignment of the open cells but the model's keeps."""
+        out: list[int] = []
+        for cell in self.open_cells:
+            v = self.value(model, cell)
+            if v:
+                out.append(-self.var(cell, v))
+            else:
+                out += [self.var(cell, u) for u in self.allowed[cell] if u]
+        return out
+
+
+def encode_lanes(state: LaneState, lanes: Sequence[Sequence[int]], clues: Sequence[LineClue],
+                 solver: SolvesLines) -> LaneEncoding:
+    """The clauses of ``lanes`` (``clues``, one a lane) at ``state``, a fixpoint of
+    :func:`satnono.logic.lanes.propagate` (every lane has a placement there)."""
+    k = state.values - 1
+    enc = LaneEncoding(k)
+    enc.open_cells = state.open_cells()
+    enc.allowed = {cell: state.possible(cell) for cell in enc.open_cells}
+    is_open = set(enc.open_cells)
+    next_var = len(state.excluded) * k + 1
+    for cells, clue in zip(lanes, clues):
+        if not any(cell in is_open for cell in cells):
+            continue
+        ex = state.lane_excluded(cells)
+        res = solver.solve(clue, len(cells), ex)
+        if res is None:  # not a fixpoint: the lane has no placement
+            enc.clauses.append([])
+            continue
+
+        def lit(i: int, v: int, cells: Sequence[int] = cells) -> int:
+            return enc.var(cells[i], v)
+
+        if k == 1 and not clue.blots:  # black and white: the known cells folded in as constants
+            cls, next_var = line_clauses(next_var, clue, len(cells), res, ex, lit, lambda i, cells=cells: enc.var(cells[i], 1))
+        else:
+            cls, next_var = line_clauses(next_var, clue, len(cells), res, res.excluded, lit)
+        enc.clauses += cls
+        enc.lanes += 1
+    if k > 1 or any(clue.blots for clue in clues):  # pin what the state knows of every cell
+        for cell in range(len(state.excluded)):
+            left = state.possible(cell)
+            enc.clauses += [[-enc.var(cell, v)] for v in range(1, k + 1) if v not in left]
+            if 0 not in left:
+                enc.clauses.append([enc.var(cell, v) for v in left])
+    enc.nvars = next_var - 1
+    return enc
+
+
+__all__ = ["LaneEncoding", "encode_lanes"]

@@ -1,0 +1,163 @@
+"""A puzzle of any geometry: its lanes (:mod:`satnono.lanes`) and one clue per lane.
+
+:class:`LanePuzzle` is the plain value the triddler formats read and write, and what
+:mod:`satnono.lanecheck` settles.  A picture is one palette character per cell, in the
+geometry's cell order (a triangle's: row by row, each row left to right).
+
+>>> from satnono.lanes import Triangle
+>>> p = LanePuzzle.from_picture(Triangle.triangle(2), "#.##")
+>>> [c.lengths for c in p.clues], p.breaks("#.##"), p.breaks("####")
+([(1,), (2,), (2,), (1,), (), (3,)], None, 'row 2: clue 2, picture 3')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Sequence
+
+from .clues import LineClue, line_blocks
+from .lanes import Geometry, Lane
+from .palette import BW_PALETTE, Palette, check_palette
+
+
+def clue_text(clue: LineClue, chars: str) -> str:
+    """A clue as people write it: ``3 1``, ``2r 1b`` in colour, ``?`` for a blot, ``0`` when empty."""
+    if not clue.lengths:
+        return "0"
+    colour = len(chars) > 2
+    return " ".join(("?" if (clue.blots >> j) & 1 else str(n)) + (chars[v] if colour else "")
+                    for j, (n, v) in enumerate(zip(clue.lengths, clue.colors)))
+
+
+def fits(clue: LineClue, values: str, index: dict[str, int]) -> bool:
+    """Whether a lane's cells (palette characters, in lane order) show ``clue``'s blocks: the same
+    colours in order, and the same lengths except a blotted block's, which may be any."""
+    lengths, colours = line_blocks(values, index)
+    if colours != clue.colors:
+        return False
+    return all((clue.blots >> j) & 1 or n == m for j, (n, m) in enumerate(zip(lengths, clue.lengths)))
+
+
+@dataclass(frozen=True)
+class LanePuzzle:
+    """Clues on the lanes of a geometry, over a palette, with a title, properties and the
+    picture the file stores, if any.
+
+    Raises ``ValueError`` (one line) when the parts do not fit together: a clue count other
+    than the geometry's lane count, a colour outside the palette, a goal of the wrong size or
+    with a character the palette does not have.
+    """
+
+    geometry: Geometry
+    """The cells and their lanes."""
+    clues: tuple[LineClue, ...]
+    """One clue per lane, in ``geometry.lanes()`` order."""
+    palette: Palette = BW_PALETTE
+    """Colour 0 the background, 1..K the block colours (:mod:`satnono.palette`)."""
+    name: str | None = None
+    """The title, if the file gave one."""
+    meta: tuple[tuple[str, str], ...] = ()
+    """Other properties (author, copyright, ...), in file order."""
+    goal: str | None = None
+    """The goal picture if the file stores one (not trusted: checked, never assumed)."""
+    source: str | None = None
+    """Where the puzzle came from: the file name as given, ``#k`` for the k-th of a file."""
+
+    def __post_init__(self) -> None:
+        check_palette(self.palette)
+        lanes = self.geometry.lanes()
+        if len(self.clues) != len(lanes):
+            raise ValueError(f"the geometry has {len(lanes)} lanes but {len(self.clues)} clues were given")
+        k = len(self.palette) - 1
+        for lane, clue in zip(lanes, self.clues):
+            if len(clue.lengths) != len(clue.colors) or any(n < 1 for n in clue.lengths):
+                raise ValueError(f"{lane.name}: malformed clue {clue!r}"[:200])
+            if any(not 1 <= c <= k for c in clue.colors):
+                raise ValueError(f"{lane.name}: a block colour outside the palette's 1..{k}")
+        if self.goal is not None:
+            if len(self.goal) != self.geometry.cell_count:
+                raise ValueError(f"the goal has {len(self.goal)} cells, the geometry {self.geometry.cell_count}")
+            bad = set(self.goal) - {c.char for c in self.palette}
+            if bad:
+                raise ValueError(f"the goal uses the character {min(bad)!r}, which is in no colour of the palette")
+
+    @classmethod
+    def from_picture(cls, geometry: Geometry, cells: str, palette: Palette = BW_PALETTE, *,
+                     name: str | None = None, meta: tuple[tuple[str, str], ...] = (),
+                     keep_goal: bool = True) -> LanePuzzle:
+        """The puzzle whose clues a picture gives, the picture kept as its goal unless
+        ``keep_goal`` is false.
+
+        Raises:
+            ValueError: a picture of the wrong size or with a character the palette lacks.
+        """
+        return cls(geometry, clues_of_picture(geometry, cells, palette), palette, name, meta,
+                   cells if keep_goal else None)
+
+    def replace(self, **changes: object) -> LanePuzzle:
+        """A copy with some fields changed (checked again)."""
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+    @property
+    def chars(self) -> str:
+        """The palette's characters, the background first."""
+        return "".join(c.char for c in self.palette)
+
+    @property
+    def is_color(self) -> bool:
+        """More than one block colour."""
+        return len(self.palette) > 2
+
+    @property
+    def has_blots(self) -> bool:
+        return any(c.blots for c in self.clues)
+
+    @property
+    def lanes(self) -> tuple[Lane, ...]:
+        return self.geometry.lanes()
+
+    def lane_clues(self) -> tuple[tuple[Lane, LineClue], ...]:
+        """Each lane with its clue."""
+        return tuple(zip(self.geometry.lanes(), self.clues))
+
+    def breaks(self, cells: str) -> str | None:
+        """Why a picture is not a solution (the first lane whose clue it breaks, or a wrong size
+        or character), or None when it is one."""
+        if len(cells) != self.geometry.cell_count:
+            return f"the picture has {len(cells)} cells, the puzzle {self.geometry.cell_count}"
+        index = {c.char: i for i, c in enumerate(self.palette)}
+        if set(cells) - set(index):
+            return f"the picture uses {min(set(cells) - set(index))!r}, which is in no colour of the palette"
+        for lane, clue in self.lane_clues():
+            values = "".join(cells[i] for i in lane.cells)
+            if not fits(clue, values, index):
+                shown = LineClue(*line_blocks(values, index))
+                return f"{lane.name}: clue {clue_text(clue, self.chars)}, picture {clue_text(shown, self.chars)}"
+        return None
+
+    def is_solution(self, cells: str) -> bool:
+        return self.breaks(cells) is None
+
+
+def clues_of_picture(geometry: Geometry, cells: str, palette: Palette = BW_PALETTE) -> tuple[LineClue, ...]:
+    """One clue per lane of ``geometry`` for a picture of one palette character per cell.
+
+    Raises:
+        ValueError: a picture of the wrong size or with a character the palette lacks.
+    """
+    if len(cells) != geometry.cell_count:
+        raise ValueError(f"the picture has {len(cells)} cells, the geometry {geometry.cell_count}")
+    index = {c.char: i for i, c in enumerate(palette)}
+    bad = set(cells) - set(index)
+    if bad:
+        raise ValueError(f"the picture uses the character {min(bad)!r}, which is in no colour of the palette")
+    return tuple(LineClue(*line_blocks("".join(cells[i] for i in lane.cells), index)) for lane in geometry.lanes())
+
+
+def cells_differ(a: Sequence[str], b: Sequence[str]) -> tuple[int, ...]:
+    """The cells where two pictures differ."""
+    return tuple(i for i, (x, y) in enumerate(zip(a, b)) if x != y)
+
+
+__all__ = ["LanePuzzle", "cells_differ", "clue_text", "clues_of_picture", "fits"]
