@@ -1,8 +1,10 @@
 """The batch engine (satnono.batch): inline and local back ends, order, chunking, lost items,
-Ganak inside daemonic workers, and check/count/classify batch mode on the command line."""
+Ganak inside daemonic workers, check/count/classify batch mode on the command line, and the
+single preemptible worker of the editor."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -12,11 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from satnono.batch import Lost, run, runner_for
+from satnono.batch import Lost, run, runner_for, single
 from satnono.batch.inline import InlineRunner
-from satnono.batch.local import LocalRunner
 from satnono.batch.inputs import load_tasks
+from satnono.batch.local import LocalRunner
 from satnono.batch.ordered import Chunker, Reorder, in_order
+from satnono.batch.single import SingleWorker, WorkerStopped
 from satnono.classify import Options, run_batch
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -205,3 +208,61 @@ def test_scheduler_without_the_extra_is_one_line():
     assert out.returncode == 7
     assert out.stderr.strip().splitlines() == [
         "satnono: --scheduler needs Dask: pip install 'satnono[dask]' (dask[distributed] is not installed)"]
+
+
+# --- one worker for an interactive caller (the editor) ----------------------------------------
+
+
+def test_single_worker_skips_overtaken_requests_and_replaces_a_stuck_worker(monkeypatch):
+    async def scenario():
+        worker = SingleWorker("thread")
+        worker.start()
+        first = asyncio.create_task(worker.run("c", 1, 1.0, time.sleep, 0.3))
+        await asyncio.sleep(0.05)
+        second = asyncio.create_task(worker.run("c", 2, 1.0, lambda: "two"))
+        third = asyncio.create_task(worker.run("c", 3, 1.0, lambda: "three"))
+        out = await asyncio.gather(first, second, third)
+        worker.stop()
+        return out
+
+    assert asyncio.run(scenario()) == [None, None, "three"]
+
+    monkeypatch.setattr(single, "GRACE", 0.5)
+
+    async def stuck():
+        worker = SingleWorker("process")
+        worker.start()
+        try:
+            with pytest.raises(WorkerStopped, match="the sleep worker stopped responding and was restarted"):
+                await worker.run("c", 1, 0.0, time.sleep, 30)
+            return await worker.run("c", 2, 5.0, abs, -4)
+        finally:
+            worker.stop()
+
+    t0 = time.monotonic()
+    assert asyncio.run(stuck()) == 4
+    assert time.monotonic() - t0 < 20
+
+
+def test_single_worker_a_newer_request_stops_an_older_running_call():
+    async def scenario():
+        worker = SingleWorker("process", preempt=True)
+        worker.start()
+        try:
+            t0 = time.monotonic()
+            old = asyncio.create_task(worker.run("c", 1, 60.0, time.sleep, 30))
+            await asyncio.sleep(1.0)
+            new = await worker.run("c", 2, 60.0, abs, -7)
+            return await old, new, time.monotonic() - t0
+        finally:
+            worker.stop()
+
+    old, new, seconds = asyncio.run(scenario())
+    assert old is None and new == 7 and seconds < 20
+
+
+def test_single_worker_kinds():
+    with pytest.raises(ValueError, match="kind"):
+        SingleWorker("processes")
+    assert not SingleWorker("thread", preempt=True).preempt  # a thread cannot be stopped
+    assert SingleWorker("process", preempt=True).preempt

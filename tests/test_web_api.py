@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import json
 import time
@@ -167,35 +166,25 @@ def test_process_workers_answer(tmp_path):
         assert r["result"]["status"] == "unique" and r["result"]["line_solvable"]
 
 
-def test_lane_skips_overtaken_requests_and_replaces_a_stuck_worker(monkeypatch):
-    async def scenario():
-        lane = server.Lane("thread")
-        lane.start()
-        first = asyncio.create_task(lane.run("c", 1, 1.0, time.sleep, 0.3))
-        await asyncio.sleep(0.05)
-        second = asyncio.create_task(lane.run("c", 2, 1.0, lambda: "two"))
-        third = asyncio.create_task(lane.run("c", 3, 1.0, lambda: "three"))
-        out = await asyncio.gather(first, second, third)
-        lane.stop()
-        return out
+def test_a_worker_that_stops_responding_answers_500_and_the_next_call_runs(tmp_path, monkeypatch):
+    from satnono.batch import single
+    from satnono.web import session
 
-    assert asyncio.run(scenario()) == [None, None, "three"]
+    monkeypatch.setattr(single, "GRACE", 0.2)
+    real = session.analyze
 
-    monkeypatch.setattr(server, "GRACE", 0.5)
+    def slow(puzzle, timeout):
+        if puzzle.goal == tuple(SWITCH["grid"]):
+            time.sleep(1.0)
+        return real(puzzle, timeout)
 
-    async def stuck():
-        lane = server.Lane("process")
-        lane.start()
-        try:
-            with pytest.raises(InternalError, match="restarted"):
-                await lane.run("c", 1, 0.0, time.sleep, 30)
-            return await lane.run("c", 2, 5.0, abs, -4)
-        finally:
-            lane.stop()
-
-    t0 = time.monotonic()
-    assert asyncio.run(stuck()) == 4
-    assert time.monotonic() - t0 < 20
+    monkeypatch.setattr(session, "analyze", slow)
+    with make_client(Editor(None, timeout=0.1)) as c:  # given up after 0.1 + 0.2 s
+        r = api(c, "analyze", {"version": 1, "doc": SWITCH})
+        assert r.status_code == 500
+        assert r.json() == {"error": "internal error: the slow worker stopped responding and was restarted"}
+        r = api(c, "analyze", {"version": 2, "doc": {"grid": ["#.", "##"]}}).json()
+        assert r["result"]["status"] == "unique"
 
 
 def test_edit_command_serves_on_loopback_and_reports_bad_files(tmp_path):
@@ -233,23 +222,6 @@ def test_allowed_hosts():
     assert server.allowed_hosts("192.0.2.7", 8) == ["192.0.2.7:8"]
     wild = server.allowed_hosts("0.0.0.0", 8)
     assert "127.0.0.1:8" in wild and "0.0.0.0:8" in wild and "evil.example:8" not in wild
-
-
-def test_a_newer_request_stops_an_older_running_call():
-    async def scenario():
-        lane = server.Lane("process", preempt=True)
-        lane.start()
-        try:
-            t0 = time.monotonic()
-            old = asyncio.create_task(lane.run("c", 1, 60.0, time.sleep, 30))
-            await asyncio.sleep(1.0)
-            new = await lane.run("c", 2, 60.0, abs, -7)
-            return await old, new, time.monotonic() - t0
-        finally:
-            lane.stop()
-
-    old, new, seconds = asyncio.run(scenario())
-    assert old is None and new == 7 and seconds < 20
 
 
 def test_each_request_is_validated_once_and_the_worker_gets_the_puzzle(client, monkeypatch):

@@ -14,8 +14,10 @@ Back ends (:func:`runner_for`):
 * ``dask`` (:mod:`satnono.batch.dask`): a Dask cluster, ``tcp://HOST:PORT``, ``tls://...`` or
   ``local[:N]`` (a ``LocalCluster`` on 127.0.0.1); the only module that imports dask.
 
-Order, resume files and output stay in the parent: workers only compute.  This package is the
-only one that starts processes.
+Order, resume files and output stay in the parent: workers only compute.  For an interactive
+caller, :class:`satnono.batch.single.SingleWorker` runs one call at a time in one worker process,
+skipping (or stopping) the calls a newer request overtook: the editor's verdicts and fix
+proposals.  This package is the only one that starts processes.
 """
 
 from __future__ import annotations

@@ -8,11 +8,12 @@ refused; POST bodies must be JSON and are size-limited.
 
 The page asks for a verdict after each edit (``POST api/analyze`` with its
 edit number).  The library calls run in worker processes, never in the event
-loop, one at a time per kind (verdict, fix proposals): a request that a newer
-one from the same page overtook while it waited is answered ``stale`` without
-running, and the page drops any answer that is not for its latest edit.  Each
-call has its own time limit inside the library; a worker that overruns it by
-far is killed and replaced.
+loop, one at a time per kind (verdict, fix proposals), each kind on its own
+:class:`satnono.batch.single.SingleWorker`: a request that a newer one from the
+same page overtook while it waited is answered ``stale`` without running, and
+the page drops any answer that is not for its latest edit.  Each call has its
+own time limit inside the library; a worker that overruns it by far is killed
+and replaced.
 """
 
 from __future__ import annotations
@@ -24,13 +25,10 @@ import contextlib
 import hmac
 import json
 import mimetypes
-import multiprocessing
 import os
 import secrets
 import socket
 import sys
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager
 from typing import Any, Callable
 
@@ -40,6 +38,7 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ..batch.single import SingleWorker, WorkerStopped
 from ..errors import ParseError
 from ..solve import InternalError
 from . import session
@@ -50,8 +49,6 @@ STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 MAX_BODY = 8 * 1024 * 1024
 #: Most files in one open request (a level is three).
 MAX_FILES = 4
-#: A worker still busy this long after its call's own time limit is killed.
-GRACE = 10.0
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; "
@@ -78,78 +75,6 @@ def _warm() -> bool:
     import satnono.fixer  # noqa: F401  (numpy and the generator)
 
     return True
-
-
-class Lane:
-    """Runs one kind of library call, one at a time, skipping requests overtaken by newer ones.
-
-    With ``preempt`` (worker processes only), a newer request from the same
-    page also stops the call still running for an older one: its worker is
-    killed and replaced, and the older request is answered as stale.
-    """
-
-    def __init__(self, kind: str, preempt: bool = False) -> None:
-        self.kind = kind
-        self.preempt = preempt and kind == "process"
-        self.executor: Executor | None = None
-        self.latest: dict[str, int] = {}
-        self.running: tuple[str, int] | None = None
-        self._lock: asyncio.Lock | None = None
-
-    def start(self) -> None:
-        if self.kind == "thread":
-            self.executor = ThreadPoolExecutor(1)
-        else:
-            self.executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-            self.executor.submit(_warm)
-
-    def stop(self) -> None:
-        if self.executor is not None:
-            self._kill()
-            self.executor = None
-
-    def _kill(self) -> None:
-        ex = self.executor
-        if isinstance(ex, ProcessPoolExecutor):
-            for p in list(getattr(ex, "_processes", {}).values()):  # no public way to stop a running call
-                p.kill()
-            ex.shutdown(wait=True, cancel_futures=True)  # the workers are gone: this only tidies up
-        elif ex is not None:
-            ex.shutdown(wait=False, cancel_futures=True)  # a thread cannot be stopped: let it run out
-
-    def _stale(self, client: str, version: int) -> bool:
-        return version < self.latest.get(client, -1)
-
-    async def run(self, client: str, version: int, limit: float, fn: Callable[..., Any], *args: Any) -> Any:
-        """``fn(*args)`` in the worker, or ``None`` when a newer request from ``client`` overtook this one."""
-        if self._stale(client, version):
-            return None
-        self.latest[client] = version
-        if len(self.latest) > 64:  # forget pages long gone
-            self.latest.pop(next(iter(self.latest)))
-        if self.preempt and self.running is not None and self.running[0] == client:
-            self._kill()  # the older call's answer would be dropped anyway
-            self.executor = None
-        if self._lock is None:
-            self._lock = asyncio.Lock()
-        async with self._lock:
-            if self._stale(client, version):
-                return None
-            if self.executor is None:
-                self.start()
-            loop = asyncio.get_running_loop()
-            fut = loop.run_in_executor(self.executor, fn, *args)
-            self.running = (client, version)
-            try:
-                return await asyncio.wait_for(fut, limit + GRACE)
-            except (asyncio.TimeoutError, BrokenProcessPool):
-                if self._stale(client, version):
-                    return None  # stopped for a newer request
-                self._kill()  # a worker that overran or died is replaced for the next call
-                self.executor = None
-                raise InternalError(f"the {fn.__name__} worker stopped responding and was restarted")
-            finally:
-                self.running = None
 
 
 def _error(message: str, status: int = 400, **extra: Any) -> JSONResponse:
@@ -207,6 +132,7 @@ ERROR_HANDLERS: dict[Any, Callable[[Request, Any], Any]] = {
     # a failed write says 'PATH: cannot write: REASON', as the CLI does
     OSError: _answer(400, lambda e: f"{e.filename or 'the file'}: cannot write: {e.strerror or e}"),
     InternalError: _answer(500, lambda e: f"internal error: {e}"),
+    WorkerStopped: _answer(500, lambda e: f"internal error: {e}"),
     # a bug: one line for the page (Starlette re-raises it after answering; _Guard drops it)
     Exception: _answer(500, lambda e: f"internal error: {type(e).__name__}: {e}"),
 }
@@ -219,7 +145,8 @@ def create_app(editor: Editor, token: str, hosts: list[str], workers: str = "pro
     ``hosts`` are the ``host:port`` values the ``Host`` header may carry (the
     server itself); ``workers`` is ``"process"`` (default) or ``"thread"``.
     """
-    check_lane, fix_lane = Lane(workers), Lane(workers, preempt=True)
+    check_worker = SingleWorker(workers, warm=_warm)
+    fix_worker = SingleWorker(workers, preempt=True, warm=_warm)
     allowed_hosts = {h.lower() for h in hosts}
     allowed_origins = {f"http://{h}" for h in allowed_hosts}
     prefix = f"/{token}"
@@ -233,21 +160,21 @@ def create_app(editor: Editor, token: str, hosts: list[str], workers: str = "pro
                              "can_save": editor.path is not None, "formats": list(SAVE_FORMATS),
                              "timeout": editor.timeout, **session.page_limits()})
 
-    async def versioned(request: Request, lane: Lane, limit: float, fn: Callable[..., dict]) -> Response:
-        """Run ``fn(puzzle, limit)`` in ``lane`` for the page's edit number; ``stale`` when overtaken."""
+    async def versioned(request: Request, worker: SingleWorker, limit: float, fn: Callable[..., dict]) -> Response:
+        """Run ``fn(puzzle, limit)`` on ``worker`` for the page's edit number; ``stale`` when overtaken."""
         data = await _json_body(request)
         client, version = _version(data)
         puzzle = session.puzzle_of(data.get("doc"))  # validated once, here: a malformed document never reaches a worker
-        res = await lane.run(client, version, limit, fn, puzzle, limit)
+        res = await worker.run(client, version, limit, fn, puzzle, limit)
         if res is None:
             return JSONResponse({"version": version, "stale": True})
         return JSONResponse({"version": version, "result": res})
 
     async def analyze(request: Request) -> Response:
-        return await versioned(request, check_lane, editor.timeout, session.analyze)
+        return await versioned(request, check_worker, editor.timeout, session.analyze)
 
     async def fix(request: Request) -> Response:
-        return await versioned(request, fix_lane, fix_timeout, session.propose)
+        return await versioned(request, fix_worker, fix_timeout, session.propose)
 
     async def open_files(request: Request) -> Response:
         data = await _json_body(request)
@@ -291,13 +218,13 @@ def create_app(editor: Editor, token: str, hosts: list[str], workers: str = "pro
 
     @asynccontextmanager
     async def lifespan(app: Starlette):
-        check_lane.start()
-        fix_lane.start()
+        check_worker.start()
+        fix_worker.start()
         try:
             yield
         finally:
-            check_lane.stop()
-            fix_lane.stop()
+            check_worker.stop()
+            fix_worker.stop()
 
     routes = [
         Route(prefix + "/", index),
