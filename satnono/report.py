@@ -338,3 +338,62 @@ def explanation_head(where: str, ex: Any, width: int, height: int) -> str:
     # of the puzzle then ('check' and 'diagnose' give the cells line logic left)
     left = "contradiction found" if ex.status == "none" else f"{len(ex.remaining)} cells left open"
     return f"{where}: {ex.difficulty['text']}  [{width}x{height}, {left}, {ex.seconds:.3f} s]"
+
+
+# --- puzzles of any geometry (satnono.lanepuzzle) -----------------------------------
+
+
+def shape_text(geometry: Any) -> str:
+    """A puzzle's size as people say it: ``15x10`` for a rectangle, ``triddler of 96 cells``."""
+    if geometry.kind == "rectangle":
+        return f"{geometry.width}x{geometry.height}"
+    if geometry.kind == "triangle":
+        return f"triddler of {geometry.cell_count} cells"
+    return f"{geometry.kind} of {geometry.cell_count} cells"
+
+
+def lane_verdict_text(res: Any) -> str:
+    """:func:`verdict_text` of a :class:`~satnono.lanecheck.LaneResult`."""
+    st = res.status
+    if st is Status.UNIQUE:
+        text = f"unique ({'line-solvable' if res.line_solvable else 'needs search beyond line logic'})"
+    elif st is Status.MULTIPLE:
+        text = f"multiple solutions (two shown differ in {len(res.diff)} cells)"
+    elif st is Status.NONE:
+        text = f"no solution: {res.reason}"
+    else:
+        text = f"{st.value}: {res.reason}"
+    return (f"{text}  [{shape_text(res.puzzle.geometry)}, {res.stats.unknown_after_propagation} cells left after "
+            f"line logic, {res.seconds:.3f} s]")
+
+
+def lane_result_dict(res: Any, file: str, index: int | None) -> dict[str, Any]:
+    """The JSON object of a :class:`~satnono.lanecheck.LaneResult`: as :func:`result_dict`, with the
+    ``geometry`` (its JSON form) and ``cells`` instead of width and height, each solution one string
+    of palette characters in the geometry's cell order, ``diff`` the cells (0-based) where the two
+    shown differ, and the clues of every lane (``lanes``: family, index, clue) when some are blotted."""
+    p = res.puzzle
+    d: dict[str, Any] = {"file": file}
+    if index is not None:
+        d["index"] = index
+    d.update({
+        "name": p.name,
+        "geometry": p.geometry.as_json(),
+        "cells": p.geometry.cell_count,
+        "status": res.status.value,
+        "line_solvable": res.line_solvable,
+        "colors": len(p.palette) - 1,
+        "palette": palette_list(p.palette),
+        "solutions": list(res.solutions),
+        "diff": list(res.diff),
+        "reason": res.reason,
+        "seconds": round(res.seconds, 6),
+        "stats": dict(vars(res.stats)),
+    })
+    if p.has_blots:
+        from .formats.jsonfmt import clue_json
+
+        chars = p.chars if p.is_color else None
+        d["lanes"] = [{"family": lane.family, "index": lane.index, "clue": clue_json(clue, chars)}
+                      for lane, clue in p.lane_clues()]
+    return d

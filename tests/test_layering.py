@@ -38,7 +38,7 @@ LAYERS: list[list[str]] = [
     ["satnono.generation"],
     ["satnono.blot"],
     ["satnono.fixer"],
-    ["satnono.report", "satnono.render"],
+    ["satnono.report", "satnono.render", "satnono.lanerender"],
     ["satnono.web", "satnono.cli", "satnono.__main__", "satnono"],
 ]
 
