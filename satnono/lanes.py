@@ -98,8 +98,8 @@ class Geometry(Protocol):
         ...
 
     def cell_polygon(self, cell: int) -> tuple[Point, ...]:
-        """The corners of ``cell`` clockwise (on screen), from the top-left one; the picture's
-        top-left corner is at ``(0, 0)``."""
+        """The corners of ``cell`` clockwise on screen, from the leftmost one (the upper of two);
+        the picture's top and left edges are at ``y = 0`` and ``x = 0``."""
         ...
 
     def as_json(self) -> dict[str, Any]:

@@ -3,8 +3,9 @@
 A triddler is read into a plain value, :class:`TriddlerSpec`: its :class:`~satnono.lanes.Triangle`
 geometry, one :class:`~satnono.clues.LineClue` per lane (in ``geometry.lanes()`` order: the
 rows, the ``/`` lines, the ``\\`` lines), the palette, the title and properties, and the goal
-picture when the file stores one.  The conventions are those of ``docs``' triddler page
-(settled on the public example files, where only one reading gives each a unique solution).
+picture when the file stores one.  The conventions below were settled on the public example
+files (webpbn's worked example, number-loom's and Olšák's triddlers): read so, and only so,
+each has exactly one solution.
 
 **webpbn XML** (``<puzzle type="triddler">``, :func:`read_xml`, :func:`write_xml`):
 
@@ -98,8 +99,9 @@ class TriddlerSpec:
             raise ValueError(f"the geometry has {len(lanes)} lanes but {len(self.clues)} clues were given")
         k = len(self.palette) - 1
         for lane, clue in zip(lanes, self.clues):
-            if len(clue.lengths) != len(clue.colors) or any(n < 1 for n in clue.lengths):
-                raise ValueError(f"{lane.name}: malformed clue {clue!r}"[:200])
+            if len(clue.lengths) != len(clue.colors) or any(n < 1 for n in clue.lengths) or clue.blots >> len(
+                    clue.lengths) or any(n != 1 for j, n in enumerate(clue.lengths) if clue.is_blotted(j)):
+                raise ValueError(f"{lane.name}: malformed clue {clue!r} (a blotted length is written 1)"[:200])
             if any(not 1 <= c <= k for c in clue.colors):
                 raise ValueError(f"{lane.name}: a block colour outside the palette's 1..{k}")
         if self.goal is not None:
