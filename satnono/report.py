@@ -81,6 +81,8 @@ def label(file: str, index: int | None) -> str:
 
 def verdict_text(res: CheckResult) -> str:
     """A short human verdict, e.g. ``unique (line-solvable)``."""
+    if not isinstance(res, CheckResult):  # a puzzle of another geometry
+        return lane_verdict_text(res)
     p = res.puzzle
     size = f"{p.width}x{p.height}"
     st = res.status
@@ -100,6 +102,8 @@ def verdict_text(res: CheckResult) -> str:
 
 def result_dict(res: CheckResult, file: str, index: int | None) -> dict[str, Any]:
     """The JSON object for one puzzle (coordinates 0-based)."""
+    if not isinstance(res, CheckResult):  # a puzzle of another geometry
+        return lane_result_dict(res, file, index)
     p = res.puzzle
     d: dict[str, Any] = {"file": file}
     if index is not None:
@@ -367,11 +371,33 @@ def lane_verdict_text(res: Any) -> str:
             f"line logic, {res.seconds:.3f} s]")
 
 
+def lane_blot_lengths(puzzle: Any, cells: str) -> list[tuple[str, int, int, int]]:
+    """``(family, lane, block, length)`` (0-based) of every blotted block as the picture ``cells``
+    (a solution of a :class:`~satnono.lanepuzzle.LanePuzzle`) shows it."""
+    index = {ch: v for v, ch in enumerate(puzzle.chars)}
+    out = []
+    for lane, clue in puzzle.lane_clues():
+        if clue.blots:
+            lengths, _ = line_blocks("".join(cells[c] for c in lane.cells), index)
+            out += [(lane.family, lane.index, j, n) for j, n in enumerate(lengths) if (clue.blots >> j) & 1]
+    return out
+
+
+def lane_blot_lengths_text(puzzle: Any, cells: str) -> str:
+    """:func:`blot_lengths_text` of a puzzle of any geometry: ``blotted lengths: / line 2 block 1 = 3``."""
+    from .lanes import FAMILY_NAMES
+
+    found = ", ".join(f"{FAMILY_NAMES.get(family, family)} {i + 1} block {j + 1} = {n}"
+                      for family, i, j, n in lane_blot_lengths(puzzle, cells))
+    return f"blotted lengths: {found}"
+
+
 def lane_result_dict(res: Any, file: str, index: int | None) -> dict[str, Any]:
     """The JSON object of a :class:`~satnono.lanecheck.LaneResult`: as :func:`result_dict`, with the
     ``geometry`` (its JSON form) and ``cells`` instead of width and height, each solution one string
     of palette characters in the geometry's cell order, ``diff`` the cells (0-based) where the two
-    shown differ, and the clues of every lane (``lanes``: family, index, clue) when some are blotted."""
+    shown differ; when some clues are blotted, the clues of every lane (``lanes``: family, index,
+    clue) and the lengths the first solution shows (``blots``: family, index, block, length)."""
     p = res.puzzle
     d: dict[str, Any] = {"file": file}
     if index is not None:
@@ -396,4 +422,6 @@ def lane_result_dict(res: Any, file: str, index: int | None) -> dict[str, Any]:
         chars = p.chars if p.is_color else None
         d["lanes"] = [{"family": lane.family, "index": lane.index, "clue": clue_json(clue, chars)}
                       for lane, clue in p.lane_clues()]
+        d["blots"] = [{"family": family, "index": i, "block": j, "length": n}
+                      for family, i, j, n in lane_blot_lengths(p, res.solutions[0])] if res.solutions else []
     return d

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, overload
 
 from .lines import LineSolver
 from .logic.propagate import propagate, transpose
@@ -23,6 +23,8 @@ Progress = Callable[[str, "float | None"], None]
 
 if TYPE_CHECKING:  # the CNF and the SAT session are loaded when line logic leaves cells open
     from .cnf.encode import Encoding
+    from .lanecheck import LaneResult
+    from .lanepuzzle import LanePuzzle
     from .sat import SatSession
 
 
@@ -380,11 +382,24 @@ class Checker:
                 f"need about {format_size(need)} ({nvars:,} variables, {nclauses:,} clauses), more than the "
                 f"memory limit of {format_size(limit)} (--max-memory to raise it)")
 
-    def check(self, puzzle: Puzzle, timeout: float | None = None) -> CheckResult:
+    @overload
+    def check(self, puzzle: Puzzle, timeout: float | None = None) -> CheckResult: ...
+
+    @overload
+    def check(self, puzzle: LanePuzzle, timeout: float | None = None) -> LaneResult: ...
+
+    def check(self, puzzle: Puzzle | LanePuzzle, timeout: float | None = None) -> CheckResult | LaneResult:
         """Settle ``puzzle``: unique, multiple (two solutions), none or unknown (timeout).
 
-        Cells revealed to the player are the puzzle's givens (``puzzle.with_givens(...)``).
+        Cells revealed to the player are the puzzle's givens (``puzzle.with_givens(...)``).  A
+        puzzle of another geometry (:class:`~satnono.lanepuzzle.LanePuzzle`, e.g. a triddler) is
+        settled over its lanes (:func:`satnono.lanecheck.settle_lanes`), with a
+        :class:`~satnono.lanecheck.LaneResult`.
         """
+        if not isinstance(puzzle, Puzzle):
+            from .lanecheck import settle_lanes
+
+            return settle_lanes(puzzle, Limits(timeout), solver=self.solver, line_solver=self.lines)
         return self.settle(puzzle, limits=Limits(timeout)).result
 
     def settle(self, puzzle: Puzzle, start: Start | None = None, limits: Limits = Limits(), *,
@@ -554,8 +569,17 @@ class Checker:
                 self._deferred = self._deferred or overdue
 
 
-def check(puzzle: Puzzle, timeout: float | None = None, solver: str = DEFAULT_SOLVER) -> CheckResult:
-    """Settle one puzzle.  See :class:`Checker` for batches.
+@overload
+def check(puzzle: Puzzle, timeout: float | None = None, solver: str = DEFAULT_SOLVER) -> CheckResult: ...
+
+
+@overload
+def check(puzzle: LanePuzzle, timeout: float | None = None, solver: str = DEFAULT_SOLVER) -> LaneResult: ...
+
+
+def check(puzzle: Puzzle | LanePuzzle, timeout: float | None = None,
+          solver: str = DEFAULT_SOLVER) -> CheckResult | LaneResult:
+    """Settle one puzzle (of any geometry: :meth:`Checker.check`).  See :class:`Checker` for batches.
 
     >>> from satnono.model import Puzzle
     >>> check(Puzzle.from_grid(["#.", ".#"])).status.value

@@ -11,6 +11,7 @@ from typing import Callable, Sequence
 
 from ..report import error_dict, label, result_dict, verdict_text
 from ..results import DEFAULT_SOLVER
+from ..model import Puzzle
 from ..solve import Checker, CheckResult, InternalError, Stats, Status
 from .common import (
     EXIT_INPUT,
@@ -134,8 +135,15 @@ def _check_in_time(checker: Checker, puzzle, timeout: float | None, read: float)
     """``checker.check`` within what is left of ``timeout`` after ``read`` seconds of reading (its
     seconds count the reading too)."""
     if timeout is not None and read >= timeout:
+        reason = f"timed out while reading its file ({read:.1f} s)"
+        if not isinstance(puzzle, Puzzle):  # a puzzle of another geometry
+            from ..lanecheck import LaneResult, LaneStats
+
+            n = puzzle.geometry.cell_count
+            return LaneResult(puzzle, Status.UNKNOWN, reason=reason, seconds=read,  # type: ignore[return-value]
+                              stats=LaneStats(cells=n, unknown_after_propagation=n))
         cells = puzzle.width * puzzle.height
-        return CheckResult(puzzle, Status.UNKNOWN, reason=f"timed out while reading its file ({read:.1f} s)",
+        return CheckResult(puzzle, Status.UNKNOWN, reason=reason,
                            seconds=read, stats=Stats(cells=cells, unknown_after_propagation=cells))
     res = checker.check(puzzle, None if timeout is None else timeout - read)
     res.seconds += read
@@ -151,12 +159,21 @@ def _batched(result):  # type: ignore[no-untyped-def]
     return result
 
 
-def graded(res: CheckResult, checker: Checker) -> dict:
+def graded(res: CheckResult, checker: Checker) -> dict | None:
     """The difficulty grade of a checked puzzle (``satnono explain``'s); its time is added to
-    ``res.seconds``, so that the seconds reported cover everything reported."""
+    ``res.seconds``, so that the seconds reported cover everything reported.  None for a puzzle of
+    another geometry (a triddler), which is not graded yet (said once on stderr)."""
+    if not isinstance(res, CheckResult):
+        if not _UNGRADED:
+            _UNGRADED.append(True)
+            err("note: --grade grades rectangular puzzles only; triddlers are not graded yet")
+        return None
     from ..batch.tasks import graded as _graded  # (the SAT and counting modules come with it)
 
     return _graded(res, checker)
+
+
+_UNGRADED: list[bool] = []  # the note above was printed
 
 
 def check_files(files: tuple[str, ...], fmt: str | None = None, timeout: float | None = None,
@@ -221,6 +238,13 @@ def solve_files(files: tuple[str, ...], fmt: str | None = None, timeout: float |
             err(f"{files[0]}: no solution to draw")
             return
         grid = res.solutions[0]
+        if not isinstance(res, CheckResult):  # a puzzle of another geometry: its cells' outlines
+            from ..lanerender import picture_png, picture_svg
+
+            cells = res.solutions[0]
+            write_pictures(list(outputs), force, lambda kind: picture_svg(res.puzzle, cells, cell).encode("utf-8")
+                           if kind == "svg" else picture_png(res.puzzle, cells, cell))
+            return
         write_pictures(list(outputs), force, lambda kind: solution_svg(res.puzzle, grid, cell).encode("utf-8")
                        if kind == "svg" else write_png(res.puzzle, grid, scale=cell))
 
@@ -244,6 +268,9 @@ def solve_files(files: tuple[str, ...], fmt: str | None = None, timeout: float |
         echo(f"{label(file, index)}: {verdict_text(res)}")
         if difficulty is not None:
             echo(f"grade: {difficulty['text']}")
+        if not isinstance(res, CheckResult):  # a puzzle of another geometry
+            _print_lane_solutions(res, ascii_)
+            return
         pal = res.puzzle.palette
         colour = not plain_black(pal)  # a one-colour puzzle of its own shows its own characters
         # colour grids: 24-bit terminal colour on a terminal, the palette's characters otherwise
@@ -261,3 +288,23 @@ def solve_files(files: tuple[str, ...], fmt: str | None = None, timeout: float |
         echo("")
 
     return run_checks(files, fmt, timeout, solver, emit, Bar("solve", False), checker)
+
+
+def _print_lane_solutions(res, ascii_: bool) -> None:  # type: ignore[no-untyped-def]
+    """``satnono solve``'s pictures of a puzzle of another geometry (a triddler): triangles on a
+    terminal, webpbn's text rows with ``--ascii`` or off a terminal (:mod:`satnono.lanerender`)."""
+    from ..lanerender import MARK, picture_text
+    from ..report import lane_blot_lengths_text
+
+    p = res.puzzle
+    plain = ascii_ or not sys.stdout.isatty()
+    if res.solutions:
+        echo(picture_text(p, res.solutions[0], plain))
+        if p.has_blots:
+            echo(lane_blot_lengths_text(p, res.solutions[0]))
+    if len(res.solutions) > 1:
+        echo(f"second solution (cells that differ from the first are marked {'*' if plain else MARK}):")
+        echo(picture_text(p, res.solutions[1], plain, res.diff))
+        if p.has_blots:
+            echo(lane_blot_lengths_text(p, res.solutions[1]))
+    echo("")
