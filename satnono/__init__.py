@@ -16,7 +16,7 @@ __version__ = "0.1.0"
 
 from .errors import ParseError, PuzzleTooLarge, SatnonoError, UnsupportedPuzzle
 from .model import Puzzle
-from .results import Status
+from .results import Limits, Status
 from .solve import Checker, CheckResult, Stats, check
 
 if TYPE_CHECKING:
@@ -73,6 +73,7 @@ __all__ = [
     "__version__",
     "Puzzle",
     "Status",
+    "Limits",
     "CheckResult",
     "Stats",
     "Checker",

@@ -39,7 +39,7 @@ from .batch import Lost, hang_limit
 from .batch.inputs import Task
 from .lines import LineSolver, shared_solver
 from .model import Puzzle
-from .results import LEVELS
+from .results import LEVELS, Limits
 from .sat import DEFAULT_SOLVER
 
 CLASSES = ("line", "search", "multiple", "none", "unknown", "error")
@@ -73,8 +73,9 @@ def classify_puzzle(
     :func:`satnono.explain.grade.grade`; null without probing).
     """
     t0 = time.monotonic()
+    limits = Limits(timeout)
     lines = line_solver or LineSolver()
-    res = count(puzzle, max_solutions=max_solutions, timeout=timeout, solver=solver, line_solver=lines)
+    res = count(puzzle, max_solutions, limits, solver=solver, line_solver=lines)
     if res.status == NONE:
         cls = "none"
     elif res.status == UNIQUE:
@@ -90,9 +91,8 @@ def classify_puzzle(
     if probing and cls in ("line", "search"):
         from .explain import DEFAULT_PROBE_BUDGET, Explainer
 
-        left = None if timeout is None else max(0.0, timeout - (time.monotonic() - t0))
-        deadline = None if left is None else time.monotonic() + left
-        ex = Explainer(lines, 2, DEFAULT_PROBE_BUDGET).explain(puzzle, deadline=deadline, verdict=lambda: "unique")
+        left = Limits(deadline=limits.deadline_from(t0))  # what the count left of the time limit
+        ex = Explainer(lines, 2, DEFAULT_PROBE_BUDGET).explain(puzzle, limits=left, verdict=lambda: "unique")
         grade = ex.difficulty
         level, after_probe = grade["level"], len(ex.remaining)
         if cls == "line":  # known exactly from line propagation, even when the steps were cut short

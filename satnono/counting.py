@@ -380,7 +380,7 @@ def _left(deadline: float | None) -> float | None:
 def count(
     puzzle: Puzzle,
     max_solutions: int | None = None,
-    timeout: float | None = None,
+    limits: Limits = Limits(),
     exact: bool = False,
     solver: str = DEFAULT_SOLVER,
     *,
@@ -400,8 +400,9 @@ def count(
     succeeds within its budget, otherwise enumeration goes on (Ganak is not
     started).  ``exact``: ignore ``max_solutions`` and count every component
     exactly, with Ganak past the enumeration cap (as happens anyway when no
-    ``max_solutions`` is given).  ``timeout``: seconds for the whole count; when
-    it runs out the result is the lower bound proven so far.
+    ``max_solutions`` is given).  ``limits`` bounds the whole count
+    (:class:`~satnono.results.Limits`: a timeout from when it starts, a deadline);
+    when it runs out the result is the lower bound proven so far.
 
     ``decompose=False`` counts the residue as one component (for tests);
     ``use_dp``/``use_ganak`` switch the exact counters off (for tests).
@@ -410,7 +411,7 @@ def count(
     2
     """
     t0 = time.monotonic()
-    deadline = None if timeout is None else t0 + timeout
+    deadline = limits.deadline_from(t0)
     lines = line_solver or LineSolver()
     limit = None if exact else max_solutions
 

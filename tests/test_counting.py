@@ -23,6 +23,7 @@ from satnono.counting import count, dp_count, ganak_count
 from satnono.cnf.encode import encode
 from satnono.lines import LineSolver
 from satnono.model import Puzzle, clues_of_grid, line_clue
+from satnono.results import Limits
 from satnono.logic.propagate import propagate
 from satnono.logic.state import GridState
 
@@ -202,14 +203,14 @@ def test_all_ones_puzzle_has_n_factorial_solutions(n):
 
 def test_ten_by_ten_all_ones_is_exact_in_seconds():
     t0 = time.monotonic()
-    res = count(Puzzle.from_clues([[1]] * 10, [[1]] * 10), timeout=60)
+    res = count(Puzzle.from_clues([[1]] * 10, [[1]] * 10), limits=Limits(60))
     assert res.exact and res.count == 3628800 and type(res.count) is int
     assert time.monotonic() - t0 < 15
 
 
 def test_counts_beyond_10_to_30_are_exact_ints():
     k = 35  # 3 rows of 35 single cells, 105 columns of one cell each
-    res = count(Puzzle.from_clues([[1] * k] * 3, [[1]] * (3 * k)), timeout=60)
+    res = count(Puzzle.from_clues([[1] * k] * 3, [[1]] * (3 * k)), limits=Limits(60))
     want = sequences_without_repeats(k)
     assert want > 10**30
     assert res.exact and type(res.count) is int and res.count == want
@@ -253,11 +254,22 @@ def _hard_puzzle() -> Puzzle:
 
 def test_timeout_gives_a_lower_bound_and_kills_ganak():
     t0 = time.monotonic()
-    res = count(_hard_puzzle(), timeout=2.0)
+    res = count(_hard_puzzle(), limits=Limits(2.0))
     assert time.monotonic() - t0 < 6
     assert not res.exact and not res.capped and res.count >= 1
     assert res.status in ("multiple", "unknown")
     assert not multiprocessing.active_children()
+
+
+def test_a_deadline_bounds_the_count_as_a_timeout_does():
+    p = _hard_puzzle()
+    t0 = time.monotonic()
+    res = count(p, limits=Limits(deadline=t0 + 2.0))  # a caller's own deadline
+    assert time.monotonic() - t0 < 6 and not res.exact and res.count >= 1
+    res = count(p, limits=Limits(timeout=600, deadline=time.monotonic() - 1))  # the earlier one ends it
+    assert not res.exact
+    with pytest.raises(TypeError):
+        count(p, timeout=1.0)  # the limits value, as Checker.settle takes it
 
 
 def test_ganak_count_times_out_and_counts():

@@ -16,6 +16,7 @@ about puzzles, hints or drawings of one kind.
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from _explain_checks import (
@@ -36,13 +37,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from satnono import Puzzle, check, load
-from satnono.explain import LEVELS, Explainer, explain, next_hint
+from satnono.explain import LEVELS, Explainer, difficulty, explain, next_hint
 from satnono.explain.draw import legend, render_step, replay, svg_files
 from satnono.explain.engine import Engine
 from satnono.lines import LineSolver, solve_color_line
 from satnono.model import BLACK, WHITE
 from satnono.logic.propagate import propagate
 from satnono.logic.state import GridState
+from satnono.results import Limits
 
 KINDS = ["bw", "color"]
 
@@ -346,6 +348,25 @@ def test_max_steps_truncates():
     ex = explain(p, max_steps=3)
     assert len(ex.steps) == 3 and not ex.solved and ex.status == "truncated"
     assert ex.difficulty["exact"] is False
+
+
+def test_limits_bound_explain_hint_and_difficulty():
+    """explain(), next_hint() and difficulty() take the one limits value (as Checker.settle does);
+    a deadline already past stops each at once."""
+    p = load(str(PUZZLES / "webpbn" / "webpbn-00001.xml"))
+    past = Limits(deadline=time.monotonic() - 1)
+    ex = explain(p, limits=past, verdict_timeout=None)
+    assert ex.status == "truncated" and ex.steps == [] and ex.difficulty["exact"] is False
+    assert "time limit" in ex.note
+    assert Explainer(LineSolver()).explain(p, limits=past).status == "truncated"
+    assert explain(p, limits=Limits(timeout=60)).status == "solved"
+    empty = ["?" * p.width] * p.height
+    assert next_hint(p, empty, past).status == "unknown"  # the check ran out: the hint still comes
+    assert next_hint(p, empty, Limits(timeout=60)).status == "unique"
+    assert difficulty(p, limits=past)["level"] == "unknown"
+    assert difficulty(p)["level"] == "line"
+    with pytest.raises(TypeError):
+        explain(p, timeout=1.0)  # type: ignore[call-arg]
 
 
 def test_budget_gives_an_at_least_grade():

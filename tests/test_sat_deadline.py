@@ -22,6 +22,7 @@ from satnono import Checker, Puzzle, Status
 from satnono import sat as sat_module
 from satnono.counting import count
 from satnono.model import default_palette
+from satnono.results import Limits
 from satnono.sat import SOLVERS, SatSession
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -118,7 +119,7 @@ def test_a_far_deadline_changes_nothing_in_a_session():
 
 def test_count_with_and_without_a_deadline():
     plain = count(SEARCH, max_solutions=3)
-    timed = count(SEARCH, max_solutions=3, timeout=FAR)
+    timed = count(SEARCH, max_solutions=3, limits=Limits(FAR))
     assert (timed.count, timed.exact, timed.status, timed.solution) == (plain.count, plain.exact, plain.status,
                                                                          plain.solution)
 

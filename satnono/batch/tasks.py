@@ -16,6 +16,7 @@ from ..counting import CountResult, count
 from ..explain import difficulty
 from ..lines import shared_solver
 from ..model import Puzzle
+from ..results import Limits
 from ..solve import Checker, CheckResult, InternalError
 from . import hang_limit, run
 from .ordered import in_order
@@ -52,7 +53,7 @@ def graded(res: CheckResult, checker: Checker) -> dict:
 def count_task(item: tuple[Puzzle, int | None, float | None, bool, str]) -> CountResult:
     """Count the solutions of one puzzle (in a worker): a :class:`satnono.counting.CountResult`."""
     puzzle, max_solutions, timeout, exact, solver = item
-    return count(puzzle, max_solutions, timeout, exact, solver, line_solver=shared_solver())
+    return count(puzzle, max_solutions, Limits(timeout), exact, solver, line_solver=shared_solver())
 
 
 def run_items(fn: Callable[[Any], Any], items: list[Any], workers: int = 1, scheduler: str | None = None,

@@ -8,7 +8,7 @@ import json
 import sys
 
 from ..report import count_dict, count_text, label
-from ..results import DEFAULT_SOLVER
+from ..results import DEFAULT_SOLVER, Limits
 from .common import (
     EXIT_INPUT,
     EXIT_INTERNAL,
@@ -55,7 +55,7 @@ def count_files(files: tuple[str, ...], fmt: str | None = None, max_solutions: i
                 continue
             assert puzzle is not None
             try:
-                res = (count_solutions(puzzle, max_solutions, timeout, exact, solver, line_solver=lines)
+                res = (count_solutions(puzzle, max_solutions, Limits(timeout), exact, solver, line_solver=lines)
                        if batch is None else next(batch)[1])
                 if batch is not None and isinstance(res, Lost):
                     with SIGNALS.critical():

@@ -277,6 +277,7 @@ def hint_cmd(file: str, fmt: str | None, state_file: str, as_json: bool, timeout
     from ..explain import next_hint
     from ..explain.draw import legend, render_step
     from ..formats import load
+    from ..results import Limits
 
     try:
         puzzle = load(file, fmt)
@@ -284,7 +285,7 @@ def hint_cmd(file: str, fmt: str | None, state_file: str, as_json: bool, timeout
     except SatnonoError as e:
         raise CliExit(EXIT_INPUT, str(e)) from None
     try:
-        h = next_hint(puzzle, known, timeout)
+        h = next_hint(puzzle, known, Limits(timeout))
     except ValueError as e:
         raise CliExit(EXIT_INPUT, f"{state_file}: {e}") from None
     except Exception as e:  # a bug: one line, no traceback

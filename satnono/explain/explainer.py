@@ -18,6 +18,7 @@ from typing import Any, Sequence
 from ..lines import LineSolver
 from ..logic.probe import DEFAULT_PROBE_BUDGET, BudgetExhausted, Prober
 from ..model import BLACK, WHITE, Puzzle
+from ..results import Limits
 from ..logic.state import COLUMN, ROW, GridState, initial_state
 from ..rules.protocol import describe
 from .engine import Engine, LineContradiction, rule_step, state_from_known, state_grid
@@ -174,14 +175,17 @@ class Explainer:
                     probe=(r, c, assumed), chain=chain, depth=depth, excluded=excluded, colors=colors)
 
     def explain(self, puzzle: Puzzle, known: Sequence[str] | None = None, max_steps: int | None = None,
-                deadline: float | None = None, verdict=None) -> Explanation:
+                limits: Limits = Limits(), verdict=None) -> Explanation:
         """Explain ``puzzle`` from the empty grid (or from ``known``).
 
-        ``verdict`` is a callable returning the puzzle's status (``unique``,
-        ``multiple``, ``none``, ``unknown``) used to word what happens when
-        logic stops; None leaves the verdict unsettled.
+        ``limits`` bounds the explanation (a timeout from when it starts, a deadline); when it
+        runs out the explanation stops, truncated, with an "at least" grade.  ``verdict`` is a
+        callable returning the puzzle's status (``unique``, ``multiple``, ``none``,
+        ``unknown``) used to word what happens when logic stops; None leaves the verdict
+        unsettled.
         """
         t0 = time.monotonic()
+        deadline = limits.deadline_from(t0)
         state = initial_state(puzzle) if known is None else state_from_known(puzzle, known)
         prober = Prober(self.lines, self.probe_budget, deadline)
         steps: list[Step] = []

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from ..lines import LineSolver
 from ..logic.probe import DEFAULT_PROBE_BUDGET, BudgetExhausted
 from ..model import WHITE, Puzzle
+from ..results import Limits
 from ..solve import Checker, CheckResult, Status
 from .engine import LineContradiction, state_from_known
 from .explainer import Explainer, Explanation
@@ -47,28 +47,28 @@ def _with_known(puzzle: Puzzle, known: Sequence[str] | None) -> Puzzle | None:
 
 
 def explain(puzzle: Puzzle, known: Sequence[str] | None = None, max_steps: int | None = None,
-            max_depth: int = 2, probe_budget: int = DEFAULT_PROBE_BUDGET, timeout: float | None = None,
+            max_depth: int = 2, probe_budget: int = DEFAULT_PROBE_BUDGET, *, limits: Limits = Limits(),
             verdict_timeout: float | None = 10.0, line_solver: LineSolver | None = None) -> Explanation:
     """Explain how ``puzzle`` is solved, step by step (see :mod:`satnono.explain.explainer`).
 
     ``known`` is an optional partial grid (rows over ``#``, ``.``, ``?``) to
     start from.  ``max_depth`` caps probing (0: line logic only).
-    ``probe_budget`` bounds probing in line-solver calls and ``timeout`` in
-    seconds; when either runs out the explanation stops with status
+    ``probe_budget`` bounds probing in line-solver calls and ``limits`` the
+    explanation in time (:class:`~satnono.results.Limits`: a timeout, a
+    deadline); when either runs out the explanation stops with status
     ``budget`` and an "at least" grade.  When logic stops before the end, the
     puzzle is checked (SAT, ``verdict_timeout`` seconds) to say honestly
     whether the rest is unique.
     """
     lines = line_solver or LineSolver()
-    deadline = None if timeout is None else time.monotonic() + timeout
     checker = Checker(line_solver=lines)
     ex = Explainer(lines, max_depth, probe_budget)
-    return ex.explain(puzzle, known, max_steps, deadline,
+    return ex.explain(puzzle, known, max_steps, limits,
                       verdict=_verdict_of(checker, _with_known(puzzle, known), verdict_timeout))
 
 
 def difficulty(puzzle: Puzzle, result: CheckResult | None = None, probe_budget: int = CHECK_PROBE_BUDGET,
-               timeout: float | None = CHECK_SECONDS, line_solver: LineSolver | None = None
+               *, limits: Limits = Limits(CHECK_SECONDS), line_solver: LineSolver | None = None
                ) -> dict[str, Any]:
     """The difficulty grade of ``puzzle`` (a dict; see :func:`satnono.explain.grade.grade`),
     black and white or colour.
@@ -76,21 +76,21 @@ def difficulty(puzzle: Puzzle, result: CheckResult | None = None, probe_budget: 
     With ``result`` (the puzzle's :class:`CheckResult`) no SAT call is made:
     puzzles with several solutions or none are graded from it at once, and a
     unique one is explained with probing bounded by ``probe_budget`` and the
-    whole explanation by ``timeout`` seconds.  ``steps_exact`` is false when
-    the steps were cut short (then ``steps`` is a lower bound).
+    whole explanation by ``limits`` (:data:`CHECK_SECONDS` by default).  Without
+    ``result`` the puzzle is checked first, within ``limits`` too.  ``steps_exact``
+    is false when the steps were cut short (then ``steps`` is a lower bound).
     """
     lines = line_solver or LineSolver()
     if result is None:
-        result = Checker(line_solver=lines).check(puzzle, timeout)
+        result = Checker(line_solver=lines).settle(puzzle, limits=limits).result
     st = result.status
     if st is not Status.UNIQUE:
         level = {Status.MULTIPLE: "multiple", Status.NONE: "none"}.get(st, "unknown")
         d = grade([], "stuck", level if level != "unknown" else None, 2)
         d.update(steps_exact=False, text=d["text"].split(",")[0])  # no steps were taken
         return d
-    deadline = None if timeout is None else time.monotonic() + timeout
     ex = Explainer(lines, 2, probe_budget)
-    d = ex.explain(puzzle, deadline=deadline, verdict=lambda: "unique").difficulty
+    d = ex.explain(puzzle, limits=limits, verdict=lambda: "unique").difficulty
     if result.line_solvable and (d["level"] != "line" or not d["exact"]):
         # cut short by the time limit: the level is known from the check, the steps are a lower bound
         d.update(level="line", rank=0, exact=True, steps_exact=False,
@@ -117,13 +117,14 @@ class Hint:
                 "wrong": [list(rc) for rc in self.wrong], "status": self.status}
 
 
-def next_hint(puzzle: Puzzle, known: Sequence[str], timeout: float | None = 10.0,
+def next_hint(puzzle: Puzzle, known: Sequence[str], limits: Limits = Limits(10.0),
               probe_budget: int = DEFAULT_PROBE_BUDGET, line_solver: LineSolver | None = None) -> Hint:
     """The easiest next deduction from the partly solved grid ``known``.
 
     ``known`` is a list of row strings over ``#`` (black), ``.`` (white) and
     ``?`` (unknown); in a colour puzzle over the palette's characters (``.`` the
-    background) and ``?``.  The puzzle is checked first (``timeout`` seconds): when
+    background) and ``?``.  The puzzle is checked first (SAT, each check within
+    ``limits``: ten seconds by default): when
     it is unique, filled cells that differ from its solution are reported
     instead of a hint (kind ``wrong``).  When it has several solutions, filled
     cells can only be judged together: if they fit no solution the hint says
@@ -145,7 +146,7 @@ def next_hint(puzzle: Puzzle, known: Sequence[str], timeout: float | None = 10.0
     lines = line_solver or LineSolver()
     state = state_from_known(puzzle, known)
     checker = Checker(line_solver=lines)
-    res = checker.check(puzzle, timeout)
+    res = checker.settle(puzzle, limits=limits).result
     status = res.status.value
     if res.status is Status.NONE:
         return Hint("contradiction", f"the puzzle itself has no solution: {res.reason}", status=status)
@@ -168,7 +169,7 @@ def next_hint(puzzle: Puzzle, known: Sequence[str], timeout: float | None = 10.0
                         wrong=wrong, status=status)
     elif any(ch != "?" for row in known for ch in row):
         with_known = _with_known(puzzle, known)
-        if with_known is None or checker.check(with_known, timeout).status is Status.NONE:
+        if with_known is None or checker.settle(with_known, limits=limits).result.status is Status.NONE:
             return Hint("contradiction",
                         "the filled cells fit no solution; the puzzle has several solutions "
                         "(or was not settled in time), so no single wrong cell can be named",
