@@ -36,6 +36,7 @@ COMMANDS: dict[str, Command] = {
     "compare": Command("benchmarks.compare", "`sets` on a base commit and on the working tree in turn: CPU after/before"),
     "limits": Command("benchmarks.limits", "`check --timeout T` processes, 100-2000 a side: within T? peak memory"),
     "blotted": Command("benchmarks.blotted", "blotted clues, satnono against CP-SAT: the same verdicts, >= 5x faster"),
+    "triddler": Command("benchmarks.triddler", "random triddlers (hexagons, side 6-12) against CP-SAT: the same verdicts, >= 5x faster"),
     "batch": Command("benchmarks.batch", "classify and generate, puzzles per second: local pool against Dask"),
     "explain": Command("benchmarks.explain", "`explain`: 30x30 line-solvable < 1 s, survey set < 10 s; colour figures"),
     "editor": Command("benchmarks.editor", "the editor's live verdict on random pictures: median and worst seconds"),
