@@ -4,8 +4,9 @@ Variables: cell ``c`` has block colour ``v`` (1..K) is ``c * K + v`` (in black a
 cell ``c`` is filled is ``c + 1``); no colour variable true is the background.  Every lane with an
 open cell gets the clauses of :func:`satnono.cnf.ladders.line_clauses` (the order-encoded block
 starts that rows and columns get, blotted lanes included), from the kernel's valid starts at the
-state.  What the state knows is folded in as constants in black and white and pinned by unit
-clauses in colour, so every model agrees with the state.
+state.  What the state knows of the cells of those lanes is folded in as constants in black and
+white and pinned by unit clauses in colour, so every model agrees with the state (the cells of
+no encoded lane are known, and read from the state).
 """
 
 from __future__ import annotations
@@ -68,9 +69,11 @@ def encode_lanes(state: LaneState, lanes: Sequence[Sequence[int]], clues: Sequen
     enc.allowed = {cell: state.possible(cell) for cell in enc.open_cells}
     is_open = set(enc.open_cells)
     next_var = len(state.excluded) * k + 1
+    encoded: set[int] = set()  # the cells of the encoded lanes
     for cells, clue in zip(lanes, clues):
         if not any(cell in is_open for cell in cells):
             continue
+        encoded.update(cells)
         ex = state.lane_excluded(cells)
         res = solver.solve(clue, len(cells), ex)
         if res is None:  # not a fixpoint: the lane has no placement
@@ -86,8 +89,8 @@ def encode_lanes(state: LaneState, lanes: Sequence[Sequence[int]], clues: Sequen
             cls, next_var = line_clauses(next_var, clue, len(cells), res, res.excluded, lit)
         enc.clauses += cls
         enc.lanes += 1
-    if k > 1 or any(clue.blots for clue in clues):  # pin what the state knows of every cell
-        for cell in range(len(state.excluded)):
+    if k > 1 or any(clue.blots for clue in clues):  # pin what the state knows of the cells encoded
+        for cell in sorted(encoded):
             left = state.possible(cell)
             enc.clauses += [[-enc.var(cell, v)] for v in range(1, k + 1) if v not in left]
             if 0 not in left:
