@@ -12,6 +12,7 @@ geometry's cell order (a triangle's: row by row, each row left to right).
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from dataclasses import dataclass
 from typing import Sequence
@@ -45,8 +46,9 @@ class LanePuzzle:
     picture the file stores, if any.
 
     Raises ``ValueError`` (one line) when the parts do not fit together: a clue count other
-    than the geometry's lane count, a colour outside the palette, a goal of the wrong size or
-    with a character the palette does not have.
+    than the geometry's lane count, a malformed clue (a length below 1, a blot bit beyond the
+    clue's blocks, a blotted block whose length is not written 1), a colour outside the
+    palette, a goal of the wrong size or with a character the palette does not have.
     """
 
     geometry: Geometry
@@ -72,7 +74,12 @@ class LanePuzzle:
         k = len(self.palette) - 1
         for lane, clue in zip(lanes, self.clues):
             if len(clue.lengths) != len(clue.colors) or any(n < 1 for n in clue.lengths):
-                raise ValueError(f"{lane.name}: malformed clue {clue!r}"[:200])
+                raise ValueError(f"{lane.name}: malformed clue {repr(clue)[:150]}")
+            if clue.blots < 0 or clue.blots >> len(clue.lengths):
+                raise ValueError(f"{lane.name}: malformed clue {repr(clue)[:150]} "
+                                 f"(its blots name a block it does not have)")
+            if any(n != 1 for j, n in enumerate(clue.lengths) if (clue.blots >> j) & 1):
+                raise ValueError(f"{lane.name}: malformed clue {repr(clue)[:150]} (a blotted length is written 1)")
             if any(not 1 <= c <= k for c in clue.colors):
                 raise ValueError(f"{lane.name}: a block colour outside the palette's 1..{k}")
         if self.goal is not None:
@@ -98,6 +105,13 @@ class LanePuzzle:
     def replace(self, **changes: object) -> LanePuzzle:
         """A copy with some fields changed (checked again)."""
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+    def with_source(self, source: str | None) -> LanePuzzle:
+        """The same puzzle with ``source`` set (a copy, not checked again), as
+        :meth:`satnono.model.Puzzle.with_source`."""
+        new = copy.copy(self)
+        object.__setattr__(new, "source", source)
+        return new
 
     @property
     def chars(self) -> str:

@@ -7,8 +7,9 @@
   fixpoint, then backtracking on a cell; fast enough for the public example triddlers of a few
   hundred cells.  :func:`line_solve` is the line logic alone.
 
-Both read a :class:`satnono.formats.triddler.TriddlerSpec` and give solutions as strings of
-palette characters in cell order.
+Both read a :class:`satnono.lanepuzzle.LanePuzzle` (a plain value: its geometry's lanes, their
+clues and the palette; nothing of satnono's solving code is used) and give solutions as strings
+of palette characters in cell order.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from satnono.clues import LineClue
-from satnono.formats.triddler import TriddlerSpec
+from satnono.lanepuzzle import LanePuzzle
 
 
 def _blocks(values: Sequence[int]) -> list[tuple[int, int]]:
@@ -41,11 +42,11 @@ def satisfies(values: Sequence[int], clue: LineClue) -> bool:
                for j, ((n, c), length, col) in enumerate(zip(runs, clue.lengths, clue.colors)))
 
 
-def _as_text(spec: TriddlerSpec, values: Sequence[int]) -> str:
+def _as_text(spec: LanePuzzle, values: Sequence[int]) -> str:
     return "".join(spec.palette[v].char for v in values)
 
 
-def brute_force(spec: TriddlerSpec, limit: int | None = None) -> list[str]:
+def brute_force(spec: LanePuzzle, limit: int | None = None) -> list[str]:
     """All solutions (at most ``limit``), in increasing order of the cells' colour indices."""
     n = spec.geometry.cell_count
     k = len(spec.palette) - 1
@@ -146,7 +147,7 @@ def _lane_logic(domains: Sequence[int], clue: LineClue) -> list[int] | None:
     return out
 
 
-def _propagate(spec: TriddlerSpec, domains: list[int], dirty: set[int], lanes_of: list[list[int]]) -> bool:
+def _propagate(spec: LanePuzzle, domains: list[int], dirty: set[int], lanes_of: list[list[int]]) -> bool:
     lanes = spec.lane_clues()
     while dirty:
         i = dirty.pop()
@@ -161,7 +162,7 @@ def _propagate(spec: TriddlerSpec, domains: list[int], dirty: set[int], lanes_of
     return True
 
 
-def _lanes_of(spec: TriddlerSpec) -> list[list[int]]:
+def _lanes_of(spec: LanePuzzle) -> list[list[int]]:
     out: list[list[int]] = [[] for _ in range(spec.geometry.cell_count)]
     for i, (lane, _) in enumerate(spec.lane_clues()):
         for c in lane.cells:
@@ -169,7 +170,7 @@ def _lanes_of(spec: TriddlerSpec) -> list[list[int]]:
     return out
 
 
-def line_solve(spec: TriddlerSpec) -> list[int] | None:
+def line_solve(spec: LanePuzzle) -> list[int] | None:
     """The cells' possible values (bit masks) after line logic alone; ``None``: a contradiction."""
     full = (1 << len(spec.palette)) - 1
     domains = [full] * spec.geometry.cell_count
@@ -178,7 +179,7 @@ def line_solve(spec: TriddlerSpec) -> list[int] | None:
     return domains
 
 
-def solve(spec: TriddlerSpec, limit: int | None = 2) -> list[str]:
+def solve(spec: LanePuzzle, limit: int | None = 2) -> list[str]:
     """Solutions (at most ``limit``) by line logic and backtracking."""
     lanes_of = _lanes_of(spec)
     first = line_solve(spec)

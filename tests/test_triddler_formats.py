@@ -2,7 +2,7 @@
 
 The worked example of webpbn's specification is written here in both formats (by hand, from
 the clue numbers of the specification) and must read to the same triddler, whose one
-solution the oracles find.  Round trips XML -> spec -> XML, .g -> spec -> .g and XML <-> .g
+solution the oracles find.  Round trips XML -> puzzle -> XML, .g -> puzzle -> .g and XML <-> .g
 run on random triddlers; random pictures must be among the solutions of their own clues.
 """
 
@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 from _triddler_oracle import brute_force, line_solve, satisfies, solve
 from satnono.clues import LineClue
 from satnono.errors import ParseError
-from satnono.formats.triddler import TriddlerSpec, clues_of_picture, read_g, read_xml, write_g, write_xml
-from satnono.lanes import CLUE_SETS, Triangle
+from satnono.formats.triddler import clue_set, read_g, read_xml, write_g, write_xml
+from satnono.lanepuzzle import LanePuzzle, clues_of_picture
+from satnono.lanes import CLUE_SETS, Rectangle, Triangle
 from satnono.palette import BW_PALETTE, Color, default_palette
 
 # ---------------------------------------------------------------------------------------------
@@ -75,18 +76,18 @@ def test_worked_example_reads_the_same_in_both_formats():
     assert x.clues == g.clues and x.palette == g.palette == BW_PALETTE
     assert x.name == "Example" and g.name is None
     for name, lines in EXAMPLE_SETS.items():
-        assert [c.lengths for c in x.clue_set(name)] == lines
+        assert [c.lengths for c in clue_set(x, name)] == lines
 
 
 def test_worked_example_has_one_solution():
-    spec = read_xml(example_xml(), "example.xml")[0]
+    puzzle = read_xml(example_xml(), "example.xml")[0]
     # by hand: rows 1 and 2 are full-ish (1 1 1 in 5, 2 3 in 6), then the lines settle the rest
     black = set("ACEFGIJKN")
     picture = "".join("#" if ch in black else "." for ch in LETTERS)
-    assert clues_of_picture(spec.geometry, picture) == spec.clues
-    assert brute_force(spec) == [picture]
-    assert solve(spec, limit=None) == [picture]
-    domains = line_solve(spec)
+    assert clues_of_picture(puzzle.geometry, picture) == puzzle.clues
+    assert brute_force(puzzle) == [picture]
+    assert solve(puzzle, limit=None) == [picture]
+    domains = line_solve(puzzle)
     assert domains is not None and all(d in (1, 2) for d in domains)  # line logic settles it
 
 
@@ -122,22 +123,22 @@ FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthChe
 @given(pictures(24, (1,)))
 def test_a_black_and_white_picture_is_among_its_solutions(case):
     g, cells, palette = case
-    spec = TriddlerSpec.from_picture(g, cells, palette)
-    found = brute_force(spec)
+    puzzle = LanePuzzle.from_picture(g, cells, palette)
+    found = brute_force(puzzle)
     assert cells in found
-    assert sorted(solve(spec, limit=None)) == sorted(found)
+    assert sorted(solve(puzzle, limit=None)) == sorted(found)
     for other in found:
-        assert clues_of_picture(g, other, palette) == spec.clues
+        assert clues_of_picture(g, other, palette) == puzzle.clues
 
 
 @FAST
 @given(pictures(12, (2,)))
 def test_a_two_colour_picture_is_among_its_solutions(case):
     g, cells, palette = case
-    spec = TriddlerSpec.from_picture(g, cells, palette)
-    found = brute_force(spec)
+    puzzle = LanePuzzle.from_picture(g, cells, palette)
+    found = brute_force(puzzle)
     assert cells in found
-    assert sorted(solve(spec, limit=None)) == sorted(found)
+    assert sorted(solve(puzzle, limit=None)) == sorted(found)
 
 
 @FAST
@@ -145,11 +146,11 @@ def test_a_two_colour_picture_is_among_its_solutions(case):
 def test_a_changed_clue_loses_the_picture(case, data):
     """The oracles can say no: add a block to one lane's clue and the picture is no solution."""
     g, cells, palette = case
-    spec = TriddlerSpec.from_picture(g, cells, palette)
-    i = data.draw(st.integers(0, len(spec.clues) - 1))
-    clue = spec.clues[i]
+    puzzle = LanePuzzle.from_picture(g, cells, palette)
+    i = data.draw(st.integers(0, len(puzzle.clues) - 1))
+    clue = puzzle.clues[i]
     changed = LineClue(clue.lengths + (1,), clue.colors + (1,))
-    bad = TriddlerSpec(g, spec.clues[:i] + (changed,) + spec.clues[i + 1:], palette)
+    bad = LanePuzzle(g, puzzle.clues[:i] + (changed,) + puzzle.clues[i + 1:], palette)
     assert cells not in brute_force(bad)
     assert cells not in solve(bad, limit=None)
 
@@ -162,11 +163,11 @@ def blot(clue: LineClue, blots: int) -> LineClue:
 
 def test_blotted_clues_in_the_oracles():
     g = Triangle.hexagon(1)
-    spec = TriddlerSpec.from_picture(g, "##.###", keep_goal=False)
-    blotted = TriddlerSpec(g, tuple(blot(c, (1 << len(c.lengths)) - 1) for c in spec.clues))
+    puzzle = LanePuzzle.from_picture(g, "##.###", keep_goal=False)
+    blotted = LanePuzzle(g, tuple(blot(c, (1 << len(c.lengths)) - 1) for c in puzzle.clues))
     found = brute_force(blotted)
     assert "##.###" in found and sorted(solve(blotted, limit=None)) == sorted(found)
-    assert len(found) > len(brute_force(spec))
+    assert len(found) > len(brute_force(puzzle))
     assert satisfies([1, 1, 0, 2], LineClue((5, 1), (1, 2), blots=1)) and not satisfies([1, 0], LineClue((2,), (1,)))
 
 
@@ -178,18 +179,18 @@ KEYS = st.sampled_from(["author", "copyright", "description", "license", "my key
 
 
 @st.composite
-def specs(draw: st.DrawFn, blots: bool = True, extras: bool = True) -> TriddlerSpec:
+def triddlers(draw: st.DrawFn, blots: bool = True, extras: bool = True) -> LanePuzzle:
     g, cells, palette = draw(pictures(60, (1, 2, 3)))
     assume(set(cells) >= {c.char for c in palette[1:]} or len(palette) == 2)
     clues = clues_of_picture(g, cells, palette)
     if blots:
         clues = tuple(blot(c, draw(st.integers(0, (1 << len(c.lengths)) - 1))) for c in clues)
     if not extras:
-        return TriddlerSpec(g, clues, palette)
+        return LanePuzzle(g, clues, palette)
     name = draw(st.none() | TEXT)
     meta = tuple(draw(st.lists(st.tuples(KEYS, TEXT), max_size=3)))
     goal = draw(st.none() | st.just(cells))
-    return TriddlerSpec(g, clues, palette, name, meta, goal)
+    return LanePuzzle(g, clues, palette, name, meta, goal)
 
 
 ROUND = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.filter_too_much,
@@ -197,30 +198,30 @@ ROUND = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCh
 
 
 @ROUND
-@given(specs())
-def test_xml_round_trip(spec):
-    text = write_xml(spec)
+@given(triddlers())
+def test_xml_round_trip(puzzle):
+    text = write_xml(puzzle)
     again = read_xml(text, "t.xml")[0]
-    assert again == spec
+    assert again == puzzle
     assert write_xml(again) == text
 
 
 @ROUND
-@given(specs(blots=False, extras=False))
-def test_g_round_trip(spec):
-    text = write_g(spec)
+@given(triddlers(blots=False, extras=False))
+def test_g_round_trip(puzzle):
+    text = write_g(puzzle)
     first = read_g(text, "t.g")[0]
-    assert first.geometry == spec.geometry and first.clues == spec.clues
-    assert [(c.char, c.rgb) for c in first.palette] == [(c.char, c.rgb) for c in spec.palette]
-    again = write_g(first)  # (.g names a colour by its spec: a name other than its RGB's common one is lost once)
+    assert first.geometry == puzzle.geometry and first.clues == puzzle.clues
+    assert [(c.char, c.rgb) for c in first.palette] == [(c.char, c.rgb) for c in puzzle.palette]
+    again = write_g(first)  # (.g names a colour by its puzzle: a name other than its RGB's common one is lost once)
     assert read_g(again, "t.g")[0] == first and write_g(read_g(again, "t.g")[0]) == again
     assert read_g(text.encode(), "t.g")[0] == first
 
 
 @ROUND
-@given(specs(blots=False))
-def test_xml_and_g_carry_the_same_triddler(spec):
-    from_xml = read_xml(write_xml(spec), "t.xml")[0]
+@given(triddlers(blots=False))
+def test_xml_and_g_carry_the_same_triddler(puzzle):
+    from_xml = read_xml(write_xml(puzzle), "t.xml")[0]
     via_g = read_g(write_g(from_xml), "t.g")[0]
     assert via_g.geometry == from_xml.geometry and via_g.clues == from_xml.clues
     assert [(c.char, c.rgb) for c in via_g.palette] == [(c.char, c.rgb) for c in from_xml.palette]
@@ -229,8 +230,8 @@ def test_xml_and_g_carry_the_same_triddler(spec):
 
 
 def test_g_writes_each_group_in_olsaks_order():
-    spec = read_xml(example_xml(), "example.xml")[0]
-    text = write_g(spec)
+    puzzle = read_xml(example_xml(), "example.xml")[0]
+    text = write_g(puzzle)
     assert text.startswith("#t\n") and text.endswith(": end\n")
     body = [line for line in text.splitlines()[1:]]
     assert body[:-1] == [line for line in EXAMPLE_G.splitlines()[2:]]
@@ -254,9 +255,9 @@ def test_number_loom_style_xml():
 /#\\
 </image></solution>
 </puzzle></puzzleset>"""
-    spec = read_xml(xml, "nl.xml")[0]
-    assert spec.geometry == Triangle.triangle(1) and spec.palette == BW_PALETTE and spec.goal == "#"
-    assert [c.lengths for c in spec.clues] == [(1,), (1,), (1,)]
+    puzzle = read_xml(xml, "nl.xml")[0]
+    assert puzzle.geometry == Triangle.triangle(1) and puzzle.palette == BW_PALETTE and puzzle.goal == "#"
+    assert [c.lengths for c in puzzle.clues] == [(1,), (1,), (1,)]
 
 
 def test_goal_image_with_spaces_as_cells_and_a_derived_geometry():
@@ -266,19 +267,19 @@ def test_goal_image_with_spaces_as_cells_and_a_derived_geometry():
 <color name="black" char="X">000</color><solution><image>
   {image}
 </image></solution></puzzle></puzzleset>"""
-    spec = read_xml(xml, "img.xml")[0]
-    assert spec.geometry == g and spec.goal == "#.#..#"
-    assert spec.clues == clues_of_picture(g, "#.#..#")
-    assert read_xml(write_xml(spec), "again.xml")[0] == spec
+    puzzle = read_xml(xml, "img.xml")[0]
+    assert puzzle.geometry == g and puzzle.goal == "#.#..#"
+    assert puzzle.clues == clues_of_picture(g, "#.#..#")
+    assert read_xml(write_xml(puzzle), "again.xml")[0] == puzzle
 
 
 def test_blotted_counts_in_xml():
     sets = dict(EXAMPLE_SETS, topleft=[(0, 1, 1), (2, 3)])
-    spec = read_xml(example_xml(sets), "b.xml")[0]
-    assert spec.clues[0] == LineClue((1, 1, 1), (1, 1, 1), blots=1)
-    assert "<line><count>0</count><count>1</count><count>1</count></line>" in write_xml(spec)
+    puzzle = read_xml(example_xml(sets), "b.xml")[0]
+    assert puzzle.clues[0] == LineClue((1, 1, 1), (1, 1, 1), blots=1)
+    assert "<line><count>0</count><count>1</count><count>1</count></line>" in write_xml(puzzle)
     with pytest.raises(ValueError, match="cannot hold blotted clues .row 1 has one.") as info:
-        write_g(spec)
+        write_g(puzzle)
     assert "\n" not in str(info.value)
 
 
@@ -300,13 +301,13 @@ def test_colour_g_file():
 : F
 :
 """
-    spec = read_g(text, "c.g")[0]
-    assert spec.geometry == Triangle.triangle(1)
-    assert [(c.name, c.char, c.rgb) for c in spec.palette] == [
+    puzzle = read_g(text, "c.g")[0]
+    assert puzzle.geometry == Triangle.triangle(1)
+    assert [(c.name, c.char, c.rgb) for c in puzzle.palette] == [
         ("white", ".", (255, 255, 255)), ("#b39d5a", "*", (0xB3, 0x9D, 0x5A)), ("#ccffff", "g", (0xCC, 0xFF, 0xFF))]
     # A's row and E's / line read as written; C's \\ line is read from its bottom end in .g
-    assert spec.clues == (LineClue((1, 1), (1, 2)), LineClue((1, 1), (2, 1)), LineClue((1,), (2,)))
-    assert read_g(write_g(spec), "c2.g")[0] == spec
+    assert puzzle.clues == (LineClue((1, 1), (1, 2)), LineClue((1, 1), (2, 1)), LineClue((1,), (2,)))
+    assert read_g(write_g(puzzle), "c2.g")[0] == puzzle
 
 
 def test_g_without_the_closing_line():
@@ -314,9 +315,9 @@ def test_g_without_the_closing_line():
     # follows); blank lines after the last group are no clues
     text = "#t\n: A\n1\n: B\n: C\n1\n1\n: D\n1\n: E\n: F\n1"
     for ending in ("", "\n", "\n\n\n"):
-        spec = read_g(text + ending, "t.g")[0]
-        assert spec.geometry == Triangle.parallelogram(1, 2)
-        assert [c.lengths for c in spec.clue_set("top")] == [(), (1,)]  # Top lists its lines backwards
+        puzzle = read_g(text + ending, "t.g")[0]
+        assert puzzle.geometry == Triangle.parallelogram(1, 2)
+        assert [c.lengths for c in clue_set(puzzle, "top")] == [(), (1,)]  # Top lists its lines backwards
 
 
 # ---------------------------------------------------------------------------------------------
@@ -389,16 +390,30 @@ def test_g_errors(text, pattern):
     assert re.match(pattern, _error(read_g, text, "t.g")), _error(read_g, text, "t.g")
 
 
-def test_bad_bytes_and_specs():
+def test_bad_bytes_and_puzzles():
     _error(read_g, b"#t\n: A\n\xff\xfe\x00\n", "bin.g")
     g = Triangle.hexagon(1)
     for kwargs, message in [({"clues": ()}, "6 lanes but 0 clues"),
                             ({"clues": (LineClue((1,), (2,)),) * 6}, "outside the palette"),
                             ({"clues": (LineClue((2,), (1,), blots=1),) * 6}, "a blotted length is written 1"),
+                            ({"clues": (LineClue((1,), (1,), blots=2),) * 6}, "blots name a block it does not"),
                             ({"clues": (LineClue((), ()),) * 6, "goal": "#"}, "the goal has 1 cells"),
                             ({"clues": (LineClue((), ()),) * 6, "goal": "#...x."}, "the character 'x'")]:
         with pytest.raises(ValueError, match=message):
-            TriddlerSpec(g, **kwargs)  # type: ignore[arg-type]
+            LanePuzzle(g, **kwargs)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="control character"):
-        write_xml(TriddlerSpec.from_picture(g, "......", name="a\x01b"))
+        write_xml(LanePuzzle.from_picture(g, "......", name="a\x01b"))
+    square = LanePuzzle.from_picture(Rectangle(1, 2), "#.")
+    for writer, who in ((write_xml, "the triddler XML writer"), (write_g, "the .g writer"),
+                        (lambda p: clue_set(p, "top"), "clue_set")):
+        with pytest.raises(ValueError) as info:
+            writer(square)
+        assert str(info.value) == f"{who} takes triddlers only (a triangle geometry); this puzzle's geometry " \
+                                  f"is 'rectangle'"
+
+
+def test_with_source_is_a_copy_with_the_source_set():
+    p = LanePuzzle.from_picture(Triangle.hexagon(1), "#..#.#", name="six")
+    q = p.with_source("six.xml#2")
+    assert q.source == "six.xml#2" and p.source is None and q.replace(source=None) == p
     assert CLUE_SETS == ("topleft", "bottomleft", "top", "topright", "bottom", "bottomright")

@@ -1,9 +1,12 @@
 """Triddlers (triangular nonograms) in webpbn XML and Olšák's ``.g``, read and written.
 
-A triddler is read into a plain value, :class:`TriddlerSpec`: its :class:`~satnono.lanes.Triangle`
-geometry, one :class:`~satnono.clues.LineClue` per lane (in ``geometry.lanes()`` order: the
-rows, the ``/`` lines, the ``\\`` lines), the palette, the title and properties, and the goal
-picture when the file stores one.  The conventions below were settled on the public example
+A triddler is read into a :class:`~satnono.lanepuzzle.LanePuzzle` (the value of a puzzle of any
+geometry): its :class:`~satnono.lanes.Triangle` geometry, one :class:`~satnono.clues.LineClue`
+per lane (in ``geometry.lanes()`` order: the rows, the ``/`` lines, the ``\\`` lines), the
+palette, the title and properties, and the goal picture when the file stores one.  The writers
+take a ``LanePuzzle`` whose geometry is a ``Triangle`` (anything else: a one-line ValueError).
+:func:`satnono.formats.webpbn.read` and :func:`satnono.formats.olsak.read` hand triddlers to
+the readers here, so :func:`satnono.formats.loads` reads them like any puzzle.  The conventions below were settled on the public example
 files (webpbn's worked example, number-loom's and Olšák's triddlers): read so, and only so,
 each has exactly one solution.
 
@@ -41,23 +44,23 @@ each has exactly one solution.
 
 Every malformed input raises :class:`~satnono.errors.ParseError` naming the file and line.
 
->>> spec = read_g("#t\\n: TopLeft\\n1\\n: BottomLeft\\n: Bottom\\n1\\n: BottomRight\\n: TopRight\\n1\\n: Top\\n", None)[0]
->>> spec.geometry.sides, [c.lengths for c in spec.clues]
+>>> p = read_g("#t\\n: TopLeft\\n1\\n: BottomLeft\\n: Bottom\\n1\\n: BottomRight\\n: TopRight\\n1\\n: Top\\n", None)[0]
+>>> p.geometry.sides, [c.lengths for c in p.clues]
 ((1, 0, 1, 0, 1, 0), [(1,), (1,), (1,)])
 """
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
 from typing import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
-from ..clues import LineClue, line_blocks
+from ..clues import LineClue
 from ..errors import ParseError, PuzzleTooLarge
-from ..lanes import CLUE_SETS, SIDE_ORDER, Lane, Triangle
+from ..lanepuzzle import LanePuzzle, clues_of_picture
+from ..lanes import CLUE_SETS, SIDE_ORDER, Triangle
 from ..model import BLOT, MAX_CELLS, MAX_SIDE, WHITE, Color
-from ..palette import BW_PALETTE, Palette, check_palette
+from ..palette import BW_PALETTE
 from ._palette import build_palette, rgb_of_name, split_blocks
 from ._text import decode_text, is_blank, split_lines
 from .olsak import _Colour, _table_entry
@@ -68,93 +71,30 @@ G_GROUPS = ("TopLeft", "BottomLeft", "Bottom", "BottomRight", "TopRight", "Top")
 _ROW_DELIMITERS = "/\\"
 
 
-@dataclass(frozen=True)
-class TriddlerSpec:
-    """A triddler as its files hold it: a plain, frozen value.
-
-    Raises ``ValueError`` (one line) when the parts do not fit together: a clue count other
-    than the geometry's lane count, a colour outside the palette, a goal of the wrong size or
-    with a character the palette does not have.
-    """
-
-    geometry: Triangle
-    """The outline and its cells and lanes."""
-    clues: tuple[LineClue, ...]
-    """One clue per lane, in ``geometry.lanes()`` order."""
-    palette: Palette = BW_PALETTE
-    """Colour 0 the background, 1..K the block colours (:mod:`satnono.palette`)."""
-    name: str | None = None
-    """The title, if the file gave one."""
-    meta: tuple[tuple[str, str], ...] = ()
-    """Other properties (author, copyright, ...), in file order."""
-    goal: str | None = None
-    """The goal picture if the file stores one: one palette character per cell, in cell order."""
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.geometry, Triangle):
-            raise ValueError(f"a triddler's geometry is a Triangle, got {type(self.geometry).__name__}")
-        check_palette(self.palette)
-        lanes = self.geometry.lanes()
-        if len(self.clues) != len(lanes):
-            raise ValueError(f"the geometry has {len(lanes)} lanes but {len(self.clues)} clues were given")
-        k = len(self.palette) - 1
-        for lane, clue in zip(lanes, self.clues):
-            if len(clue.lengths) != len(clue.colors) or any(n < 1 for n in clue.lengths) or clue.blots >> len(
-                    clue.lengths) or any(n != 1 for j, n in enumerate(clue.lengths) if clue.is_blotted(j)):
-                raise ValueError(f"{lane.name}: malformed clue {clue!r} (a blotted length is written 1)"[:200])
-            if any(not 1 <= c <= k for c in clue.colors):
-                raise ValueError(f"{lane.name}: a block colour outside the palette's 1..{k}")
-        if self.goal is not None:
-            if len(self.goal) != self.geometry.cell_count:
-                raise ValueError(f"the goal has {len(self.goal)} cells, the geometry {self.geometry.cell_count}")
-            bad = set(self.goal) - {c.char for c in self.palette}
-            if bad:
-                raise ValueError(f"the goal uses the character {min(bad)!r}, which is in no colour of the palette")
-
-    @classmethod
-    def from_picture(cls, geometry: Triangle, cells: str, palette: Palette = BW_PALETTE, *,
-                     name: str | None = None, meta: tuple[tuple[str, str], ...] = (),
-                     keep_goal: bool = True) -> TriddlerSpec:
-        """The triddler whose clues a picture gives (one palette character per cell, in cell
-        order), the picture kept as its goal unless ``keep_goal`` is false.
-
-        >>> g = Triangle.triangle(2)
-        >>> [c.lengths for c in TriddlerSpec.from_picture(g, "#.##").clues]
-        [(1,), (2,), (2,), (1,), (), (3,)]
-        """
-        return cls(geometry, clues_of_picture(geometry, cells, palette), palette, name, meta,
-                   cells if keep_goal else None)
-
-    @property
-    def is_color(self) -> bool:
-        """More than one block colour."""
-        return len(self.palette) > 2
-
-    def lane_clues(self) -> tuple[tuple[Lane, LineClue], ...]:
-        """Each lane with its clue."""
-        return tuple(zip(self.geometry.lanes(), self.clues))
-
-    def clue_set(self, name: str) -> tuple[LineClue, ...]:
-        """The clues of one of webpbn's six clue sets (``topleft`` ... ``bottomright``), in its order."""
-        family, span = self.geometry.clue_set(name)
-        start = {"row": 0, "/": self.geometry.rows,
-                 "\\": self.geometry.rows + self.geometry.family_size("/")}[family]
-        return self.clues[start + span.start:start + span.stop]
-
-
-def clues_of_picture(geometry: Triangle, cells: str, palette: Palette = BW_PALETTE) -> tuple[LineClue, ...]:
-    """One clue per lane of ``geometry`` for a picture of one palette character per cell.
+def clue_set(puzzle: LanePuzzle, name: str) -> tuple[LineClue, ...]:
+    """The clues of one of webpbn's six clue sets (``topleft`` ... ``bottomright``) of a
+    triddler, in the set's order.
 
     Raises:
-        ValueError: a picture of the wrong size or with a character the palette lacks.
+        ValueError: the puzzle is not a triddler, or ``name`` is no clue set.
+
+    >>> p = LanePuzzle.from_picture(Triangle.triangle(2), "#.##")
+    >>> [c.lengths for c in clue_set(p, "topleft")], [c.lengths for c in clue_set(p, "topright")]
+    ([(1,), (2,)], [(2,), (1,)])
     """
-    if len(cells) != geometry.cell_count:
-        raise ValueError(f"the picture has {len(cells)} cells, the geometry {geometry.cell_count}")
-    index = {c.char: i for i, c in enumerate(palette)}
-    bad = set(cells) - set(index)
-    if bad:
-        raise ValueError(f"the picture uses the character {min(bad)!r}, which is in no colour of the palette")
-    return tuple(LineClue(*line_blocks("".join(cells[i] for i in lane.cells), index)) for lane in geometry.lanes())
+    geometry = _triangle(puzzle, "clue_set")
+    family, span = geometry.clue_set(name)
+    start = {"row": 0, "/": geometry.rows, "\\": geometry.rows + geometry.family_size("/")}[family]
+    return puzzle.clues[start + span.start:start + span.stop]
+
+
+def _triangle(puzzle: LanePuzzle, what: str) -> Triangle:
+    """The puzzle's triangle geometry, else a one-line ValueError saying ``what`` takes triddlers only."""
+    geometry = puzzle.geometry
+    if not isinstance(geometry, Triangle):
+        kind = getattr(geometry, "kind", type(geometry).__name__)
+        raise ValueError(f"{what} takes triddlers only (a triangle geometry); this puzzle's geometry is {kind!r}")
+    return geometry
 
 
 def _check_size(geometry: Triangle, source: str | None, line: int | None) -> None:
@@ -168,19 +108,20 @@ def _check_size(geometry: Triangle, source: str | None, line: int | None) -> Non
 # webpbn XML
 
 
-def read_xml(data: str | bytes, source: str | None) -> list[TriddlerSpec]:
+def read_xml(data: str | bytes, source: str | None) -> list[LanePuzzle]:
     """The triddlers of a webpbn XML document (every ``<puzzle>`` must be a triddler)."""
     root, lines = _parse_tree(data, source)
     if root.tag == "puzzle":
-        return [_TriddlerReader(root, lines, source, [], None).spec()]
+        return [_TriddlerReader(root, lines, source, [], None).build_triddler()]
     if root.tag != "puzzleset":
         raise ParseError(f"expected a <puzzleset> root element, found <{root.tag}>", source, lines.get(root))
     set_meta = _properties(root)
     set_title = _title(root) or None
-    specs = [_TriddlerReader(p, lines, source, set_meta, set_title).spec() for p in root if p.tag == "puzzle"]
-    if not specs:
+    puzzles = [_TriddlerReader(p, lines, source, set_meta, set_title).build_triddler()
+               for p in root if p.tag == "puzzle"]
+    if not puzzles:
         raise ParseError("no <puzzle> element in the <puzzleset>", source, lines.get(root))
-    return specs
+    return puzzles
 
 
 _ImageRow = tuple[str, str, tuple["str | None", ...]]
@@ -191,7 +132,7 @@ class _TriddlerReader(_Puzzle):
     """webpbn's grid reader (:class:`satnono.formats.webpbn._Puzzle`: colours, counts, blots,
     properties) with a triddler's clue sets and solution image."""
 
-    def spec(self) -> TriddlerSpec:
+    def build_triddler(self) -> LanePuzzle:
         elem = self.elem
         kind = elem.get("type", "grid")
         if kind != "triddler":
@@ -237,7 +178,7 @@ class _TriddlerReader(_Puzzle):
         meta = _properties(elem)
         have = {k for k, _ in meta}
         meta += [(k, v) for k, v in self.set_meta if k not in have]
-        return TriddlerSpec(geometry, clues, pal, name, tuple(meta), goal)
+        return LanePuzzle(geometry, clues, pal, name, tuple(meta), goal)
 
     def triddler_goal(self, chars: dict[str, str]) -> tuple[ET.Element | None, list[_ImageRow] | None]:
         """The first goal image's rows (with their end characters), or ``(None, None)``."""
@@ -316,25 +257,26 @@ def _line_clue(blocks: Sequence[tuple[int | str, str]], index: dict[str, int]) -
     return LineClue(tuple(1 if n == BLOT else int(n) for n, _ in blocks), tuple(index[c] for _, c in blocks), blots)
 
 
-def write_xml(spec: TriddlerSpec) -> str:
+def write_xml(puzzle: LanePuzzle) -> str:
     """The triddler as a one-puzzle webpbn XML document: colours and properties as
     :func:`satnono.formats.webpbn.write` writes a grid's, the six clue sets, and the goal image
     when there is one.
 
     Raises:
-        ValueError: a name or property XML cannot hold, or a goal whose colour character is
-            ``/`` (it would end the image's rows).
+        ValueError: not a triddler, a name or property XML cannot hold, or a goal whose colour
+            character is ``/`` (it would end the image's rows).
     """
-    pal = spec.palette
+    geometry = _triangle(puzzle, "the triddler XML writer")
+    pal = puzzle.palette
     colour = pal != BW_PALETTE
     head = '<puzzle type="triddler" defaultcolor="black">'
     if colour:
         bg = "" if pal[0].name == "white" else f" backgroundcolor={quoteattr(pal[0].name)}"
         head = f'<puzzle type="triddler" defaultcolor={quoteattr(pal[1].name)}{bg}>'
     out = ['<?xml version="1.0"?>', DOCTYPE, "<puzzleset>", head]
-    if spec.name is not None:
-        out.append(f"<title>{_meta_text(spec.name, 'the title')}</title>")
-    for k, v in spec.meta:
+    if puzzle.name is not None:
+        out.append(f"<title>{_meta_text(puzzle.name, 'the title')}</title>")
+    for k, v in puzzle.meta:
         value = _meta_text(v, f"property {k!r}")
         if _TAG.fullmatch(k) and k not in _STRUCTURE_TAGS:
             out.append(f"<{k}>{value}</{k}>")
@@ -349,21 +291,21 @@ def write_xml(spec: TriddlerSpec) -> str:
     names = [quoteattr(c.name) for c in pal]
     for set_name in CLUE_SETS:
         out.append(f'<clues type="{set_name}">')
-        for clue in spec.clue_set(set_name):
+        for clue in clue_set(puzzle, set_name):
             out.append("<line>" + "".join(
                 f"<count>{0 if clue.is_blotted(j) else n}</count>" if c == 1
                 else f"<count color={names[c]}>{0 if clue.is_blotted(j) else n}</count>"
                 for j, (n, c) in enumerate(zip(clue.lengths, clue.colors))) + "</line>")
         out.append("</clues>")
-    if spec.goal is not None:
+    if puzzle.goal is not None:
         slash = [c.name for c, ch in zip(pal, shown) if ch in _ROW_DELIMITERS]
         if slash:
             raise ValueError(f"colour {slash[0]!r} is drawn {'/'!r}, which ends the rows of a triddler's "
                              f"goal image; give it another character")
         to_shown = {c.char: ch for c, ch in zip(pal, shown)}
-        cells = "".join(to_shown[ch] for ch in spec.goal)
+        cells = "".join(to_shown[ch] for ch in puzzle.goal)
         out += ['<solution type="goal">', "<image>"]
-        out += [escape(row) for row in spec.geometry.text_rows(cells)]
+        out += [escape(row) for row in geometry.text_rows(cells)]
         out += ["</image>", "</solution>"]
     out += ["</puzzle>", "</puzzleset>"]
     return "\n".join(out) + "\n"
@@ -373,7 +315,7 @@ def write_xml(spec: TriddlerSpec) -> str:
 # Olšák .g
 
 
-def read_g(data: str | bytes, source: str | None) -> list[TriddlerSpec]:
+def read_g(data: str | bytes, source: str | None) -> list[LanePuzzle]:
     """The one triddler of an Olšák ``.g`` file with ``#t``."""
     text = decode_text(data, source, latin1=True) if isinstance(data, bytes) else data
     lines = split_lines(text)
@@ -453,21 +395,22 @@ def read_g(data: str | bytes, source: str | None) -> list[TriddlerSpec]:
     rows = [clue(blk, False) for _, blk in tl + bl]
     slash = [clue(blk, False) for _, blk in reversed(tp)] + [clue(blk, False) for _, blk in reversed(tr)]
     back = [clue(blk, True) for _, blk in bottom + br]
-    return [TriddlerSpec(geometry, tuple(rows + slash + back), palette)]
+    return [LanePuzzle(geometry, tuple(rows + slash + back), palette)]
 
 
-def write_g(spec: TriddlerSpec) -> str:
+def write_g(puzzle: LanePuzzle) -> str:
     """The triddler as an Olšák ``.g`` file: ``#t``, a colour table unless it is black and white,
     the six groups A..F and a closing ``:`` line.  The title, properties and goal are left out.
 
     Raises:
-        ValueError: a blotted clue (``.g`` cannot hold one).
+        ValueError: not a triddler, or a blotted clue (``.g`` cannot hold one).
     """
-    for lane, clue in spec.lane_clues():
+    _triangle(puzzle, "the .g writer")
+    for lane, clue in puzzle.lane_clues():
         if clue.blots:
             raise ValueError(f"the g format cannot hold blotted clues ({lane.name} has one); write the triddler "
-                             f"as xml")
-    pal = spec.palette
+                             f"as xml or json")
+    pal = puzzle.palette
     out = ["#t"]
     keys = ["1"] * len(pal)
     if pal != BW_PALETTE:
@@ -486,12 +429,12 @@ def write_g(spec: TriddlerSpec) -> str:
         return " ".join(reversed(items) if backwards else items)
 
     groups = {
-        "TopLeft": [text(c, False) for c in spec.clue_set("topleft")],
-        "BottomLeft": [text(c, False) for c in spec.clue_set("bottomleft")],
-        "Bottom": [text(c, True) for c in spec.clue_set("bottom")],
-        "BottomRight": [text(c, True) for c in spec.clue_set("bottomright")],
-        "TopRight": [text(c, False) for c in reversed(spec.clue_set("topright"))],
-        "Top": [text(c, False) for c in reversed(spec.clue_set("top"))],
+        "TopLeft": [text(c, False) for c in clue_set(puzzle, "topleft")],
+        "BottomLeft": [text(c, False) for c in clue_set(puzzle, "bottomleft")],
+        "Bottom": [text(c, True) for c in clue_set(puzzle, "bottom")],
+        "BottomRight": [text(c, True) for c in clue_set(puzzle, "bottomright")],
+        "TopRight": [text(c, False) for c in reversed(clue_set(puzzle, "topright"))],
+        "Top": [text(c, False) for c in reversed(clue_set(puzzle, "top"))],
     }
     for name in G_GROUPS:
         out.append(f": {name}")
