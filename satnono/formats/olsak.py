@@ -17,7 +17,10 @@ redefines the background (white by default); ``in`` = ``1`` is the default
 colour of numbers without a letter.  Other lines of the table are comments.
 The palette holds the colours the clues use, the default colour first, then
 the others in table order; a puzzle using one colour is black and white.
-Triddlers and triangle colours (``black/white``) raise :class:`UnsupportedPuzzle`.
+A ``#t`` line before the first ``:`` line makes the file a triddler, read by
+:func:`satnono.formats.triddler.read_g` into a :class:`~satnono.lanepuzzle.LanePuzzle`
+(its six groups of clue lines are described there).  Triangle colours
+(``black/white``) raise :class:`UnsupportedPuzzle`.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from __future__ import annotations
 import re
 
 from ..errors import ParseError, UnsupportedPuzzle
+from ..lanepuzzle import LanePuzzle
 from ..model import Color, Puzzle
 from ._palette import RGB, build_palette, name_for_rgb, puzzle_of_blocks, rgb_of_name, rgb_of_spec, split_blocks
 from ._text import check_size, is_blank, split_lines
@@ -57,16 +61,19 @@ def _table_entry(line_text: str, lineno: int, source: str | None) -> _Colour | N
     return _Colour(key, out, name, rgb, lineno)
 
 
-def read(text: str, source: str | None) -> list[Puzzle]:
-    """The one puzzle of a ``.g`` file."""
+def read(text: str, source: str | None) -> list[Puzzle | LanePuzzle]:
+    """The one puzzle of a ``.g`` file: a grid, or with ``#t`` a triddler."""
     lines = split_lines(text)
     marks = [i for i, line in enumerate(lines) if line.lstrip().startswith(":")]
+    preamble = range(marks[0] if marks else len(lines))
+    if any(lines[i].strip()[:2] in ("#t", "#T") for i in preamble):
+        from .triddler import read_g
+
+        return list(read_g(text, source))
     in_table = False
     table: dict[str, _Colour] = {}
-    for i in range(marks[0] if marks else len(lines)):
+    for i in preamble:
         s = lines[i].strip()
-        if s[:2] in ("#t", "#T"):
-            raise UnsupportedPuzzle("triddlers are not supported yet", source, i + 1)
         if s[:2] in ("#d", "#D"):
             in_table = True
         elif s.startswith("#"):

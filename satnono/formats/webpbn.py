@@ -20,7 +20,12 @@ the DTD named in a ``<!DOCTYPE>`` is never fetched).  Reading rules:
   ``]``, space, or taken) and then gets a free one; the background's char
   becomes ``.``.  A puzzle whose blocks use one colour is black and white
   (``#``), as are number-loom's exports (``defaultcolor="white"`` with every
-  count marked ``color="black"``).  Triddlers raise :class:`UnsupportedPuzzle`.
+  count marked ``color="black"``).
+* A ``<puzzle type="triddler">`` is a triddler (triangular cells), read by
+  :mod:`satnono.formats.triddler` into a :class:`~satnono.lanepuzzle.LanePuzzle`
+  with the colours, blots and properties read as here; a puzzleset may mix grids
+  and triddlers, each read as what it is.  Another ``type`` raises
+  :class:`UnsupportedPuzzle`.
 * A blotted clue (``<count>0</count>``, as webpbn writes it) is a block of
   unknown length, at least 1, in the colour of its ``color`` attribute (or the
   default colour); the writer writes a blot back the same way.
@@ -56,6 +61,7 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import DefusedXMLParser
 
 from ..errors import ParseError, UnsupportedPuzzle
+from ..lanepuzzle import LanePuzzle
 from ..model import BLACK, BLOT, BW_PALETTE, WHITE, Color, Palette, Puzzle, default_rgb, parse_rgb
 from ._palette import RGB, build_palette, puzzle_of_blocks, rgb_of_name
 from ._text import check_size, parse_block
@@ -146,19 +152,30 @@ def _title(parent: ET.Element) -> str | None:
     return None if title is None else "".join(title.itertext())
 
 
-def read(data: str | bytes, source: str | None) -> list[Puzzle]:
-    """All puzzles of a webpbn XML document."""
+def read(data: str | bytes, source: str | None) -> list[Puzzle | LanePuzzle]:
+    """All puzzles of a webpbn XML document: grids as :class:`~satnono.model.Puzzle`, triddlers
+    as :class:`~satnono.lanepuzzle.LanePuzzle`."""
     root, lines = _parse_tree(data, source)
     if root.tag == "puzzle":
-        return [_Puzzle(root, lines, source, [], None).build()]
+        return [_read_puzzle(root, lines, source, [], None)]
     if root.tag != "puzzleset":
         raise ParseError(f"expected a <puzzleset> root element, found <{root.tag}>", source, lines.get(root))
     set_meta = _properties(root)
     set_title = _title(root) or None
-    puzzles = [_Puzzle(p, lines, source, set_meta, set_title).build() for p in root if p.tag == "puzzle"]
+    puzzles = [_read_puzzle(p, lines, source, set_meta, set_title) for p in root if p.tag == "puzzle"]
     if not puzzles:
         raise ParseError("no <puzzle> element in the <puzzleset>", source, lines.get(root))
     return puzzles
+
+
+def _read_puzzle(elem: ET.Element, lines: dict[ET.Element, int], source: str | None,
+                 set_meta: list[tuple[str, str]], set_title: str | None) -> Puzzle | LanePuzzle:
+    """One ``<puzzle>``: a grid, or a triddler (read by :mod:`satnono.formats.triddler`)."""
+    if elem.get("type", "grid") == "triddler":
+        from .triddler import _TriddlerReader
+
+        return _TriddlerReader(elem, lines, source, set_meta, set_title).build_triddler()
+    return _Puzzle(elem, lines, source, set_meta, set_title).build()
 
 
 Blocks = tuple[tuple["int | str", str], ...]
@@ -265,8 +282,6 @@ class _Puzzle:
     def build(self) -> Puzzle:
         elem = self.elem
         kind = elem.get("type", "grid")
-        if kind == "triddler":
-            raise UnsupportedPuzzle("triddlers are not supported yet", self.source, self.lines.get(elem))
         if kind != "grid":
             raise UnsupportedPuzzle(f"puzzle type {kind!r} is not supported", self.source, self.lines.get(elem))
         chars = self.declare_colours()
