@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .cnf.encode import cell_vars, encode, solution_grid
 from .logic.components import Component, component_state, split
@@ -33,6 +33,9 @@ from .model import Grid, Puzzle
 from .results import Limits, Status
 from .sat import DEFAULT_SOLVER, SatSession
 from .solve import Checker, lazy_rules, rule_cuts
+
+if TYPE_CHECKING:
+    from .lanepuzzle import LanePuzzle
 
 #: Models enumerated per component before switching to an exact counter.
 ENUM_CAP = 1000
@@ -377,8 +380,28 @@ def _left(deadline: float | None) -> float | None:
     return None if deadline is None else max(0.0, deadline - time.monotonic())
 
 
+def _count_lane_puzzle(puzzle: LanePuzzle, limit: int | None, limits: Limits, solver: str,
+                       line_solver: LineSolver | None) -> CountResult:
+    """:func:`count` of a puzzle of another geometry, by :func:`satnono.lanecheck.count_lanes`."""
+    from .lanecheck import count_lanes
+
+    res = count_lanes(puzzle, limit, limits, solver=solver, line_solver=line_solver)
+    n = res.count or 0
+    capped = limit is not None and n >= limit and not res.exact
+    if res.exact:
+        status = NONE if n == 0 else UNIQUE if n == 1 else MULTIPLE
+        reason = res.reason if n == 0 else None
+    else:
+        status = MULTIPLE if n >= 2 else UNKNOWN
+        reason = f"stopped after finding {limit} solutions (the maximum asked for)" if capped else res.reason
+    return CountResult(puzzle, n, res.exact, status, line_solvable=res.line_solvable,  # type: ignore[arg-type]
+                       unknown_after_propagation=res.stats.unknown_after_propagation,
+                       solution=res.solutions[0] if res.solutions else None,  # type: ignore[arg-type]
+                       reason=reason, capped=capped, seconds=res.seconds)
+
+
 def count(
-    puzzle: Puzzle,
+    puzzle: Puzzle | LanePuzzle,
     max_solutions: int | None = None,
     limits: Limits = Limits(),
     exact: bool = False,
@@ -407,9 +430,15 @@ def count(
     ``decompose=False`` counts the residue as one component (for tests);
     ``use_dp``/``use_ganak`` switch the exact counters off (for tests).
 
+    A puzzle of another geometry (:class:`~satnono.lanepuzzle.LanePuzzle`, e.g. a triddler) is
+    counted by enumeration over its lanes (:func:`satnono.lanecheck.count_lanes`: no components,
+    no exact counters; ``enum_cap``, ``decompose``, ``use_dp`` and ``use_ganak`` do not apply).
+
     >>> count(Puzzle.from_clues([[1], [1]], [[1], [1]])).count
     2
     """
+    if not isinstance(puzzle, Puzzle):
+        return _count_lane_puzzle(puzzle, None if exact else max_solutions, limits, solver, line_solver)
     t0 = time.monotonic()
     deadline = limits.deadline_from(t0)
     lines = line_solver or LineSolver()

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Sequence
 
 from .clues import line_blocks
-from .model import BLACK, Color, plain_black
+from .model import BLACK, Color, Puzzle, plain_black
 from .solve import CheckResult, Status
 
 UNICODE = {"black": "██", "white": "··", "diff_black": "▓▓", "diff_white": "░░"}
@@ -169,13 +169,16 @@ def error_dict(file: str, index: int | None, message: str) -> dict[str, Any]:
 
 
 def count_dict(res: Any, file: str, index: int | None) -> dict[str, Any]:
-    """The JSON object of one counted puzzle (``satnono count --json``)."""
+    """The JSON object of one counted puzzle (``satnono count --json``); a puzzle of another
+    geometry has its ``geometry`` and ``cells`` instead of width and height."""
     p = res.puzzle
     d: dict[str, Any] = {"file": file}
     if index is not None:
         d["index"] = index
+    size = ({"width": p.width, "height": p.height} if isinstance(p, Puzzle)
+            else {"geometry": p.geometry.as_json(), "cells": p.geometry.cell_count})
     d.update({
-        "name": p.name, "width": p.width, "height": p.height,
+        "name": p.name, **size,
         "count": res.count, "exact": res.exact, "capped": res.capped, "status": res.status,
         "line_solvable": res.line_solvable,
         "unknown_after_propagation": res.unknown_after_propagation,

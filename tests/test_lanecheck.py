@@ -142,3 +142,22 @@ def test_a_lane_that_cannot_be_placed_is_named():
     clues[0] = LineClue((2,), (1,))  # row 1 has one cell
     res = settle_lanes(p.replace(clues=tuple(clues)))
     assert res.status == Status.NONE and res.reason and res.reason.startswith("row 1: clue 2")
+
+
+def test_count_counts_a_triddler_by_enumeration():
+    """satnono.counting.count on a puzzle of another geometry: the exact count, and with --max a
+    lower bound that says it was capped (as for rectangles)."""
+    from satnono.counting import count
+    from satnono.report import count_dict
+
+    several = [p for p in _hard(BW_SHAPES[3:], BW_PALETTE, 10) if len(brute_force(p)) > 2][:5]
+    assert several
+    for p in several:
+        truth = len(brute_force(p))
+        full = count(p)
+        assert (full.count, full.exact, full.capped, full.status) == (truth, True, False, "multiple")
+        capped = count(p, max_solutions=2)
+        assert (capped.count, capped.exact, capped.capped) == (2, False, True)
+        d = count_dict(capped, "f.xml", None)
+        assert d["geometry"] == p.geometry.as_json() and "width" not in d and d["count"] == 2
+        assert count(p, max_solutions=2, exact=True).count == truth
