@@ -61,7 +61,9 @@ def classify_puzzle(
     solver: str = DEFAULT_SOLVER,
     line_solver: LineSolver | None = None,
 ) -> dict[str, Any]:
-    """Classify one puzzle; returns a JSON-ready dict (without ``file``/``index``).
+    """Classify one puzzle; returns a JSON-ready dict (without ``file``/``index``).  A puzzle of
+    another geometry (a triddler) has no width and height (null), and with probing a level only
+    when line logic solves it.
 
     Keys: ``name``, ``width``, ``height``, ``class``, ``level`` (with probing, for
     unique puzzles; else null), ``line_solvable``, ``unknown_after_line``,
@@ -88,7 +90,13 @@ def classify_puzzle(
     after_probe: int | None = None
     grade: dict[str, Any] = {}
     reason = res.reason
-    if probing and cls in ("line", "search"):
+    rectangle = isinstance(puzzle, Puzzle)
+    if probing and cls in ("line", "search") and not rectangle:  # a triddler: no explainer over lanes yet
+        if cls == "line":
+            level, after_probe = "line", 0
+        else:
+            reason = "not graded: the level of a triddler that needs search is not known yet"
+    elif probing and cls in ("line", "search"):
         from .explain import DEFAULT_PROBE_BUDGET, Explainer
 
         left = Limits(deadline=limits.deadline_from(t0))  # what the count left of the time limit
@@ -101,8 +109,8 @@ def classify_puzzle(
             reason = "probing budget or time ran out: the level is a lower bound"
     return {
         "name": puzzle.name,
-        "width": puzzle.width,
-        "height": puzzle.height,
+        "width": puzzle.width if rectangle else None,
+        "height": puzzle.height if rectangle else None,
         "class": cls,
         "level": level,
         "line_solvable": res.line_solvable,

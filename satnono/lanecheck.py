@@ -26,6 +26,7 @@ from .lines import LineSolver
 from .logic.lanes import LaneState, cell_lanes, propagate
 from .logic.state import Deadline
 from .results import DEFAULT_SOLVER, Limits, Status
+from .solve import InternalError
 
 
 @dataclass
@@ -55,10 +56,6 @@ class LaneResult:
     """With :func:`count_lanes`: the solutions found (all of them when ``exact``)."""
     exact: bool = False
     stats: LaneStats = field(default_factory=LaneStats)
-
-
-class InternalError(RuntimeError):
-    """A picture the solver gave breaks a clue (a bug)."""
 
 
 def _verified(puzzle: LanePuzzle, cells: str) -> str:
@@ -149,4 +146,4 @@ def count_lanes(puzzle: LanePuzzle, max_solutions: int | None = None, limits: Li
     return settle_lanes(puzzle, limits, solutions=cap, solver=solver, line_solver=line_solver)
 
 
-__all__ = ["InternalError", "LaneResult", "LaneStats", "count_lanes", "settle_lanes"]
+__all__ = ["LaneResult", "LaneStats", "count_lanes", "settle_lanes"]

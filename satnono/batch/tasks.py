@@ -41,9 +41,12 @@ def check_task(item: tuple[Puzzle, float | None, str, bool]) -> tuple[str, Any, 
     return "ok", res, graded(res, checker) if with_difficulty else None
 
 
-def graded(res: CheckResult, checker: Checker) -> dict:
-    """The explain grade of a checked puzzle; its time is added to ``res.seconds``, so that
+def graded(res: CheckResult, checker: Checker) -> dict | None:
+    """The explain grade of a checked puzzle (None for a puzzle of another geometry, a triddler,
+    which is not graded yet); its time is added to ``res.seconds``, so that
     the seconds reported for the puzzle cover everything reported for it."""
+    if not isinstance(res, CheckResult):
+        return None
     t0 = time.monotonic()
     d = difficulty(res.puzzle, res, line_solver=checker.lines)
     res.seconds += time.monotonic() - t0
