@@ -8,6 +8,7 @@ run on random triddlers; random pictures must be among the solutions of their ow
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -17,6 +18,9 @@ from hypothesis import strategies as st
 from _triddler_oracle import brute_force, line_solve, satisfies, solve
 from satnono.clues import LineClue
 from satnono.errors import ParseError
+from satnono.formats import EXTRA_RULES, TRIDDLER_FORMATS, dumps, load, load_each, loads, unkept_metadata
+from satnono.formats.sniff import sniff
+from satnono.formats.jsonfmt import write_lanes
 from satnono.formats.triddler import clue_set, read_g, read_xml, write_g, write_xml
 from satnono.lanepuzzle import LanePuzzle, clues_of_picture
 from satnono.lanes import CLUE_SETS, Rectangle, Triangle
@@ -213,7 +217,7 @@ def test_g_round_trip(puzzle):
     first = read_g(text, "t.g")[0]
     assert first.geometry == puzzle.geometry and first.clues == puzzle.clues
     assert [(c.char, c.rgb) for c in first.palette] == [(c.char, c.rgb) for c in puzzle.palette]
-    again = write_g(first)  # (.g names a colour by its puzzle: a name other than its RGB's common one is lost once)
+    again = write_g(first)  # (.g names a colour by its spec: a name other than its RGB's common one is lost once)
     assert read_g(again, "t.g")[0] == first and write_g(read_g(again, "t.g")[0]) == again
     assert read_g(text.encode(), "t.g")[0] == first
 
@@ -227,6 +231,48 @@ def test_xml_and_g_carry_the_same_triddler(puzzle):
     assert [(c.char, c.rgb) for c in via_g.palette] == [(c.char, c.rgb) for c in from_xml.palette]
     back = read_xml(write_xml(via_g), "t.xml")[0]
     assert back == via_g  # .g's colour names survive XML
+
+
+@ROUND
+@given(triddlers())
+def test_json_round_trip(puzzle):
+    text = dumps(puzzle, "json")
+    [again] = loads(text, source="t.json")
+    assert isinstance(again, LanePuzzle) and again.source == "t.json"
+    assert again == puzzle.with_source("t.json")
+    assert dumps(again, "json") == text and write_lanes(again) == text
+
+
+@ROUND
+@given(triddlers())
+def test_xml_and_json_carry_the_same_triddler(puzzle):
+    """Blots, names, properties and the goal: everything goes through both ways."""
+    [from_xml] = loads(dumps(puzzle, "xml"), source="t.xml")
+    [via_json] = loads(dumps(from_xml, "json"), source="t.json")
+    [back] = loads(dumps(via_json, "xml"), source="t.xml")
+    assert from_xml.source == back.source == "t.xml" and via_json.source == "t.json"
+    assert via_json.with_source(None) == from_xml.with_source(None) == puzzle
+    assert back == from_xml
+
+
+@ROUND
+@given(triddlers(blots=False))
+def test_xml_g_and_json_carry_the_same_clues(puzzle):
+    """XML -> .g -> JSON -> XML: .g keeps the outline, the clues and the colours (not the title,
+    properties and goal, which unkept_metadata names)."""
+    via_g = loads(dumps(loads(dumps(puzzle, "xml"))[0], "g"), source="t.g")[0]
+    assert via_g.source == "t.g" and (via_g.geometry, via_g.clues) == (puzzle.geometry, puzzle.clues)
+    assert [(c.char, c.rgb) for c in via_g.palette] == [(c.char, c.rgb) for c in puzzle.palette]
+    assert via_g.name is None and not via_g.meta and via_g.goal is None
+    left = unkept_metadata(puzzle, "g")
+    assert ("the title" in left) == (puzzle.name is not None) and ("the goal picture" in left) == bool(puzzle.goal)
+    assert len(left) == (puzzle.name is not None) + len(puzzle.meta) + (puzzle.goal is not None)
+    assert unkept_metadata(puzzle, "xml") == unkept_metadata(puzzle, "json") == []
+    via_json = loads(dumps(via_g, "json"))[0]
+    assert via_json.with_source(None) == via_g.with_source(None)
+    back = loads(dumps(via_json, "xml"))[0]
+    assert back.with_source(None) == via_g.with_source(None)
+    assert dumps(back, "g") == dumps(via_g, "g")
 
 
 def test_g_writes_each_group_in_olsaks_order():
@@ -417,3 +463,205 @@ def test_with_source_is_a_copy_with_the_source_set():
     q = p.with_source("six.xml#2")
     assert q.source == "six.xml#2" and p.source is None and q.replace(source=None) == p
     assert CLUE_SETS == ("topleft", "bottomleft", "top", "topright", "bottom", "bottomright")
+
+
+# ---------------------------------------------------------------------------------------------
+# Through satnono.formats: the format told from the content, sources, several puzzles, rules
+
+
+GRID_XML = ('<puzzle><clues type="rows"><line><count>1</count></line></clues>'
+            '<clues type="columns"><line><count>1</count></line></clues></puzzle>')
+
+
+def _example() -> LanePuzzle:
+    return read_xml(example_xml(), "example.xml")[0]
+
+
+@pytest.mark.parametrize("fmt", ["xml", "g", "json"])
+def test_loads_tells_each_format_and_sets_the_source(tmp_path, fmt):
+    puzzle = _example()
+    text = dumps(puzzle, fmt)
+    assert sniff(text) == fmt
+    for source in (f"t.{fmt}", "t.dat", None):  # by content: the suffix, or none, changes nothing
+        [got] = loads(text, source=source)
+        assert isinstance(got, LanePuzzle) and got.source == source
+        assert (got.geometry, got.clues) == (puzzle.geometry, puzzle.clues)
+    path = tmp_path / f"one.{fmt}"
+    path.write_text(text)
+    assert load(str(path)).source == str(path) and load(str(path), fmt).source == str(path)
+    assert [p.source for p in load_each(str(path))] == [str(path)]
+
+
+def test_the_public_example_shapes_are_told_from_their_content():
+    """number-loom's .g has a free-text first line and no closing ':' line; its XML writes a
+    space for white and a colour on every count."""
+    assert sniff(EXAMPLE_G) == "g" and loads(EXAMPLE_G)[0].clues == _example().clues
+    loom = ('<?xml version="1.0"?>\n<puzzleset><puzzle type="triddler" defaultcolor="white">'
+            '<color name="white" char=" ">FFFFFF</color><color name="black" char="#">000000</color>'
+            '<clues type="topleft"><line><count color="black">1</count></line></clues>'
+            '<clues type="topright"><line><count color="black">1</count></line></clues>'
+            '<clues type="bottom"><line><count color="black">1</count></line></clues></puzzle></puzzleset>')
+    assert loads(loom, source="loom.xml")[0].geometry == Triangle.triangle(1)
+
+
+def test_several_puzzles_have_sources_with_their_number(tmp_path):
+    two = dumps(_example(), "xml").replace("</puzzle>\n</puzzleset>",
+                                            "</puzzle>\n" + GRID_XML + "\n" + dumps(_example(), "xml").split(
+                                                "<puzzleset>\n")[1])
+    got = loads(two, source="s.xml")
+    assert [(type(p).__name__, p.source) for p in got] == [
+        ("LanePuzzle", "s.xml#1"), ("Puzzle", "s.xml#2"), ("LanePuzzle", "s.xml#3")]
+    assert got[0].name == "Example" and got[1].rows == ((1,),)
+    listed = "[" + dumps(_example(), "json") + ", " + '{"rows": [[1]], "columns": [[1]]}' + "]"
+    got = loads(listed, source="s.json")
+    assert [(type(p).__name__, p.source) for p in got] == [("LanePuzzle", "s.json#1"), ("Puzzle", "s.json#2")]
+    path = tmp_path / "s.xml"
+    path.write_text(two)
+    picked = load(f"{path}#3")
+    assert isinstance(picked, LanePuzzle) and picked.source == f"{path}#3"
+    assert [p.source for p in load_each(f"{path}#2")] == [f"{path}#2"]
+
+
+def test_extra_rules_refuse_a_triddler_in_one_line(tmp_path):
+    from satnono.rules import rule_from_json
+
+    path = tmp_path / "s.xml"
+    path.write_text(dumps(_example(), "xml").replace("</puzzle>\n</puzzleset>", "</puzzle>\n" + GRID_XML
+                                                     + "\n</puzzleset>"))
+    single = tmp_path / "t.g"
+    single.write_text(EXAMPLE_G)
+    token = EXTRA_RULES.set((rule_from_json({"rule": "no-square"}),))
+    try:
+        first, grid = load_each(str(path))
+        [alone] = load_each(str(single))
+        [picked] = load_each(f"{path}#1")
+    finally:
+        EXTRA_RULES.reset(token)
+    for item, where in ((first, f"{path}#1"), (alone, str(single)), (picked, f"{path}#1")):
+        assert isinstance(item, ParseError)
+        assert str(item) == f"{where}: rules on triddlers are not supported yet"
+    assert not isinstance(grid, ParseError) and len(grid.rules) == 1
+
+
+def test_writing_a_triddler_in_a_format_that_cannot_hold_one():
+    puzzle = _example()
+    for fmt in ("non", "nin", "pbm", "png", "picross"):
+        with pytest.raises(ValueError) as info:
+            dumps(puzzle, fmt)
+        assert str(info.value) == (f"the {fmt} format cannot hold a triddler; the formats that hold one: "
+                                   "xml (.xml, .pbn), g (.g), json (.json)")
+    with pytest.raises(ValueError, match="unknown format 'nonsense'"):
+        dumps(puzzle, "nonsense")
+    assert TRIDDLER_FORMATS == ("xml", "g", "json")
+    blotted = puzzle.replace(clues=(puzzle.clues[0]._replace(lengths=(1, 1, 1), blots=1),) + puzzle.clues[1:])
+    with pytest.raises(ValueError, match=r"^the g format cannot hold blotted clues \(row 1 has one\); write the "
+                                         r"triddler as xml or json$"):
+        dumps(blotted, "g")
+
+
+def test_g_is_written_for_triddlers_only():
+    grid = loads("width 1\nheight 1\nrows\n1\ncolumns\n1\n")[0]
+    with pytest.raises(ValueError) as info:
+        dumps(grid, "g")
+    message = str(info.value)
+    assert message.startswith("satnono writes .g for triddlers only") and "\n" not in message
+    assert "non (.non, .nonpack)" in message
+    assert unkept_metadata(_example(), "g") == ["the title"]
+
+
+# ---------------------------------------------------------------------------------------------
+# The JSON form
+
+
+def test_the_json_form_of_the_worked_example():
+    text = """{
+      "title": "Example", "author": "Jan",
+      "geometry": {"kind": "triangle", "topleft": 2, "bottomleft": 1, "bottom": 2,
+                   "bottomright": 2, "topright": 1, "top": 2},
+      "clues": [[1, 1, 1], "2 3", 1, [3], [2, 1], [3], [1], "2,1", [3], [2]],
+      "goal": "#.#.###.###..#.."
+    }"""
+    [puzzle] = loads(text, source="ex.json")
+    assert (puzzle.geometry, puzzle.clues) == (_example().geometry, _example().clues)
+    assert puzzle.name == "Example" and puzzle.meta == (("author", "Jan"),) and puzzle.source == "ex.json"
+    assert puzzle.goal == "".join("#" if ch in "ACEFGIJKN" else "." for ch in LETTERS)  # cell order
+    assert puzzle.breaks(puzzle.goal) is None
+    derived = loads(text.replace('"clues": [[1, 1, 1], "2 3", 1, [3], [2, 1], [3], [1], "2,1", [3], [2]],', ""))[0]
+    assert derived.clues == puzzle.clues and derived.goal == puzzle.goal  # no clues: the goal's
+
+
+def test_json_colours_and_blots_on_a_triddler():
+    text = json.dumps({
+        "geometry": Triangle.hexagon(1).as_json(),
+        "colors": {"r": {"name": "red", "rgb": "#ff0000"}, "b": "blue"},
+        "clues": [[[1, "r"], [1, "b"]], ["?r"], [["?", "b"]], "1b 1r", [], [1, [1, 2]]],
+    })
+    [puzzle] = loads(text)
+    assert [c.name for c in puzzle.palette] == ["white", "red", "blue"]
+    assert puzzle.clues[:6] == (LineClue((1, 1), (1, 2)), LineClue((1,), (1,), 1), LineClue((1,), (2,), 1),
+                                LineClue((1, 1), (2, 1)), LineClue((), ()), LineClue((1, 1), (1, 2)))
+
+
+def test_a_rectangle_in_the_geometry_form_is_a_grid():
+    plain = loads('{"rows": [[1], []], "columns": [[1], []], "goal": ["#.", ".."], "title": "t"}')[0]
+    form = loads('{"geometry": {"kind": "rectangle", "height": 2, "width": 2}, "clues": [[1], [], [1], []],'
+                 ' "goal": "#...", "title": "t", "givens": [[0, 0, "#"]]}')[0]
+    assert form == plain.replace(givens=((0, 0, 1),))
+    colour = loads('{"geometry": {"kind": "rectangle", "height": 1, "width": 2}, "colors": {"r": "red"},'
+                   ' "clues": [["1r"], ["1r"], []], "goal": "r."}')[0]
+    assert colour.rows == ((1,),) and colour.goal == ("r.",) and colour.palette[1].name == "red"
+
+
+JSON_ERRORS = [
+    ('{"geometry": "triangle", "clues": []}', r'geometry: expected an object like \{"kind": "triangle"'),
+    ('{"geometry": {"kind": "hexagon"}}', r"geometry: unknown geometry kind 'hexagon'"),
+    ('{"geometry": {"kind": "triangle", "topleft": 1}}', r"geometry: a triangle geometry needs 'bottomleft'"),
+    ('{"geometry": {"kind": "triangle", "topleft": 1, "bottomleft": 1, "bottom": 1, "bottomright": 1,'
+     ' "topright": 1, "top": 9}}', r"geometry: the sides 1 1 1 1 1 9 .* do not close a hexagon"),
+    ('{"geometry": %s, "clues": [[1], [1]]}', r"clues: the triangle has 3 lanes, so 3 clues; got 2"),
+    ('{"geometry": %s, "clues": [[1], [1], [1.5]]}', r"clues\[2\]\[0\]: expected a whole number, got 1\.5"),
+    ('{"geometry": %s, "clues": [[1], [1], {"a": 1}]}', r"clues\[2\]: expected a list of block lengths"),
+    ('{"geometry": %s, "colors": {"r": "red"}, "clues": [[1], [1], [[1, "g"]]]}',
+     r"clues\[2\]: colour 'g' is not in the palette"),
+    ('{"geometry": %s, "goal": "##"}', r"goal: has 2 cells, the triangle 1"),
+    ('{"geometry": %s, "goal": ["#"]}', r"goal: expected one string, a character per cell"),
+    ('{"geometry": %s, "colors": {"r": "red"}, "goal": "q"}', r"goal: unexpected character 'q'"),
+    ('{"geometry": %s}', r"clues: missing \(and no goal\)"),
+    ('{"geometry": %s, "rows": [[1]], "clues": [[1], [1], [1]]}', r"rows: a puzzle with a 'geometry' has one clue"),
+    ('{"geometry": %s, "clues": [[1], [1], [1]], "rules": [{"rule": "no-square"}]}',
+     r"rules: rules on triddlers are not supported yet"),
+    ('[{"rows": [[1]], "columns": [[1]]}, {"geometry": %s, "clues": [[1], [1]]}]', r"\[1\]\.clues: the triangle has 3"),
+    ('{"geometry": {"kind": "triangle", "topleft": 99999, "bottomleft": 0, "bottom": 99999, "bottomright": 0,'
+     ' "topright": 99999, "top": 0}}', r"a triddler of sides .* is too large"),
+]
+
+
+@pytest.mark.parametrize("text, pattern", JSON_ERRORS)
+def test_json_errors_name_the_key_and_index(text, pattern):
+    if "%s" in text:
+        text = text % json.dumps(Triangle.triangle(1).as_json())
+    with pytest.raises(ParseError) as info:
+        loads(text, source="t.json")
+    message = str(info.value)
+    assert "\n" not in message and message.startswith("t.json: ")
+    assert re.search(pattern, message), message
+
+
+BAD_IMAGE = example_xml(extra="<solution><image>/.X...\\ /...../ \\...../</image></solution>")
+
+
+@pytest.mark.parametrize("fmt, text, line, start", [
+    ("xml", BAD_IMAGE, next(i for i, x in enumerate(BAD_IMAGE.splitlines(), 1) if "<image>" in x),
+     "goal image row 2 has 5 cells"),
+    ("g", EXAMPLE_G.replace("2 3\n", "2 3x4\n"), 5, "a block is a length"),
+    ("json", '{"geometry": {"kind": "triangle"},\n "clues": [}', 2, "malformed JSON"),
+])
+def test_errors_through_loads_name_the_file_and_line(tmp_path, fmt, text, line, start):
+    path = tmp_path / f"t.{fmt}"
+    path.write_text(text)
+    for source, read in ((f"t.{fmt}", lambda: loads(text, source=f"t.{fmt}")),
+                         ("t.dat", lambda: loads(text, fmt, "t.dat")), (str(path), lambda: load(str(path)))):
+        with pytest.raises(ParseError) as info:
+            read()
+        message = str(info.value)
+        assert "\n" not in message and message.startswith(f"{source}:{line}: {start}"), message

@@ -38,6 +38,14 @@ clues or cells alone (``nin``, ``mk``, ``cwd``, ``txt``) leave them out, and
 
 ``level`` is a picross game level: ``NAME.level`` is read with the ``NAME.pbm``
 beside it (by suffix only); :func:`satnono.formats.level.save` writes the three files.
+
+**Triddlers** (triangular cells, :mod:`satnono.formats.triddler`) are read from webpbn XML
+(``<puzzle type="triddler">``), Olšák ``.g`` (``#t``) and JSON (a ``"geometry"`` object, see
+:mod:`satnono.formats.jsonfmt`) as :class:`~satnono.lanepuzzle.LanePuzzle` values, not
+:class:`~satnono.model.Puzzle`: the readers give :data:`AnyPuzzle`, and a puzzleset or JSON list
+may mix grids and triddlers.  They are written in :data:`TRIDDLER_FORMATS` (``xml``, ``g``,
+``json``); extra rules (:data:`EXTRA_RULES`) do not
+apply to them yet.
 """
 
 from __future__ import annotations
@@ -47,20 +55,27 @@ import os
 import sys
 from contextvars import ContextVar
 from types import ModuleType
-from typing import Callable
+from typing import Callable, Union
 
 from ..errors import ParseError, PuzzleTooLarge, UnsupportedPuzzle
+from ..lanepuzzle import LanePuzzle
 from ..model import Puzzle
 from ..rules.protocol import name_of
 from ._text import decode_text, is_digits, parse_int
 from .sniff import SIGNATURE_FORMATS, candidates, format_from_suffix, formats_text, order, sniff
 from .writing import WriteError, save_folder, write_atomic
 
-Reader = Callable[..., list[Puzzle]]
+#: What the readers give: a rectangular puzzle (:class:`~satnono.model.Puzzle`), or a puzzle of
+#: another geometry (:class:`~satnono.lanepuzzle.LanePuzzle`: a triddler).
+AnyPuzzle = Union[Puzzle, LanePuzzle]
+
+Reader = Callable[..., list[AnyPuzzle]]
 
 __all__ = [
+    "AnyPuzzle",
     "BLOTS_FORMATS",
     "FORMATS",
+    "TRIDDLER_FORMATS",
     "WRITABLE_FORMATS",
     "LINE_METADATA_FORMATS",
     "METADATA_FORMATS",
@@ -148,11 +163,18 @@ _WRITERS: dict[str, Callable[[Puzzle], str | bytes]] = {
     "png": _picture("write_png"),
     "picross": _Lazy("picross", "write"),
 }
+#: The writers of puzzles of other geometries (:class:`~satnono.lanepuzzle.LanePuzzle`): xml and
+#: g hold triddlers, json any geometry.
+_LANE_WRITERS: dict[str, Callable[[LanePuzzle], str]] = {
+    "xml": _Lazy("triddler", "write_xml"),
+    "g": _Lazy("triddler", "write_g"),
+    "json": _Lazy("jsonfmt", "write_lanes"),
+}
 
 #: The reader modules, loaded on first use; ``satnono.formats.non`` and the like still work as
 #: attributes (PEP 562), as does ``tempfile``, which only the writers need.
 _SUBMODULES = frozenset({"cwd", "jsonfmt", "level", "mk", "nin", "non", "nonogrid", "olsak", "pbm", "picross",
-                         "picture", "pynogram", "textgrid", "tournament", "webpbn"})
+                         "picture", "pynogram", "textgrid", "tournament", "triddler", "webpbn"})
 
 
 def _submodule(name: str) -> ModuleType:
@@ -184,8 +206,11 @@ METADATA_FORMATS: tuple[str, ...] = ("non", "xml", "json", "png")
 LINE_METADATA_FORMATS: tuple[str, ...] = ("picross", "pbm", "ppm")
 #: Every format name ``load``/``loads`` accept as ``fmt``.
 FORMATS: tuple[str, ...] = tuple(_READERS)
-#: The format names ``dumps``/``save`` accept.
+#: The format names ``dumps``/``save`` accept for a rectangular puzzle (:class:`~satnono.model.Puzzle`).
 WRITABLE_FORMATS: tuple[str, ...] = tuple(_WRITERS)
+#: The formats that hold a triddler (a :class:`~satnono.lanepuzzle.LanePuzzle` of a
+#: :class:`~satnono.lanes.Triangle`).
+TRIDDLER_FORMATS: tuple[str, ...] = tuple(_LANE_WRITERS)
 
 STDIN = "-"
 
@@ -197,8 +222,10 @@ EXTRA_RULES: ContextVar[tuple] = ContextVar("satnono_extra_rules", default=())
 
 def loads(
     text: str | bytes, fmt: str | None = None, source: str | None = None, background: str | None = None
-) -> list[Puzzle]:
-    """Every puzzle in ``text``; ``source`` (a file name) is used in errors and as a format hint.
+) -> list[AnyPuzzle]:
+    """Every puzzle in ``text`` (a triddler as a :class:`~satnono.lanepuzzle.LanePuzzle`), each
+    with its ``source`` set (``source``, or ``source#k`` for puzzle k of several); ``source`` (a
+    file name) is also used in errors and as a format hint.
 
     ``background`` (a colour name or ``#rrggbb``) is the background colour of a
     picture (``ppm``, ``png``; by default :data:`DEFAULT_BACKGROUND`'s value, else
@@ -207,7 +234,7 @@ def loads(
     Raises:
         ParseError: the input is malformed, not text (UTF-8; in the line-based formats with free
             text, .non, .g, picross and pynogram, also Latin-1), of unknown format, or ``fmt`` is unknown.
-        UnsupportedPuzzle: a triddler, blotted clues, triangle colours.
+        UnsupportedPuzzle: a puzzle type the reader does not know, triangle colours.
         PuzzleTooLarge: a side above ``model.MAX_SIDE`` or more than ``model.MAX_CELLS`` cells.
         ValueError: ``background`` is not a colour.
     """
@@ -246,7 +273,7 @@ def _name(source: str | None) -> str:
     return source if source and source != STDIN else "the input"
 
 
-def _read(data: str | bytes, fmt: str, source: str | None, background: str | None = None) -> list[Puzzle]:
+def _read(data: str | bytes, fmt: str, source: str | None, background: str | None = None) -> list[AnyPuzzle]:
     if isinstance(data, bytes) and fmt not in _BYTES_READERS:
         data = decode_text(data, source, latin1=fmt in _LATIN1_READERS)
     if fmt in _PICTURE_READERS:
@@ -255,7 +282,7 @@ def _read(data: str | bytes, fmt: str, source: str | None, background: str | Non
 
 
 def _read_first(data: str | bytes, tried: list[str], source: str | None, hint: str | None,
-                background: str | None = None) -> list[Puzzle]:
+                background: str | None = None) -> list[AnyPuzzle]:
     """The puzzles of the first format in ``tried`` whose reader takes ``data``.
 
     A colour puzzle (:class:`UnsupportedPuzzle`) ends the search: the format was
@@ -365,12 +392,12 @@ class _Picker:
 
     __slots__ = ("count", "_read", "_done")
 
-    def __init__(self, count: int, read: Callable[[int], Puzzle]) -> None:
+    def __init__(self, count: int, read: Callable[[int], AnyPuzzle]) -> None:
         self.count = count
         self._read = read
-        self._done: dict[int, Puzzle] = {}
+        self._done: dict[int, AnyPuzzle] = {}
 
-    def get(self, k: int) -> Puzzle:
+    def get(self, k: int) -> AnyPuzzle:
         p = self._done.get(k)
         if p is None:
             p = self._done[k] = self._read(k)
@@ -430,17 +457,18 @@ def _indexed(data: bytes, fmt: str | None, path: str, background: str | None) ->
     except (ParseError, UnicodeDecodeError):
         return None
 
-    def one(k: int) -> Puzzle:
+    def one(k: int) -> AnyPuzzle:
         return read(k).with_source(f"{path}#{k}" if count > 1 else path)
 
     return _Picker(count, one)
 
 
-def load_each(path: str, fmt: str | None = None, background: str | None = None) -> list[Puzzle | ParseError]:
+def load_each(path: str, fmt: str | None = None, background: str | None = None) -> list[AnyPuzzle | ParseError]:
     """Every puzzle in the file ``path`` as :func:`load_all` reads it (``FILE#k``: puzzle k alone),
     each with the extra rules (:data:`EXTRA_RULES`) bound to it on its own: a puzzle a rule does
     not fit is, in its place, its own :class:`ParseError` (naming ``FILE#k`` in a multi-puzzle
-    file), and the file's other puzzles are unaffected.
+    file), and the file's other puzzles are unaffected.  A triddler takes no rules yet: with
+    extra rules it is such a ParseError (``rules on triddlers are not supported yet``).
 
     Raises:
         ParseError: the file itself cannot be read: as :func:`loads`, or ``#k`` is out of range.
@@ -458,7 +486,7 @@ def load_each(path: str, fmt: str | None = None, background: str | None = None) 
     return [_with_rules(p, rules, base) for p in puzzles] if rules else list(puzzles)
 
 
-def load_all(path: str, fmt: str | None = None, background: str | None = None) -> list[Puzzle]:
+def load_all(path: str, fmt: str | None = None, background: str | None = None) -> list[AnyPuzzle]:
     """Every puzzle in the file ``path`` (``-`` is standard input); ``FILE#k`` gives just puzzle k.
 
     ``background``: a picture's background colour, as in :func:`loads`.
@@ -474,16 +502,19 @@ def load_all(path: str, fmt: str | None = None, background: str | None = None) -
     return puzzles  # type: ignore[return-value]
 
 
-def _with_rules(puzzle: Puzzle, rules: tuple, source: str) -> Puzzle | ParseError:
+def _with_rules(puzzle: AnyPuzzle, rules: tuple, source: str) -> AnyPuzzle | ParseError:
     """``puzzle`` with ``rules`` added (bound to it), or the ParseError, naming the puzzle, of a
-    rule that does not fit it."""
+    rule that does not fit it (of any rule, for a puzzle of another geometry)."""
+    if isinstance(puzzle, LanePuzzle):
+        what = "triddlers" if puzzle.geometry.kind == "triangle" else f"puzzles of geometry {puzzle.geometry.kind!r}"
+        return ParseError(f"rules on {what} are not supported yet", puzzle.source or source)
     try:
         return puzzle.replace(rules=puzzle.rules + tuple(rules))
     except ValueError as e:
         return ParseError(str(e), puzzle.source or source)
 
 
-def load(path: str, fmt: str | None = None, background: str | None = None) -> Puzzle:
+def load(path: str, fmt: str | None = None, background: str | None = None) -> AnyPuzzle:
     """The one puzzle of ``path``, or puzzle k of a multi-puzzle file named ``FILE#k``
     (``background``: a picture's background colour, as in :func:`loads`).
 
@@ -499,8 +530,9 @@ def load(path: str, fmt: str | None = None, background: str | None = None) -> Pu
     return puzzles[0]
 
 
-def dumps(puzzle: Puzzle, fmt: str) -> str | bytes:
-    """The puzzle in format ``fmt`` (one of :data:`WRITABLE_FORMATS`).
+def dumps(puzzle: AnyPuzzle, fmt: str) -> str | bytes:
+    """The puzzle in format ``fmt``: one of :data:`WRITABLE_FORMATS` for a rectangular puzzle,
+    of :data:`TRIDDLER_FORMATS` for a triddler (``json`` for a puzzle of any other geometry).
 
     Raises:
         ValueError: ``fmt`` cannot be written, or it stores a picture (``pbm``, ``txt``,
@@ -508,10 +540,18 @@ def dumps(puzzle: Puzzle, fmt: str) -> str | bytes:
             and the puzzle has colours, or the puzzle has given cells and ``fmt`` is not
             in :data:`GIVENS_FORMATS` (rules: :data:`RULES_FORMATS`, blotted clues:
             :data:`BLOTS_FORMATS`), or a rule that cannot be written as JSON, or (``xml``) a
-            title or property holds a control character XML 1.0 cannot hold.
+            title or property holds a control character XML 1.0 cannot hold; a rectangular
+            puzzle in ``g`` (written for triddlers only), a triddler in a format outside
+            :data:`TRIDDLER_FORMATS` (``g``: with blotted clues).
     """
+    if isinstance(puzzle, LanePuzzle):
+        return _dumps_lanes(puzzle, fmt)
     writer = _WRITERS.get(fmt)
     if writer is None:
+        if fmt in _LANE_WRITERS:
+            raise ValueError(f"satnono writes .{fmt} for triddlers only: a grid is read from the {fmt} format "
+                             f"({fmt!r}) but not written in it; the formats satnono writes grids in: "
+                             f"{formats_text(WRITABLE_FORMATS)}")
         raise ValueError(_not_writable(fmt))
     if puzzle.givens and fmt not in GIVENS_FORMATS:
         raise ValueError(f"the {fmt} format cannot store given (revealed) cells; write the puzzle as "
@@ -526,17 +566,39 @@ def dumps(puzzle: Puzzle, fmt: str) -> str | bytes:
     return writer(puzzle)
 
 
-def unkept_metadata(puzzle: Puzzle, fmt: str) -> list[str]:
+def _dumps_lanes(puzzle: LanePuzzle, fmt: str) -> str:
+    """A puzzle of another geometry in ``fmt`` (one of :data:`TRIDDLER_FORMATS`)."""
+    writer = _LANE_WRITERS.get(fmt)
+    if writer is None:
+        if fmt not in _WRITERS:
+            raise ValueError(_not_writable(fmt))
+        if puzzle.geometry.kind != "triangle":
+            raise ValueError(f"the {fmt} format cannot hold a puzzle of geometry {puzzle.geometry.kind!r}; "
+                             f"write it as json")
+        raise ValueError(f"the {fmt} format cannot hold a triddler; the formats that hold one: "
+                         f"{formats_text(TRIDDLER_FORMATS)}")
+    return writer(puzzle)
+
+
+def unkept_metadata(puzzle: AnyPuzzle, fmt: str) -> list[str]:
     """What of the puzzle's title and properties :func:`dumps` in ``fmt`` leaves out, in words
     (``'the title'``, ``"property 'author'"``): everything in a format of clues or cells alone
     (``nin``, ``mk``, ``cwd``, ``txt``), the properties a comment cannot hold in ``picross``,
     ``pbm`` and ``ppm``, nothing in :data:`METADATA_FORMATS`.  (The comment formats also put text
     on one line: that changes a value's spaces, it leaves nothing out.)
 
+    A triddler keeps everything in ``xml`` and ``json``; ``g`` leaves out its title, its
+    properties and its goal picture.
+
     >>> p = Puzzle.from_grid(["#"], name="Dot", meta=[("author", "Jan"), ("a:b", "c")])
     >>> unkept_metadata(p, "nin"), unkept_metadata(p, "picross"), unkept_metadata(p, "xml")
     (['the title', "property 'author'", "property 'a:b'"], ["property 'a:b'"], [])
     """
+    if isinstance(puzzle, LanePuzzle):
+        if fmt in ("xml", "json"):
+            return []
+        left = ([] if puzzle.name is None else ["the title"]) + [f"property {k!r}" for k, _ in puzzle.meta]
+        return left + ([] if puzzle.goal is None else ["the goal picture"])
     if fmt in METADATA_FORMATS:
         return []
     title = [] if puzzle.name is None or (fmt in LINE_METADATA_FORMATS and puzzle.name.strip()) else ["the title"]
@@ -564,7 +626,8 @@ def blots_text(puzzle: Puzzle, most: int = 4) -> str:
 
 def _not_writable(fmt: str) -> str:
     known = "cannot write" if fmt in _READERS else "unknown"
-    return f"{known} format {fmt!r}; the formats satnono writes: {formats_text(WRITABLE_FORMATS)}"
+    return (f"{known} format {fmt!r}; the formats satnono writes: {formats_text(WRITABLE_FORMATS)}; "
+            f"for triddlers: {formats_text(TRIDDLER_FORMATS)}")
 
 
 def output_format(path: str, fmt: str | None = None) -> str:
@@ -583,7 +646,7 @@ def output_format(path: str, fmt: str | None = None) -> str:
         if fmt not in _WRITERS:
             raise ValueError(_not_writable(fmt))
         return fmt
-    writable = formats_text(WRITABLE_FORMATS)
+    writable = formats_text(WRITABLE_FORMATS) + f"; for triddlers: {formats_text(TRIDDLER_FORMATS)}"
     suffix = os.path.splitext(path)[1] if path != STDIN else ""
     found = format_from_suffix(path) if suffix else None
     if found is None:
@@ -596,7 +659,7 @@ def output_format(path: str, fmt: str | None = None) -> str:
     return found
 
 
-def save(puzzle: Puzzle, path: str, fmt: str | None = None, overwrite: bool = False) -> None:
+def save(puzzle: AnyPuzzle, path: str, fmt: str | None = None, overwrite: bool = False) -> None:
     """Write the puzzle to ``path`` (``-`` is standard output) in ``fmt``, by default the suffix's format
     (see :func:`output_format`).
 

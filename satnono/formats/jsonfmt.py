@@ -47,6 +47,37 @@ Reading:
   strings are kept as written;
 * a top-level list of such objects is a multi-puzzle file.
 
+**The geometry form**: a puzzle of any geometry (:mod:`satnono.lanes`), as satnono writes a
+triddler (:func:`write_lanes`); the worked example of webpbn's triddler specification::
+
+    {"title": "Example", "author": "Jan Wolter",
+     "geometry": {"kind": "triangle", "topleft": 2, "bottomleft": 1, "bottom": 2,
+                  "bottomright": 2, "topright": 1, "top": 2},
+     "clues": [[1, 1, 1], [2, 3], [1], [3], [2, 1], [3], [1], [2, 1], [3], [2]],
+     "goal": "#.#.###.###..#.."}
+
+* ``geometry`` is the geometry's JSON form (:func:`satnono.lanes.geometry_from_json`):
+  ``{"kind": "triangle", ...}`` with the six sides of the hexagon (webpbn's clue sets, Olšák's
+  A..F), or ``{"kind": "rectangle", "height": H, "width": W}``;
+* ``clues`` holds one clue per lane, in the geometry's lane order (a triangle's: the rows top to
+  bottom, each read from the left; the ``/`` lines left to right along the top, then down the
+  upper right side, each read from its top end; the ``\\`` lines left to right along the
+  bottom, then up the lower right side, each read from its top-left end), each clue written as
+  a row's above: lengths, ``"?"`` for a blot, ``[n, "c"]`` or ``"nc"`` in colour, or one string;
+* ``colors`` (``palette``) and ``background`` as above;
+* ``goal`` (optional) is one string, a character per cell in the geometry's cell order (a
+  triangle's: row by row, each row left to right, as webpbn's image without its ``/`` and
+  ``\\`` row ends; a rectangle's: row by row), in black and white ``#``/``.`` (and the
+  other cell characters above), in colour the colour characters and ``.``; without ``clues``
+  the clues are the goal's;
+* the title and properties as above (``geometry`` and ``clues`` are never properties);
+* ``rows``/``columns`` beside a ``geometry`` are an error, and so are ``givens`` and ``rules``
+  on a triddler (not supported yet);
+* a ``rectangle`` geometry reads as the same rectangular puzzle in the form above (``clues``:
+  the rows, then the columns), givens and rules included; satnono writes rectangles in the
+  ``rows``/``columns`` form, and puzzles of other geometries (a triangle's: a
+  :class:`~satnono.lanepuzzle.LanePuzzle`) in the geometry form.
+
 JSON gives no positions below the document level, so errors in the values name
 the offending key and index instead of a line (syntax errors have a line).
 """
@@ -55,11 +86,13 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, Sequence
 
 from ..clues import LineClue
 from ..errors import ParseError
-from ..model import BLACK, BLOT, BW_PALETTE, MAX_SIDE, WHITE, Color, Puzzle, clues_of_grid, default_rgb
+from ..lanepuzzle import LanePuzzle, clues_of_picture
+from ..lanes import Geometry, Rectangle, Triangle, geometry_from_json
+from ..model import BLACK, BLOT, BW_PALETTE, MAX_SIDE, WHITE, Color, Palette, Puzzle, clues_of_grid, default_rgb
 from ..rules.protocol import name_of, to_json
 from ._palette import RGB, build_palette, name_for_rgb, puzzle_of_blocks, rgb_of_name, rgb_of_spec
 from ._text import check_size, parse_block
@@ -67,7 +100,7 @@ from ._text import check_size, parse_block
 _ROWS = ("rows", "hor")
 _COLUMNS = ("columns", "cols", "ver")
 _RESERVED = frozenset(_ROWS + _COLUMNS + ("title", "name", "goal", "colors", "colours", "background", "givens",
-                                          "rules"))
+                                          "rules", "geometry", "clues"))
 _GOAL_CELLS = {"#": BLACK, "X": BLACK, "x": BLACK, "1": BLACK, ".": WHITE, "-": WHITE, "0": WHITE}
 _COLOUR_TOKEN = re.compile(r"([0-9]+|\?)([^0-9\s,?])")
 
@@ -76,8 +109,10 @@ RawClue = tuple[tuple["int | str", "str | int | None"], ...]
 for a bare length."""
 
 
-def read(text: str, source: str | None) -> list[Puzzle]:
-    """All puzzles of a JSON document (one object, or a list of objects)."""
+def read(text: str, source: str | None) -> list[Puzzle | LanePuzzle]:
+    """All puzzles of a JSON document (one object, or a list of objects): a ``"geometry"`` of kind
+    ``triangle`` gives a :class:`~satnono.lanepuzzle.LanePuzzle`, any other object a
+    :class:`~satnono.model.Puzzle`."""
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as e:
@@ -288,41 +323,68 @@ class _Palette:
         return i
 
 
-def _colour_puzzle(doc: dict[str, Any], prefix: str, source: str | None, rows: tuple[RawClue, ...] | None,
-                   columns: tuple[RawClue, ...] | None, goal_rows: list[str] | None, **kwargs: Any) -> Puzzle:
-    clues = list(rows or ()) + list(columns or ())
-    pal = _Palette(doc, prefix, source, clues, goal_rows)
+BlockLine = tuple[tuple["int | str", int], ...]
+"""A clue as ``(length, colour index)`` per block (a blotted length ``"?"``)."""
+
+
+def _block_colours(doc: dict[str, Any], prefix: str, source: str | None,
+                   groups: dict[str, Sequence[RawClue]], goal_rows: list[str] | None,
+                   goal_where: str | None = None) -> tuple[Palette, dict[str, list[BlockLine]], tuple[str, ...] | None]:
+    """The palette of a colour puzzle (the colours its blocks use, in ``colors`` order), its
+    clues (``groups``: the clues under each key, e.g. ``rows`` and ``columns``) with colour
+    indices in that palette, and the goal's rows in its characters.  Errors name the key and
+    index of the offending clue, and ``goal_where`` (default ``goal[r]``) of a goal row."""
+    pal = _Palette(doc, prefix, source, [c for group in groups.values() for c in group], goal_rows)
     if not pal.entries:
         raise ParseError(f"{prefix}colors: no block colour", source)
     # entry positions used by each line (clues) and cell (goal)
-    row_pos = [tuple((n, pal.key_index(k, f"{prefix}rows[{i}]")) for n, k in c) for i, c in enumerate(rows or ())]
-    col_pos = [tuple((n, pal.key_index(k, f"{prefix}columns[{i}]")) for n, k in c) for i, c in enumerate(columns or ())]
-    goal_pos = [[-1 if ch == WHITE else pal.char_index(ch, f"{prefix}goal[{r}]") for ch in row]
+    pos = {key: [tuple((n, pal.key_index(k, f"{prefix}{key}[{i}]")) for n, k in c) for i, c in enumerate(group)]
+           for key, group in groups.items()}
+    goal_pos = [[-1 if ch == WHITE else pal.char_index(ch, goal_where or f"{prefix}goal[{r}]") for ch in row]
                 for r, row in enumerate(goal_rows or [])]
-    used = {i for line in row_pos + col_pos for _, i in line} | {i for row in goal_pos for i in row if i >= 0}
+    used = {i for lines in pos.values() for line in lines for _, i in line}
+    used |= {i for row in goal_pos for i in row if i >= 0}
     order = [i for i in range(len(pal.entries)) if i in used]
     new_index = {old: new for new, old in enumerate(order, 1)}
     palette = build_palette(pal.background, [
         (pal.entries[i][1] or name_for_rgb(pal.entries[i][2]), [pal.entries[i][0]], pal.entries[i][2]) for i in order
     ], source)
     chars = "".join(c.char for c in palette)
+    blocks = {key: [tuple((n, new_index[i]) for n, i in c) for c in lines] for key, lines in pos.items()}
     goal = None
     if goal_rows is not None:
         goal = tuple("".join(WHITE if i < 0 else chars[new_index[i]] for i in row) for row in goal_pos)
+    return palette, blocks, goal
+
+
+def _colour_puzzle(doc: dict[str, Any], prefix: str, source: str | None, rows: tuple[RawClue, ...] | None,
+                   columns: tuple[RawClue, ...] | None, goal_rows: list[str] | None, **kwargs: Any) -> Puzzle:
+    palette, blocks, goal = _block_colours(doc, prefix, source, {"rows": rows or (), "columns": columns or ()},
+                                           goal_rows)
+    if goal is not None:
         if (rows is not None and len(rows) != len(goal)) or (columns is not None and len(columns) != len(goal[0])):
             raise ParseError(f"{prefix}goal: its size differs from the clues'", source)
     check_size(len(goal[0]) if columns is None else len(columns),  # type: ignore[index]
                len(goal) if rows is None else len(rows), source, None)  # type: ignore[arg-type]
     return puzzle_of_blocks(
-        None if rows is None else [tuple((n, new_index[i]) for n, i in c) for c in row_pos],
-        None if columns is None else [tuple((n, new_index[i]) for n, i in c) for c in col_pos],
+        None if rows is None else blocks["rows"],
+        None if columns is None else blocks["columns"],
         palette, goal, **kwargs,
     )
 
 
-def _puzzle(doc: Any, where: str, source: str | None) -> Puzzle:
-    p = _puzzle_clues(doc, where, source)
+def _puzzle(doc: Any, where: str, source: str | None) -> Puzzle | LanePuzzle:
     prefix = f"{where}." if where else ""
+    if isinstance(doc, dict) and "geometry" in doc:
+        q = _geometry_puzzle(doc, prefix, source)
+        if isinstance(q, LanePuzzle):
+            for key in ("givens", "rules"):
+                if doc.get(key) is not None:
+                    raise ParseError(f"{prefix}{key}: {key} on triddlers are not supported yet", source)
+            return q
+        p = q
+    else:
+        p = _puzzle_clues(doc, where, source)
     if isinstance(doc, dict) and doc.get("givens") is not None:
         p = p.replace(givens=_givens(doc["givens"], p, prefix, source))
     if isinstance(doc, dict) and doc.get("rules") is not None:
@@ -392,6 +454,94 @@ def _puzzle_clues(doc: Any, where: str, source: str | None) -> Puzzle:
     return Puzzle.from_clues(rows=row_lengths, columns=col_lengths, name=name, goal=goal, meta=meta)
 
 
+def _geometry_puzzle(doc: dict[str, Any], prefix: str, source: str | None) -> Puzzle | LanePuzzle:
+    """A puzzle of the geometry form: ``geometry``, one clue per lane in ``clues``, the goal as
+    one string of cells; a rectangle's is a :class:`~satnono.model.Puzzle`."""
+    value = doc["geometry"]
+    if not isinstance(value, dict):
+        raise ParseError(f'{prefix}geometry: expected an object like {{"kind": "triangle", "topleft": 2, ...}}',
+                         source)
+    try:
+        geometry = geometry_from_json(value)
+    except ValueError as e:
+        raise ParseError(f"{prefix}geometry: {e}", source) from None
+    other = next((k for k in _ROWS + _COLUMNS if k in doc), None)
+    if other is not None:
+        raise ParseError(f"{prefix}{other}: a puzzle with a 'geometry' has one clue per lane in 'clues' "
+                         f"(a rectangle's rows, then its columns), not {other!r}", source)
+    _check_geometry_size(geometry, source)
+    lanes = geometry.lanes()
+    raw: tuple[RawClue, ...] | None = None
+    if doc.get("clues") is not None:
+        value = doc["clues"]
+        if not isinstance(value, list):
+            raise ParseError(f"{prefix}clues: expected a list of clues, one per lane", source)
+        if len(value) != len(lanes):
+            raise ParseError(f"{prefix}clues: the {geometry.kind} has {len(lanes)} lanes, so {len(lanes)} clues; "
+                             f"got {len(value)}", source)
+        raw = tuple(_clue(v, f"{prefix}clues[{i}]", source) for i, v in enumerate(value))
+    goal: str | None = None
+    if doc.get("goal") is not None:
+        goal = doc["goal"]
+        if not isinstance(goal, str):
+            raise ParseError(f"{prefix}goal: expected one string, a character per cell in cell order", source)
+        if len(goal) != geometry.cell_count:
+            raise ParseError(f"{prefix}goal: has {len(goal)} cells, the {geometry.kind} {geometry.cell_count}",
+                             source)
+    if raw is None and goal is None:
+        raise ParseError(f"{prefix}clues: missing (and no goal)", source)
+    name = next((doc[k] for k in ("title", "name") if isinstance(doc.get(k), str)), None)
+    meta = tuple(_meta(doc))
+    if isinstance(doc.get("title"), str) and isinstance(doc.get("name"), str):
+        meta = (("name", doc["name"]),) + meta
+    keyed = any(k is not None for c in raw or () for _, k in c)
+    if _colours_key(doc) or keyed or (goal is not None and any(ch not in _GOAL_CELLS for ch in goal)):
+        palette, blocks, goal_rows = _block_colours(doc, prefix, source, {"clues": raw or ()},
+                                                    None if goal is None else [goal], f"{prefix}goal")
+        lines: list[BlockLine] | None = None if raw is None else blocks["clues"]
+        cells = None if goal_rows is None else goal_rows[0]
+    else:
+        palette = BW_PALETTE
+        lines = None if raw is None else [tuple((n, 1) for n, _ in c) for c in raw]
+        cells = None
+        if goal is not None:
+            bad = next((i for i, ch in enumerate(goal) if ch not in _GOAL_CELLS), None)
+            if bad is not None:
+                raise ParseError(f"{prefix}goal: unexpected character {goal[bad]!r} at cell {bad} (use '#' and '.')",
+                                 source)
+            cells = "".join(_GOAL_CELLS[ch] for ch in goal)
+    if isinstance(geometry, Rectangle):
+        h, w = geometry.height, geometry.width
+        return puzzle_of_blocks(None if lines is None else lines[:h], None if lines is None else lines[h:], palette,
+                                None if cells is None else tuple(cells[r * w:(r + 1) * w] for r in range(h)),
+                                name=name, meta=meta)
+    if lines is None:
+        assert cells is not None
+        clues = clues_of_picture(geometry, cells, palette)
+    else:
+        clues = tuple(_lane_clue(line) for line in lines)
+    try:
+        return LanePuzzle(geometry, clues, palette, name, meta, cells)
+    except ValueError as e:
+        raise ParseError(f"{prefix}clues: {e}", source) from None
+
+
+def _lane_clue(line: BlockLine) -> LineClue:
+    """A clue of ``(length, colour index)`` blocks, a blotted length ``"?"`` (written 1)."""
+    blots = sum(1 << j for j, (n, _) in enumerate(line) if n == BLOT)
+    return LineClue(tuple(1 if n == BLOT else int(n) for n, _ in line), tuple(c for _, c in line), blots)
+
+
+def _check_geometry_size(geometry: Geometry, source: str | None) -> None:
+    """A rectangle's or a triangle's size within satnono's limits (before its lanes are made)."""
+    if isinstance(geometry, Rectangle):
+        check_size(geometry.width, geometry.height, source, None)
+    elif isinstance(geometry, Triangle):
+        from .triddler import _check_size
+
+        _check_size(geometry, source, None)
+
+
 def _meta(doc: dict[str, Any]) -> list[tuple[str, str]]:
     """The properties of a puzzle object, in document order: every other key with a scalar value,
     and the pairs of a ``"meta": [[key, value], ...]`` list (an empty value is no property)."""
@@ -442,22 +592,9 @@ def write(puzzle: Puzzle) -> str:
       ]
     }
     """
-    parts: list[str] = []
-    if puzzle.name is not None:
-        parts.append(f'  "title": {json.dumps(puzzle.name, ensure_ascii=False)}')
-    keys = [k for k, _ in puzzle.meta]
-    if len(set(keys)) == len(keys) and not any(k in _RESERVED or k == "meta" for k in keys):
-        for k, v in puzzle.meta:  # each property a key of its own
-            parts.append(f"  {json.dumps(k, ensure_ascii=False)}: {json.dumps(v, ensure_ascii=False)}")
-    elif puzzle.meta:  # a key the reader takes for something else, or a key twice: the pairs, in order
-        body = ",\n".join(f"    {json.dumps([k, v], ensure_ascii=False)}" for k, v in puzzle.meta)
-        parts.append(f'  "meta": [\n{body}\n  ]')
+    parts = _head(puzzle.name, puzzle.meta)
     if puzzle.palette != BW_PALETTE:  # colour, one colour of its own (red 'r'), or a background of its own
-        pal = puzzle.palette
-        if pal[0].name != "white" or pal[0].rgb != (255, 255, 255):
-            parts.append(f'  "background": {_colour_json(pal[0])}')
-        body = ",\n".join(f"    {json.dumps(c.char, ensure_ascii=False)}: {_colour_json(c)}" for c in pal[1:])
-        parts.append(f'  "colors": {{\n{body}\n  }}')
+        parts += _colours(puzzle.palette)
         chars = puzzle.chars
         for key, axis, count in (("rows", "row", puzzle.height), ("columns", "column", puzzle.width)):
             body = ",\n".join(
@@ -484,6 +621,63 @@ def write(puzzle: Puzzle) -> str:
             docs.append(f"    {json.dumps(doc, ensure_ascii=False)}")
         parts.append('  "rules": [\n' + ",\n".join(docs) + "\n  ]")
     return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+def write_lanes(puzzle: LanePuzzle) -> str:
+    """A puzzle of any geometry (a triddler) in the geometry form: the title and properties as
+    :func:`write` writes them, ``geometry``, the palette unless black and white, one clue per lane
+    in ``clues`` (one a line) and the goal as one string.
+
+    >>> from satnono.lanes import Triangle
+    >>> print(write_lanes(LanePuzzle.from_picture(Triangle.triangle(1), "#", name="Dot")), end="")
+    {
+      "title": "Dot",
+      "geometry": {"kind": "triangle", "topleft": 1, "bottomleft": 0, "bottom": 1, "bottomright": 0, "topright": 1, "top": 0},
+      "clues": [
+        [1],
+        [1],
+        [1]
+      ],
+      "goal": "#"
+    }
+    """
+    parts = _head(puzzle.name, puzzle.meta)
+    parts.append(f'  "geometry": {json.dumps(puzzle.geometry.as_json())}')
+    chars = None
+    if puzzle.palette != BW_PALETTE:
+        parts += _colours(puzzle.palette)
+        chars = puzzle.chars
+    body = ",\n".join("    " + json.dumps(clue_json(c, chars), ensure_ascii=False) for c in puzzle.clues)
+    parts.append(f'  "clues": [\n{body}\n  ]')
+    if puzzle.goal is not None:
+        parts.append(f'  "goal": {json.dumps(puzzle.goal, ensure_ascii=False)}')
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+def _head(name: str | None, meta: Sequence[tuple[str, str]]) -> list[str]:
+    """The lines of the title and the properties: each a key of its own, or one ``"meta"`` list
+    of pairs when a key is reserved or repeated."""
+    parts: list[str] = []
+    if name is not None:
+        parts.append(f'  "title": {json.dumps(name, ensure_ascii=False)}')
+    keys = [k for k, _ in meta]
+    if len(set(keys)) == len(keys) and not any(k in _RESERVED or k == "meta" for k in keys):
+        for k, v in meta:  # each property a key of its own
+            parts.append(f"  {json.dumps(k, ensure_ascii=False)}: {json.dumps(v, ensure_ascii=False)}")
+    elif meta:  # a key the reader takes for something else, or a key twice: the pairs, in order
+        body = ",\n".join(f"    {json.dumps([k, v], ensure_ascii=False)}" for k, v in meta)
+        parts.append(f'  "meta": [\n{body}\n  ]')
+    return parts
+
+
+def _colours(pal: Palette) -> list[str]:
+    """The lines of a palette other than black and white: the background unless white, the colours."""
+    parts = []
+    if pal[0].name != "white" or pal[0].rgb != (255, 255, 255):
+        parts.append(f'  "background": {_colour_json(pal[0])}')
+    body = ",\n".join(f"    {json.dumps(c.char, ensure_ascii=False)}: {_colour_json(c)}" for c in pal[1:])
+    parts.append(f'  "colors": {{\n{body}\n  }}')
+    return parts
 
 
 def clue_json(clue: LineClue, chars: str | None = None) -> list:
