@@ -12,7 +12,8 @@ The checks, in order (the first that fails is the answer):
 4. the line deductions replay (:mod:`~satnono.certify.replay`) to the solution, or to a stuck
    state, as the manifest's ``line_solvable`` says;
 5. the DRAT proof refutes ``formula.cnf`` with the solution's blocking clause appended
-   (unique) or ``formula.cnf`` alone (none) (:mod:`~satnono.certify.drat`).
+   (unique) or ``formula.cnf`` alone (none), by the checker compiled from ``_drat.c`` (where it
+   is not built, or ``SATNONO_PURE`` is set: the same in plain Python, :mod:`~satnono.certify.drat`).
 
 Every file is read up to a size limit, so a huge file is one line of error, not a crash.
 """
@@ -25,7 +26,7 @@ import os
 import stat
 
 from .puzzle import Spec, grid_error, read_grid, read_puzzle
-from .reference import ENCODER_VERSION, blocking_clause, clauses, dimacs, encode, variable_map
+from .reference import ENCODER_VERSION, blocking_clause, dimacs, encode, variable_map
 from .replay import replay
 
 MANIFEST = "certificate.json"
@@ -37,47 +38,27 @@ FILES = {
 #: The largest file of each name read, in bytes: a larger one is refused, not read.
 LIMITS = {MANIFEST: 64 << 20, "puzzle.json": 64 << 20, "solution": 64 << 20, "solution2": 64 << 20,
           "deductions.json": 256 << 20, "formula.cnf": 1 << 30, "proof.drat": 2 << 30}
+VERIFIED, TRIVIAL = 0, 1  # the DRAT checker's verdicts that accept a proof (the others reject it)
 
 
 class Rejected(Exception):
     """What is wrong with a certificate (one line)."""
 
 
-def _open(directory: str, name: str):  # type: ignore[no-untyped-def]
-    """A certificate's file, opened: a regular file within its size limit."""
-    try:  # (without blocking: a named pipe is refused, not waited on)
-        f = os.fdopen(os.open(os.path.join(directory, name), os.O_RDONLY | os.O_NONBLOCK), "rb")
+def _read(directory: str, name: str) -> bytes:
+    """A certificate's file: a regular file (a named pipe is refused, not waited on) within its
+    size limit."""
+    limit = LIMITS[name]
+    try:
+        with open(os.path.join(directory, name), "rb", opener=lambda path, flags: os.open(path, flags | os.O_NONBLOCK)) as f:
+            info = os.fstat(f.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise Rejected(f"{name}: not a regular file")
+            if info.st_size > limit or len(data := f.read(limit + 1)) > limit:  # (not read if too large)
+                raise Rejected(f"{name}: larger than {limit >> 20} MB")
     except OSError as e:
         raise Rejected(f"{name}: cannot read: {e.strerror or e}") from None
-    info = os.fstat(f.fileno())
-    if not stat.S_ISREG(info.st_mode) or info.st_size > LIMITS[name]:
-        f.close()
-        raise Rejected(f"{name}: not a regular file" if not stat.S_ISREG(info.st_mode) else
-                       f"{name}: larger than {LIMITS[name] >> 20} MB")
-    return f
-
-
-def _read(directory: str, name: str) -> bytes:
-    with _open(directory, name) as f:
-        try:
-            data = f.read(LIMITS[name] + 1)
-        except OSError as e:
-            raise Rejected(f"{name}: cannot read: {e.strerror or e}") from None
-    if len(data) > LIMITS[name]:
-        raise Rejected(f"{name}: larger than {LIMITS[name] >> 20} MB")
     return data
-
-
-def _sha(directory: str, name: str) -> str:
-    """The SHA-256 of a file, read in pieces (a proof may be large)."""
-    h = hashlib.sha256()
-    with _open(directory, name) as f:
-        try:
-            while piece := f.read(1 << 20):
-                h.update(piece)
-        except OSError as e:
-            raise Rejected(f"{name}: cannot read: {e.strerror or e}") from None
-    return h.hexdigest()
 
 
 def verify(directory: str) -> tuple[bool, str]:
@@ -112,7 +93,7 @@ def check_manifest(directory: str) -> dict:
     if not isinstance(files, dict) or sorted(files) != sorted(FILES[verdict]):
         raise Rejected(f"{MANIFEST}: a {verdict} certificate lists the files {', '.join(FILES[verdict])}")
     for name in FILES[verdict]:
-        if _sha(directory, name) != files[name]:
+        if hashlib.sha256(_read(directory, name)).hexdigest() != files[name]:
             raise Rejected(f"{name}: its SHA-256 differs from the one in {MANIFEST}")
     if m.get("encoder_version") != ENCODER_VERSION:
         raise Rejected(f"{MANIFEST}: encoder version {m.get('encoder_version')!r}; this verifier has {ENCODER_VERSION}")
@@ -169,20 +150,37 @@ def check_proof(directory: str, m: dict, spec: Spec, nvars: int, lines: list[str
     verdict = m["verdict"]
     if verdict == "multiple":
         return "multiple: two solutions checked, the line deductions replayed"
-    from .drat import check
-
     proof = _read(directory, "proof.drat")
-    formula = clauses(lines)
     if verdict == "unique":
-        block = blocking_clause(spec, grids[0])
-        if m.get("blocking_clause") != " ".join(map(str, block)) + " 0":
+        block = " ".join(map(str, blocking_clause(spec, grids[0]))) + " 0"
+        if m.get("blocking_clause") != block:
             raise Rejected(f"{MANIFEST}: blocking_clause is not the one of the solution")
-        formula.append(block)
-    result = check(formula, proof, nvars)
-    if not result.ok:
-        raise Rejected(f"proof.drat: {result.message}")
+        lines = [*lines, block]
+    code, lemmas, rat, offset = drat_checker()(("\n".join(lines) + "\n").encode("ascii"), proof)
+    if code == VERIFIED:
+        how = f"verified: {lemmas} lemmas checked ({rat} RAT)"
+    elif code == TRIVIAL:
+        how = "verified: unit propagation alone refutes the formula (0 lemmas checked)"
+    else:
+        from .drat import explain  # (the words of a rejection)
+
+        raise Rejected(f"proof.drat: {explain((code, lemmas, rat, offset), proof)}")
     if verdict == "none":
-        return f"none: proof.drat refutes formula.cnf ({result.message})"
+        return f"none: proof.drat refutes formula.cnf ({how})"
     kind = "line-solvable" if m["line_solvable"] else "not line-solvable"
-    return (f"unique ({kind}): the solution checked, the deductions replayed, proof.drat refutes every "
-            f"other grid ({result.message})")
+    return f"unique ({kind}): the solution checked, the deductions replayed, proof.drat refutes every other grid ({how})"
+
+
+def drat_checker():  # type: ignore[no-untyped-def]
+    """The DRAT checker, ``check(formula, proof) -> (code, lemmas, rat, offset)``: compiled
+    from ``_drat.c``, else (not built, or ``SATNONO_PURE`` set) the same in plain Python."""
+    if os.environ.get("SATNONO_PURE", "") in ("", "0"):
+        try:
+            from ._drat import check
+        except ImportError:
+            pass
+        else:
+            return check
+    from .drat import check_text
+
+    return check_text
