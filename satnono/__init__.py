@@ -21,6 +21,11 @@ from .solve import Checker, CheckResult, Stats, check
 
 if TYPE_CHECKING:
     from .explain.hint import next_hint
+    from .lanepuzzle import LanePuzzle
+
+#: Names imported on first use: the puzzles of other geometries (triddlers) and their pipeline.
+_LAZY = {"LanePuzzle": ".lanepuzzle", "Triangle": ".lanes", "Rectangle": ".lanes", "settle_lanes": ".lanecheck",
+         "count_lanes": ".lanecheck"}
 
 
 def __getattr__(name: str) -> Any:
@@ -31,21 +36,24 @@ def __getattr__(name: str) -> Any:
         from .explain.hint import next_hint
 
         return next_hint
-    if name == "certify":
+    if name in ("certify", *_LAZY):
         import importlib
 
-        return importlib.import_module(".certify", __name__)
+        if name == "certify":
+            return importlib.import_module(".certify", __name__)
+        return getattr(importlib.import_module(_LAZY[name], __name__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def load(path: str, fmt: str | None = None) -> Puzzle:
-    """Read one puzzle (``FILE#k`` picks the k-th of a multi-puzzle file)."""
+def load(path: str, fmt: str | None = None) -> Puzzle | LanePuzzle:
+    """Read one puzzle (``FILE#k`` picks the k-th of a multi-puzzle file): a :class:`Puzzle`, or a
+    :class:`~satnono.lanepuzzle.LanePuzzle` for a triddler."""
     from .formats import load as _load
 
     return _load(path, fmt)
 
 
-def load_all(path: str, fmt: str | None = None) -> list[Puzzle]:
+def load_all(path: str, fmt: str | None = None) -> list[Puzzle | LanePuzzle]:
     """Read every puzzle of a file."""
     from .formats import load_all as _load_all
 
@@ -84,6 +92,11 @@ __all__ = [
     "fix",
     "next_hint",
     "certify",
+    "LanePuzzle",
+    "Triangle",
+    "Rectangle",
+    "settle_lanes",
+    "count_lanes",
     "SatnonoError",
     "ParseError",
     "UnsupportedPuzzle",

@@ -38,6 +38,7 @@ from . import batch
 from .batch import Lost, hang_limit
 from .batch.inputs import Task
 from .lines import LineSolver, shared_solver
+from .lanepuzzle import LanePuzzle
 from .model import Puzzle
 from .results import LEVELS, Limits
 from .sat import DEFAULT_SOLVER
@@ -54,7 +55,7 @@ CSV_FIELDS = ("file", "index", "name", "width", "height", "class", "level", "lin
 
 
 def classify_puzzle(
-    puzzle: Puzzle,
+    puzzle: Puzzle | LanePuzzle,
     max_solutions: int = 2,
     timeout: float | None = None,
     probing: bool = False,
@@ -90,13 +91,12 @@ def classify_puzzle(
     after_probe: int | None = None
     grade: dict[str, Any] = {}
     reason = res.reason
-    rectangle = isinstance(puzzle, Puzzle)
-    if probing and cls in ("line", "search") and not rectangle:  # a triddler: no explainer over lanes yet
+    if probing and cls in ("line", "search") and not isinstance(puzzle, Puzzle):  # a triddler: no explainer yet
         if cls == "line":
             level, after_probe = "line", 0
         else:
             reason = "not graded: the level of a triddler that needs search is not known yet"
-    elif probing and cls in ("line", "search"):
+    elif probing and cls in ("line", "search") and isinstance(puzzle, Puzzle):
         from .explain import DEFAULT_PROBE_BUDGET, Explainer
 
         left = Limits(deadline=limits.deadline_from(t0))  # what the count left of the time limit
@@ -109,8 +109,8 @@ def classify_puzzle(
             reason = "probing budget or time ran out: the level is a lower bound"
     return {
         "name": puzzle.name,
-        "width": puzzle.width if rectangle else None,
-        "height": puzzle.height if rectangle else None,
+        "width": puzzle.width if isinstance(puzzle, Puzzle) else None,
+        "height": puzzle.height if isinstance(puzzle, Puzzle) else None,
         "class": cls,
         "level": level,
         "line_solvable": res.line_solvable,
@@ -177,7 +177,8 @@ def lost_record(task: Task, lost: Lost) -> dict[str, Any]:
     rec = error_record(task.file, task.index, lost.reason)
     if lost.timed_out and task.puzzle is not None:
         p = task.puzzle
-        rec.update({"name": p.name, "width": p.width, "height": p.height, "class": "unknown",
+        rec.update({"name": p.name, "width": p.width if isinstance(p, Puzzle) else None,
+                    "height": p.height if isinstance(p, Puzzle) else None, "class": "unknown",
                     "count": 0, "count_exact": False})
     return rec
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
 from ..errors import ParseError
+from ..lanepuzzle import LanePuzzle
 from ..model import Puzzle
 
 Key = tuple[str, "int | None"]
@@ -27,7 +28,7 @@ class Task:
     file: str
     index: int | None
     """1-based position in a multi-puzzle file; None for a single-puzzle file."""
-    puzzle: Puzzle | None
+    puzzle: Puzzle | LanePuzzle | None
     error: str | None = None
 
     @property
@@ -157,7 +158,7 @@ def load_tasks(paths: Iterable[str], fmt: str | None = None, exclude: Iterable[s
     return tasks
 
 
-def _index_of(path: str, puzzle: Puzzle | ParseError, default: int | None) -> int | None:
+def _index_of(path: str, puzzle: Puzzle | LanePuzzle | ParseError, default: int | None) -> int | None:
     src = puzzle.source or ""
     if src.startswith(path + "#") and src[len(path) + 1:].isdigit():
         return int(src[len(path) + 1:])

@@ -166,7 +166,7 @@ def batch_started(bar: Bar, total: int, done: int = 0):  # type: ignore[no-untyp
 # --- input --------------------------------------------------------------------------
 
 
-def locate(arg: str, puzzle: Puzzle | ParseError) -> tuple[str, int | None]:
+def locate(arg: str, puzzle: Any) -> tuple[str, int | None]:
     """``(file, index)`` of a loaded puzzle (or of the error of one, by the source it names): index
     is set for puzzles of multi-puzzle files."""
     src = puzzle.source or arg
@@ -176,10 +176,14 @@ def locate(arg: str, puzzle: Puzzle | ParseError) -> tuple[str, int | None]:
     return src, None
 
 
-def iter_puzzles(files: tuple[str, ...], fmt: str | None) -> Iterator[tuple[str, int | None, Puzzle | None, str | None]]:
+def iter_puzzles(files: tuple[str, ...], fmt: str | None,
+                 rectangles: str | None = None) -> Iterator[tuple[str, int | None, Any, str | None]]:
     """Yield ``(file, index, puzzle, error)`` for every puzzle of every file argument: a file that
     cannot be read gives one error; a puzzle an extra rule does not fit gives its own (with its
-    index), and the file's other puzzles are yielded as usual."""
+    index), and the file's other puzzles are yielded as usual.  A puzzle is a
+    :class:`~satnono.model.Puzzle` or, from a triddler file, a
+    :class:`~satnono.lanepuzzle.LanePuzzle`; with ``rectangles`` (the command's name) a triddler
+    is an error of its own (:func:`rectangles_only`)."""
     from ..formats import load_each
 
     for arg in files:
@@ -191,8 +195,17 @@ def iter_puzzles(files: tuple[str, ...], fmt: str | None) -> Iterator[tuple[str,
         for p in puzzles:
             if isinstance(p, ParseError):
                 yield (*locate(arg, p), None, str(p))
+            elif rectangles is not None and not isinstance(p, Puzzle):
+                yield (*locate(arg, p), None, rectangles_only(p, rectangles))
             else:
                 yield (*locate(arg, p), p, None)
+
+
+def rectangles_only(puzzle: Any, command: str) -> str:
+    """The one-line error of a command that takes rectangular puzzles only, for ``puzzle`` (a
+    puzzle of another geometry)."""
+    return (f"{puzzle.source or 'the puzzle'}: {command} works on rectangular puzzles; triddlers are not "
+            f"supported by {command} yet (check, solve, count, classify and convert take them)")
 
 
 __all__ = [
@@ -215,6 +228,7 @@ __all__ = [
     "fail",
     "iter_puzzles",
     "locate",
+    "rectangles_only",
     "stop_code",
     "stopped",
 ]

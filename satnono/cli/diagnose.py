@@ -10,6 +10,7 @@ import click
 from ..errors import ParseError
 from ..solve import InternalError, Status
 from .common import (
+    rectangles_only,
     EXIT_INPUT,
     EXIT_INTERNAL,
     EXIT_MULTIPLE,
@@ -53,14 +54,18 @@ FIX_EXIT_HELP = exit_help(
         "     or its goal picture does not satisfy its clues"))
 
 
-def _load(file: str, fmt: str | None):  # type: ignore[no-untyped-def]
-    """The one puzzle of FILE; exits 6 when it cannot be read."""
+def _load(file: str, fmt: str | None, command: str):  # type: ignore[no-untyped-def]
+    """The one (rectangular) puzzle of FILE; exits 6 when it cannot be read or is a triddler."""
     from ..formats import load
+    from ..model import Puzzle
 
     try:
-        return load(file, fmt)
+        puzzle = load(file, fmt)
     except ParseError as e:
         raise CliExit(EXIT_INPUT, str(e)) from None
+    if not isinstance(puzzle, Puzzle):
+        raise CliExit(EXIT_INPUT, rectangles_only(puzzle, command))
+    return puzzle
 
 
 @click.command("diagnose", epilog=DIAGNOSE_EXIT_HELP)
@@ -98,7 +103,7 @@ def diagnose_cmd(file: str, fmt: str | None, timeout: float | None, solver: str,
     from ..render import render_heatmap, render_png, render_summary, render_svg
 
     outputs = picture_outputs(svg_out, png_out, force)
-    puzzle = _load(file, fmt)
+    puzzle = _load(file, fmt, "diagnose")
     try:
         d = diagnose(puzzle, timeout, solver)
     except Exception as e:  # a bug: one line, no traceback
@@ -135,7 +140,7 @@ def fix_cmd(file: str, fmt: str | None, timeout: float, max_edits: int, as_json:
     from ..fixer import FixError, fix
     from ..report import fix_text
 
-    puzzle = _load(file, fmt)
+    puzzle = _load(file, fmt, "fix")
     try:
         res = fix(puzzle, timeout=timeout, max_edits=max_edits)
     except FixError as e:

@@ -10,8 +10,10 @@ from typing import Any
 import click
 
 from ..errors import SatnonoError
+from ..model import Puzzle
 from ..report import explanation_head, label, step_lines
 from .common import (
+    rectangles_only,
     EXIT_INPUT,
     EXIT_INTERNAL,
     EXIT_MULTIPLE,
@@ -180,7 +182,7 @@ def explain_cmd(file: str, fmt: str | None, as_json: bool, svg_out: str | None, 
             numbered = _read_state(state_file)
         except SatnonoError as e:
             raise CliExit(EXIT_INPUT, str(e)) from None
-    items = list(iter_puzzles((file,), fmt))
+    items = list(iter_puzzles((file,), fmt, rectangles="explain"))
     if svg_out is not None and len(items) > 1:
         raise click.UsageError(f"--svg draws one puzzle, but {file} holds {len(items)}; pick one with FILE#k")
     codes: list[int] = []
@@ -281,6 +283,8 @@ def hint_cmd(file: str, fmt: str | None, state_file: str, as_json: bool, timeout
 
     try:
         puzzle = load(file, fmt)
+        if not isinstance(puzzle, Puzzle):
+            raise CliExit(EXIT_INPUT, rectangles_only(puzzle, "hint"))
         known = _state_rows(state_file, _read_state(state_file), puzzle)
     except SatnonoError as e:
         raise CliExit(EXIT_INPUT, str(e)) from None

@@ -28,6 +28,7 @@ from ..formats import WRITABLE_FORMATS, dumps, format_from_suffix, load_all, loa
 from ..formats import level as levelfmt
 from ..formats.jsonfmt import clue_json
 from ..lines import shared_solver
+from ..lanepuzzle import LanePuzzle
 from ..model import MAX_COLORS, WHITE, Color, Puzzle, default_palette
 from ..report import palette_list
 from ..rules.protocol import to_json
@@ -81,7 +82,7 @@ def _unb64(value: Any, what: str) -> bytes | None:
         raise DocError(f"{what} is not valid base64") from None
 
 
-def doc_of(puzzle: Puzzle, fmt: str | None = None, level: dict[str, Any] | None = None,
+def doc_of(puzzle: Puzzle | LanePuzzle, fmt: str | None = None, level: dict[str, Any] | None = None,
            timeout: float = CHECK_TIMEOUT) -> Doc:
     """The document for a puzzle read from a file.
 
@@ -91,8 +92,12 @@ def doc_of(puzzle: Puzzle, fmt: str | None = None, level: dict[str, Any] | None 
     characters the page cannot use replaced (:func:`editable`).
 
     Raises:
-        DocError: the puzzle is larger than :data:`EDITOR_MAX_SIDE` a side.
+        DocError: the puzzle is larger than :data:`EDITOR_MAX_SIDE` a side, or not rectangular (a
+            triddler: the editor draws rectangles only, so far).
     """
+    if not isinstance(puzzle, Puzzle):
+        raise DocError(f"{puzzle.source or 'the puzzle'} is a triddler: the editor draws rectangular puzzles only "
+                       "so far (check, solve, count, classify and convert take triddlers)")
     h, w = puzzle.height, puzzle.width
     if not (1 <= h <= EDITOR_MAX_SIDE and 1 <= w <= EDITOR_MAX_SIDE):
         raise DocError(f"the editor handles 1 to {EDITOR_MAX_SIDE} rows and columns; this puzzle is {w}x{h}")
@@ -169,7 +174,7 @@ def open_bytes(files: list[tuple[str, bytes]], timeout: float = CHECK_TIMEOUT) -
     return _single(puzzles, name, format_from_suffix(name), timeout)
 
 
-def _single(puzzles: list[Puzzle], name: str, fmt: str | None, timeout: float) -> Doc:
+def _single(puzzles: list[Puzzle | LanePuzzle], name: str, fmt: str | None, timeout: float) -> Doc:
     if len(puzzles) != 1:
         raise DocError(f"{name} holds {len(puzzles)} puzzles; the editor opens one (give FILE#k on the command line)")
     return doc_of(puzzles[0], fmt, None, timeout)
