@@ -29,8 +29,8 @@ import satnono.certify
 from satnono.certify import verifier
 from satnono.certify.drat import check as drat_check
 from satnono.certify.puzzle import read_grid, read_puzzle
-from satnono.certify.reference import clauses, dimacs, encode
-from satnono.certify.writer import CertifyError, certify
+from satnono.certify.reference import dimacs, encode
+from satnono.certify.writer import CertifyError, certify, clauses
 from satnono.cli import cli
 from satnono.clues import line_blocks
 from satnono.formats import dumps

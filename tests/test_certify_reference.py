@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from pysat.solvers import Solver
 
-from satnono.certify.puzzle import Spec, fits, grid_error, read_puzzle, runs
-from satnono.certify.reference import Encoder, clauses, encode, literal, nvalues, variable, variable_map
+from satnono.certify.puzzle import Spec, fits, grid_error, read_puzzle
+from satnono.certify.reference import Encoder, encode, literal, nvalues, variable, variable_map
 from satnono.certify.replay import narrow, solve_line
-from satnono.certify.writer import spec_of
+from satnono.certify.writer import clauses, spec_of
 from satnono.formats import dumps
 from satnono.model import Puzzle, default_palette
 from satnono.rules import rule_from_json
@@ -27,6 +27,17 @@ from satnono.rules import rule_from_json
 PKG = Path(__file__).resolve().parents[1] / "satnono"
 #: The modules one reads to trust a certified verdict.
 TRUST_BASE = ("puzzle", "reference", "replay", "verifier", "drat")
+
+
+def runs(values: list[int]) -> list[tuple[int, int]]:
+    """The blocks ``(length, colour)`` a line of values shows."""
+    out: list[list[int]] = []
+    for i, v in enumerate(values):
+        if v and i and values[i - 1] == v:
+            out[-1][0] += 1
+        elif v:
+            out.append([1, v])
+    return [(n, v) for n, v in out]
 
 
 def _random_grid(rng: random.Random, h: int, w: int, k: int, density: float = 0.55) -> tuple[str, ...]:

@@ -1,20 +1,14 @@
-"""The puzzle of a certificate, read from its ``puzzle.json``, and the solution check.
+"""The puzzle of a certificate, read from its ``puzzle.json``; the solution check.
 
-Part of the trust base: this module imports nothing of satnono outside ``satnono.certify``.
-It reads the JSON that satnono's writer produces (``satnono convert X puzzle.json``):
-
-* ``rows``, ``columns``: one clue per line, a list of blocks; a block is a length, ``"?"`` for
-  a blotted length (unknown, at least 1), or ``[length, char]`` in colour;
-* ``colors``: the block colours in order, ``{char: {...}, ...}`` (colour v is the v-th,
-  counting from 1); without it the puzzle is black and white, ``#`` on ``.``;
-* ``givens``: ``[row, col, char]`` (0-based); ``rules``: ``{"rule": "symmetric", "axis": A}``,
-  ``{"rule": "count", "op": "=", ">=" or "<=", "n": N[, "color": C]}``,
-  ``{"rule": "no-square"[, "color": C]}``, ``{"rule": "line", "cells": [[r, c], ...], "clue": [...]}``
-  (a clue block of a line rule may name its colour by char, name or number).
-
-Every other key (title, goal, properties) is ignored: a certificate is about the clues,
-givens and rules alone.  Values in a grid are colour indices: 0 the background ``.``, v the
-v-th colour.
+Part of the trust base: it imports nothing of satnono outside ``satnono.certify``.  It reads the
+JSON satnono writes (``satnono convert X puzzle.json``): ``rows`` and ``columns``, one clue a
+line, a list of blocks: a length, ``"?"`` (blotted: unknown, at least 1) or ``[length, char]``
+in colour; ``colors``, the block colours in order (``{char: {...}, ...}``; without it ``#`` on
+``.``); ``givens``, ``[row, col, char]`` (0-based); ``rules``: ``symmetric`` (``axis``),
+``count`` (``op`` ``=``, ``>=`` or ``<=``; ``n``), ``no-square``, each of these with an optional
+``color``, and ``line`` (``cells``, ``[[row, col], ...]``; a ``clue`` whose blocks may name
+their colour by char, name or number).  Other keys (title, goal, ...) are ignored.  In a grid,
+value 0 is the background ``.`` and v the v-th colour.
 """
 
 from __future__ import annotations
@@ -29,13 +23,10 @@ MAX_CELLS = 4_000_000
 class Spec(NamedTuple):
     height: int
     width: int
-    chars: str
-    """The background ``.`` then each block colour's character: value v is ``chars[v]``."""
-    rows: tuple
-    """Per row, its blocks ``(length, colour)``; the length is None for a blotted block."""
+    chars: str  # the background "." then each block colour's character: value v is chars[v]
+    rows: tuple  # per row, its blocks (length, colour); the length None for a blotted block
     columns: tuple
-    givens: tuple
-    """``(row, col, value)`` triples, sorted."""
+    givens: tuple  # (row, col, value) triples, sorted
     rules: tuple
     """``("symmetric", axis)``, ``("count", op, n, value)``, ``("no-square", value)`` and
     ``("line", cells, blocks)``; a value None means any block colour (a filled cell)."""
@@ -96,10 +87,10 @@ def read_puzzle(data: bytes) -> Spec:
     h, w = len(lines["rows"]), len(lines["columns"])
     if h * w > MAX_CELLS:
         raise ValueError(f"{w}x{h} is more than {MAX_CELLS} cells")
-    givens: dict[tuple[int, int], int] = {}
     for key in ("givens", "rules"):
         if not isinstance(doc.get(key, []), list):
             raise ValueError(f"{key}: expected a list")
+    givens: dict[tuple[int, int], int] = {}
     for i, g in enumerate(doc.get("givens", [])):
         if not (isinstance(g, list) and len(g) == 3 and isinstance(g[2], str) and g[2] in chars):
             raise ValueError(f"givens[{i}]: expected [row, col, char]")
@@ -131,42 +122,6 @@ def read_puzzle(data: bytes) -> Spec:
                 tuple(rules))
 
 
-def mirror(spec: Spec, axis: str, r: int, c: int) -> tuple[int, int]:
-    """The cell that (r, c) must equal under ``symmetric:axis``."""
-    if axis == "left-right":
-        return r, spec.width - 1 - c
-    if axis == "top-bottom":
-        return spec.height - 1 - r, c
-    if axis == "rotate180":
-        return spec.height - 1 - r, spec.width - 1 - c
-    return c, r
-
-
-def has(v: int, value: int | None) -> bool:
-    """Whether a cell of value v counts for a rule about ``value`` (None: any block colour)."""
-    return v == value if value is not None else v != 0
-
-
-def runs(values: list[int]) -> list[tuple[int, int]]:
-    """The blocks ``(length, colour)`` a line of values shows: runs of one block colour."""
-    out: list[list[int]] = []
-    prev = 0
-    for v in values:
-        if v and v == prev:
-            out[-1][0] += 1
-        elif v:
-            out.append([1, v])
-        prev = v
-    return [(n, v) for n, v in out]
-
-
-def fits(values: list[int], blocks: tuple) -> bool:
-    """Whether a line of values matches its clue (a blotted length matches any length)."""
-    shown = runs(values)
-    return len(shown) == len(blocks) and all(
-        v == c and (n is None or n == m) for (m, v), (n, c) in zip(shown, blocks))
-
-
 def read_grid(spec: Spec, data: bytes) -> list[list[int]]:
     """A solution file (one row of palette characters a line) as values; ValueError otherwise."""
     try:
@@ -183,6 +138,65 @@ def read_grid(spec: Spec, data: bytes) -> list[list[int]]:
     return out
 
 
+def mirror(spec: Spec, axis: str, r: int, c: int) -> tuple[int, int]:
+    """The cell that (r, c) must equal under ``symmetric:axis``."""
+    if axis == "left-right":
+        return r, spec.width - 1 - c
+    if axis == "top-bottom":
+        return spec.height - 1 - r, c
+    if axis == "rotate180":
+        return spec.height - 1 - r, spec.width - 1 - c
+    return c, r
+
+
+def fits(values: list[int], blocks: tuple) -> bool:
+    """Whether a line of values matches its clue (a blotted length matches any length): its runs
+    of one block colour are the clue's blocks."""
+    runs: list[list[int]] = []  # [length, colour]
+    for i, v in enumerate(values):
+        if v and i and values[i - 1] == v:
+            runs[-1][0] += 1
+        elif v:
+            runs.append([1, v])
+    return len(runs) == len(blocks) and all(v == c and n in (None, m) for (m, v), (n, c) in zip(runs, blocks))
+
+
+def narrow_rule(spec: Spec, rule: tuple, state: list[list[int]]) -> dict | None:
+    """What a ``symmetric``, ``count`` or ``no-square`` rule keeps of the values each cell may
+    still have (``state[r][c]``, a bit mask over the values): the new masks of the cells it
+    may change; None when no grid keeps the rule in this state.  ``symmetric``: the values a
+    cell shares with its mirror image; ``count``: what the numbers of cells that must and that
+    may count allow; ``no-square``: no fourth cell of a square whose three others must count."""
+    cells = [(r, c) for r in range(spec.height) for c in range(spec.width)]
+    out = {}
+    if rule[0] == "symmetric":
+        for r, c in cells:
+            m = mirror(spec, rule[1], r, c)
+            out[(r, c)] = state[r][c] & state[m[0]][m[1]]
+        return None if 0 in out.values() else out
+    counts = (1 << len(spec.chars)) - 2 if rule[-1] is None else 1 << rule[-1]  # the values that count
+    must = {(r, c) for r, c in cells if not state[r][c] & ~counts}
+    may = {(r, c) for r, c in cells if state[r][c] & counts}
+    if rule[0] == "count":
+        op, n = rule[1], rule[2]
+        if (op != ">=" and len(must) > n) or (op != "<=" and len(may) < n):
+            return None
+        for r, c in may - must:
+            if op != ">=" and len(must) == n:
+                out[(r, c)] = state[r][c] & ~counts
+            elif op != "<=" and len(may) == n:
+                out[(r, c)] = state[r][c] & counts
+        return out
+    for r, c in cells:  # no-square
+        square = {(r + dr, c + dc) for dr in (0, 1) for dc in (0, 1)}
+        if r + 1 < spec.height and c + 1 < spec.width and len(square & must) == 4:
+            return None
+        if r + 1 < spec.height and c + 1 < spec.width and len(square & must) == 3:
+            for r4, c4 in square - must:  # the fourth cell
+                out[(r4, c4)] = state[r4][c4] & ~counts
+    return out
+
+
 def grid_error(spec: Spec, grid: list[list[int]]) -> str | None:
     """Why ``grid`` (values) is not a solution of the puzzle, or None when it is."""
     for r in range(spec.height):
@@ -194,18 +208,12 @@ def grid_error(spec: Spec, grid: list[list[int]]) -> str | None:
     for r, c, v in spec.givens:
         if grid[r][c] != v:
             return f"cell ({r}, {c}) differs from its given value"
+    state = [[1 << v for v in row] for row in grid]  # (a rule keeps a grid when it keeps it as a state)
     for i, rule in enumerate(spec.rules):
-        cells = [(r, c) for r in range(spec.height) for c in range(spec.width)]
-        if rule[0] == "symmetric":
-            ok = all(grid[r][c] == grid[m[0]][m[1]] for r, c in cells for m in [mirror(spec, rule[1], r, c)])
-        elif rule[0] == "count":
-            k = sum(has(grid[r][c], rule[3]) for r, c in cells)
-            ok = {"=": k == rule[2], ">=": k >= rule[2], "<=": k <= rule[2]}[rule[1]]
-        elif rule[0] == "no-square":
-            ok = not any(all(has(grid[r + dr][c + dc], rule[1]) for dr in (0, 1) for dc in (0, 1))
-                         for r, c in cells if r + 1 < spec.height and c + 1 < spec.width)
+        if rule[0] == "line":
+            kept = fits([grid[r][c] for r, c in rule[1]], rule[2])
         else:
-            ok = fits([grid[r][c] for r, c in rule[1]], rule[2])
-        if not ok:
+            kept = narrow_rule(spec, rule, state) is not None
+        if not kept:
             return f"rule {i + 1} ({rule[0]}) is broken"
     return None

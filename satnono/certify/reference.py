@@ -1,47 +1,41 @@
-"""The reference encoder: a puzzle's clues, givens and rules as a CNF formula whose models,
-read on the cell variables, are exactly the puzzle's solutions.
+"""The reference encoder: a puzzle's clues, givens and rules as a CNF formula whose models, read
+on the cell variables, are exactly the puzzle's solutions.  Its variables and clauses, in their
+order, are a contract (docs/certificates.md): the same puzzle always gives the same bytes.
 
-Part of the trust base: this module imports nothing of satnono outside ``satnono.certify``
-(not the fast encoder, the line kernels or the compiled core); it is written for reading.
+Part of the trust base: it imports nothing of satnono outside ``satnono.certify`` (not the fast
+encoder, the line kernels or the compiled core); it is written for reading.
 
-**Cell variables** (a grid of H rows and W columns, K block colours):
+**Cell variables** (H rows, W columns, K block colours): with K = 1, cell (r, c) (0-based) is
+variable ``r*W + c + 1``, true when filled; with K >= 2, cell (r, c) has value v (0 the
+background, 1..K the colours in order) when variable ``(r*W + c)*(K+1) + v + 1`` is true,
+exactly one value per cell.  Auxiliary variables follow, numbered as they are made: each
+row's, then each column's, then each rule's.
 
-* K = 1 (black and white, or one colour of its own): cell (r, c), 0-based, is variable
-  ``r*W + c + 1``, true when the cell is filled;
-* K >= 2: cell (r, c) has value v (0 the background, 1..K the colours in palette order) when
-  variable ``(r*W + c)*(K+1) + v + 1`` is true; exactly one value per cell.
-
-Auxiliary variables follow, numbered in the order the encoder makes them: each row, then
-each column, then each rule in the file's order.
-
-**A line** (a row, a column or a ``line`` rule's cells, n cells, clue blocks 0..k-1) is a path
-through a graph: node (j, p) means "blocks 0..j-1 are placed within the first p cells"; the
-source is (0, 0), the sink (k, n).  An edge from (j, p) either paints cell p background and
-goes to (j, p+1), or places block j at cells p..p+L-1 (L its length, any L >= 1 for a blotted
-block) and goes to (j+1, p+L), through one more background cell when block j+1 has the same
-colour.  Every node and edge on some path from source to sink is a variable, and:
+**A line** (a row, a column or a ``line`` rule's cells; n cells, blocks 0..k-1) is a path
+through a graph: node (j, p) means "blocks 0..j-1 are placed within the first p cells".  An
+edge from (j, p) paints cell p background and goes to (j, p+1), or places block j at cells
+p..p+L-1 (L its length, any L >= 1 for a blotted block) and goes to (j+1, p+L), through one more
+background cell when block j+1 has the same colour.  Each node and edge on some path from the
+source (0, 0) to the sink (k, n) is a variable, and:
 
 1. the source and the sink hold;
 2. an edge implies both its ends;
-3. a node other than the source implies one of its incoming edges, one other than the sink
-   one of its outgoing edges;
+3. a node implies one of its incoming edges (but the source) and one of its outgoing edges
+   (but the sink);
 4. an edge implies the value it paints on each cell it covers;
 5. a cell having a value implies one of the edges that paint it that value.
 
-(1-4) make every model's line the reading of a source-to-sink path: an accepted line; any
-accepted line gives a model.  (5) makes unit propagation find every cell value that no
-placement of the line allows (Bacchus, "GAC via unit propagation", CP 2007): so a line
-deduction on known cells is a unit clause that unit propagation derives.
+(1-4) make every model's line the reading of a path, an accepted line.  (5) makes unit
+propagation find every value no placement allows (Bacchus, "GAC via unit propagation", CP
+2007): a line deduction is a unit clause that unit propagation derives.
 
-**Rules**: a given cell is a unit clause; ``symmetric`` makes each cell equal its mirror image
-(for every value); ``count`` is a sequential counter (Sinz 2005) for "at most" and one over the
-negations for "at least"; ``no-square`` forbids each all-filled (or all-colour) 2x2 square;
-``line`` is a line as above.
+**Rules**: a given cell is a unit clause; ``symmetric`` makes each cell's values those of its
+mirror image; ``count`` is a sequential counter (Sinz 2005) for "at most", over the negations
+for "at least"; ``no-square`` forbids each all-filled (or all-colour) 2x2 square; ``line`` is a
+line as above.
 """
 
 from __future__ import annotations
-
-import gc
 
 from .puzzle import Spec, mirror
 
@@ -82,7 +76,7 @@ def blocking_clause(spec: Spec, grid: list[list[int]]) -> list[int]:
     return [-literal(spec, r, c, grid[r][c]) for r in range(spec.height) for c in range(spec.width)]
 
 
-def line_graph(n: int, blocks: tuple, budget: list[int] | None = None) -> list[tuple[int, int, int, int, int]]:
+def line_graph(n: int, blocks: tuple) -> list[tuple[int, int, int, int, int]]:
     """The edges on some source-to-sink path of a line's graph, ordered by p: ``(u, p, q,
     colour, L)`` goes from node u (at cell p) to node u or u+1 (at cell q), and paints cells
     p..p+L-1 ``colour`` and cells p+L..q-1 background.  Node (j, p) is numbered j*(n+1) + p;
@@ -90,8 +84,7 @@ def line_graph(n: int, blocks: tuple, budget: list[int] | None = None) -> list[t
 
     Node (j, p) is on a path when blocks 0..j-1 fit before cell p (``first[j] <= p``: each
     block at its least length, 1 for a blot, and a background cell before a block of the same
-    colour) and blocks j..k-1 fit from cell p on (``p <= last[j]``).
-    ``budget``: ``[work]`` that may still be done (OverflowError beyond)."""
+    colour) and blocks j..k-1 fit from cell p on (``p <= last[j]``)."""
     k, row = len(blocks), n + 1
     least = [1 if length is None else length for length, _ in blocks]
     gap = [1 if j + 1 < k and blocks[j + 1][1] == blocks[j][1] else 0 for j in range(k)]
@@ -100,10 +93,6 @@ def line_graph(n: int, blocks: tuple, budget: list[int] | None = None) -> list[t
         first[j + 1] = first[j] + least[j] + gap[j]
     for j in reversed(range(k)):
         last[j] = last[j + 1] - least[j] - gap[j]
-    if budget is not None:
-        budget[0] -= (k + 1) * n + sum(n * n for length, _ in blocks if length is None)
-        if budget[0] < 0:
-            raise OverflowError("the encoding is larger than allowed")
     edges: list[tuple[int, int, int, int, int]] = []
     if first[k] > n:
         return edges  # the blocks do not fit the line
@@ -122,29 +111,30 @@ def line_graph(n: int, blocks: tuple, budget: list[int] | None = None) -> list[t
 
 
 class Encoder:
-    """Writes the clauses of one puzzle, each as its DIMACS line (``"-3 7 0"``); :meth:`new`
-    numbers the auxiliary variables.
+    """The clauses of one puzzle, each as its DIMACS line (``"-3 7 0"``), in ``lines``; ``nvars``
+    the variables so far.
 
-    ``budget``: the formula's DIMACS text may be at most that many bytes (None: any size).
-    The work is counted as it is done, 4 a clause (each takes 2 bytes at least) and 1 a
-    candidate edge of a line's graph, and OverflowError ends it beyond twice the budget and
-    a million: a puzzle cannot make the verifier build more than its stored formula holds."""
+    ``budget``: the formula's DIMACS text may be at most that many bytes (None: any size).  The
+    work is counted before it is done, 4 a clause (each takes 2 bytes at least) and 1 a
+    candidate edge of a line's graph, and OverflowError ends it beyond twice the budget and a
+    million: a puzzle cannot make the verifier build more than its stored formula holds."""
 
     def __init__(self, spec: Spec, budget: int | None = None) -> None:
         self.spec = spec
         k = nvalues(spec)
         self.nvars = spec.height * spec.width * (1 if k == 1 else k + 1)
         self.lines: list[str] = []
-        self.budget = None if budget is None else [2 * budget + (1 << 20)]
+        self.budget = None if budget is None else 2 * budget + (1 << 20)
 
-    def spend(self, clauses: int) -> None:
-        """Count ``clauses`` about to be made against the budget."""
+    def spend(self, work: int) -> None:
+        """Count ``work`` about to be done against the budget."""
         if self.budget is not None:
-            self.budget[0] -= 4 * clauses
-            if self.budget[0] < 0:
+            self.budget -= work
+            if self.budget < 0:
                 raise OverflowError("the encoding is larger than allowed")
 
     def new(self) -> int:
+        """A new auxiliary variable."""
         self.nvars += 1
         return self.nvars
 
@@ -156,14 +146,15 @@ class Encoder:
         """The clauses of one line (the module's docstring, 1-5); its node variables in the
         order of their numbers, then its edge variables in the order of :func:`line_graph`.
         (The clauses are written out here, not through :meth:`add`: this is most of them.)"""
-        spec, add, write = self.spec, self.add, self.lines.append
+        spec, write = self.spec, self.lines.append
         n, row = len(cells), len(cells) + 1
         values = range(nvalues(spec) + 1)
         lit = [[literal(spec, r, c, v) for v in values] for r, c in cells]
-        edges = line_graph(n, blocks, self.budget)
-        self.spend(sum(e[2] - e[1] for e in edges) + n * len(values))
+        self.spend((len(blocks) + 1) * n + sum(n * n for length, _ in blocks if length is None))
+        edges = line_graph(n, blocks)
+        self.spend(4 * (sum(e[2] - e[1] for e in edges) + n * len(values)))
         if not edges:
-            add()  # the clue cannot fit its cells
+            self.add()  # the clue cannot fit its cells
             return
         heads = [u + q - p + (row if colour else 0) for u, p, q, colour, _ in edges]
         source, sink = 0, len(blocks) * row + n
@@ -174,19 +165,17 @@ class Encoder:
         ins: dict = {u: [] for u in ends}
         outs: dict = {u: [] for u in ends}
         paints: list[list[list[int]]] = [[[] for _ in values] for _ in range(n)]  # paints[i][v]: the edges painting cell i v
-        add(node[source])                                                      # 1
-        add(node[sink])
+        self.add(node[source])                                                 # 1
+        self.add(node[sink])
         for x, (u, p, q, colour, size), head in zip(range(first, first + len(edges)), edges, heads):
             write(f"-{x} {node[u]} 0")                                         # 2
             write(f"-{x} {node[head]} 0")
             outs[u].append(x)
             ins[head].append(x)
-            for i in range(p, p + size):
-                write(f"-{x} {lit[i][colour]} 0")                              # 4
-                paints[i][colour].append(x)
-            for i in range(p + size, q):
-                write(f"-{x} {lit[i][0]} 0")
-                paints[i][0].append(x)
+            for i in range(p, q):
+                value = colour if i < p + size else 0
+                write(f"-{x} {lit[i][value]} 0")                               # 4
+                paints[i][value].append(x)
         for u in ends:
             if u != source:
                 write(f"-{node[u]} {' '.join(map(str, ins[u]))} 0")              # 3
@@ -209,7 +198,7 @@ class Encoder:
             for x in xs:
                 add(-x)
             return
-        self.spend(2 * m * most)
+        self.spend(8 * m * most)
         s = [[self.new() for _ in range(most)] for _ in range(m - 1)]
         add(-xs[0], s[0][0])
         for j in range(1, most):
@@ -224,13 +213,14 @@ class Encoder:
         add(-xs[m - 1], -s[m - 2][most - 1])
 
     def rule(self, rule: tuple) -> None:
-        spec, add = self.spec, self.add
+        spec, add, k = self.spec, self.add, nvalues(self.spec)
         cells = [(r, c) for r in range(spec.height) for c in range(spec.width)]
+        self.spend(4 * len(cells) * (k + 1))
         if rule[0] == "symmetric":
             for r, c in cells:
                 m = mirror(spec, rule[1], r, c)
                 if (r, c) < m:
-                    for v in range(1 if nvalues(spec) == 1 else 0, nvalues(spec) + 1):
+                    for v in range(1 if k == 1 else 0, k + 1):
                         a, b = literal(spec, r, c, v), literal(spec, *m, v)
                         add(-a, b)
                         add(a, -b)
@@ -254,38 +244,26 @@ def encode(spec: Spec, budget: int | None = None) -> tuple[int, list[str]]:
     DIMACS text would be longer than ``budget`` bytes."""
     enc = Encoder(spec, budget)
     h, w, k = spec.height, spec.width, nvalues(spec)
-    collecting = gc.isenabled()
-    gc.disable()  # many small lists, no reference cycles among them: nothing for the collector
-    try:
-        if k > 1:  # exactly one value per cell
-            enc.spend(h * w * (k + 1) * (k + 2) // 2)
-            for r in range(h):
-                for c in range(w):
-                    xs = [variable(spec, r, c, v) for v in range(k + 1)]
-                    enc.add(*xs)
-                    for i, a in enumerate(xs):
-                        for b in xs[i + 1:]:
-                            enc.add(-a, -b)
-        for r, c, v in spec.givens:
-            enc.add(literal(spec, r, c, v))
+    if k > 1:  # exactly one value per cell
+        enc.spend(2 * h * w * (k + 1) * (k + 2))
         for r in range(h):
-            enc.line([(r, c) for c in range(w)], spec.rows[r])
-        for c in range(w):
-            enc.line([(r, c) for r in range(h)], spec.columns[c])
-        for rule in spec.rules:
-            enc.spend(spec.height * spec.width * (k + 1))
-            enc.rule(rule)
-    finally:
-        if collecting:
-            gc.enable()
+            for c in range(w):
+                xs = [variable(spec, r, c, v) for v in range(k + 1)]
+                enc.add(*xs)
+                for i, a in enumerate(xs):
+                    for b in xs[i + 1:]:
+                        enc.add(-a, -b)
+    for r, c, v in spec.givens:
+        enc.add(literal(spec, r, c, v))
+    for r in range(h):
+        enc.line([(r, c) for c in range(w)], spec.rows[r])
+    for c in range(w):
+        enc.line([(r, c) for r in range(h)], spec.columns[c])
+    for rule in spec.rules:
+        enc.rule(rule)
     return enc.nvars, enc.lines
 
 
 def dimacs(nvars: int, lines: list[str]) -> bytes:
     """The formula as DIMACS text: the header, then one clause a line."""
     return ("\n".join([f"p cnf {nvars} {len(lines)}", *lines]) + "\n").encode("ascii")
-
-
-def clauses(lines: list[str]) -> list[list[int]]:
-    """The clauses of DIMACS lines as lists of literals."""
-    return [[int(x) for x in line.split()[:-1]] for line in lines]

@@ -1,16 +1,13 @@
 """Line deductions, replayed: a plain complete solver for one lane, and the check of a
 certificate's ``deductions.json``.
 
-Part of the trust base: this module imports nothing of satnono outside ``satnono.certify``.
-
-A *lane* is a row, a column or a rule.  The state is, per cell, the set of values it may
-still have (a bit mask over the values 0..K), at first every value but for the given cells.
-A lane's *narrowing* keeps, of each of its cells' values, those some grid keeping the lane's
-constraint alone (and the state) gives the cell: for a row, a column or a ``line`` rule the
-paths of its graph (:func:`satnono.certify.reference.line_graph`) whose edges paint only
-allowed values; for ``symmetric`` the values a cell shares with its mirror image; for
-``count`` what the numbers of cells that must and that may count allow; for ``no-square``
-no fourth cell of a square whose three others must count.
+Part of the trust base: it imports nothing of satnono outside ``satnono.certify``.  A *lane* is
+a row, a column or a rule.  The state is, per cell, the values it may still have (a bit mask
+over the values 0..K), at first every value but for the given cells.  A lane's *narrowing*
+keeps, of each of its cells' values, those that some grid keeping the lane's constraint alone
+(and the state) gives the cell: for a row, a column or a ``line`` rule, the paths of its graph
+(:func:`~satnono.certify.reference.line_graph`) that paint only allowed values; for the other
+rules, :func:`~satnono.certify.puzzle.narrow_rule`.
 
 ``deductions.json`` is ``{"steps": [[lane, index, [[row, col, chars], ...]], ...]}``: lane
 ``"row"``, ``"column"`` or ``"rule"`` (index 0-based, rules in the file's order), and per cell
@@ -25,7 +22,7 @@ import json
 from functools import lru_cache
 from itertools import accumulate
 
-from .puzzle import Spec, has, mirror
+from .puzzle import Spec, narrow_rule
 from .reference import line_graph
 
 _graph = lru_cache(maxsize=4096)(line_graph)
@@ -73,47 +70,16 @@ def narrow(spec: Spec, lane: tuple[str, int], state: list[list[int]]) -> dict | 
     """The lane's narrowing: the new value masks of the cells it may change, None when no grid
     keeps the lane's constraint in this state."""
     kind, i = lane
-    rule: tuple = spec.rules[i] if kind == "rule" else ("line",)
     if kind == "row":
         cells, blocks = [(i, c) for c in range(spec.width)], spec.rows[i]
     elif kind == "column":
         cells, blocks = [(r, i) for r in range(spec.height)], spec.columns[i]
-    elif rule[0] == "line":
-        cells, blocks = list(rule[1]), rule[2]
-    if rule[0] == "line":
-        new = solve_line(len(cells), blocks, [state[r][c] for r, c in cells], len(spec.chars))
-        return None if new is None else dict(zip(cells, new))
-    everything = [(r, c) for r in range(spec.height) for c in range(spec.width)]
-    out = {}
-    if rule[0] == "symmetric":
-        for r, c in everything:
-            m = mirror(spec, rule[1], r, c)
-            out[(r, c)] = state[r][c] & state[m[0]][m[1]]
-        return None if 0 in out.values() else out
-    value = rule[-1]
-    counts: int = sum(1 << v for v in range(len(spec.chars)) if has(v, value))  # the values that count
-    must = {cell for cell in everything if not state[cell[0]][cell[1]] & ~counts}
-    may = {cell for cell in everything if state[cell[0]][cell[1]] & counts}
-    if rule[0] == "count":
-        op, n = rule[1], rule[2]
-        if (op != ">=" and len(must) > n) or (op != "<=" and len(may) < n):
-            return None
-        for r, c in may - must:
-            if op != ">=" and len(must) == n:
-                out[(r, c)] = state[r][c] & ~counts
-            elif op != "<=" and len(may) == n:
-                out[(r, c)] = state[r][c] & counts
-        return out
-    for r, c in everything:  # no-square
-        square = [(r + dr, c + dc) for dr in (0, 1) for dc in (0, 1)]
-        if r + 1 < spec.height and c + 1 < spec.width:
-            full = [cell for cell in square if cell in must]
-            if len(full) == 4:
-                return None
-            for cell in square:
-                if len(full) == 3 and cell not in full:
-                    out[cell] = state[cell[0]][cell[1]] & ~counts
-    return out
+    elif spec.rules[i][0] == "line":
+        cells, blocks = list(spec.rules[i][1]), spec.rules[i][2]
+    else:
+        return narrow_rule(spec, spec.rules[i], state)
+    new = solve_line(len(cells), blocks, [state[r][c] for r, c in cells], len(spec.chars))
+    return None if new is None else dict(zip(cells, new))
 
 
 def replay(spec: Spec, data: bytes, line_solvable: bool, solution: list[list[int]]) -> str | None:
@@ -123,27 +89,25 @@ def replay(spec: Spec, data: bytes, line_solvable: bool, solution: list[list[int
         steps = json.loads(data)["steps"]
     except (ValueError, RecursionError, TypeError, KeyError):
         return "not a JSON object with 'steps'"
-    everything = (1 << len(spec.chars)) - 1
-    state = [[everything] * spec.width for _ in range(spec.height)]
+    h, w = spec.height, spec.width
+    state = [[(1 << len(spec.chars)) - 1] * w for _ in range(h)]
     for r, c, v in spec.givens:
         state[r][c] = 1 << v
-    kinds = {"row": spec.height, "column": spec.width, "rule": len(spec.rules)}
-    if not isinstance(steps, list) or len(steps) > spec.height * spec.width * len(spec.chars):
+    size = {"row": h, "column": w, "rule": len(spec.rules)}
+    if not isinstance(steps, list) or len(steps) > h * w * len(spec.chars):
         return "'steps' is not a list of at most one step per cell and value"
     for k, step in enumerate(steps, 1):
-        if not (isinstance(step, list) and len(step) == 3 and isinstance(step[0], str) and step[0] in kinds
-                and type(step[1]) is int
-                and 0 <= step[1] < kinds[step[0]] and isinstance(step[2], list)):
+        if not (isinstance(step, list) and len(step) == 3 and step[0] in ("row", "column", "rule") and _index(step[1], size[step[0]])
+                and isinstance(step[2], list)):
             return f"step {k}: expected [lane, index, cells]"
-        lane = (step[0], step[1])
-        exact = narrow(spec, lane, state)
+        exact = narrow(spec, (step[0], step[1]), state)
         if exact is None:
-            return f"step {k}: {lane[0]} {lane[1] + 1} admits no grid"
+            return f"step {k}: {step[0]} {step[1] + 1} admits no grid"
         seen = set()
         for cell in step[2]:
-            if not (isinstance(cell, list) and len(cell) == 3 and type(cell[0]) is int and type(cell[1]) is int
-                    and 0 <= cell[0] < spec.height and 0 <= cell[1] < spec.width and isinstance(cell[2], str)
-                    and cell[2] and not cell[2].strip(spec.chars) and (cell[0], cell[1]) not in seen):
+            if not (isinstance(cell, list) and len(cell) == 3 and _index(cell[0], h) and _index(cell[1], w)
+                    and isinstance(cell[2], str) and cell[2] and not cell[2].strip(spec.chars)
+                    and (cell[0], cell[1]) not in seen):
                 return f"step {k}: expected distinct [row, col, values] cells"
             r, c = cell[0], cell[1]
             seen.add((r, c))
@@ -151,13 +115,13 @@ def replay(spec: Spec, data: bytes, line_solvable: bool, solution: list[list[int
             if mask & ~state[r][c] or mask == state[r][c]:
                 return f"step {k}: cell ({r}, {c}) is not narrowed to {cell[2]!r}"
             if exact.get((r, c), state[r][c]) & ~mask:
-                return f"step {k}: {lane[0]} {lane[1] + 1} does not imply cell ({r}, {c}) is one of {cell[2]!r}"
+                return f"step {k}: {step[0]} {step[1] + 1} does not imply cell ({r}, {c}) is one of {cell[2]!r}"
             state[r][c] = mask
     open_cells = sum(bin(m).count("1") > 1 for row in state for m in row)
     if line_solvable:
         if open_cells:
             return f"the deductions leave {open_cells} cells open, but the puzzle is said to be line-solvable"
-        if any(state[r][c] != 1 << solution[r][c] for r in range(spec.height) for c in range(spec.width)):
+        if any(state[r][c] != 1 << solution[r][c] for r in range(h) for c in range(w)):
             return "the deductions reach a grid other than the solution"
         return None
     if not open_cells:
@@ -167,3 +131,7 @@ def replay(spec: Spec, data: bytes, line_solvable: bool, solution: list[list[int
         if exact is None or any(state[r][c] & ~m for (r, c), m in exact.items()):
             return f"{lane[0]} {lane[1] + 1} narrows the state the deductions end in: it is not stuck"
     return None
+
+
+def _index(x: object, size: int) -> bool:
+    return type(x) is int and 0 <= x < size

@@ -35,7 +35,7 @@ import time
 
 from ..errors import SatnonoError
 from .puzzle import Spec, grid_error, read_puzzle
-from .reference import ENCODER_VERSION, blocking_clause, clauses, dimacs, encode, variable_map
+from .reference import ENCODER_VERSION, blocking_clause, dimacs, encode, variable_map
 from .verifier import FILES, MANIFEST
 
 TYPE_CHECKING = False
@@ -99,6 +99,11 @@ def spec_of(puzzle: Puzzle) -> Spec:
             rules.append(("line", tuple(rule.cells), tuple(zip(rule.lengths, rule.colors))))
     return Spec(puzzle.height, puzzle.width, puzzle.chars, tuple(map(blocks, puzzle.row_clues)),
                 tuple(map(blocks, puzzle.column_clues)), tuple(puzzle.givens), tuple(rules))
+
+
+def clauses(lines: list[str]) -> list[list[int]]:
+    """The clauses of DIMACS lines as lists of literals (for CaDiCaL)."""
+    return [[int(x) for x in line.split()[:-1]] for line in lines]
 
 
 def values(spec: Spec, grid) -> list[list[int]]:  # type: ignore[no-untyped-def]
