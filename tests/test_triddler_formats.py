@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from _triddler_oracle import brute_force, line_solve, satisfies, solve
 from satnono.clues import LineClue
 from satnono.errors import ParseError
-from satnono.formats import EXTRA_RULES, TRIDDLER_FORMATS, dumps, load, load_each, loads, unkept_metadata
+from satnono.formats import (EXTRA_RULES, TRIDDLER_FORMATS, dumps, load, load_each, loads, output_format, save,
+                             unkept_metadata)
 from satnono.formats.sniff import sniff
 from satnono.formats.jsonfmt import write_lanes
 from satnono.formats.triddler import clue_set, read_g, read_xml, write_g, write_xml
@@ -559,13 +560,39 @@ def test_writing_a_triddler_in_a_format_that_cannot_hold_one():
         dumps(blotted, "g")
 
 
-def test_g_is_written_for_triddlers_only():
+def test_g_is_written_for_triddlers_only(tmp_path):
+    assert output_format("out.g") == output_format("out.G") == output_format("x", "g") == "g"
     grid = loads("width 1\nheight 1\nrows\n1\ncolumns\n1\n")[0]
     with pytest.raises(ValueError) as info:
         dumps(grid, "g")
     message = str(info.value)
     assert message.startswith("satnono writes .g for triddlers only") and "\n" not in message
     assert "non (.non, .nonpack)" in message
+    with pytest.raises(ValueError, match="for triddlers only"):
+        save(grid, str(tmp_path / "grid.g"))
+    assert not (tmp_path / "grid.g").exists()
+    save(_example(), str(tmp_path / "t.g"))
+    assert (tmp_path / "t.g").read_text() == write_g(_example())
+
+
+def test_convert_writes_a_triddler_in_g_and_says_what_it_leaves_out(tmp_path):
+    from click.testing import CliRunner
+
+    from satnono.cli import cli
+
+    source = tmp_path / "t.xml"
+    source.write_text(dumps(_example().replace(goal="#.#.#" "##.###" "..#.."), "xml"))
+    r = CliRunner().invoke(cli, ["convert", str(source), str(tmp_path / "t.g")])
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "t.g").read_text() == write_g(_example())
+    [note] = r.stderr.strip().splitlines()
+    assert "the g format cannot hold the title and the goal picture" in note
+    grid = tmp_path / "grid.non"
+    grid.write_text("width 1\nheight 1\nrows\n1\ncolumns\n1\n")
+    r = CliRunner().invoke(cli, ["convert", str(grid), str(tmp_path / "grid.g")])
+    assert r.exit_code != 0 and not (tmp_path / "grid.g").exists() and "Traceback" not in r.output
+    [line] = r.output.strip().splitlines()
+    assert "satnono writes .g for triddlers only" in line
     assert unkept_metadata(_example(), "g") == ["the title"]
 
 

@@ -11,8 +11,8 @@
 
 Formats (the ``fmt`` names): ``non`` (Simpson/mikix ``.non``), ``xml`` (webpbn),
 ``nin`` (Wilk), ``mk`` (pbnsolve), ``cwd`` (QNonograms/Copris), ``g`` (Olšák,
-read only), ``tournament`` (TAAI/ICGA ``$n`` files, read only), ``json``,
-``pbm`` (P1 and P4 read, P1 written), ``txt`` (a ``#``/``.`` or 0/1 picture),
+written for triddlers only), ``tournament`` (TAAI/ICGA ``$n`` files, read
+only), ``json``, ``pbm`` (P1 and P4 read, P1 written), ``txt`` (a ``#``/``.`` or 0/1 picture),
 ``pynogram`` (pynogram's INI-like text, read only), ``nonogrid`` (nonogrid's
 TOML, read only), ``picross`` (picross-solver's ``GRID`` text), and the colour
 pictures ``ppm`` (P3 and P6 read, P6 written) and ``png``.  Colour puzzles are
@@ -44,8 +44,8 @@ beside it (by suffix only); :func:`satnono.formats.level.save` writes the three 
 :mod:`satnono.formats.jsonfmt`) as :class:`~satnono.lanepuzzle.LanePuzzle` values, not
 :class:`~satnono.model.Puzzle`: the readers give :data:`AnyPuzzle`, and a puzzleset or JSON list
 may mix grids and triddlers.  They are written in :data:`TRIDDLER_FORMATS` (``xml``, ``g``,
-``json``); extra rules (:data:`EXTRA_RULES`) do not
-apply to them yet.
+``json``; satnono writes ``g`` for triddlers only); extra rules (:data:`EXTRA_RULES`) do
+not apply to them yet.
 """
 
 from __future__ import annotations
@@ -209,7 +209,7 @@ FORMATS: tuple[str, ...] = tuple(_READERS)
 #: The format names ``dumps``/``save`` accept for a rectangular puzzle (:class:`~satnono.model.Puzzle`).
 WRITABLE_FORMATS: tuple[str, ...] = tuple(_WRITERS)
 #: The formats that hold a triddler (a :class:`~satnono.lanepuzzle.LanePuzzle` of a
-#: :class:`~satnono.lanes.Triangle`).
+#: :class:`~satnono.lanes.Triangle`): ``g`` is written for triddlers only.
 TRIDDLER_FORMATS: tuple[str, ...] = tuple(_LANE_WRITERS)
 
 STDIN = "-"
@@ -632,10 +632,11 @@ def _not_writable(fmt: str) -> str:
 
 def output_format(path: str, fmt: str | None = None) -> str:
     """The format :func:`save` writes ``path`` in: ``fmt``, by default the one its suffix names
-    (:data:`satnono.formats.sniff.SUFFIXES`, any case).
+    (:data:`satnono.formats.sniff.SUFFIXES`, any case).  ``g`` is one (satnono writes it for
+    triddlers only: :func:`dumps` refuses a grid in it).
 
-    >>> output_format("out.PICROSS"), output_format("out.txt", "picross")
-    ('picross', 'picross')
+    >>> output_format("out.PICROSS"), output_format("out.txt", "picross"), output_format("t.g")
+    ('picross', 'picross', 'g')
 
     Raises:
         ValueError: ``fmt`` is not a format satnono writes; without ``fmt``, the name (``-``
@@ -643,7 +644,7 @@ def output_format(path: str, fmt: str | None = None) -> str:
             message, one sentence, lists the formats satnono writes with their suffixes.
     """
     if fmt is not None:
-        if fmt not in _WRITERS:
+        if fmt not in _WRITERS and fmt not in _LANE_WRITERS:
             raise ValueError(_not_writable(fmt))
         return fmt
     writable = formats_text(WRITABLE_FORMATS) + f"; for triddlers: {formats_text(TRIDDLER_FORMATS)}"
@@ -653,7 +654,7 @@ def output_format(path: str, fmt: str | None = None) -> str:
         why = f"{suffix!r} is the suffix of no format" if suffix else "it has no suffix"
         raise ValueError(f"cannot tell the output format from the name {path!r}: {why}; "
                          f"the formats satnono writes, with their suffixes: {writable}")
-    if found not in _WRITERS:
+    if found not in _WRITERS and found not in _LANE_WRITERS:
         raise ValueError(f"cannot write {path!r}: its suffix {suffix!r} is the {found} format's, which satnono "
                          f"reads but does not write; the formats it writes, with their suffixes: {writable}")
     return found
