@@ -21,7 +21,8 @@ DANCER = str(PUZZLES / "webpbn" / "webpbn-00001.xml")  # black and white, with i
 
 #: (format, suffix) for every suffix the table gives a writable format.
 WRITABLE_SUFFIXES = [(fmt, suffix) for suffix, fmt in SUFFIXES.items() if fmt in WRITABLE_FORMATS]
-READ_ONLY_SUFFIXES = [(fmt, suffix) for suffix, fmt in SUFFIXES.items() if fmt not in WRITABLE_FORMATS]
+# (.g is written for triddlers only: a grid to .g is refused by the writer, below)
+READ_ONLY_SUFFIXES = [(fmt, suffix) for suffix, fmt in SUFFIXES.items() if fmt not in WRITABLE_FORMATS and fmt != "g"]
 
 
 def run(*args: str):
@@ -100,7 +101,18 @@ def test_an_unknown_suffix_names_the_known_ones(tmp_path, name: str) -> None:
         assert suffix in line
 
 
-@pytest.mark.parametrize("to", ["g", "nonsense"])
+@pytest.mark.parametrize("args", [["--to", "g"], []])
+def test_a_grid_to_g_is_refused_in_one_line(tmp_path, args: list[str]) -> None:
+    """satnono writes .g for triddlers only: a grid's conversion to it is an output it cannot
+    write (exit 6), with the grid formats named."""
+    out = tmp_path / ("out.non" if args else "out.g")
+    r = run("convert", *args, DANCER, str(out))
+    assert r.exit_code == 6 and not out.exists()
+    [line] = r.output.strip().splitlines()
+    assert "satnono writes .g for triddlers only" in line and all(f"{w} (" in line for w in WRITABLE_FORMATS)
+
+
+@pytest.mark.parametrize("to", ["nonsense"])
 def test_to_a_format_that_cannot_be_written_is_one_line(tmp_path, to: str) -> None:
     out = tmp_path / "out.non"
     r = run("convert", "--to", to, DANCER, str(out))

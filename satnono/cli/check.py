@@ -7,6 +7,7 @@ import sys
 import click
 
 from ..errors import SatnonoError
+from ..model import Puzzle
 from .checking import check_files, solve_files
 from .common import EXIT_INPUT, EXIT_USAGE, err
 from .options import (
@@ -153,8 +154,8 @@ def convert(source: str, target: str, from_fmt: str | None, to_fmt: str | None, 
             save(puzzle, target, out_fmt, overwrite=force)
         left = unkept_metadata(puzzle, out_fmt)
         if left:  # written as asked, but not silently
-            err(f"note: {target}: the {out_fmt} format cannot hold {_listed(left)}, left out "
-                "(xml, json, non and png keep them)")
+            keep = "xml and json" if not isinstance(puzzle, Puzzle) else "xml, json, non and png"
+            err(f"note: {target}: the {out_fmt} format cannot hold {_listed(left)}, left out ({keep} keep them)")
     except FileExistsError:
         raise CliExit(EXIT_INPUT, f"{target}: exists; not overwritten (use --force)") from None
     except (SatnonoError, ValueError, OSError) as e:
