@@ -26,10 +26,12 @@ A ``#t`` line before the first ``:`` line makes the file a triddler, read by
 from __future__ import annotations
 
 import re
+from typing import Iterable, Sequence
 
 from ..errors import ParseError, UnsupportedPuzzle
 from ..lanepuzzle import LanePuzzle
 from ..model import Color, Puzzle
+from ..palette import Palette
 from ._palette import RGB, build_palette, name_for_rgb, puzzle_of_blocks, rgb_of_name, rgb_of_spec, split_blocks
 from ._text import check_size, is_blank, split_lines
 
@@ -59,6 +61,30 @@ def _table_entry(line_text: str, lineno: int, source: str | None) -> _Colour | N
         raise ParseError(str(e), source, lineno) from None
     name = spec.lower() if rgb_of_name(spec) is not None else name_for_rgb(rgb)
     return _Colour(key, out, name, rgb, lineno)
+
+
+def colour_keys(raw: Iterable[tuple[int, Sequence[tuple[int, str | None]]]], table: dict[str, _Colour],
+                source: str | None, line: int) -> tuple[Palette, dict[str, int]]:
+    """The palette of the colour keys that the clue lines ``raw`` (``(line number, blocks)``) use,
+    in the table's order (a number without a letter is key ``1``, first), and each key's colour
+    index; ``line`` is where errors of the palette as a whole point."""
+    used: dict[str, int] = {}
+    for lineno, blocks in raw:
+        for _, key in blocks:
+            key = "1" if key is None else key
+            if key not in table and (table or key != "1"):
+                if key == "1":
+                    raise ParseError("a number without a colour letter, and the colour table declares no "
+                                     "default colour ('1:')", source, lineno)
+                raise ParseError(f"colour {key!r} is not declared in the colour table ('#d')", source, lineno)
+            used.setdefault(key, lineno)
+    keys = sorted(used, key=lambda k: (k != "1", table[k].line if k in table else 0))
+    bg = table.get("0")
+    palette = build_palette(
+        Color(bg.name, ".", bg.rgb) if bg is not None else None,
+        [(table[k].name, [table[k].out, k], table[k].rgb) if k in table else ("black", [], (0, 0, 0)) for k in keys],
+        source, line)
+    return palette, {k: i for i, k in enumerate(keys, 1)}
 
 
 def read(text: str, source: str | None) -> list[Puzzle | LanePuzzle]:
@@ -100,24 +126,6 @@ def read(text: str, source: str | None) -> list[Puzzle | LanePuzzle]:
     col_range = range(marks[1] + 1, end)
     check_size(len(col_range), len(row_range), source, marks[1] + 1)
     raw = [(i + 1, split_blocks(lines[i], False, source, i + 1)) for i in (*row_range, *col_range)]
-    used: dict[str, int] = {}
-    for lineno, blocks in raw:
-        for _, key in blocks:
-            key = "1" if key is None else key
-            if key not in table and (table or key != "1"):
-                if key == "1":
-                    raise ParseError("a number without a colour letter, and the colour table declares no "
-                                     "default colour ('1:')", source, lineno)
-                raise ParseError(f"colour {key!r} is not declared in the colour table ('#d')", source, lineno)
-            used.setdefault(key, lineno)
-    keys = sorted(used, key=lambda k: (k != "1", table[k].line if k in table else 0))
-    bg = table.get("0")
-    palette = build_palette(
-        Color(bg.name, ".", bg.rgb) if bg is not None else None,
-        [(table[k].name, [table[k].out, k], table[k].rgb) if k in table else ("black", [], (0, 0, 0)) for k in keys],
-        source,
-        marks[0] + 1,
-    )
-    index = {k: i for i, k in enumerate(keys, 1)}
+    palette, index = colour_keys(raw, table, source, marks[0] + 1)
     blocks_of = [tuple((n, index["1" if k is None else k]) for n, k in blocks) for _, blocks in raw]
     return [puzzle_of_blocks(blocks_of[: len(row_range)], blocks_of[len(row_range) :], palette)]

@@ -63,8 +63,8 @@ from ..model import BLOT, MAX_CELLS, MAX_SIDE, WHITE, Color
 from ..palette import BW_PALETTE
 from ._palette import build_palette, rgb_of_name, split_blocks
 from ._text import decode_text, is_blank, split_lines
-from .olsak import _Colour, _table_entry
-from .webpbn import DOCTYPE, Blocks, _STRUCTURE_TAGS, _TAG, _meta_text, _parse_tree, _properties, _Puzzle, _title
+from .olsak import _Colour, _table_entry, colour_keys
+from .webpbn import Blocks, _parse_tree, _properties, _Puzzle, _title, xml_head
 
 #: The names of Olšák's six groups, in file order (A..F).
 G_GROUPS = ("TopLeft", "BottomLeft", "Bottom", "BottomRight", "TopRight", "Top")
@@ -269,25 +269,8 @@ def write_xml(puzzle: LanePuzzle) -> str:
     geometry = _triangle(puzzle, "the triddler XML writer")
     pal = puzzle.palette
     colour = pal != BW_PALETTE
-    head = '<puzzle type="triddler" defaultcolor="black">'
-    if colour:
-        bg = "" if pal[0].name == "white" else f" backgroundcolor={quoteattr(pal[0].name)}"
-        head = f'<puzzle type="triddler" defaultcolor={quoteattr(pal[1].name)}{bg}>'
-    out = ['<?xml version="1.0"?>', DOCTYPE, "<puzzleset>", head]
-    if puzzle.name is not None:
-        out.append(f"<title>{_meta_text(puzzle.name, 'the title')}</title>")
-    for k, v in puzzle.meta:
-        value = _meta_text(v, f"property {k!r}")
-        if _TAG.fullmatch(k) and k not in _STRUCTURE_TAGS:
-            out.append(f"<{k}>{value}</{k}>")
-        else:
-            _meta_text(k, f"the key of property {k!r}")
-            out.append(f"<meta name={quoteattr(k)}>{value}</meta>")
+    out = xml_head(puzzle, "triddler")
     shown = [c.char for c in pal] if colour else [WHITE, "X"]
-    if colour:
-        out += [f"<color name={quoteattr(c.name)} char={quoteattr(c.char)}>{c.hex[1:].upper()}</color>" for c in pal]
-    else:
-        out += ['<color name="white" char=".">FFFFFF</color>', '<color name="black" char="X">000000</color>']
     names = [quoteattr(c.name) for c in pal]
     for set_name in CLUE_SETS:
         out.append(f'<clues type="{set_name}">')
@@ -366,24 +349,7 @@ def read_g(data: str | bytes, source: str | None) -> list[LanePuzzle]:
     groups.append(top[:f])
     raw = [[(i + 1, split_blocks(lines[i], False, source, i + 1)) for i in group] for group in groups]
     raw[5] += [(len(lines), [])] * (f - len(raw[5]))  # lines missing at the end of the file: empty clues
-    used: dict[str, int] = {}
-    for group in raw:
-        for lineno, blocks in group:
-            for _, key in blocks:
-                key = "1" if key is None else key
-                if key not in table and (table or key != "1"):
-                    if key == "1":
-                        raise ParseError("a number without a colour letter, and the colour table declares no "
-                                         "default colour ('1:')", source, lineno)
-                    raise ParseError(f"colour {key!r} is not declared in the colour table ('#d')", source, lineno)
-                used.setdefault(key, lineno)
-    keys = sorted(used, key=lambda k: (k != "1", table[k].line if k in table else 0))
-    bg = table.get("0")
-    palette = build_palette(
-        Color(bg.name, WHITE, bg.rgb) if bg is not None else None,
-        [(table[k].name, [table[k].out, k], table[k].rgb) if k in table else ("black", [], (0, 0, 0)) for k in keys],
-        source, marks[0] + 1)
-    index = {k: i for i, k in enumerate(keys, 1)}
+    palette, index = colour_keys([item for group in raw for item in group], table, source, marks[0] + 1)
 
     def clue(blocks: list[tuple[int, str | None]], backwards: bool) -> LineClue:
         pairs = [(n, index["1" if k is None else k]) for n, k in blocks]

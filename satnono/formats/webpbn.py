@@ -384,24 +384,17 @@ def _meta_text(s: str, what: str) -> str:
     return escape(s, {"\r": "&#13;"})
 
 
-def write(puzzle: Puzzle) -> str:
-    """The puzzle as a one-puzzle webpbn XML document.
-
-    Black and white uses white ``.`` and black ``X``; a colour puzzle declares
-    its palette (names, characters, RGB), makes colour 1 the ``defaultcolor``
-    and marks every other block with ``color=``.
-    """
-
-    def text(s: str) -> str:
-        s = "".join(ch for ch in s if ch in "\t\n\r" or (ch >= " " and ch not in "\ufffe\uffff" and not "\ud800" <= ch <= "\udfff"))
-        return escape(s, {"\r": "&#13;"})
-
+def xml_head(puzzle, kind: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """The lines of a one-puzzle webpbn document up to its clues, for a puzzle (a grid or a
+    triddler) of ``kind`` (the ``type`` attribute): the ``<puzzle>`` element with the default
+    and background colours, the title, the properties and the ``<color>`` declarations (black and
+    white as white ``.`` and black ``X``)."""
     pal = puzzle.palette
-    colour = pal != BW_PALETTE  # colour, a one-colour puzzle of its own (red 'r') or a background of its own
-    head = '<puzzle type="grid" defaultcolor="black">'
+    colour = pal != BW_PALETTE
+    head = f'<puzzle type="{kind}" defaultcolor="black">'
     if colour:
         bg = "" if pal[0].name == "white" else f" backgroundcolor={quoteattr(pal[0].name)}"
-        head = f'<puzzle type="grid" defaultcolor={quoteattr(pal[1].name)}{bg}>'
+        head = f'<puzzle type="{kind}" defaultcolor={quoteattr(pal[1].name)}{bg}>'
     out = ['<?xml version="1.0"?>', DOCTYPE, "<puzzleset>", head]
     if puzzle.name is not None:
         out.append(f"<title>{_meta_text(puzzle.name, 'the title')}</title>")
@@ -419,6 +412,24 @@ def write(puzzle: Puzzle) -> str:
             f'<color name="white" char={quoteattr(".")}>FFFFFF</color>',
             f'<color name="black" char={quoteattr("X")}>000000</color>',
         ]
+    return out
+
+
+def write(puzzle: Puzzle) -> str:
+    """The puzzle as a one-puzzle webpbn XML document.
+
+    Black and white uses white ``.`` and black ``X``; a colour puzzle declares
+    its palette (names, characters, RGB), makes colour 1 the ``defaultcolor``
+    and marks every other block with ``color=``.
+    """
+
+    def text(s: str) -> str:
+        s = "".join(ch for ch in s if ch in "\t\n\r" or (ch >= " " and ch not in "\ufffe\uffff" and not "\ud800" <= ch <= "\udfff"))
+        return escape(s, {"\r": "&#13;"})
+
+    pal = puzzle.palette
+    colour = pal != BW_PALETTE  # colour, a one-colour puzzle of its own (red 'r') or a background of its own
+    out = xml_head(puzzle, "grid")
     names = [quoteattr(c.name) for c in pal]
     for kind, count in (("columns", puzzle.width), ("rows", puzzle.height)):
         out.append(f'<clues type="{kind}">')
