@@ -271,7 +271,7 @@ def test_a_rules_narrowing_is_exact(rule):
                 for r in range(3):
                     for c in range(3):
                         support[r][c] |= 1 << g[r][c]
-        got = narrow(spec, ("rule", 0), state)
+        got = narrow(spec, spec.rules[0], state)
         assert (got is None) == (not found), state
         if got is not None:
             new = [[got.get((r, c), state[r][c]) for c in range(3)] for r in range(3)]

@@ -1,14 +1,11 @@
-/* The DRAT proof checker of satnono's certificates, as `satnono verify` runs it (issue #40):
- * check(formula, proof) -> (code, lemmas, rat, offset).  docs/certificates.md ("The DRAT
- * checker") says what it checks and why that is sound; satnono/certify/drat.py is the same
- * checker in plain Python (used where this file is not compiled), and words the verdicts.
- *
- * The formula is DIMACS clauses (text, no header); the proof text or binary DRAT, told apart as
- * drat-trim does.  `lemmas` counts the lemmas read, `rat` those accepted by RAT; `offset` is
- * where the last clause read starts, or where the proof cannot be read.  Variables are numbered
- * 1, 2, ... as they appear (a hash table), so a huge variable costs nothing: literal x of
- * variable v is 2v, -x is 2v+1.  Memory grows with the data read only; when it runs out,
- * longjmp goes back to check(), which raises MemoryError. */
+/* The DRAT proof checker of satnono's certificates (issue #40), as `satnono verify` runs it: check(formula, proof)
+ * -> (code, lemmas, rat, offset).  docs/certificates.md ("The DRAT checker") says what it checks and why that is
+ * sound; satnono/certify/drat.py is the same checker in plain Python (used where this is not compiled), and words
+ * the verdicts.  The formula is DIMACS clauses (text, no header); the proof, text or binary DRAT.  `lemmas` counts the
+ * lemmas read, `rat` those accepted by RAT; `offset` is where the last clause read starts, or where the proof cannot
+ * be read.  Variables are numbered 1, 2, ... as they appear (a hash table), so a huge one costs nothing: literal x
+ * of variable v is 2v, -x is 2v+1.  Memory grows with the data read only; when it runs out, longjmp goes back to
+ * check(), which raises MemoryError. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -51,8 +48,7 @@ typedef struct {
     size_t start;               /* where the last clause read starts, or where reading failed */
 } Reader;
 
-/* *p, an array of *cap elements of `size` bytes, made to hold `need` (doubled as needed, the new
- * elements zero) */
+/* *p, an array of *cap elements of `size` bytes, made to hold `need` (doubled as needed, the new ones zero) */
 static void reserve(Checker *S, void *p, size_t *cap, size_t need, size_t size) {
     size_t old = *cap, n = old ? old : 16;
     if (need <= old)
@@ -75,8 +71,9 @@ static size_t find(const Slot *table, size_t slots, int32_t v) {
     return j;
 }
 
-/* the number of variable v (> 0), numbered if new */
-static int32_t number(Checker *S, int32_t v) {
+/* x as written (x != 0) added to the clause read, as a literal, unless it is there; its variable numbered if new */
+static void read_literal(Checker *S, int32_t x) {
+    int32_t v = x < 0 ? -x : x;
     if (2 * ((size_t)S->nvars + 1) > S->slots) { /* the table made twice as large */
         size_t slots = S->slots ? 2 * S->slots : 1024;
         Slot *table = S->nvars < 1 << 29 ? calloc(slots, sizeof(Slot)) : NULL; /* (literals fit an int32_t) */
@@ -89,29 +86,19 @@ static int32_t number(Checker *S, int32_t v) {
         S->table = table;
         S->slots = slots;
     }
-    size_t j = find(S->table, S->slots, v);
-    if (S->table[j].key == 0) {
+    Slot *slot = &S->table[find(S->table, S->slots, v)];
+    if (slot->key == 0) {
         reserve(S, &S->lit, &S->lit_cap, 2 * (size_t)S->nvars + 4, sizeof(Literal));
         reserve(S, &S->trail, &S->trail_cap, (size_t)S->nvars + 2, sizeof(int32_t));
-        S->table[j].key = v;
-        S->table[j].num = ++S->nvars;
+        slot->key = v;
+        slot->num = ++S->nvars;
     }
-    return S->table[j].num;
-}
-
-/* x as written (x != 0) added to the clause read, as a literal, unless it is there */
-static void read_literal(Checker *S, int32_t x) {
-    int32_t lit = 2 * number(S, x < 0 ? -x : x) + (x < 0);
+    int32_t lit = 2 * slot->num + (x < 0);
     reserve(S, &S->lits, &S->lits_cap, S->nlits + 1, sizeof(int32_t));
     if (!S->lit[lit].mark) {
         S->lit[lit].mark = 1;
         S->lits[S->nlits++] = lit;
     }
-}
-
-static void unmark(Checker *S) {
-    for (size_t i = 0; i < S->nlits; i++)
-        S->lit[S->lits[i]].mark = 0;
 }
 
 static void watch(Checker *S, int32_t lit, size_t at) {
@@ -126,9 +113,9 @@ static void assign(Checker *S, int32_t lit) {
     S->trail[S->ntrail++] = lit;
 }
 
-/* unit propagation of the trail not yet propagated: whether it reaches a conflict.  A stored
- * clause watches its first two literals: it is looked at when one of them turns false, and then
- * watches another literal that is not false, or is unit, or in conflict. */
+/* unit propagation of the trail not yet propagated: whether it reaches a conflict.  A stored clause watches its first
+ * two literals: it is looked at when one of them turns false, and then watches another that is not false, or is unit
+ * (its other watched literal made true), or in conflict. */
 static int propagate(Checker *S) {
     while (S->head < S->ntrail) {
         int32_t false_lit = S->trail[S->head++] ^ 1;
@@ -171,11 +158,12 @@ static int propagate(Checker *S) {
     return 0;
 }
 
-/* lits (n of them, none repeated) made active at the top level.  Not stored: a clause true there
- * (it never propagates), or with one literal not false (that literal is made true for good). */
-static void add_clause(Checker *S, int32_t *lits, size_t n) {
+/* the clause read made active at the top level.  Not stored: a clause true there (it never propagates), or with one
+ * literal not false (that literal is made true for good). */
+static void add_clause(Checker *S) {
+    int32_t *lits = S->lits;
     size_t open = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < S->nlits; i++) {
         if (S->lit[lits[i]].value > 0)
             return;
         if (S->lit[lits[i]].value == 0) { /* the literals not false first */
@@ -190,19 +178,17 @@ static void add_clause(Checker *S, int32_t *lits, size_t n) {
         S->conflict = S->conflict || open == 0 || propagate(S);
         return;
     }
-    reserve(S, &S->arena, &S->arena_cap, S->narena + n + 2, sizeof(int32_t));
-    size_t at = S->narena;
-    S->arena[at] = (int32_t)n;
-    S->arena[at + 1] = 1;
-    memcpy(S->arena + at + 2, lits, n * sizeof(int32_t));
-    S->narena += n + 2;
-    watch(S, lits[0], at);
-    watch(S, lits[1], at);
+    reserve(S, &S->arena, &S->arena_cap, S->narena + S->nlits + 2, sizeof(int32_t));
+    S->arena[S->narena] = (int32_t)S->nlits;
+    S->arena[S->narena + 1] = 1;
+    memcpy(S->arena + S->narena + 2, lits, S->nlits * sizeof(int32_t));
+    watch(S, lits[0], S->narena);
+    watch(S, lits[1], S->narena);
+    S->narena += S->nlits + 2;
 }
 
-/* one stored clause with the literals of the clause read (n >= 2, marked), if any, made
- * inactive; it watches two of them.  (A clause not stored stays: no deletion undoes the top
- * level.) */
+/* one stored clause with the literals of the clause read (n >= 2, marked), if any, made inactive: it watches two of
+ * them.  (A clause not stored stays: no deletion undoes the top level.) */
 static void delete_clause(Checker *S) {
     for (size_t i = 0; i < S->nlits; i++) {
         Literal *l = &S->lit[S->lits[i]];
@@ -221,7 +207,7 @@ static void delete_clause(Checker *S) {
     }
 }
 
-/* whether lits (n of them) is RUP: assumed false, they propagate to a conflict */
+/* whether lits[:n] is RUP: assumed false, they propagate to a conflict */
 static int rup(Checker *S, const int32_t *lits, size_t n) {
     size_t mark = S->ntrail;
     int found = S->conflict;
@@ -241,9 +227,8 @@ static int rup(Checker *S, const int32_t *lits, size_t n) {
     return found;
 }
 
-/* whether the clause read (n >= 1 literals) is RAT on its first literal p: p is not false, and
- * for every active clause D holding -p, the clause with D's other literals is RUP.  (Each such
- * resolvent is made after the clause, in S->lits.) */
+/* whether the clause read (n >= 1 literals) is RAT on its first literal p: p is not false, and for every active clause
+ * D holding -p, the clause with D's other literals is RUP (each such resolvent is made after the clause, in S->lits) */
 static int rat(Checker *S) {
     size_t n = S->nlits;
     int32_t neg = S->lits[0] ^ 1;
@@ -271,63 +256,48 @@ static int space(unsigned char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
-/* whether drat-trim reads the proof as binary: it has fewer than 2 bytes, or a byte among its
- * first 12 that text DRAT does not use (letters allowed after a leading "c ") */
-static int is_binary(const unsigned char *p, size_t n) {
-    for (size_t i = 0; i < n && i < 12; i++) {
-        int letter = i >= 2 && p[0] == 'c' && p[1] == ' ' && p[i] >= 65 && p[i] <= 122;
-        if (!letter && (p[i] == 0 || strchr("\n\r -0123456789cd", p[i]) == NULL))
-            return 1;
-    }
-    return n < 2;
-}
-
-/* the next clause of a text proof into S->lits, *del whether a deletion ("d" first): 1; 0 at the
- * end; or a verdict code.  A literal is -?[0-9]+ within 1..2^31-1 (0 ends the clause); a word
- * starting with "c" where a clause would start begins a comment, to the end of its line. */
+/* the next clause of a text proof into S->lits, *del whether a deletion ("d" first): 1; 0 at the end; or a verdict
+ * code.  A literal is -?[0-9]+ within 1..2^31-1 (0 ends the clause); a word starting with "c" where a clause would
+ * start begins a comment, to the end of its line. */
 static int read_text(Checker *S, Reader *R, int *del) {
     const unsigned char *p = R->p;
     int started = 0;
-    S->nlits = 0;
     for (;;) {
         while (R->i < R->n && space(p[R->i]))
             R->i++;
         if (R->i == R->n)
             return started ? UNTERMINATED : 0;
-        if (!started && p[R->i] == 'c') {
+        size_t word = R->i, digits = word + (p[word] == '-');
+        while (R->i < R->n && !space(p[R->i])) /* the word is p[word:R->i] */
+            R->i++;
+        if (!started && p[word] == 'c') { /* a comment */
             while (R->i < R->n && p[R->i] != '\n')
                 R->i++;
             continue;
         }
         if (!started) {
             started = 1;
-            R->start = R->i;
-            *del = p[R->i] == 'd' && (R->i + 1 == R->n || space(p[R->i + 1]));
-            R->i += *del;
+            R->start = word;
+            *del = R->i == word + 1 && p[word] == 'd';
             if (*del)
                 continue;
         }
-        int negative = p[R->i] == '-';
-        size_t i = R->i + negative;
         int64_t v = 0;
-        while (i < R->n && p[i] >= '0' && p[i] <= '9' && v <= INT32_MAX)
-            v = 10 * v + (p[i++] - '0');
-        if (i == R->i + negative || v > INT32_MAX || (i < R->n && !space(p[i]))) {
-            R->start = R->i;
+        for (size_t i = digits; i < R->i && v <= INT32_MAX; i++)
+            v = p[i] >= '0' && p[i] <= '9' ? 10 * v + (p[i] - '0') : INT64_MAX;
+        if (digits == R->i || v > INT32_MAX) {
+            R->start = word;
             return BAD_LITERAL;
         }
-        R->i = i;
         if (v == 0)
             return 1;
-        read_literal(S, (int32_t)(negative ? -v : v));
+        read_literal(S, (int32_t)(p[word] == '-' ? -v : v));
     }
 }
 
-/* the next clause of a binary proof: as read_text.  A clause is "a" (a lemma) or "d", then each
- * literal x as the number 2|x| + (x < 0) in 7-bit groups, low group first, all but the last with
- * the high bit set; then 0. */
+/* the next clause of a binary proof: as read_text.  A clause is "a" (a lemma) or "d", then each literal x as the
+ * number 2|x| + (x < 0) in 7-bit groups, low group first, all but the last with the high bit set; then 0. */
 static int read_binary(Checker *S, Reader *R, int *del) {
-    S->nlits = 0;
     R->start = R->i;
     if (R->i == R->n)
         return 0;
@@ -358,28 +328,40 @@ static int read_binary(Checker *S, Reader *R, int *del) {
     }
 }
 
-/* the verdict on the formula and the proof, or -1 when interrupted (the exception set).  Each
- * lemma must be RUP on the active clauses (the formula's, then the lemmas accepted, less those
- * deleted), else RAT; the proof must add the empty clause, unless the formula alone propagates
- * to a conflict. */
-static int run(Checker *S, Reader *formula, Reader *proof, Py_ssize_t *lemmas, Py_ssize_t *rats) {
-    int binary = is_binary(proof->p, proof->n), del = 0, got;
-    while ((got = read_text(S, formula, &del)) == 1 && !del) {
-        unmark(S);
-        add_clause(S, S->lits, S->nlits);
+/* whether drat-trim reads the proof as binary: it has fewer than 2 bytes, or a byte among its first 12 that text DRAT
+ * does not use (letters allowed after a leading "c ") */
+static int is_binary(const unsigned char *p, size_t n) {
+    for (size_t i = 0; i < n && i < 12; i++) {
+        int letter = i >= 2 && p[0] == 'c' && p[1] == ' ' && p[i] >= 65 && p[i] <= 122;
+        if (!letter && (p[i] == 0 || strchr("\n\r -0123456789cd", p[i]) == NULL))
+            return 1;
     }
-    unmark(S);
+    return n < 2;
+}
+
+/* the next clause of the formula (text) or of the proof into S->lits, the marks of the last one cleared first */
+static int next_clause(Checker *S, Reader *R, int binary, int *del) {
+    for (size_t i = 0; i < S->nlits; i++)
+        S->lit[S->lits[i]].mark = 0;
+    S->nlits = 0;
+    *del = 0;
+    return binary ? read_binary(S, R, del) : read_text(S, R, del);
+}
+
+/* the verdict on the formula and the proof, or -1 when interrupted (the exception set).  Each lemma must be RUP on the
+ * active clauses (the formula's, then the lemmas accepted, less those deleted), else RAT; the proof must add the empty
+ * clause, unless the formula alone propagates to a conflict. */
+static int run(Checker *S, Reader *formula, Reader *proof, Py_ssize_t *lemmas, Py_ssize_t *rats) {
+    int binary = is_binary(proof->p, proof->n), del, got;
+    while ((got = next_clause(S, formula, 0, &del)) == 1 && !del)
+        add_clause(S);
     if (got != 0)
         return BAD_FORMULA;
     if (S->conflict)
         return TRIVIAL;
-    for (;;) {
-        got = binary ? read_binary(S, proof, &del) : read_text(S, proof, &del);
-        if (got == 1 && del && S->nlits > 1)
+    while ((got = next_clause(S, proof, binary, &del)) == 1) {
+        if (del && S->nlits > 1)
             delete_clause(S);
-        unmark(S);
-        if (got != 1)
-            return got == 0 ? NO_EMPTY : got;
         if (del)
             continue;
         if (++*lemmas % 4096 == 0 && PyErr_CheckSignals() < 0)
@@ -393,8 +375,9 @@ static int run(Checker *S, Reader *formula, Reader *proof, Py_ssize_t *lemmas, P
         }
         if (S->nlits == 0)
             return VERIFIED;
-        add_clause(S, S->lits, S->nlits);
+        add_clause(S);
     }
+    return got == 0 ? NO_EMPTY : got;
 }
 
 static PyObject *check(PyObject *self, PyObject *args) {

@@ -1,14 +1,10 @@
-"""The puzzle of a certificate, read from its ``puzzle.json``; the solution check.
+"""The puzzle of a certificate, read from its ``puzzle.json``; what its rules mean; the solution check.
 
-Part of the trust base: it imports nothing of satnono outside ``satnono.certify``.  It reads the
-JSON satnono writes (``satnono convert X puzzle.json``): ``rows`` and ``columns``, one clue a
-line, a list of blocks: a length, ``"?"`` (blotted: unknown, at least 1) or ``[length, char]``
-in colour; ``colors``, the block colours in order (``{char: {...}, ...}``; without it ``#`` on
-``.``); ``givens``, ``[row, col, char]`` (0-based); ``rules``: ``symmetric`` (``axis``),
-``count`` (``op`` ``=``, ``>=`` or ``<=``; ``n``), ``no-square``, each of these with an optional
-``color``, and ``line`` (``cells``, ``[[row, col], ...]``; a ``clue`` whose blocks may name
-their colour by char, name or number).  Other keys (title, goal, ...) are ignored.  In a grid,
-value 0 is the background ``.`` and v the v-th colour.
+Part of the trust base: it imports nothing of satnono outside ``satnono.certify``.  ``puzzle.json`` is satnono's JSON
+(docs/formats.md): ``rows`` and ``columns``, a clue a line, its blocks each a length, ``"?"`` (blotted: unknown, at
+least 1) or ``[length, char]``; ``colors``, the block colours in order (without it, ``#`` on ``.``); ``givens``,
+``[row, col, char]``; ``rules``.  Other keys are ignored.  In a grid, value 0 is the background ``.`` and v the v-th
+colour; in a *state*, a cell holds the values it may still have, as a bit mask.
 """
 
 from __future__ import annotations
@@ -21,15 +17,18 @@ MAX_CELLS = 4_000_000
 
 
 class Spec(NamedTuple):
+    """A puzzle.  ``chars``: the background ``.`` then each block colour's character (value v is ``chars[v]``).  A
+    clue (in ``rows`` and ``columns``): its blocks ``(length, colour)``, the length None when blotted.  ``givens``:
+    ``(row, col, value)``, sorted.  ``rules``: ``("symmetric", axis)``, ``("count", op, n, value)``,
+    ``("no-square", value)`` and ``("line", cells, blocks)``, where a value None means any block colour."""
+
     height: int
     width: int
-    chars: str  # the background "." then each block colour's character: value v is chars[v]
-    rows: tuple  # per row, its blocks (length, colour); the length None for a blotted block
+    chars: str
+    rows: tuple
     columns: tuple
-    givens: tuple  # (row, col, value) triples, sorted
+    givens: tuple
     rules: tuple
-    """``("symmetric", axis)``, ``("count", op, n, value)``, ``("no-square", value)`` and
-    ``("line", cells, blocks)``; a value None means any block colour (a filled cell)."""
 
 
 def _int(x: object, what: str, low: int = 0, high: int = 1 << 31) -> int:
@@ -55,6 +54,7 @@ def read_puzzle(data: bytes) -> Spec:
     names = [None] + [v.get("name") if isinstance(v, dict) else None for v in colours.values()]
 
     def colour(x: object, what: str, numbers: bool = False) -> int:
+        """A colour's value, from its char or name (or, in a line rule's clue, its number)."""
         if isinstance(x, str) and x in chars[1:]:
             return chars.index(x)
         if isinstance(x, str) and x in names:
@@ -64,6 +64,7 @@ def read_puzzle(data: bytes) -> Spec:
         raise ValueError(f"{what}: {json.dumps(x)[:20]} is not a colour of the puzzle")
 
     def blocks(clue: object, what: str, line_rule: bool = False) -> tuple:
+        """A clue's blocks (a line rule's: no blots, and blocks of length 0 left out)."""
         if not isinstance(clue, list):
             raise ValueError(f"{what}: expected a list of blocks")
         out = []
@@ -80,10 +81,9 @@ def read_puzzle(data: bytes) -> Spec:
 
     lines = {}
     for key in ("rows", "columns"):
-        value = doc.get(key)
-        if not isinstance(value, list) or not value:
+        if not isinstance(doc.get(key), list) or not doc[key]:
             raise ValueError(f"{key}: expected a non-empty list of clues")
-        lines[key] = tuple(blocks(clue, f"{key}[{i}]") for i, clue in enumerate(value))
+        lines[key] = tuple(blocks(clue, f"{key}[{i}]") for i, clue in enumerate(doc[key]))
     h, w = len(lines["rows"]), len(lines["columns"])
     if h * w > MAX_CELLS:
         raise ValueError(f"{w}x{h} is more than {MAX_CELLS} cells")
@@ -130,12 +130,18 @@ def read_grid(spec: Spec, data: bytes) -> list[list[int]]:
         raise ValueError("not UTF-8 text") from None
     if rows[-1] != "" or len(rows) != spec.height + 1:
         raise ValueError(f"expected {spec.height} rows, each ended by a newline")
-    out = []
     for r, row in enumerate(rows[:-1]):
         if len(row) != spec.width or row.strip(spec.chars):
             raise ValueError(f"row {r + 1}: expected {spec.width} characters of {spec.chars!r}")
-        out.append([spec.chars.index(ch) for ch in row])
-    return out
+    return [[spec.chars.index(ch) for ch in row] for row in rows[:-1]]
+
+
+def lanes(spec: Spec) -> list[tuple[str, int, tuple]]:
+    """``(kind, index, rule)`` of each row, column and rule, in that order: a row or a column is the rule
+    ``("line", its cells, its clue)``."""
+    return ([("row", r, ("line", [(r, c) for c in range(spec.width)], spec.rows[r])) for r in range(spec.height)]
+            + [("column", c, ("line", [(r, c) for r in range(spec.height)], spec.columns[c])) for c in range(spec.width)]
+            + [("rule", i, rule) for i, rule in enumerate(spec.rules)])
 
 
 def mirror(spec: Spec, axis: str, r: int, c: int) -> tuple[int, int]:
@@ -150,8 +156,8 @@ def mirror(spec: Spec, axis: str, r: int, c: int) -> tuple[int, int]:
 
 
 def fits(values: list[int], blocks: tuple) -> bool:
-    """Whether a line of values matches its clue (a blotted length matches any length): its runs
-    of one block colour are the clue's blocks."""
+    """Whether a line of values matches its clue: its runs of one block colour are the blocks (a blotted length
+    matches any length)."""
     runs: list[list[int]] = []  # [length, colour]
     for i, v in enumerate(values):
         if v and i and values[i - 1] == v:
@@ -162,11 +168,11 @@ def fits(values: list[int], blocks: tuple) -> bool:
 
 
 def narrow_rule(spec: Spec, rule: tuple, state: list[list[int]]) -> dict | None:
-    """What a ``symmetric``, ``count`` or ``no-square`` rule keeps of the values each cell may
-    still have (``state[r][c]``, a bit mask over the values): the new masks of the cells it
-    may change; None when no grid keeps the rule in this state.  ``symmetric``: the values a
-    cell shares with its mirror image; ``count``: what the numbers of cells that must and that
-    may count allow; ``no-square``: no fourth cell of a square whose three others must count."""
+    """What a ``symmetric``, ``count`` or ``no-square`` rule keeps of the values of each cell of ``state``, exactly
+    (those some grid keeping the rule gives the cell): the new masks of the cells it may change; None when no grid
+    keeps the rule in this state.  ``symmetric``: the values a cell shares with its mirror image; ``count``: what the
+    numbers of cells that must and that may count allow; ``no-square``: no fourth cell of a square whose three others
+    must count."""
     cells = [(r, c) for r in range(spec.height) for c in range(spec.width)]
     out = {}
     if rule[0] == "symmetric":
@@ -199,21 +205,13 @@ def narrow_rule(spec: Spec, rule: tuple, state: list[list[int]]) -> dict | None:
 
 def grid_error(spec: Spec, grid: list[list[int]]) -> str | None:
     """Why ``grid`` (values) is not a solution of the puzzle, or None when it is."""
-    for r in range(spec.height):
-        if not fits(grid[r], spec.rows[r]):
-            return f"row {r + 1} does not match its clue"
-    for c in range(spec.width):
-        if not fits([grid[r][c] for r in range(spec.height)], spec.columns[c]):
-            return f"column {c + 1} does not match its clue"
+    state = [[1 << v for v in row] for row in grid]  # (a rule keeps a grid when it keeps it as a state)
+    for kind, i, rule in lanes(spec):
+        if rule[0] == "line" and not fits([grid[r][c] for r, c in rule[1]], rule[2]):
+            return f"{kind} {i + 1} does not match its clue" if kind != "rule" else f"rule {i + 1} (line) is broken"
+        if rule[0] != "line" and narrow_rule(spec, rule, state) is None:
+            return f"rule {i + 1} ({rule[0]}) is broken"
     for r, c, v in spec.givens:
         if grid[r][c] != v:
             return f"cell ({r}, {c}) differs from its given value"
-    state = [[1 << v for v in row] for row in grid]  # (a rule keeps a grid when it keeps it as a state)
-    for i, rule in enumerate(spec.rules):
-        if rule[0] == "line":
-            kept = fits([grid[r][c] for r, c in rule[1]], rule[2])
-        else:
-            kept = narrow_rule(spec, rule, state) is not None
-        if not kept:
-            return f"rule {i + 1} ({rule[0]}) is broken"
     return None

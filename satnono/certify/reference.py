@@ -1,43 +1,14 @@
-"""The reference encoder: a puzzle's clues, givens and rules as a CNF formula whose models, read
-on the cell variables, are exactly the puzzle's solutions.  Its variables and clauses, in their
-order, are a contract (docs/certificates.md): the same puzzle always gives the same bytes.
+"""The reference encoder: a puzzle's clues, givens and rules as a CNF formula whose models, read on the cell
+variables, are exactly the puzzle's solutions.  Its variables and its clauses, in order, are a contract, which
+docs/certificates.md states ("The variable map", "The reference encoder"; (1)-(5) below are that page's).
 
-Part of the trust base: it imports nothing of satnono outside ``satnono.certify`` (not the fast
-encoder, the line kernels or the compiled core); it is written for reading.
-
-**Cell variables** (H rows, W columns, K block colours): with K = 1, cell (r, c) (0-based) is
-variable ``r*W + c + 1``, true when filled; with K >= 2, cell (r, c) has value v (0 the
-background, 1..K the colours in order) when variable ``(r*W + c)*(K+1) + v + 1`` is true,
-exactly one value per cell.  Auxiliary variables follow, numbered as they are made: each
-row's, then each column's, then each rule's.
-
-**A line** (a row, a column or a ``line`` rule's cells; n cells, blocks 0..k-1) is a path
-through a graph: node (j, p) means "blocks 0..j-1 are placed within the first p cells".  An
-edge from (j, p) paints cell p background and goes to (j, p+1), or places block j at cells
-p..p+L-1 (L its length, any L >= 1 for a blotted block) and goes to (j+1, p+L), through one more
-background cell when block j+1 has the same colour.  Each node and edge on some path from the
-source (0, 0) to the sink (k, n) is a variable, and:
-
-1. the source and the sink hold;
-2. an edge implies both its ends;
-3. a node implies one of its incoming edges (but the source) and one of its outgoing edges
-   (but the sink);
-4. an edge implies the value it paints on each cell it covers;
-5. a cell having a value implies one of the edges that paint it that value.
-
-(1-4) make every model's line the reading of a path, an accepted line.  (5) makes unit
-propagation find every value no placement allows (Bacchus, "GAC via unit propagation", CP
-2007): a line deduction is a unit clause that unit propagation derives.
-
-**Rules**: a given cell is a unit clause; ``symmetric`` makes each cell's values those of its
-mirror image; ``count`` is a sequential counter (Sinz 2005) for "at most", over the negations
-for "at least"; ``no-square`` forbids each all-filled (or all-colour) 2x2 square; ``line`` is a
-line as above.
+Part of the trust base: it imports nothing of satnono outside ``satnono.certify`` (not the fast encoder, the line
+kernels or the compiled core); it is written for reading.
 """
 
 from __future__ import annotations
 
-from .puzzle import Spec, mirror
+from .puzzle import Spec, lanes, mirror
 
 ENCODER_VERSION = "1"
 
@@ -48,20 +19,16 @@ def nvalues(spec: Spec) -> int:
 
 
 def variable(spec: Spec, r: int, c: int, v: int) -> int:
-    """The variable of "cell (r, c) has value v" (K = 1: the one variable of the cell, any v)."""
+    """The variable of "cell (r, c) has value v" (K = 1: the cell's one variable, for any v)."""
     k = nvalues(spec)
     return r * spec.width + c + 1 if k == 1 else (r * spec.width + c) * (k + 1) + v + 1
 
 
-def literal(spec: Spec, r: int, c: int, v: int) -> int:
-    """The literal true when cell (r, c) has value v."""
-    x = variable(spec, r, c, v)
-    return -x if nvalues(spec) == 1 and v == 0 else x
-
-
-def filled(spec: Spec, r: int, c: int, value: int | None) -> int:
-    """The literal true when cell (r, c) has ``value`` (None: any block colour)."""
-    return -literal(spec, r, c, 0) if value is None else literal(spec, r, c, value)
+def literal(spec: Spec, r: int, c: int, v: int | None) -> int:
+    """The literal true when cell (r, c) has value v (None: any block colour)."""
+    if v is None:
+        return -literal(spec, r, c, 0)
+    return -variable(spec, r, c, v) if nvalues(spec) == 1 and v == 0 else variable(spec, r, c, v)
 
 
 def variable_map(spec: Spec) -> list:
@@ -76,15 +43,12 @@ def blocking_clause(spec: Spec, grid: list[list[int]]) -> list[int]:
     return [-literal(spec, r, c, grid[r][c]) for r in range(spec.height) for c in range(spec.width)]
 
 
-def line_graph(n: int, blocks: tuple) -> list[tuple[int, int, int, int, int]]:
-    """The edges on some source-to-sink path of a line's graph, ordered by p: ``(u, p, q,
-    colour, L)`` goes from node u (at cell p) to node u or u+1 (at cell q), and paints cells
-    p..p+L-1 ``colour`` and cells p+L..q-1 background.  Node (j, p) is numbered j*(n+1) + p;
-    a background edge stays at block j (L = 0), a block edge goes on to block j+1.
-
-    Node (j, p) is on a path when blocks 0..j-1 fit before cell p (``first[j] <= p``: each
-    block at its least length, 1 for a blot, and a background cell before a block of the same
-    colour) and blocks j..k-1 fit from cell p on (``p <= last[j]``)."""
+def line_graph(n: int, blocks: tuple) -> list[tuple[int, int, int, int, int, int]]:
+    """The edges on some source-to-sink path of the graph of a line of n cells, ordered by p: ``(u, v, p, q, colour,
+    L)`` goes from node u, at cell p, to node v, at cell q, painting cells p..p+L-1 ``colour`` and p+L..q-1 the
+    background.  Node (j, p) is numbered j*(n+1) + p; it is on a path when blocks 0..j-1 fit before cell p
+    (``first[j] <= p``: each at its least length, 1 for a blot, with a background cell between blocks of one colour)
+    and blocks j..k-1 fit from cell p on (``p <= last[j]``)."""
     k, row = len(blocks), n + 1
     least = [1 if length is None else length for length, _ in blocks]
     gap = [1 if j + 1 < k and blocks[j + 1][1] == blocks[j][1] else 0 for j in range(k)]
@@ -93,7 +57,7 @@ def line_graph(n: int, blocks: tuple) -> list[tuple[int, int, int, int, int]]:
         first[j + 1] = first[j] + least[j] + gap[j]
     for j in reversed(range(k)):
         last[j] = last[j + 1] - least[j] - gap[j]
-    edges: list[tuple[int, int, int, int, int]] = []
+    edges: list[tuple[int, int, int, int, int, int]] = []
     if first[k] > n:
         return edges  # the blocks do not fit the line
     for p in range(n):
@@ -101,28 +65,26 @@ def line_graph(n: int, blocks: tuple) -> list[tuple[int, int, int, int, int]]:
             if not first[j] <= p <= last[j]:
                 continue
             if p < last[j]:
-                edges.append((j * row + p, p, p + 1, 0, 0))
+                edges.append((j * row + p, j * row + p + 1, p, p + 1, 0, 0))
             if j < k:
                 length, colour = blocks[j]
                 for size in (range(1, last[j + 1] - gap[j] - p + 1) if length is None else (length,)):
-                    if p + size + gap[j] <= last[j + 1]:
-                        edges.append((j * row + p, p, p + size + gap[j], colour, size))
+                    q = p + size + gap[j]
+                    if q <= last[j + 1]:
+                        edges.append((j * row + p, (j + 1) * row + q, p, q, colour, size))
     return edges
 
 
 class Encoder:
-    """The clauses of one puzzle, each as its DIMACS line (``"-3 7 0"``), in ``lines``; ``nvars``
-    the variables so far.
-
-    ``budget``: the formula's DIMACS text may be at most that many bytes (None: any size).  The
-    work is counted before it is done, 4 a clause (each takes 2 bytes at least) and 1 a
-    candidate edge of a line's graph, and OverflowError ends it beyond twice the budget and a
-    million: a puzzle cannot make the verifier build more than its stored formula holds."""
+    """The clauses of one puzzle, each as its DIMACS line (``"-3 7 0"``), in ``lines``; ``nvars`` the variables so
+    far.  ``budget``: the formula's DIMACS text may be at most that many bytes (None: any size).  The work is counted
+    before it is done, 4 a clause (each takes 2 bytes at least) and 1 a candidate edge of a line's graph, and
+    OverflowError ends it beyond twice the budget and a million: a puzzle cannot make the verifier build more than
+    its stored formula holds."""
 
     def __init__(self, spec: Spec, budget: int | None = None) -> None:
-        self.spec = spec
-        k = nvalues(spec)
-        self.nvars = spec.height * spec.width * (1 if k == 1 else k + 1)
+        self.spec, self.k = spec, nvalues(spec)
+        self.nvars = spec.height * spec.width * (1 if self.k == 1 else self.k + 1)
         self.lines: list[str] = []
         self.budget = None if budget is None else 2 * budget + (1 << 20)
 
@@ -143,51 +105,48 @@ class Encoder:
         self.lines.append(" ".join(map(str, literals)) + " 0" if literals else "0")
 
     def line(self, cells: list[tuple[int, int]], blocks: tuple) -> None:
-        """The clauses of one line (the module's docstring, 1-5); its node variables in the
-        order of their numbers, then its edge variables in the order of :func:`line_graph`.
-        (The clauses are written out here, not through :meth:`add`: this is most of them.)"""
+        """The clauses (1)-(5) of one line: its node variables in the order of their numbers, then its edge variables
+        in the order of :func:`line_graph`.  (They are written out here, not through :meth:`add`: most clauses are.)"""
         spec, write = self.spec, self.lines.append
-        n, row = len(cells), len(cells) + 1
-        values = range(nvalues(spec) + 1)
+        n, values = len(cells), range(self.k + 1)
         lit = [[literal(spec, r, c, v) for v in values] for r, c in cells]
         self.spend((len(blocks) + 1) * n + sum(n * n for length, _ in blocks if length is None))
         edges = line_graph(n, blocks)
-        self.spend(4 * (sum(e[2] - e[1] for e in edges) + n * len(values)))
+        self.spend(4 * (sum(e[3] - e[2] for e in edges) + n * len(values)))
         if not edges:
             self.add()  # the clue cannot fit its cells
             return
-        heads = [u + q - p + (row if colour else 0) for u, p, q, colour, _ in edges]
-        source, sink = 0, len(blocks) * row + n
-        ends = sorted({e[0] for e in edges}.union(heads))
+        ends = sorted({e[0] for e in edges}.union(e[1] for e in edges))
         node = dict(zip(ends, range(self.nvars + 1, self.nvars + 1 + len(ends))))
-        first = self.nvars + len(ends) + 1  # the edges' variables follow the nodes'
-        self.nvars += len(ends) + len(edges)
+        source, sink = 0, len(blocks) * (n + 1) + n
         ins: dict = {u: [] for u in ends}
         outs: dict = {u: [] for u in ends}
-        paints: list[list[list[int]]] = [[[] for _ in values] for _ in range(n)]  # paints[i][v]: the edges painting cell i v
-        self.add(node[source])                                                 # 1
+        paints: list[list[list[int]]] = [[[] for _ in values] for _ in range(n)]  # paints[i][v]: edges painting i v
+        first = self.nvars + len(ends) + 1  # the edges' variables follow the nodes'
+        self.nvars += len(ends) + len(edges)
+        self.add(node[source])                                                        # 1
         self.add(node[sink])
-        for x, (u, p, q, colour, size), head in zip(range(first, first + len(edges)), edges, heads):
-            write(f"-{x} {node[u]} 0")                                         # 2
-            write(f"-{x} {node[head]} 0")
+        for x, (u, v, p, q, colour, size) in enumerate(edges, first):
+            write(f"-{x} {node[u]} 0")                                                # 2
+            write(f"-{x} {node[v]} 0")
             outs[u].append(x)
-            ins[head].append(x)
+            ins[v].append(x)
             for i in range(p, q):
                 value = colour if i < p + size else 0
-                write(f"-{x} {lit[i][value]} 0")                               # 4
+                write(f"-{x} {lit[i][value]} 0")                                      # 4
                 paints[i][value].append(x)
         for u in ends:
             if u != source:
-                write(f"-{node[u]} {' '.join(map(str, ins[u]))} 0")              # 3
+                write(f"-{node[u]} {' '.join(map(str, ins[u]))} 0")                     # 3
             if u != sink:
                 write(f"-{node[u]} {' '.join(map(str, outs[u]))} 0")
         for i in range(n):
             for v in values:
-                write(" ".join(map(str, (-lit[i][v], *paints[i][v]))) + " 0")   # 5
+                write(" ".join(map(str, (-lit[i][v], *paints[i][v]))) + " 0")          # 5
 
     def at_most(self, xs: list[int], most: int) -> None:
-        """At most ``most`` of the literals ``xs`` hold: Sinz's sequential counter, where
-        s[i][j] is forced true when at least j+1 of xs[0..i] hold."""
+        """At most ``most`` of the literals ``xs`` hold: Sinz's sequential counter, where s[i][j] is forced true when
+        at least j+1 of xs[0..i] hold."""
         add, m = self.add, len(xs)
         if most >= m:
             return
@@ -213,10 +172,14 @@ class Encoder:
         add(-xs[m - 1], -s[m - 2][most - 1])
 
     def rule(self, rule: tuple) -> None:
-        spec, add, k = self.spec, self.add, nvalues(self.spec)
+        """The clauses of a rule (a ``line`` rule's, or a row's or a column's, are :meth:`line`'s)."""
+        spec, add, k = self.spec, self.add, self.k
+        if rule[0] == "line":
+            self.line(list(rule[1]), rule[2])
+            return
         cells = [(r, c) for r in range(spec.height) for c in range(spec.width)]
         self.spend(4 * len(cells) * (k + 1))
-        if rule[0] == "symmetric":
+        if rule[0] == "symmetric":  # each cell's values those of its mirror image
             for r, c in cells:
                 m = mirror(spec, rule[1], r, c)
                 if (r, c) < m:
@@ -224,30 +187,28 @@ class Encoder:
                         a, b = literal(spec, r, c, v), literal(spec, *m, v)
                         add(-a, b)
                         add(a, -b)
-        elif rule[0] == "count":
+        elif rule[0] == "count":  # "at most", and "at least n" as "at most cells - n" of the negations
             op, n, value = rule[1:]
-            xs = [filled(spec, r, c, value) for r, c in cells]
+            xs = [literal(spec, r, c, value) for r, c in cells]
             if op != ">=":
                 self.at_most(xs, n)
             if op != "<=":
                 self.at_most([-x for x in xs], len(xs) - n)
-        elif rule[0] == "no-square":
+        else:  # no-square: no all-filled (or all-colour) 2x2 square
             for r, c in cells:
                 if r + 1 < spec.height and c + 1 < spec.width:
-                    add(*(-filled(spec, r + dr, c + dc, rule[1]) for dr in (0, 1) for dc in (0, 1)))
-        else:
-            self.line(list(rule[1]), rule[2])
+                    add(*(-literal(spec, r + dr, c + dc, rule[1]) for dr in (0, 1) for dc in (0, 1)))
 
 
 def encode(spec: Spec, budget: int | None = None) -> tuple[int, list[str]]:
-    """``(number of variables, clauses as DIMACS lines)`` of the puzzle; OverflowError when its
-    DIMACS text would be longer than ``budget`` bytes."""
-    enc = Encoder(spec, budget)
-    h, w, k = spec.height, spec.width, nvalues(spec)
-    if k > 1:  # exactly one value per cell
-        enc.spend(2 * h * w * (k + 1) * (k + 2))
-        for r in range(h):
-            for c in range(w):
+    """``(number of variables, clauses as DIMACS lines)`` of the puzzle: with several colours, exactly one value per
+    cell; the givens; then each row, column and rule (:func:`~satnono.certify.puzzle.lanes`).  OverflowError when
+    its DIMACS text would be longer than ``budget`` bytes."""
+    enc, k = Encoder(spec, budget), nvalues(spec)
+    if k > 1:
+        enc.spend(2 * spec.height * spec.width * (k + 1) * (k + 2))
+        for r in range(spec.height):
+            for c in range(spec.width):
                 xs = [variable(spec, r, c, v) for v in range(k + 1)]
                 enc.add(*xs)
                 for i, a in enumerate(xs):
@@ -255,11 +216,7 @@ def encode(spec: Spec, budget: int | None = None) -> tuple[int, list[str]]:
                         enc.add(-a, -b)
     for r, c, v in spec.givens:
         enc.add(literal(spec, r, c, v))
-    for r in range(h):
-        enc.line([(r, c) for c in range(w)], spec.rows[r])
-    for c in range(w):
-        enc.line([(r, c) for r in range(h)], spec.columns[c])
-    for rule in spec.rules:
+    for _, _, rule in lanes(spec):
         enc.rule(rule)
     return enc.nvars, enc.lines
 

@@ -1,19 +1,14 @@
-"""Line deductions, replayed: a plain complete solver for one lane, and the check of a
-certificate's ``deductions.json``.
+"""Line deductions, replayed: a plain complete solver for one lane, and the check of a certificate's
+``deductions.json``.  Part of the trust base: it imports nothing of satnono outside ``satnono.certify``.
 
-Part of the trust base: it imports nothing of satnono outside ``satnono.certify``.  A *lane* is
-a row, a column or a rule.  The state is, per cell, the values it may still have (a bit mask
-over the values 0..K), at first every value but for the given cells.  A lane's *narrowing*
-keeps, of each of its cells' values, those that some grid keeping the lane's constraint alone
-(and the state) gives the cell: for a row, a column or a ``line`` rule, the paths of its graph
-(:func:`~satnono.certify.reference.line_graph`) that paint only allowed values; for the other
-rules, :func:`~satnono.certify.puzzle.narrow_rule`.
-
-``deductions.json`` is ``{"steps": [[lane, index, [[row, col, chars], ...]], ...]}``: lane
-``"row"``, ``"column"`` or ``"rule"`` (index 0-based, rules in the file's order), and per cell
-the characters of the values it may still have after the step.  Each step must narrow each
-cell it names, no further than the lane's narrowing goes.  Replayed from the start, the steps
-reach the solution (a line-solvable puzzle) or a state no lane narrows (one that is not).
+A *lane* is a row, a column or a rule (:func:`~satnono.certify.puzzle.lanes`).  Its *narrowing* keeps of each of its
+cells' values those that some grid keeping the lane's rule alone, and the state, gives the cell: for a line, the paths
+of its graph (:func:`~satnono.certify.reference.line_graph`) that paint only values the state allows; for another
+rule, :func:`~satnono.certify.puzzle.narrow_rule`.  ``deductions.json`` is ``{"steps": [[lane, index, [[row, col,
+chars], ...]], ...]}``: lane ``"row"``, ``"column"`` or ``"rule"`` (index 0-based), and per cell the characters of
+the values it may still have after the step, which must narrow it, no further than the lane's narrowing goes.
+Replayed from the start (every value, but for the givens), the steps must reach the solution (a line-solvable
+puzzle) or a state that no lane narrows (one that is not).
 """
 
 from __future__ import annotations
@@ -22,30 +17,26 @@ import json
 from functools import lru_cache
 from itertools import accumulate
 
-from .puzzle import Spec, narrow_rule
+from .puzzle import Spec, lanes, narrow_rule
 from .reference import line_graph
 
 _graph = lru_cache(maxsize=4096)(line_graph)
 
 
 def solve_line(n: int, blocks: tuple, allowed: list[int], nvals: int) -> list[int] | None:
-    """Per cell, the values (a mask over 0..nvals-1) that some placement of ``blocks`` painting
-    only allowed values gives it; None when there is no such placement."""
-    row = n + 1
+    """Per cell, the values (a mask over 0..nvals-1) that some placement of ``blocks`` painting only allowed values
+    gives it; None when there is no such placement."""
     # bad[v][i]: how many of the cells before i cannot have value v
     bad = [[0, *accumulate(not (a >> v) & 1 for a in allowed)] for v in range(nvals)]
-    usable = []  # the edges painting allowed values only: (node, head node, edge)
-    for e in _graph(n, blocks):
-        u, p, q, colour, size = e
-        if bad[colour][p + size] == bad[colour][p] and bad[0][q] == bad[0][p + size]:
-            usable.append((u, u + q - p + (row if colour else 0), e))
-    reached, live = {0}, {len(blocks) * row + n}
-    for u, head, _ in usable:
+    usable = [(u, v, p, q, colour, size) for u, v, p, q, colour, size in _graph(n, blocks)  # painting allowed values
+              if bad[colour][p + size] == bad[colour][p] and bad[0][q] == bad[0][p + size]]
+    reached, live = {0}, {len(blocks) * (n + 1) + n}
+    for u, v, *_ in usable:
         if u in reached:
-            reached.add(head)
+            reached.add(v)
     paint = [[0] * (n + 1) for _ in range(nvals)]  # paint[v]: +1 where an edge starts v, -1 after
-    for u, head, (_, p, q, colour, size) in reversed(usable):
-        if u in reached and head in live:  # an edge on a path from the source to the sink
+    for u, v, p, q, colour, size in reversed(usable):
+        if u in reached and v in live:  # an edge on a path from the source to the sink
             live.add(u)
             paint[colour][p] += 1
             paint[colour][p + size] -= 1
@@ -61,53 +52,41 @@ def solve_line(n: int, blocks: tuple, allowed: list[int], nvals: int) -> list[in
     return out
 
 
-def lanes(spec: Spec) -> list[tuple[str, int]]:
-    return ([("row", i) for i in range(spec.height)] + [("column", i) for i in range(spec.width)]
-            + [("rule", i) for i in range(len(spec.rules))])
-
-
-def narrow(spec: Spec, lane: tuple[str, int], state: list[list[int]]) -> dict | None:
-    """The lane's narrowing: the new value masks of the cells it may change, None when no grid
-    keeps the lane's constraint in this state."""
-    kind, i = lane
-    if kind == "row":
-        cells, blocks = [(i, c) for c in range(spec.width)], spec.rows[i]
-    elif kind == "column":
-        cells, blocks = [(r, i) for r in range(spec.height)], spec.columns[i]
-    elif spec.rules[i][0] == "line":
-        cells, blocks = list(spec.rules[i][1]), spec.rules[i][2]
-    else:
-        return narrow_rule(spec, spec.rules[i], state)
-    new = solve_line(len(cells), blocks, [state[r][c] for r, c in cells], len(spec.chars))
-    return None if new is None else dict(zip(cells, new))
+def narrow(spec: Spec, rule: tuple, state: list[list[int]]) -> dict | None:
+    """A lane's narrowing (its rule's): the new value masks of the cells it may change, None when no grid keeps the
+    rule in this state."""
+    if rule[0] != "line":
+        return narrow_rule(spec, rule, state)
+    new = solve_line(len(rule[1]), rule[2], [state[r][c] for r, c in rule[1]], len(spec.chars))
+    return None if new is None else dict(zip(rule[1], new))
 
 
 def replay(spec: Spec, data: bytes, line_solvable: bool, solution: list[list[int]]) -> str | None:
-    """Why the deductions of ``deductions.json`` do not certify ``line_solvable`` (the puzzle
-    is solved by them, to ``solution``, or they end where no lane narrows), or None."""
+    """Why the deductions of ``deductions.json`` do not certify ``line_solvable`` (the puzzle is solved by them, to
+    ``solution``, or they end where no lane narrows), or None."""
     try:
         steps = json.loads(data)["steps"]
     except (ValueError, RecursionError, TypeError, KeyError):
         return "not a JSON object with 'steps'"
     h, w = spec.height, spec.width
+    rules = {(kind, i): rule for kind, i, rule in lanes(spec)}
     state = [[(1 << len(spec.chars)) - 1] * w for _ in range(h)]
     for r, c, v in spec.givens:
         state[r][c] = 1 << v
-    size = {"row": h, "column": w, "rule": len(spec.rules)}
     if not isinstance(steps, list) or len(steps) > h * w * len(spec.chars):
         return "'steps' is not a list of at most one step per cell and value"
     for k, step in enumerate(steps, 1):
-        if not (isinstance(step, list) and len(step) == 3 and step[0] in ("row", "column", "rule") and _index(step[1], size[step[0]])
-                and isinstance(step[2], list)):
+        if not (isinstance(step, list) and len(step) == 3 and isinstance(step[0], str) and type(step[1]) is int
+                and (step[0], step[1]) in rules and isinstance(step[2], list)):
             return f"step {k}: expected [lane, index, cells]"
-        exact = narrow(spec, (step[0], step[1]), state)
+        exact = narrow(spec, rules[(step[0], step[1])], state)
         if exact is None:
             return f"step {k}: {step[0]} {step[1] + 1} admits no grid"
         seen = set()
         for cell in step[2]:
-            if not (isinstance(cell, list) and len(cell) == 3 and _index(cell[0], h) and _index(cell[1], w)
-                    and isinstance(cell[2], str) and cell[2] and not cell[2].strip(spec.chars)
-                    and (cell[0], cell[1]) not in seen):
+            if not (isinstance(cell, list) and len(cell) == 3 and type(cell[0]) is int and type(cell[1]) is int
+                    and 0 <= cell[0] < h and 0 <= cell[1] < w and isinstance(cell[2], str) and cell[2]
+                    and not cell[2].strip(spec.chars) and (cell[0], cell[1]) not in seen):
                 return f"step {k}: expected distinct [row, col, values] cells"
             r, c = cell[0], cell[1]
             seen.add((r, c))
@@ -126,12 +105,8 @@ def replay(spec: Spec, data: bytes, line_solvable: bool, solution: list[list[int
         return None
     if not open_cells:
         return "the deductions solve the puzzle, but it is said not to be line-solvable"
-    for lane in lanes(spec):
-        exact = narrow(spec, lane, state)
+    for kind, i, rule in lanes(spec):
+        exact = narrow(spec, rule, state)
         if exact is None or any(state[r][c] & ~m for (r, c), m in exact.items()):
-            return f"{lane[0]} {lane[1] + 1} narrows the state the deductions end in: it is not stuck"
+            return f"{kind} {i + 1} narrows the state the deductions end in: it is not stuck"
     return None
-
-
-def _index(x: object, size: int) -> bool:
-    return type(x) is int and 0 <= x < size

@@ -1,22 +1,7 @@
-"""Checking a certificate: :func:`verify`, what ``satnono verify CERT`` runs.
-
-Part of the trust base: this module imports nothing of satnono outside ``satnono.certify``.
-The checks, in order (the first that fails is the answer):
-
-1. ``certificate.json`` is a manifest of a known verdict listing exactly that verdict's files,
-   and each file's SHA-256 is the one listed;
-2. ``puzzle.json`` is a puzzle (:mod:`~satnono.certify.puzzle`), and ``formula.cnf`` is byte
-   for byte its reference encoding (:mod:`~satnono.certify.reference`), whose variable map the
-   manifest repeats;
-3. each solution keeps the clues, the givens and the rules, and two solutions differ;
-4. the line deductions replay (:mod:`~satnono.certify.replay`) to the solution, or to a stuck
-   state, as the manifest's ``line_solvable`` says;
-5. the DRAT proof refutes ``formula.cnf`` with the solution's blocking clause appended
-   (unique) or ``formula.cnf`` alone (none), by the checker compiled from ``_drat.c`` (where it
-   is not built, or ``SATNONO_PURE`` is set: the same in plain Python, :mod:`~satnono.certify.drat`).
-
-Every file is read up to a size limit, so a huge file is one line of error, not a crash.
-"""
+"""Checking a certificate: :func:`verify`, what ``satnono verify CERT`` runs.  The checks are the functions
+``check_*`` below, in order: the first that fails is the answer.  Every file is read up to a size limit, so a huge
+file is one line of error, not a crash.  Part of the trust base: it imports nothing of satnono outside
+``satnono.certify``."""
 
 from __future__ import annotations
 
@@ -30,15 +15,13 @@ from .reference import ENCODER_VERSION, blocking_clause, dimacs, encode, variabl
 from .replay import replay
 
 MANIFEST = "certificate.json"
-FILES = {
-    "unique": ("puzzle.json", "formula.cnf", "solution", "deductions.json", "proof.drat"),
-    "multiple": ("puzzle.json", "formula.cnf", "solution", "solution2", "deductions.json"),
-    "none": ("puzzle.json", "formula.cnf", "proof.drat"),
-}
+FILES = {"unique": ("puzzle.json", "formula.cnf", "solution", "deductions.json", "proof.drat"),
+         "multiple": ("puzzle.json", "formula.cnf", "solution", "solution2", "deductions.json"),
+         "none": ("puzzle.json", "formula.cnf", "proof.drat")}
 #: The largest file of each name read, in bytes: a larger one is refused, not read.
 LIMITS = {MANIFEST: 64 << 20, "puzzle.json": 64 << 20, "solution": 64 << 20, "solution2": 64 << 20,
           "deductions.json": 256 << 20, "formula.cnf": 1 << 30, "proof.drat": 2 << 30}
-VERIFIED, TRIVIAL = 0, 1  # the DRAT checker's verdicts that accept a proof (the others reject it)
+VERIFIED, TRIVIAL = 0, 1  # the DRAT checker's verdicts that accept a proof (TRIVIAL: unit propagation refutes alone)
 
 
 class Rejected(Exception):
@@ -46,15 +29,14 @@ class Rejected(Exception):
 
 
 def _read(directory: str, name: str) -> bytes:
-    """A certificate's file: a regular file (a named pipe is refused, not waited on) within its
-    size limit."""
+    """A file of the certificate: a regular file (a named pipe is refused, not waited on) within its size limit."""
     limit = LIMITS[name]
     try:
         with open(os.path.join(directory, name), "rb", opener=lambda path, flags: os.open(path, flags | os.O_NONBLOCK)) as f:
             info = os.fstat(f.fileno())
             if not stat.S_ISREG(info.st_mode):
                 raise Rejected(f"{name}: not a regular file")
-            if info.st_size > limit or len(data := f.read(limit + 1)) > limit:  # (not read if too large)
+            if info.st_size > limit or len(data := f.read(limit + 1)) > limit:  # (not read when too large)
                 raise Rejected(f"{name}: larger than {limit >> 20} MB")
     except OSError as e:
         raise Rejected(f"{name}: cannot read: {e.strerror or e}") from None
@@ -80,30 +62,29 @@ def verify(directory: str) -> tuple[bool, str]:
 
 
 def check_manifest(directory: str) -> dict:
-    """1. The manifest, of a known verdict, listing that verdict's files with their SHA-256."""
+    """1. The manifest, of a known verdict, lists that verdict's files with their SHA-256."""
     try:
         m = json.loads(_read(directory, MANIFEST))
     except (ValueError, RecursionError):
         raise Rejected(f"{MANIFEST}: not JSON") from None
-    if not isinstance(m, dict) or not isinstance(m.get("verdict"), str) or m["verdict"] not in FILES \
+    if not isinstance(m, dict) or m.get("verdict") not in ("unique", "multiple", "none") \
             or not isinstance(m.get("line_solvable"), bool):
         raise Rejected(f"{MANIFEST}: no verdict (unique, multiple or none) and line_solvable flag")
-    verdict = m["verdict"]
-    files = m.get("files")
-    if not isinstance(files, dict) or sorted(files) != sorted(FILES[verdict]):
-        raise Rejected(f"{MANIFEST}: a {verdict} certificate lists the files {', '.join(FILES[verdict])}")
-    for name in FILES[verdict]:
-        if hashlib.sha256(_read(directory, name)).hexdigest() != files[name]:
+    files = FILES[m["verdict"]]
+    if not isinstance(m.get("files"), dict) or sorted(m["files"]) != sorted(files):
+        raise Rejected(f"{MANIFEST}: a {m['verdict']} certificate lists the files {', '.join(files)}")
+    for name in files:
+        if hashlib.sha256(_read(directory, name)).hexdigest() != m["files"][name]:
             raise Rejected(f"{name}: its SHA-256 differs from the one in {MANIFEST}")
     if m.get("encoder_version") != ENCODER_VERSION:
         raise Rejected(f"{MANIFEST}: encoder version {m.get('encoder_version')!r}; this verifier has {ENCODER_VERSION}")
-    if m["line_solvable"] and verdict != "unique":
-        raise Rejected(f"{MANIFEST}: a {verdict} puzzle cannot be line-solvable")
+    if m["line_solvable"] and m["verdict"] != "unique":
+        raise Rejected(f"{MANIFEST}: a {m['verdict']} puzzle cannot be line-solvable")
     return m
 
 
 def check_formula(directory: str, m: dict) -> tuple[Spec, int, list[str]]:
-    """2. The puzzle, and formula.cnf and the variable map as the reference encoder makes them."""
+    """2. The puzzle is one, and formula.cnf and the variable map are its reference encoder's."""
     try:
         spec = read_puzzle(_read(directory, "puzzle.json"))
     except ValueError as e:
@@ -128,8 +109,7 @@ def check_solutions(directory: str, m: dict, spec: Spec) -> list[list[list[int]]
             grids.append(read_grid(spec, _read(directory, name)))
         except ValueError as e:
             raise Rejected(f"{name}: {e}") from None
-        why = grid_error(spec, grids[-1])
-        if why is not None:
+        if (why := grid_error(spec, grids[-1])) is not None:
             raise Rejected(f"{name}: not a solution: {why}")
     if len(grids) == 2 and grids[0] == grids[1]:
         raise Rejected("solution2: the same grid as solution")
@@ -137,43 +117,43 @@ def check_solutions(directory: str, m: dict, spec: Spec) -> list[list[list[int]]
 
 
 def check_deductions(directory: str, m: dict, spec: Spec, grids: list) -> None:
-    """4. The line deductions replay to the solution or to a stuck state, as line_solvable says."""
-    if m["verdict"] != "none":
-        why = replay(spec, _read(directory, "deductions.json"), m["line_solvable"], grids[0])
-        if why is not None:
-            raise Rejected(f"deductions.json: {why}")
+    """4. The line deductions replay to the solution, or to a stuck state, as line_solvable says."""
+    if m["verdict"] == "none":
+        return
+    why = replay(spec, _read(directory, "deductions.json"), m["line_solvable"], grids[0])
+    if why is not None:
+        raise Rejected(f"deductions.json: {why}")
 
 
 def check_proof(directory: str, m: dict, spec: Spec, nvars: int, lines: list[str], grids: list) -> str:
-    """5. The DRAT proof refutes formula.cnf (its clauses: byte for byte the file) with the
-    solution's blocking clause appended (unique), or alone (none); what was checked."""
-    verdict = m["verdict"]
-    if verdict == "multiple":
+    """5. The DRAT proof refutes formula.cnf (its clauses, byte for byte the file) with the solution's blocking clause
+    appended (unique), or alone (none); what was checked."""
+    if m["verdict"] == "multiple":
         return "multiple: two solutions checked, the line deductions replayed"
     proof = _read(directory, "proof.drat")
-    if verdict == "unique":
+    if m["verdict"] == "unique":
         block = " ".join(map(str, blocking_clause(spec, grids[0]))) + " 0"
         if m.get("blocking_clause") != block:
             raise Rejected(f"{MANIFEST}: blocking_clause is not the one of the solution")
         lines = [*lines, block]
     code, lemmas, rat, offset = drat_checker()(("\n".join(lines) + "\n").encode("ascii"), proof)
-    if code == VERIFIED:
-        how = f"verified: {lemmas} lemmas checked ({rat} RAT)"
-    elif code == TRIVIAL:
-        how = "verified: unit propagation alone refutes the formula (0 lemmas checked)"
-    else:
+    if code not in (VERIFIED, TRIVIAL):
         from .drat import explain  # (the words of a rejection)
 
         raise Rejected(f"proof.drat: {explain((code, lemmas, rat, offset), proof)}")
-    if verdict == "none":
-        return f"none: proof.drat refutes formula.cnf ({how})"
+    how = f"{lemmas} lemmas checked ({rat} RAT)"
+    if code == TRIVIAL:
+        how = "unit propagation alone refutes the formula (0 lemmas checked)"
+    if m["verdict"] == "none":
+        return f"none: proof.drat refutes formula.cnf (verified: {how})"
     kind = "line-solvable" if m["line_solvable"] else "not line-solvable"
-    return f"unique ({kind}): the solution checked, the deductions replayed, proof.drat refutes every other grid ({how})"
+    return (f"unique ({kind}): the solution checked, the deductions replayed, proof.drat refutes every other grid "
+            f"(verified: {how})")
 
 
 def drat_checker():  # type: ignore[no-untyped-def]
-    """The DRAT checker, ``check(formula, proof) -> (code, lemmas, rat, offset)``: compiled
-    from ``_drat.c``, else (not built, or ``SATNONO_PURE`` set) the same in plain Python."""
+    """The DRAT checker, ``check(formula, proof) -> (code, lemmas, rat, offset)``: compiled from ``_drat.c``, or
+    where that is not built (or ``SATNONO_PURE`` is set) its twin in plain Python, in ``drat.py``."""
     if os.environ.get("SATNONO_PURE", "") in ("", "0"):
         try:
             from ._drat import check
