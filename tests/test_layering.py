@@ -35,7 +35,7 @@ LAYERS: list[list[str]] = [
     ["satnono.diagnose"],
     ["satnono.explain"],
     ["satnono.classify", "satnono.batch.tasks"],  # the check and count batches' task functions
-    ["satnono.generation"],
+    ["satnono.generation", "satnono.lanegen"],
     ["satnono.blot"],
     ["satnono.fixer"],
     ["satnono.report", "satnono.render", "satnono.lanerender"],
