@@ -18,7 +18,7 @@ LAYERS: list[list[str]] = [
     ["satnono.clues", "satnono.results", "satnono.palette", "satnono.lanes"],
     ["satnono.lines", "satnono.cnf.ladders", "satnono.cnf.blotted"],
     ["satnono.rules"],
-    ["satnono.model", "satnono.lanepuzzle"],
+    ["satnono.model", "satnono.lanepuzzle", "satnono.lanerules"],
     ["satnono.formats"],
     ["satnono.logic.state", "satnono.logic.propagate", "satnono.logic.lanes"],
     # the numpy batch kernel and the 2x2 switches work on whole pictures (Puzzle in, arrays out;
