@@ -7,6 +7,8 @@ import os
 import re
 import sys
 
+from typing import TYPE_CHECKING
+
 import click
 
 from ..model import Puzzle
@@ -23,18 +25,26 @@ from .options import (
     workers_option,
 )
 
+if TYPE_CHECKING:
+    from ..lanes import Triangle
+
 GENERATE_EXIT_HELP = exit_help(
     (0, "COUNT puzzles were generated"), INTERNAL,
-    (2, "usage error (bad --size, --density or other option)"),
+    (2, "usage error (bad --size, --shape, --density or other option)"),
     (5, "--max-candidates ran out first (the puzzles found are written)"),
     (6, "an output file already exists (nothing is written) or cannot be written"))
 
-_GEN_SUFFIX = {"json": "json", "non": "non", "pbm": "pbm"}
+_GEN_SUFFIX = {"json": "json", "non": "non", "pbm": "pbm", "xml": "xml", "g": "g"}
+#: The formats --format takes for a grid (--size) and for a triddler (--shape), the default first.
+_GRID_FORMATS = ("json", "non", "pbm")
+_TRIDDLER_FORMATS = ("xml", "json", "g")
 
 
-def _size_option(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, int]:
+def _size_option(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[int, int] | None:
     from ..model import MAX_SIDE
 
+    if value is None:
+        return None
     m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", value or "")
     if not m:
         raise click.BadParameter(f"expected WIDTHxHEIGHT such as 20x15, got {value!r}")
@@ -42,6 +52,17 @@ def _size_option(ctx: click.Context, param: click.Parameter, value: str) -> tupl
     if not (1 <= w <= MAX_SIDE and 1 <= h <= MAX_SIDE):
         raise click.BadParameter(f"each side must be between 1 and {MAX_SIDE}, got {w}x{h}")
     return w, h
+
+
+def _shape_option(ctx: click.Context, param: click.Parameter, value: str | None) -> Triangle | None:
+    if value is None:
+        return None
+    from ..lanegen import parse_shape
+
+    try:
+        return parse_shape(value)
+    except ValueError as e:
+        raise click.BadParameter(str(e)) from None
 
 
 def _density_option(ctx: click.Context, param: click.Parameter, value: str) -> tuple[float, float]:
@@ -89,7 +110,13 @@ def _out_paths(out_dir: str, count: int, fmt: str) -> list[str]:
 
 
 @click.command(epilog=GENERATE_EXIT_HELP + BATCH_EXIT_HELP)
-@click.option("--size", "size", required=True, callback=_size_option, metavar="WxH", help="Width x height, e.g. 25x25.")
+@click.option("--size", "size", default=None, callback=_size_option, metavar="WxH",
+              help="Width x height of a grid, e.g. 25x25 (or --shape for a triddler).")
+@click.option("--shape", "shape", default=None, callback=_shape_option, metavar="SHAPE",
+              help="A triddler (triangular cells) instead of a grid: hexagon:N (the regular hexagon of side N), "
+                   "parallelogram:ROWSxWIDTH (ROWS rows of 2*WIDTH triangles), triangle:N (the big triangle of "
+                   "side N) or sides:A,B,C,D,E,F (any hexagon, sides as in .g); e.g. --shape hexagon:4. Not "
+                   "with --size.")
 @click.option("-n", "--count", type=click.IntRange(min=1), required=True, help="Number of puzzles to generate.")
 @click.option("--seed", type=click.IntRange(min=0), required=True, help="Seed: the same seed and options give the same puzzles.")
 @click.option("--density", default="0.2-0.7", show_default=True, callback=_density_option, metavar="LO-HI",
@@ -102,13 +129,15 @@ def _out_paths(out_dir: str, count: int, fmt: str) -> list[str]:
 @click.option("--min-open", type=click.IntRange(min=0), default=0, show_default=True,
               help="With --require search: at least this many cells left open by line logic.")
 @click.option("--style", type=click.Choice(["noise", "smooth"]), default="noise", show_default=True,
-              help="noise: independent cells; smooth: noise averaged over 3x3 (larger connected areas).")
+              help="noise: independent cells; smooth: noise averaged over 3x3 (larger connected areas; on a "
+                   "triddler over each triangle's neighbours and theirs).")
 @workers_option("Processes judging candidates (the output does not depend on it).")
 @scheduler_option
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write puzzle-0001.EXT, ... into this directory (created if missing). Default: JSON lines on stdout.")
-@click.option("--format", "fmt", type=click.Choice(list(_GEN_SUFFIX)), default="json", show_default=True,
-              help="File format with --out.")
+@click.option("--format", "fmt", type=click.Choice(list(_GEN_SUFFIX)), default=None,
+              help="File format with --out: json (default), non or pbm for a grid; xml (default), json or g "
+                   "for a triddler.")
 @timeout_option(10.0, "SAT time limit per candidate; a candidate that exceeds it is rejected.")
 @max_memory_option
 @click.option("--max-candidates", type=click.IntRange(min=1), default=None, metavar="N",
@@ -123,10 +152,12 @@ def _out_paths(out_dir: str, count: int, fmt: str) -> list[str]:
 @rule_option("A rule every puzzle keeps (repeatable; spelled as for check): pictures are drawn to keep it "
              "(mirrored for symmetric, one region for connected) and --require is judged under it.",
              expose_value=True)
-def generate(size: tuple[int, int], count: int, seed: int, density: tuple[float, float], require: str, min_open: int,
-             style: str, workers: int, scheduler: str | None, out_dir: str | None, fmt: str, timeout: float,
-             max_candidates: int | None, colors: int, blot: bool, rules: tuple) -> None:
-    """Generate random puzzles that meet a requirement (line-solvable by default).
+def generate(size: tuple[int, int] | None, shape: Triangle | None, count: int, seed: int, density: tuple[float, float],
+             require: str, min_open: int, style: str, workers: int, scheduler: str | None, out_dir: str | None,
+             fmt: str | None, timeout: float, max_candidates: int | None, colors: int, blot: bool, rules: tuple) -> None:
+    """Generate random puzzles that meet a requirement (line-solvable by default): grids of
+    --size WxH, or triddlers (triangular cells) of --shape, e.g. hexagon:4, parallelogram:3x5 or
+    triangle:6, written as xml (default with --out), json or g.
 
     Candidate i is drawn from (SEED, i) alone and candidates are accepted in
     order, so the same options give byte-identical output for any --workers.
@@ -136,6 +167,20 @@ def generate(size: tuple[int, int], count: int, seed: int, density: tuple[float,
     from ..formats import save
     from ..generation import generate as _generate
 
+    if size is not None and shape is not None:
+        raise click.UsageError("--shape and --size do not go together: --size WxH makes grids, --shape SHAPE triddlers")
+    if size is None and shape is None:
+        raise click.UsageError("give --size WxH (a grid) or --shape SHAPE (a triddler, e.g. hexagon:4)")
+    if shape is not None:
+        _generate_triddlers(shape, count, seed, density, require, min_open, style, workers, scheduler, out_dir,
+                            fmt, timeout, max_candidates, colors, blot, rules)
+        return
+    if fmt is None:
+        fmt = "json"
+    elif fmt not in _GRID_FORMATS:
+        raise click.UsageError(f"--format {fmt} is for triddlers (--shape); a grid is written as "
+                               f"{', '.join(_GRID_FORMATS)}")
+    assert size is not None
     w, h = size
     if min_open and require != "search":
         raise click.UsageError("--min-open applies only to --require search")
@@ -206,3 +251,56 @@ def generate(size: tuple[int, int], count: int, seed: int, density: tuple[float,
             f"keeping every puzzle {'line-solvable' if require == 'line' else 'unique'}")
     if gen.exhausted:
         raise CliExit(EXIT_UNKNOWN, f"--max-candidates {max_candidates} ran out before {count} puzzles were accepted")
+
+
+def _generate_triddlers(shape: Triangle, count: int, seed: int, density: tuple[float, float], require: str,
+                        min_open: int, style: str, workers: int, scheduler: str | None, out_dir: str | None,
+                        fmt: str | None, timeout: float, max_candidates: int | None, colors: int, blot: bool,
+                        rules: tuple) -> None:
+    """``generate --shape``: triddlers (:mod:`satnono.lanegen`), written as xml, json or g."""
+    from ..formats import dumps, save
+    from ..lanegen import generate_lanes, shape_label
+
+    if min_open and require != "search":
+        raise click.UsageError("--min-open applies only to --require search")
+    if fmt is not None and fmt not in _TRIDDLER_FORMATS:
+        raise click.UsageError(f"--format {fmt} cannot hold a triddler; use {', '.join(_TRIDDLER_FORMATS)}")
+    if out_dir is None and fmt is not None and fmt != "json":
+        raise click.UsageError(f"--format {fmt} needs --out (standard output gets JSON lines)")
+    if blot:
+        raise click.UsageError("--blot is for grids (--size) only")
+    if rules:
+        raise click.UsageError("--rule is for grids (--size) only")
+    fmt = fmt or ("xml" if out_dir is not None else "json")
+    paths = _out_paths(out_dir, count, fmt) if out_dir is not None else []
+    gen = generate_lanes(shape, count, seed=seed, density=density, require=require, style=style, min_open=min_open,
+                         workers=workers, timeout=timeout, max_candidates=max_candidates, colors=colors,
+                         scheduler=scheduler)
+    gen.on_start = batch_started(Bar("generate", False), 0)
+    written = 0
+    try:
+        for p in gen:
+            with SIGNALS.critical():
+                if out_dir is None:
+                    click.echo(json.dumps(json.loads(dumps(p, "json")), ensure_ascii=False))
+                else:
+                    save(p, paths[written], fmt, overwrite=False)
+                written += 1
+    except KeyboardInterrupt as e:
+        sys.stdout.flush()
+        stopped(e, written, count, extra=f"; {out_dir} holds every finished file" if out_dir else "")
+    except FileExistsError:
+        raise CliExit(EXIT_INPUT, f"{paths[written]}: appeared while generating; refusing to overwrite") from None
+    except OSError as e:
+        raise CliExit(EXIT_INPUT, f"{paths[written] if out_dir else 'stdout'}: cannot write: {e.strerror or e}") from None
+    st = gen.stats
+    reasons = ", ".join(f"{k} {v}" for k, v in sorted(st.reasons.items()))
+    per = f"{st.seconds_per_accepted:.4f} s" if st.seconds_per_accepted is not None else "-"
+    err(f"generated {written} of {count} triddlers ({shape_label(shape)}, {shape.cell_count} cells"
+        f"{f', {colors} colours' if colors > 1 else ''}, require {require}, style {style}, "
+        f"density {density[0]:g}-{density[1]:g}): {st.tried} candidates tried, "
+        f"{st.rejected_density} rejected by density, {st.rejected_class} rejected by class"
+        f"{f' ({reasons})' if reasons else ''}, acceptance rate {100 * st.acceptance_rate:.1f}%, "
+        f"{per} per accepted puzzle, {st.seconds:.2f} s in all")
+    if gen.exhausted:
+        raise CliExit(EXIT_UNKNOWN, f"--max-candidates {max_candidates} ran out before {count} triddlers were accepted")
