@@ -63,8 +63,8 @@ def classify_puzzle(
     line_solver: LineSolver | None = None,
 ) -> dict[str, Any]:
     """Classify one puzzle; returns a JSON-ready dict (without ``file``/``index``).  A puzzle of
-    another geometry (a triddler) has no width and height (null), and with probing a level only
-    when line logic solves it.
+    another geometry (a triddler) has no width and height (null) but its ``geometry`` (JSON form)
+    and ``cells``, and with probing a level only when line logic solves it.
 
     Keys: ``name``, ``width``, ``height``, ``class``, ``level`` (with probing, for
     unique puzzles; else null), ``line_solvable``, ``unknown_after_line``,
@@ -125,6 +125,9 @@ def classify_puzzle(
         "steps": grade.get("steps"),
         "probes": grade.get("probes"),
         "grade": grade.get("text"),
+        # a puzzle of another geometry (a triddler) says which, instead of a width and a height
+        **({} if isinstance(puzzle, Puzzle) else {"geometry": puzzle.geometry.as_json(),
+                                                  "cells": puzzle.geometry.cell_count}),
     }
 
 

@@ -220,7 +220,10 @@ def classify_text(rec: dict[str, Any]) -> str:
     shown = f"{count:,}" if rec["count_exact"] else f">= {count:,}"
     noun = "solution" if count == 1 and rec["count_exact"] else "solutions"
     extra = f", {rec['reason']}" if rec["class"] == "unknown" and rec.get("reason") else ""
-    return (f"{where}: {cls}  [{rec['width']}x{rec['height']}, {rec['unknown_after_line']} cells left "
+    size = (f"{rec['width']}x{rec['height']}" if rec.get("geometry") is None
+            else f"{'triddler' if rec['geometry'].get('kind') == 'triangle' else rec['geometry'].get('kind')} "
+                 f"of {rec.get('cells')} cells")
+    return (f"{where}: {cls}  [{size}, {rec['unknown_after_line']} cells left "
             f"after line logic, {shown} {noun}, {rec['seconds']:.3f} s{extra}]")
 
 

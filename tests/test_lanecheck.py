@@ -161,3 +161,18 @@ def test_count_counts_a_triddler_by_enumeration():
         d = count_dict(capped, "f.xml", None)
         assert d["geometry"] == p.geometry.as_json() and "width" not in d and d["count"] == 2
         assert count(p, max_solutions=2, exact=True).count == truth
+
+
+def test_classify_sorts_a_triddler_and_names_its_shape():
+    from satnono.classify import classify_puzzle
+    from satnono.report import classify_text
+
+    p = next(iter(_hard([Triangle.hexagon(2)], BW_PALETTE, 1)))
+    truth = brute_force(p)
+    rec = classify_puzzle(p, probing=True)
+    assert rec["class"] == ("multiple" if len(truth) > 1 else "search") and rec["width"] is None
+    assert rec["geometry"] == p.geometry.as_json() and rec["cells"] == 24
+    line = LanePuzzle.from_picture(Triangle.hexagon(1), "#..#.#", keep_goal=False)
+    rec = classify_puzzle(line, probing=True)
+    assert (rec["class"], rec["level"]) == ("line", "line")
+    assert "[triddler of 6 cells, 0 cells left" in classify_text({"file": "t.xml", "index": None, **rec})
