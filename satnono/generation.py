@@ -157,7 +157,12 @@ class Generation:
     2
     """
 
-    def __init__(self, spec: GenerateSpec, count: int, workers: int, max_candidates: int | None,
+    #: Chunks (:meth:`_chunks`) hold at least this many candidates, and this many more than the
+    #: acceptance rate says are needed.
+    MIN_CHUNK = 16
+    CHUNK_MARGIN = 8
+
+    def __init__(self, spec: Any, count: int, workers: int, max_candidates: int | None,
                  scheduler: str | None = None) -> None:
         self.spec = spec
         self.count = count
@@ -171,8 +176,20 @@ class Generation:
         self.exhausted = False
         """True when ``max_candidates`` ran out before ``count`` puzzles were accepted."""
 
+    def accepted(self, i: int, cls: str, rows: Any) -> Any:
+        """The puzzle of accepted candidate ``i`` (of class ``cls``; ``rows``: its picture)."""
+        return _puzzle(self.spec, i, cls, rows)
+
+    def max_chunk(self) -> int:
+        """The most candidates a chunk holds."""
+        return _max_chunk(self.spec)
+
+    @staticmethod
+    def chunk_task(item: tuple[Any, int, int]) -> list[Verdict]:
+        """The verdicts on a chunk ``(spec, start, stop)`` (a worker's task: a module's function)."""
+        return _evaluate_chunk(item)
+
     def __iter__(self) -> Iterator[Puzzle]:
-        spec = self.spec
         st = self.stats = GenerateStats()  # a fresh count for every pass
         self.exhausted = False
         t0 = time.monotonic()
@@ -188,7 +205,7 @@ class Generation:
                     st.accepted += 1
                     st.classes[cls] += 1
                     st.seconds = time.monotonic() - t0
-                    yield _puzzle(spec, i, cls, rows)
+                    yield self.accepted(i, cls, rows)
                     if st.accepted >= self.count:
                         st.seconds = time.monotonic() - t0
                         return
@@ -209,12 +226,12 @@ class Generation:
         number of chunks in flight."""
         start = 0
         limit = self.max_candidates
-        cap = _max_chunk(self.spec)
+        cap = self.max_chunk()
         while limit is None or start < limit:
             st = self.stats
             rate = (st.accepted + 1) / (st.tried + 2)
-            want = int((self.count - st.accepted) / rate * 1.1) + 8
-            size = max(16, min(cap, want // ahead))
+            want = int((self.count - st.accepted) / rate * 1.1) + self.CHUNK_MARGIN
+            size = max(self.MIN_CHUNK, min(cap, want // ahead))
             stop = start + size if limit is None else min(start + size, limit)
             yield start, stop
             start = stop
@@ -222,7 +239,7 @@ class Generation:
     def _verdicts(self) -> Generator[Verdict, None, None]:
         if self.workers <= 1 and not self.scheduler:
             for start, stop in self._chunks(1):
-                yield from evaluate_chunk(self.spec, start, stop)
+                yield from self.chunk_task((self.spec, start, stop))
             return
         from .batch import BatchError, Lost, run
         from .batch.ordered import in_order
@@ -234,12 +251,12 @@ class Generation:
             if self.on_start is not None:
                 self.on_start(runner)
 
-        def items() -> Iterator[tuple[int, tuple[GenerateSpec, int, int]]]:
+        def items() -> Iterator[tuple[int, tuple[Any, int, int]]]:
             for k, (start, stop) in enumerate(self._chunks(ahead[0])):
                 yield k, (self.spec, start, stop)
 
         # chunks are consumed strictly in index order, so the output does not depend on the back end
-        stream = run(_evaluate_chunk, items(), workers=self.workers, scheduler=self.scheduler, chunked=False,
+        stream = run(self.chunk_task, items(), workers=self.workers, scheduler=self.scheduler, chunked=False,
                      start_method="spawn", on_start=started)
         try:
             for k, verdicts in in_order(stream):

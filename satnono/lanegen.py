@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,7 +49,7 @@ from .generation import (
     REQUIREMENTS,
     STYLES,
     TIMEOUT,
-    GenerateStats,
+    Generation,
     Verdict,
     decide,
 )
@@ -148,96 +147,24 @@ class LaneGenerateSpec:
         return shape_label(self.geometry)
 
 
-class LaneGeneration:
+class LaneGeneration(Generation):
     """An iterable of accepted triddlers (:class:`~satnono.lanepuzzle.LanePuzzle`, each with its
     goal); ``stats`` (:class:`satnono.generation.GenerateStats`) is updated as it runs, and
-    ``exhausted`` is True when ``max_candidates`` ran out first: as
-    :class:`satnono.generation.Generation`."""
+    ``exhausted`` is True when ``max_candidates`` ran out first: :class:`satnono.generation.Generation`
+    with the triddler's candidates, judged one by one (so in small chunks)."""
 
-    def __init__(self, spec: LaneGenerateSpec, count: int, workers: int, max_candidates: int | None,
-                 scheduler: str | None = None) -> None:
-        self.spec = spec
-        self.count = count
-        self.workers = workers
-        self.scheduler = scheduler
-        self.on_start: Callable[[Any], None] | None = None
-        """Called with the batch runner once its workers exist (with workers > 1 or a scheduler)."""
-        self.max_candidates = max_candidates
-        self.stats = GenerateStats()
-        self.exhausted = False
+    MIN_CHUNK = 2
+    CHUNK_MARGIN = 2
 
-    def __iter__(self) -> Iterator[LanePuzzle]:
-        spec = self.spec
-        st = self.stats = GenerateStats()
-        self.exhausted = False
-        t0 = time.monotonic()
-        if self.count <= 0:
-            return
-        verdicts = self._verdicts()
-        try:
-            for i, verdict, cls, rows in verdicts:
-                st.tried += 1
-                if verdict == DENSITY:
-                    st.rejected_density += 1
-                elif verdict == ACCEPT:
-                    st.accepted += 1
-                    st.classes[cls] += 1
-                    st.seconds = time.monotonic() - t0
-                    assert rows is not None
-                    yield _puzzle(spec, i, cls, rows[0])
-                    if st.accepted >= self.count:
-                        st.seconds = time.monotonic() - t0
-                        return
-                else:
-                    st.rejected_class += 1
-                    st.reasons[verdict] += 1
-                st.seconds = time.monotonic() - t0
-            self.exhausted = True
-            st.seconds = time.monotonic() - t0
-        finally:
-            verdicts.close()
+    def accepted(self, i: int, cls: str, rows: Any) -> LanePuzzle:
+        return _puzzle(self.spec, i, cls, rows[0])
 
-    def _chunks(self, ahead: int) -> Iterator[tuple[int, int]]:
-        """Index ranges judged together (sizes change the speed only, never the output)."""
-        start = 0
-        limit = self.max_candidates
-        while limit is None or start < limit:
-            st = self.stats
-            rate = (st.accepted + 1) / (st.tried + 2)
-            want = int((self.count - st.accepted) / rate * 1.1) + 2
-            size = max(2, min(64, want // ahead))
-            stop = start + size if limit is None else min(start + size, limit)
-            yield start, stop
-            start = stop
+    def max_chunk(self) -> int:
+        return 64
 
-    def _verdicts(self) -> Generator[Verdict, None, None]:
-        if self.workers <= 1 and not self.scheduler:
-            for start, stop in self._chunks(1):
-                yield from evaluate_chunk(self.spec, start, stop)
-            return
-        from .batch import BatchError, Lost, run
-        from .batch.ordered import in_order
-
-        ahead = [2 * self.workers]
-
-        def started(runner) -> None:  # type: ignore[no-untyped-def]
-            ahead[0] = 2 * runner.slots
-            if self.on_start is not None:
-                self.on_start(runner)
-
-        def items() -> Iterator[tuple[int, tuple[LaneGenerateSpec, int, int]]]:
-            for k, (start, stop) in enumerate(self._chunks(ahead[0])):
-                yield k, (self.spec, start, stop)
-
-        stream = run(_evaluate_chunk, items(), workers=self.workers, scheduler=self.scheduler, chunked=False,
-                     start_method="spawn", on_start=started)
-        try:
-            for k, verdicts in in_order(stream):
-                if isinstance(verdicts, Lost):
-                    raise BatchError(f"a chunk of candidates could not be judged: {verdicts.reason}")
-                yield from verdicts
-        finally:
-            stream.close()
+    @staticmethod
+    def chunk_task(item: tuple[Any, int, int]) -> list[Verdict]:
+        return _evaluate_chunk(item)
 
 
 def generate_lanes(

@@ -7,7 +7,7 @@ import os
 import re
 import sys
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable
 
 import click
 
@@ -164,7 +164,6 @@ def generate(size: tuple[int, int] | None, shape: Triangle | None, count: int, s
     Statistics (candidates tried, rejected by density and by class,
     acceptance rate, time per puzzle) go to standard error.
     """
-    from ..formats import save
     from ..generation import generate as _generate
 
     if size is not None and shape is not None:
@@ -202,7 +201,6 @@ def generate(size: tuple[int, int] | None, shape: Triangle | None, count: int, s
     except ValueError as e:  # a rule that does not fit the size or palette
         raise click.BadParameter(str(e), param_hint="'--rule'") from None
     gen.on_start = batch_started(Bar("generate", False), 0)
-    written = 0
     hidden = numbers = 0
     blotter = None
     if blot:
@@ -220,13 +218,32 @@ def generate(size: tuple[int, int] | None, shape: Triangle | None, count: int, s
             cls = "line" if r.check is not None and r.check.line_solvable else "search"  # blots may end line-solvability
             meta = tuple((k, cls if k == "class" else v) for k, v in r.puzzle.meta)
             return r.puzzle.replace(meta=meta)
+    written = _write_all(gen, count, out_dir, paths, fmt, _puzzle_json_line, blotter)
+    err(f"generated {written} of {count} puzzles ({w}x{h}{f', {colors} colours' if colors > 1 else ''}, "
+        f"require {require}, style {style}, "
+        f"density {density[0]:g}-{density[1]:g}): {_stats_text(gen.stats)}")
+    if blot:
+        err(f"blotted {hidden} of {numbers} clue numbers ({100 * hidden / numbers if numbers else 0:.1f}%), "
+            f"keeping every puzzle {'line-solvable' if require == 'line' else 'unique'}")
+    if gen.exhausted:
+        raise CliExit(EXIT_UNKNOWN, f"--max-candidates {max_candidates} ran out before {count} puzzles were accepted")
+
+
+def _write_all(gen: Any, count: int, out_dir: str | None, paths: list[str], fmt: str | None,
+               json_line: Callable[[Any], str], transform: Callable[[Any], Any] | None = None) -> int:
+    """Write every puzzle ``gen`` gives (after ``transform``): as a file of ``paths`` with
+    ``out_dir``, else as a JSON line on stdout; the number written.  Ctrl-C, a file that appeared
+    meanwhile or one that cannot be written end the command with its code."""
+    from ..formats import save
+
+    written = 0
     try:
         for p in gen:
-            if blotter is not None:
-                p = blotter(p)
+            if transform is not None:
+                p = transform(p)
             with SIGNALS.critical():  # a puzzle is written whole and counted, or not at all
                 if out_dir is None:
-                    click.echo(_puzzle_json_line(p))
+                    click.echo(json_line(p))
                 else:
                     save(p, paths[written], fmt, overwrite=False)
                 written += 1
@@ -237,20 +254,16 @@ def generate(size: tuple[int, int] | None, shape: Triangle | None, count: int, s
         raise CliExit(EXIT_INPUT, f"{paths[written]}: appeared while generating; refusing to overwrite") from None
     except OSError as e:
         raise CliExit(EXIT_INPUT, f"{paths[written] if out_dir else 'stdout'}: cannot write: {e.strerror or e}") from None
-    st = gen.stats
+    return written
+
+
+def _stats_text(st: Any) -> str:
+    """How the candidates fared (:class:`satnono.generation.GenerateStats`), for the closing line."""
     reasons = ", ".join(f"{k} {v}" for k, v in sorted(st.reasons.items()))
     per = f"{st.seconds_per_accepted:.4f} s" if st.seconds_per_accepted is not None else "-"
-    err(f"generated {written} of {count} puzzles ({w}x{h}{f', {colors} colours' if colors > 1 else ''}, "
-        f"require {require}, style {style}, "
-        f"density {density[0]:g}-{density[1]:g}): {st.tried} candidates tried, "
-        f"{st.rejected_density} rejected by density, {st.rejected_class} rejected by class"
-        f"{f' ({reasons})' if reasons else ''}, acceptance rate {100 * st.acceptance_rate:.1f}%, "
-        f"{per} per accepted puzzle, {st.seconds:.2f} s in all")
-    if blot:
-        err(f"blotted {hidden} of {numbers} clue numbers ({100 * hidden / numbers if numbers else 0:.1f}%), "
-            f"keeping every puzzle {'line-solvable' if require == 'line' else 'unique'}")
-    if gen.exhausted:
-        raise CliExit(EXIT_UNKNOWN, f"--max-candidates {max_candidates} ran out before {count} puzzles were accepted")
+    return (f"{st.tried} candidates tried, {st.rejected_density} rejected by density, {st.rejected_class} rejected "
+            f"by class{f' ({reasons})' if reasons else ''}, acceptance rate {100 * st.acceptance_rate:.1f}%, "
+            f"{per} per accepted puzzle, {st.seconds:.2f} s in all")
 
 
 def _generate_triddlers(shape: Triangle, count: int, seed: int, density: tuple[float, float], require: str,
@@ -258,7 +271,7 @@ def _generate_triddlers(shape: Triangle, count: int, seed: int, density: tuple[f
                         fmt: str | None, timeout: float, max_candidates: int | None, colors: int, blot: bool,
                         rules: tuple) -> None:
     """``generate --shape``: triddlers (:mod:`satnono.lanegen`), written as xml, json or g."""
-    from ..formats import dumps, save
+    from ..formats import dumps
     from ..lanegen import generate_lanes, shape_label
 
     if min_open and require != "search":
@@ -277,30 +290,10 @@ def _generate_triddlers(shape: Triangle, count: int, seed: int, density: tuple[f
                          workers=workers, timeout=timeout, max_candidates=max_candidates, colors=colors,
                          scheduler=scheduler)
     gen.on_start = batch_started(Bar("generate", False), 0)
-    written = 0
-    try:
-        for p in gen:
-            with SIGNALS.critical():
-                if out_dir is None:
-                    click.echo(json.dumps(json.loads(dumps(p, "json")), ensure_ascii=False))
-                else:
-                    save(p, paths[written], fmt, overwrite=False)
-                written += 1
-    except KeyboardInterrupt as e:
-        sys.stdout.flush()
-        stopped(e, written, count, extra=f"; {out_dir} holds every finished file" if out_dir else "")
-    except FileExistsError:
-        raise CliExit(EXIT_INPUT, f"{paths[written]}: appeared while generating; refusing to overwrite") from None
-    except OSError as e:
-        raise CliExit(EXIT_INPUT, f"{paths[written] if out_dir else 'stdout'}: cannot write: {e.strerror or e}") from None
-    st = gen.stats
-    reasons = ", ".join(f"{k} {v}" for k, v in sorted(st.reasons.items()))
-    per = f"{st.seconds_per_accepted:.4f} s" if st.seconds_per_accepted is not None else "-"
+    written = _write_all(gen, count, out_dir, paths, fmt,
+                         lambda p: json.dumps(json.loads(dumps(p, "json")), ensure_ascii=False))
     err(f"generated {written} of {count} triddlers ({shape_label(shape)}, {shape.cell_count} cells"
         f"{f', {colors} colours' if colors > 1 else ''}, require {require}, style {style}, "
-        f"density {density[0]:g}-{density[1]:g}): {st.tried} candidates tried, "
-        f"{st.rejected_density} rejected by density, {st.rejected_class} rejected by class"
-        f"{f' ({reasons})' if reasons else ''}, acceptance rate {100 * st.acceptance_rate:.1f}%, "
-        f"{per} per accepted puzzle, {st.seconds:.2f} s in all")
+        f"density {density[0]:g}-{density[1]:g}): {_stats_text(gen.stats)}")
     if gen.exhausted:
         raise CliExit(EXIT_UNKNOWN, f"--max-candidates {max_candidates} ran out before {count} triddlers were accepted")
