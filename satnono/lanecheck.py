@@ -9,6 +9,13 @@ known already.  :func:`count_lanes` goes on blocking until no solution is left. 
 reported is checked against every lane's clue first (:meth:`LanePuzzle.breaks`); a timeout is
 ``unknown`` with the reason.
 
+Given cells and extra rules (:attr:`LanePuzzle.all_rules`, :mod:`satnono.lanerules`): the givens
+narrow the state before line logic; the rules' clauses (``count``) join the CNF; a lazy rule
+(``connected``) judges each picture the search finds, and a picture it rejects is cut off (its
+``cut`` clauses, and the clause that blocks that picture) and never counted.  Line-solvable means
+that line logic with the givens alone settles every cell and the rules accept that picture; when
+a rule rejects it, the puzzle has no solution.
+
 >>> from satnono.lanes import Triangle
 >>> from satnono.lanepuzzle import LanePuzzle
 >>> r = settle_lanes(LanePuzzle.from_picture(Triangle.hexagon(1), "#..#.#", keep_goal=False))
@@ -26,6 +33,7 @@ from .lines import LineSolver
 from .logic.lanes import LaneState, cell_lanes, propagate
 from .logic.state import Deadline
 from .results import DEFAULT_SOLVER, Limits, Status
+from .rules.protocol import describe
 from .solve import InternalError
 
 
@@ -83,6 +91,11 @@ def settle_lanes(puzzle: LanePuzzle, limits: Limits = Limits(), *, solutions: in
         return LaneResult(puzzle, status, seconds=time.monotonic() - t0, stats=stats, **kw)  # type: ignore[arg-type]
 
     state = LaneState.empty(n, len(puzzle.palette))
+    rules = puzzle.all_rules
+    for rule in rules:  # the givens: known before line logic
+        narrow = getattr(rule, "narrow", None)
+        if narrow is not None:
+            narrow(state)
     crossing = cell_lanes(lanes, n)
     try:
         bad = propagate(state, lanes, puzzle.clues, lines, deadline, crossing=crossing)
@@ -94,16 +107,22 @@ def settle_lanes(puzzle: LanePuzzle, limits: Limits = Limits(), *, solutions: in
         lane = puzzle.lanes[bad]
         from .lanepuzzle import clue_text
 
-        return done(Status.NONE, reason=f"{lane.name}: clue {clue_text(puzzle.clues[bad], chars)} cannot be placed",
-                    count=0, exact=True)
+        given = " with the given cells" if puzzle.givens else ""
+        return done(Status.NONE, reason=f"{lane.name}: clue {clue_text(puzzle.clues[bad], chars)} cannot be placed"
+                                        f"{given}", count=0, exact=True)
     if not state.open_cells():
-        return done(Status.UNIQUE, line_solvable=True, solutions=(_verified(puzzle, state.picture(chars)),),
+        picture = state.picture(chars)
+        broken = _rejecting(rules, picture)
+        if broken is not None:
+            return done(Status.NONE, reason=f"rule {describe(broken)}: the only picture line logic leaves breaks it",
+                        count=0, exact=True)
+        return done(Status.UNIQUE, line_solvable=True, solutions=(_verified(puzzle, picture),),
                     count=1, exact=True)
 
     from .cnf.lanes import encode_lanes
     from .sat import SatSession
 
-    enc = encode_lanes(state, lanes, puzzle.clues, lines)
+    enc = encode_lanes(state, lanes, puzzle.clues, lines, rules)
     stats.cnf_vars, stats.cnf_clauses = enc.nvars, len(enc.clauses)
     found: list[str] = []  # the first two
     count = 0
@@ -122,15 +141,30 @@ def settle_lanes(puzzle: LanePuzzle, limits: Limits = Limits(), *, solutions: in
             cells = list(known)
             for cell in enc.open_cells:
                 cells[cell] = chars[enc.value(model, cell)]
-            picture = _verified(puzzle, "".join(cells))
+            picture = "".join(cells)
+            broken = _rejecting(rules, picture)
+            if broken is not None:  # cut off (the rule's clauses, and this picture blocked) and not counted
+                for rule in rules:
+                    if not rule.accepts(picture):
+                        for clause in enc.cut(rule, picture) or ():
+                            s.add_clause(clause)
+                s.add_clause(enc.blocking_clause(model))
+                continue
+            picture = _verified(puzzle, picture)
             count += 1
             if len(found) < 2:
                 found.append(picture)
             s.add_clause(enc.blocking_clause(model))
     if not count:
-        return done(Status.NONE, reason="no solution (the search found none)", count=0, exact=True)
+        reason = "no solution (the search found none" + (" that keeps the rules)" if puzzle.rules else ")")
+        return done(Status.NONE, reason=reason, count=0, exact=True)
     status = Status.UNIQUE if count == 1 else Status.MULTIPLE
     return done(status, solutions=tuple(found), diff=_diff(found), count=count, exact=count < solutions)
+
+
+def _rejecting(rules: tuple, picture: str) -> object | None:
+    """The first of ``rules`` that rejects ``picture``, or None."""
+    return next((rule for rule in rules if not rule.accepts(picture)), None)
 
 
 def _diff(found: list[str]) -> tuple[int, ...]:

@@ -48,7 +48,10 @@ class LanePuzzle:
     Raises ``ValueError`` (one line) when the parts do not fit together: a clue count other
     than the geometry's lane count, a malformed clue (a length below 1, a blot bit beyond the
     clue's blocks, a blotted block whose length is not written 1), a colour outside the
-    palette, a goal of the wrong size or with a character the palette does not have.
+    palette, a goal of the wrong size or with a character the palette does not have, a given
+    cell outside the cells or the palette (or given two values), a rule that does not fit (a
+    colour the palette lacks) or has no meaning on the geometry (``symmetric``, ``no-square``:
+    :func:`~satnono.lanerules.lane_rule_from`).
     """
 
     geometry: Geometry
@@ -65,6 +68,14 @@ class LanePuzzle:
     """The goal picture if the file stores one (not trusted: checked, never assumed)."""
     source: str | None = None
     """Where the puzzle came from: the file name as given, ``#k`` for the k-th of a file."""
+    givens: tuple[tuple[int, int], ...] = ()
+    """Cells revealed to the player: ``(cell, value)`` pairs (value a colour index, 0 the
+    background), sorted, each cell once."""
+    rules: tuple = ()
+    """Extra rules every solution keeps, bound to this puzzle: lane rules
+    (:mod:`satnono.lanerules`: ``count``, ``connected`` or rules of your own); a built-in rule of
+    :mod:`satnono.rules` given here is turned into its lane version
+    (:func:`~satnono.lanerules.lane_rule_from`), or refused when it has no meaning on the geometry."""
 
     def __post_init__(self) -> None:
         check_palette(self.palette)
@@ -88,19 +99,33 @@ class LanePuzzle:
             bad = set(self.goal) - {c.char for c in self.palette}
             if bad:
                 raise ValueError(f"the goal uses the character {min(bad)!r}, which is in no colour of the palette")
+        if self.givens or self.rules:
+            from .lanerules import LaneGivens, lane_rule_from, normalise_givens
+            from .rules.protocol import bind
+
+            givens = normalise_givens(self.givens, self.geometry.cell_count, len(self.palette))
+            object.__setattr__(self, "givens", givens)
+            rules = tuple(bind(lane_rule_from(rule, self.geometry), self) for rule in self.rules)
+            object.__setattr__(self, "rules", rules)
+            object.__setattr__(self, "_all_rules", ((LaneGivens(givens).bind(self),) if givens else ()) + rules)
+        else:
+            object.__setattr__(self, "_all_rules", ())
 
     @classmethod
     def from_picture(cls, geometry: Geometry, cells: str, palette: Palette = BW_PALETTE, *,
                      name: str | None = None, meta: tuple[tuple[str, str], ...] = (),
-                     keep_goal: bool = True) -> LanePuzzle:
+                     keep_goal: bool = True, givens: Sequence[Sequence[int]] = (),
+                     rules: Sequence[object] = ()) -> LanePuzzle:
         """The puzzle whose clues a picture gives, the picture kept as its goal unless
-        ``keep_goal`` is false.
+        ``keep_goal`` is false, with ``givens`` and ``rules`` (as the fields).
 
         Raises:
-            ValueError: a picture of the wrong size or with a character the palette lacks.
+            ValueError: a picture of the wrong size or with a character the palette lacks, a given
+                cell or a rule that does not fit.
         """
         return cls(geometry, clues_of_picture(geometry, cells, palette), palette, name, meta,
-                   cells if keep_goal else None)
+                   cells if keep_goal else None, givens=tuple(givens),  # type: ignore[arg-type]
+                   rules=tuple(rules))
 
     def replace(self, **changes: object) -> LanePuzzle:
         """A copy with some fields changed (checked again)."""
@@ -131,13 +156,20 @@ class LanePuzzle:
     def lanes(self) -> tuple[Lane, ...]:
         return self.geometry.lanes()
 
+    @property
+    def all_rules(self) -> tuple:
+        """The givens (as a :class:`~satnono.lanerules.LaneGivens` rule, first) and the extra
+        rules: what settling and counting apply."""
+        return self._all_rules  # type: ignore[attr-defined, no-any-return]
+
     def lane_clues(self) -> tuple[tuple[Lane, LineClue], ...]:
         """Each lane with its clue."""
         return tuple(zip(self.geometry.lanes(), self.clues))
 
     def breaks(self, cells: str) -> str | None:
-        """Why a picture is not a solution (the first lane whose clue it breaks, or a wrong size
-        or character), or None when it is one."""
+        """Why a picture is not a solution (a wrong size or character, the first lane whose clue it
+        breaks, the first given cell it differs in, the first rule it breaks), or None when it is
+        one."""
         if len(cells) != self.geometry.cell_count:
             return f"the picture has {len(cells)} cells, the puzzle {self.geometry.cell_count}"
         index = {c.char: i for i, c in enumerate(self.palette)}
@@ -148,6 +180,15 @@ class LanePuzzle:
             if not fits(clue, values, index):
                 shown = LineClue(*line_blocks(values, index))
                 return f"{lane.name}: clue {clue_text(clue, self.chars)}, picture {clue_text(shown, self.chars)}"
+        chars = self.chars
+        for cell, v in self.givens:
+            if cells[cell] != chars[v]:
+                return f"cell {cell}: given {chars[v]!r}, picture {cells[cell]!r}"
+        for rule in self.rules:
+            if not rule.accepts(cells):
+                from .rules.protocol import describe
+
+                return f"rule {describe(rule)}: the picture breaks it"
         return None
 
     def is_solution(self, cells: str) -> bool:

@@ -523,7 +523,7 @@ def test_several_puzzles_have_sources_with_their_number(tmp_path):
     assert [p.source for p in load_each(f"{path}#2")] == [f"{path}#2"]
 
 
-def test_extra_rules_refuse_a_triddler_in_one_line(tmp_path):
+def test_extra_rules_without_meaning_on_a_triangle_refuse_a_triddler_in_one_line(tmp_path):
     from satnono.rules import rule_from_json
 
     path = tmp_path / "s.xml"
@@ -540,7 +540,7 @@ def test_extra_rules_refuse_a_triddler_in_one_line(tmp_path):
         EXTRA_RULES.reset(token)
     for item, where in ((first, f"{path}#1"), (alone, str(single)), (picked, f"{path}#1")):
         assert isinstance(item, ParseError)
-        assert str(item) == f"{where}: rules on triddlers are not supported yet"
+        assert str(item) == f"{where}: rule no-square: 2x2 squares have no meaning on a triangle geometry"
     assert not isinstance(grid, ParseError) and len(grid.rules) == 1
 
 
@@ -656,7 +656,9 @@ JSON_ERRORS = [
     ('{"geometry": %s}', r"clues: missing \(and no goal\)"),
     ('{"geometry": %s, "rows": [[1]], "clues": [[1], [1], [1]]}', r"rows: a puzzle with a 'geometry' has one clue"),
     ('{"geometry": %s, "clues": [[1], [1], [1]], "rules": [{"rule": "no-square"}]}',
-     r"rules: rules on triddlers are not supported yet"),
+     r"rules\[0\]: rule no-square: 2x2 squares have no meaning on a triangle geometry"),
+    ('{"geometry": %s, "clues": [[1], [1], [1]], "givens": [[1, "#"]]}',
+     r"givens\[0\]: cell 1 is outside the triangle's 1 cells \(0\.\.0\)"),
     ('[{"rows": [[1]], "columns": [[1]]}, {"geometry": %s, "clues": [[1], [1]]}]', r"\[1\]\.clues: the triangle has 3"),
     ('{"geometry": {"kind": "triangle", "topleft": 99999, "bottomleft": 0, "bottom": 99999, "bottomright": 0,'
      ' "topright": 99999, "top": 0}}', r"a triddler of sides .* is too large"),

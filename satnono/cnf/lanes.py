@@ -7,12 +7,18 @@ starts that rows and columns get, blotted lanes included), from the kernel's val
 state.  What the state knows of the cells of those lanes is folded in as constants in black and
 white and pinned by unit clauses in colour, so every model agrees with the state (the cells of
 no encoded lane are known, and read from the state).
+
+Extra rules (:mod:`satnono.lanerules`) add their clauses over the same variables
+(``rule.clauses(var, new_var, state)``: a ``count`` as a cardinality encoding), the cells the
+state knows folded to constants, with fresh variables after the lanes'; a lazy rule
+(``connected``) adds nothing here, and :meth:`LaneEncoding.cut` gives the clauses that cut off a
+picture it rejects.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..clues import LineClue
 from ..lines import SolvesLines
@@ -34,6 +40,8 @@ class LaneEncoding:
     """The values each open cell may still have."""
     lanes: int = 0
     """How many lanes were encoded."""
+    state: LaneState | None = None
+    """The state the clauses were made at (rules fold the cells it knows)."""
 
     def var(self, cell: int, v: int) -> int:
         """The variable "``cell`` has block colour ``v``" (v >= 1)."""
@@ -46,6 +54,12 @@ class LaneEncoding:
             if x <= len(model) and model[x - 1] > 0:
                 return v
         return 0
+
+    def cut(self, rule: Any, cells: str) -> list[list[int]] | None:
+        """The clauses a lazy ``rule`` gives to cut off the picture ``cells`` (which it rejects),
+        over this encoding's variables and state; None when it has none."""
+        f = getattr(rule, "cut", None)
+        return None if f is None else f(cells, self.var, self.state)
 
     def blocking_clause(self, model: Sequence[int]) -> list[int]:
         """The clause that every assignment of the open cells but the model's keeps."""
@@ -60,11 +74,12 @@ class LaneEncoding:
 
 
 def encode_lanes(state: LaneState, lanes: Sequence[Sequence[int]], clues: Sequence[LineClue],
-                 solver: SolvesLines) -> LaneEncoding:
+                 solver: SolvesLines, rules: Sequence[Any] = ()) -> LaneEncoding:
     """The clauses of ``lanes`` (``clues``, one a lane) at ``state``, a fixpoint of
-    :func:`satnono.logic.lanes.propagate` (every lane has a placement there)."""
+    :func:`satnono.logic.lanes.propagate` (every lane has a placement there), and those of
+    ``rules`` (lane rules, :mod:`satnono.lanerules`)."""
     k = state.values - 1
-    enc = LaneEncoding(k)
+    enc = LaneEncoding(k, state=state)
     enc.open_cells = state.open_cells()
     enc.allowed = {cell: state.possible(cell) for cell in enc.open_cells}
     is_open = set(enc.open_cells)
@@ -95,6 +110,15 @@ def encode_lanes(state: LaneState, lanes: Sequence[Sequence[int]], clues: Sequen
             enc.clauses += [[-enc.var(cell, v)] for v in range(1, k + 1) if v not in left]
             if 0 not in left:
                 enc.clauses.append([enc.var(cell, v) for v in left])
+    for rule in rules:
+        made = [next_var]
+
+        def new_var(made: list[int] = made) -> int:
+            made[0] += 1
+            return made[0] - 1
+
+        enc.clauses += rule.clauses(enc.var, new_var, state)
+        next_var = made[0]
     enc.nvars = next_var - 1
     return enc
 

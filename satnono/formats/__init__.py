@@ -44,8 +44,10 @@ beside it (by suffix only); :func:`satnono.formats.level.save` writes the three 
 :mod:`satnono.formats.jsonfmt`) as :class:`~satnono.lanepuzzle.LanePuzzle` values, not
 :class:`~satnono.model.Puzzle`: the readers give :data:`AnyPuzzle`, and a puzzleset or JSON list
 may mix grids and triddlers.  They are written in :data:`TRIDDLER_FORMATS` (``xml``, ``g``,
-``json``; satnono writes ``g`` for triddlers only); extra rules (:data:`EXTRA_RULES`) do
-not apply to them yet.
+``json``; satnono writes ``g`` for triddlers only); extra rules (:data:`EXTRA_RULES`) apply
+to them as lane rules (:func:`satnono.lanerules.lane_rule_from`: ``count`` and ``connected``;
+the others have no meaning on a triangle and are the puzzle's one-line error), and only
+``json`` keeps their givens and rules.
 """
 
 from __future__ import annotations
@@ -467,8 +469,9 @@ def load_each(path: str, fmt: str | None = None, background: str | None = None) 
     """Every puzzle in the file ``path`` as :func:`load_all` reads it (``FILE#k``: puzzle k alone),
     each with the extra rules (:data:`EXTRA_RULES`) bound to it on its own: a puzzle a rule does
     not fit is, in its place, its own :class:`ParseError` (naming ``FILE#k`` in a multi-puzzle
-    file), and the file's other puzzles are unaffected.  A triddler takes no rules yet: with
-    extra rules it is such a ParseError (``rules on triddlers are not supported yet``).
+    file), and the file's other puzzles are unaffected.  A triddler (a puzzle of another
+    geometry) takes them as lane rules (:func:`satnono.lanerules.lane_rule_from`); a rule that has
+    no meaning on its geometry (``symmetric``, ``no-square``) is such a ParseError.
 
     Raises:
         ParseError: the file itself cannot be read: as :func:`loads`, or ``#k`` is out of range.
@@ -504,10 +507,8 @@ def load_all(path: str, fmt: str | None = None, background: str | None = None) -
 
 def _with_rules(puzzle: AnyPuzzle, rules: tuple, source: str) -> AnyPuzzle | ParseError:
     """``puzzle`` with ``rules`` added (bound to it), or the ParseError, naming the puzzle, of a
-    rule that does not fit it (of any rule, for a puzzle of another geometry)."""
-    if isinstance(puzzle, LanePuzzle):
-        what = "triddlers" if puzzle.geometry.kind == "triangle" else f"puzzles of geometry {puzzle.geometry.kind!r}"
-        return ParseError(f"rules on {what} are not supported yet", puzzle.source or source)
+    rule that does not fit it (for a puzzle of another geometry: made a lane rule, or refused when
+    it has no meaning there)."""
     try:
         return puzzle.replace(rules=puzzle.rules + tuple(rules))
     except ValueError as e:

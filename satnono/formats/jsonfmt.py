@@ -71,8 +71,15 @@ triddler (:func:`write_lanes`); the worked example of webpbn's triddler specific
   other cell characters above), in colour the colour characters and ``.``; without ``clues``
   the clues are the goal's;
 * the title and properties as above (``geometry`` and ``clues`` are never properties);
-* ``rows``/``columns`` beside a ``geometry`` are an error, and so are ``givens`` and ``rules``
-  on a triddler (not supported yet);
+* ``givens`` (optional) are cells revealed to the player, ``[cell, value]`` pairs: ``cell`` a
+  0-based cell number in cell order, ``value`` a palette character (``#``/``.`` in black and
+  white) or a colour index (0 the background); satnono writes ``[cell, "char"]``, sorted;
+* ``rules`` (optional) are the rule objects of a grid's ``rules`` (:mod:`satnono.rules.spec`)
+  where they make sense on the geometry (:mod:`satnono.lanerules`): ``{"rule": "count", "op":
+  ">=", "n": 10, "color": "r"}``, ``{"rule": "connected"}`` (edge neighbours: a triangle's
+  three), ``{"rule": "givens", "cells": [[cell, value], ...]}`` (adds to ``givens``); a rule
+  without meaning there (``symmetric``, ``no-square``, ``line``) is an error of one line;
+* ``rows``/``columns`` beside a ``geometry`` are an error;
 * a ``rectangle`` geometry reads as the same rectangular puzzle in the form above (``clues``:
   the rows, then the columns), givens and rules included; satnono writes rectangles in the
   ``rows``/``columns`` form, and puzzles of other geometries (a triangle's: a
@@ -378,9 +385,10 @@ def _puzzle(doc: Any, where: str, source: str | None) -> Puzzle | LanePuzzle:
     if isinstance(doc, dict) and "geometry" in doc:
         q = _geometry_puzzle(doc, prefix, source)
         if isinstance(q, LanePuzzle):
-            for key in ("givens", "rules"):
-                if doc.get(key) is not None:
-                    raise ParseError(f"{prefix}{key}: {key} on triddlers are not supported yet", source)
+            if doc.get("givens") is not None:
+                q = q.replace(givens=_lane_givens(doc["givens"], q, prefix, source))
+            if doc.get("rules") is not None:
+                q = _lane_rules(doc["rules"], q, prefix, source)
             return q
         p = q
     else:
@@ -411,6 +419,61 @@ def _rules(value: Any, puzzle: Puzzle, where: str, source: str | None) -> Puzzle
             rule = rule_from_json(obj)
             rules.append(rule)
             puzzle.replace(rules=(rule,))  # bound here, so an error names this rule
+        except (RuleError, ValueError) as e:
+            if isinstance(e, ParseError):
+                raise
+            raise ParseError(f"{where}rules[{i}]: {e}", source) from None
+    return puzzle.replace(rules=puzzle.rules + tuple(rules))
+
+
+def _lane_givens(value: Any, puzzle: LanePuzzle, where: str, source: str | None) -> tuple[tuple[int, int], ...]:
+    """``"givens": [[cell, value], ...]`` of a puzzle of another geometry: 0-based cells revealed
+    to the player; a value is a palette character (``#``/``.`` in black and white), or a colour
+    index.  The puzzle's givens and these, checked and sorted."""
+    if not isinstance(value, list):
+        raise ParseError(f"{where}givens: expected a list of [cell, value]", source)
+    chars = puzzle.chars
+    n = puzzle.geometry.cell_count
+    out = list(puzzle.givens)
+    for i, g in enumerate(value):
+        ok = isinstance(g, list) and len(g) == 2 and type(g[0]) is int
+        v = g[1] if ok else None
+        if isinstance(v, str) and len(v) == 1 and v in chars:
+            v = chars.index(v)
+        elif isinstance(v, str) and not puzzle.is_color and v in _GOAL_CELLS:
+            v = 1 if _GOAL_CELLS[v] == "#" else 0
+        if not ok or type(v) is not int or not 0 <= v < len(chars):
+            raise ParseError(f"{where}givens[{i}]: expected [cell, value] with value one of "
+                             f"{', '.join(repr(ch) for ch in chars)}, got {json.dumps(g)[:40]}", source)
+        if not 0 <= g[0] < n:
+            raise ParseError(f"{where}givens[{i}]: cell {g[0]} is outside the {puzzle.geometry.kind}'s "
+                             f"{n} cells (0..{n - 1})", source)
+        out.append((g[0], v))
+    try:
+        return puzzle.replace(givens=tuple(out)).givens  # checked and sorted by the puzzle
+    except ValueError as e:
+        raise ParseError(f"{where}givens: {e}", source) from None
+
+
+def _lane_rules(value: Any, puzzle: LanePuzzle, where: str, source: str | None) -> LanePuzzle:
+    """``"rules": [{"rule": NAME, ...}, ...]`` of a puzzle of another geometry: the grid's rule
+    objects made lane rules (:func:`satnono.lanerules.lane_rule_from`); a ``givens`` rule adds to
+    the puzzle's givens."""
+    from ..lanerules import lane_rule_from
+    from ..rules import RuleError, rule_from_json
+
+    if not isinstance(value, list):
+        raise ParseError(f'{where}rules: expected a list of rules like {{"rule": "connected"}}', source)
+    rules = []
+    for i, obj in enumerate(value):
+        try:
+            if isinstance(obj, dict) and obj.get("rule") == "givens":
+                if set(obj) != {"rule", "cells"}:
+                    raise RuleError('rule givens: write {"rule": "givens", "cells": [[cell, value], ...]}')
+                puzzle = puzzle.replace(givens=_lane_givens(obj["cells"], puzzle, f"{where}rules[{i}].", source))
+                continue
+            rule = lane_rule_from(rule_from_json(obj), puzzle.geometry)
+            rules.append(puzzle.replace(rules=(rule,)).rules[0])  # bound here, so an error names this rule
         except (RuleError, ValueError) as e:
             if isinstance(e, ParseError):
                 raise
@@ -613,20 +676,33 @@ def write(puzzle: Puzzle) -> str:
         body = ",\n".join(f"    {json.dumps([r, c, chars[v]], ensure_ascii=False)}" for r, c, v in puzzle.givens)
         parts.append(f'  "givens": [\n{body}\n  ]')
     if puzzle.rules:
-        docs = []
-        for rule in puzzle.rules:
-            doc = to_json(rule)
-            if doc is None:
-                raise ValueError(f"rule {name_of(rule)!r} has no JSON form (as_json), so it cannot be saved")
-            docs.append(f"    {json.dumps(doc, ensure_ascii=False)}")
-        parts.append('  "rules": [\n' + ",\n".join(docs) + "\n  ]")
+        parts.append(_rules_json(puzzle.rules))
     return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+def _rules_json(rules: Sequence[Any]) -> str:
+    """The ``"rules"`` lines: each rule's JSON object on a line of its own.
+
+    Raises:
+        ValueError: a rule without a JSON form (``as_json``).
+    """
+    docs = []
+    for rule in rules:
+        doc = to_json(rule)
+        if doc is None:
+            raise ValueError(f"rule {name_of(rule)!r} has no JSON form (as_json), so it cannot be saved")
+        docs.append(f"    {json.dumps(doc, ensure_ascii=False)}")
+    return '  "rules": [\n' + ",\n".join(docs) + "\n  ]"
 
 
 def write_lanes(puzzle: LanePuzzle) -> str:
     """A puzzle of any geometry (a triddler) in the geometry form: the title and properties as
     :func:`write` writes them, ``geometry``, the palette unless black and white, one clue per lane
-    in ``clues`` (one a line) and the goal as one string.
+    in ``clues`` (one a line), the goal as one string, the givens as ``[cell, "char"]`` pairs and
+    the rules as their JSON objects (one a line).
+
+    Raises:
+        ValueError: a rule without a JSON form (``as_json``).
 
     >>> from satnono.lanes import Triangle
     >>> print(write_lanes(LanePuzzle.from_picture(Triangle.triangle(1), "#", name="Dot")), end="")
@@ -651,6 +727,12 @@ def write_lanes(puzzle: LanePuzzle) -> str:
     parts.append(f'  "clues": [\n{body}\n  ]')
     if puzzle.goal is not None:
         parts.append(f'  "goal": {json.dumps(puzzle.goal, ensure_ascii=False)}')
+    if puzzle.givens:
+        chars = puzzle.chars
+        body = ",\n".join(f"    {json.dumps([cell, chars[v]], ensure_ascii=False)}" for cell, v in puzzle.givens)
+        parts.append(f'  "givens": [\n{body}\n  ]')
+    if puzzle.rules:
+        parts.append(_rules_json(puzzle.rules))
     return "{\n" + ",\n".join(parts) + "\n}\n"
 
 

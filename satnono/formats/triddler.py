@@ -97,6 +97,18 @@ def _triangle(puzzle: LanePuzzle, what: str) -> Triangle:
     return geometry
 
 
+def _no_rules(puzzle: LanePuzzle, fmt: str) -> None:
+    """A one-line ValueError when the puzzle has given cells or rules, which ``fmt`` cannot hold
+    (the words of :func:`satnono.formats.dumps` for a grid)."""
+    if puzzle.givens:
+        raise ValueError(f"the {fmt} format cannot store given (revealed) cells; write the puzzle as json")
+    if puzzle.rules:
+        from ..rules.protocol import name_of
+
+        names = ", ".join(name_of(rule) for rule in puzzle.rules)
+        raise ValueError(f"the {fmt} format cannot store rules ({names}); write the puzzle as json")
+
+
 def _check_size(geometry: Triangle, source: str | None, line: int | None) -> None:
     longest = max(geometry.family_size(f) for f in geometry.families)
     if longest > MAX_SIDE or geometry.cell_count > MAX_CELLS:
@@ -263,10 +275,12 @@ def write_xml(puzzle: LanePuzzle) -> str:
     when there is one.
 
     Raises:
-        ValueError: not a triddler, a name or property XML cannot hold, or a goal whose colour
-            character is ``/`` (it would end the image's rows).
+        ValueError: not a triddler, a name or property XML cannot hold, a goal whose colour
+            character is ``/`` (it would end the image's rows), given cells or rules (only json
+            holds them).
     """
     geometry = _triangle(puzzle, "the triddler XML writer")
+    _no_rules(puzzle, "xml")
     pal = puzzle.palette
     colour = pal != BW_PALETTE
     out = xml_head(puzzle, "triddler")
@@ -369,9 +383,11 @@ def write_g(puzzle: LanePuzzle) -> str:
     the six groups A..F and a closing ``:`` line.  The title, properties and goal are left out.
 
     Raises:
-        ValueError: not a triddler, or a blotted clue (``.g`` cannot hold one).
+        ValueError: not a triddler, a blotted clue (``.g`` cannot hold one), given cells or rules
+            (only json holds them).
     """
     _triangle(puzzle, "the .g writer")
+    _no_rules(puzzle, "g")
     for lane, clue in puzzle.lane_clues():
         if clue.blots:
             raise ValueError(f"the g format cannot hold blotted clues ({lane.name} has one); write the triddler "
