@@ -10,8 +10,9 @@ from typing import Any
 import click
 
 from ..errors import SatnonoError
+from ..lanepuzzle import LanePuzzle
 from ..model import Puzzle
-from ..report import explanation_head, label, step_lines
+from ..report import explanation_head, label, shape_text, step_lines
 from .common import (
     rectangles_only,
     EXIT_INPUT,
@@ -120,7 +121,8 @@ def _state_rows(path: str, numbered: list[tuple[int, str]], puzzle) -> list[str]
 @json_option()
 @svg_option(type=click.Path(), help="Draw every step as SVG into the new folder OUT (OUT/step-0001.svg, ...): the step's line "
                    "shaded, its new cells outlined. One puzzle only, at most a million cells in all "
-                   "(steps x grid size; use --max-steps for large puzzles).")
+                   "(steps x grid size; use --max-steps for large puzzles). Rectangular puzzles only: a "
+                   "triddler is refused in one line.")
 @force_option("Replace OUT if it exists (only a folder holding step-*.svg files).")
 @click.option("--max-steps", type=click.IntRange(min=0), default=None, metavar="N", help="Stop after N steps.")
 @click.option("--depth", type=click.IntRange(0, 2), default=2, show_default=True,
@@ -130,7 +132,8 @@ def _state_rows(path: str, numbered: list[tuple[int, str]], puzzle) -> list[str]
                    "runs out the grade is a lower bound.")
 @click.option("--state", "state_file", default=None, metavar="PARTIAL",
               help="Start from this partly solved grid (rows of '#', '.', '?'; in colour the palette's "
-                   "characters and '?') instead of the empty grid.")
+                   "characters and '?'; a triddler's rows as webpbn writes them, each between '/' or '\\') "
+                   "instead of the empty grid.")
 @timeout_option(1.0, "Time for the uniqueness check (SAT) that words how an explanation ends when logic stops.")
 @max_memory_option
 @click.option("--grids", is_flag=True, help="Draw the grid after every step, its line marked and new cells highlighted.")
@@ -169,6 +172,19 @@ def explain_cmd(file: str, fmt: str | None, as_json: bool, svg_out: str | None, 
     assumed value], depth and chain), solved, status, remaining (0-based
     [row, col] left open), grid ('?' for open cells), difficulty, note,
     seconds.
+
+    Triddlers (and puzzles of any geometry) are explained the same way over
+    their lanes: a line step names its lane (row 3, / line 4, \\ line 2,
+    counted from 1) and the cells it settles as 'row R, cell K' (K counted
+    from the left within row R); positions in a reason count along the lane
+    from its start (a row from the left, a / line from its top end, a \\
+    line from its top-left end). --grids draws the cells after every step as
+    webpbn's text rows; --svg is for rectangles only. Their --json has
+    geometry and cells (the cell count) instead of width and height; a
+    step's line is the lane's family ('row', '/', '\\'), index from 0
+    within it, name (as in the text), cells as [cell, value] (cell numbers
+    from 0, row by row, each row left to right); probe [cell, value];
+    remaining lists cell numbers and grid the text rows ('?' open).
     """
     from ..explain import DEFAULT_PROBE_BUDGET, explain
     from ..explain.draw import legend, render_step, replay, svg_files
@@ -182,7 +198,7 @@ def explain_cmd(file: str, fmt: str | None, as_json: bool, svg_out: str | None, 
             numbered = _read_state(state_file)
         except SatnonoError as e:
             raise CliExit(EXIT_INPUT, str(e)) from None
-    items = list(iter_puzzles((file,), fmt, rectangles="explain"))
+    items = list(iter_puzzles((file,), fmt))
     if svg_out is not None and len(items) > 1:
         raise click.UsageError(f"--svg draws one puzzle, but {file} holds {len(items)}; pick one with FILE#k")
     codes: list[int] = []
@@ -195,6 +211,13 @@ def explain_cmd(file: str, fmt: str | None, as_json: bool, svg_out: str | None, 
             err(error)
             continue
         assert puzzle is not None
+        if isinstance(puzzle, LanePuzzle):
+            if svg_out is not None:
+                raise CliExit(EXIT_INPUT, f"{label(fname, index)}: explain --svg draws rectangular puzzles only; "
+                                          "a triddler's steps are shown as text (--grids draws its rows)")
+            codes.append(_explain_lanes(fname, index, puzzle, state_file, numbered, max_steps, depth, budget, timeout,
+                                        as_json, grids, only_step))
+            continue
         known = None
         if numbered is not None:
             try:
@@ -262,7 +285,8 @@ def explain_cmd(file: str, fmt: str | None, as_json: bool, svg_out: str | None, 
 @rule_option()
 @click.option("--state", "state_file", required=True, metavar="PARTIAL",
               help="The partly solved grid: one row per line of '#' (black), '.' (white), '?' (unknown) -- "
-                   "in colour the palette's characters ('.' the background) and '?'; '-' reads standard input.")
+                   "in colour the palette's characters ('.' the background) and '?'; a triddler's rows as "
+                   "webpbn writes them, each between '/' or '\\' following the outline; '-' reads standard input.")
 @json_option()
 @timeout_option(10.0, "Time for checking the puzzle's solution (SAT).")
 @max_memory_option
@@ -275,6 +299,12 @@ def hint_cmd(file: str, fmt: str | None, state_file: str, as_json: bool, timeout
     'stuck' or 'contradiction'), text, step (as in 'explain --json', or null),
     wrong (0-based [row, col] of wrong filled cells) and status (the
     puzzle's verdict).
+
+    A triddler's state is its rows as webpbn writes a solution, each row
+    between '/' or '\\' following the slope of the outline, '?' for an
+    unknown cell; cells are named 'row R, cell K' and wrong lists cell
+    numbers (from 0, row by row); the text output draws the rows after the
+    step.
     """
     from ..explain import next_hint
     from ..explain.draw import legend, render_step
@@ -283,6 +313,9 @@ def hint_cmd(file: str, fmt: str | None, state_file: str, as_json: bool, timeout
 
     try:
         puzzle = load(file, fmt)
+        if isinstance(puzzle, LanePuzzle):
+            _hint_lanes(file, puzzle, state_file, as_json, timeout)
+            return
         if not isinstance(puzzle, Puzzle):
             raise CliExit(EXIT_INPUT, rectangles_only(puzzle, "hint"))
         known = _state_rows(state_file, _read_state(state_file), puzzle)
@@ -312,3 +345,99 @@ def hint_cmd(file: str, fmt: str | None, state_file: str, as_json: bool, timeout
             click.echo(render_grid(shown, ascii_, marks, pal))
     code = {"step": EXIT_UNIQUE, "solved": EXIT_UNIQUE, "stuck": EXIT_MULTIPLE}.get(h.kind, EXIT_NONE)
     done(code)
+
+
+# --- puzzles of any geometry (triddlers): satnono.explain.lanes --------------------------
+
+
+def _lane_known(path: str, numbered: list[tuple[int, str]], puzzle: LanePuzzle) -> str:
+    """The cells of a partial state file of a lane puzzle (a triddler's text rows), checked."""
+    from ..explain.lanes import state_from_cells, state_of_rows
+
+    try:
+        known = state_of_rows(puzzle, [t for _, t in numbered])
+        state_from_cells(puzzle, known)
+    except ValueError as e:
+        raise SatnonoError(f"{path}: {e}") from None
+    return known
+
+
+def _explain_lanes(fname: str, index: int | None, puzzle: LanePuzzle, state_file: str | None,
+                   numbered: list[tuple[int, str]] | None, max_steps: int | None, depth: int, budget: int | None,
+                   timeout: float, as_json: bool, grids: bool, only_step: int | None) -> int:
+    """``explain`` of one lane puzzle (a triddler): its output, and its exit code."""
+    from ..explain import DEFAULT_PROBE_BUDGET
+    from ..explain.lanes import apply_step, explain_lanes
+
+    where = label(fname, index)
+    known = None
+    if numbered is not None:
+        try:
+            known = _lane_known(state_file, numbered, puzzle)  # type: ignore[arg-type]
+        except SatnonoError as e:
+            err(str(e))
+            return EXIT_INPUT
+    try:
+        ex = explain_lanes(puzzle, known, max_steps, depth, DEFAULT_PROBE_BUDGET if budget is None else budget,
+                           verdict_timeout=timeout)
+    except ValueError as e:  # extra rules on a triddler
+        err(f"{where}: {e}")
+        return EXIT_INPUT
+    except Exception as e:  # a bug: one line, no traceback
+        err(f"{where}: internal error: {type(e).__name__}: {e}")
+        return EXIT_INTERNAL
+    code = EXIT_UNIQUE if ex.solved else EXIT_NONE if ex.status == "none" else EXIT_MULTIPLE
+    if as_json:
+        d: dict[str, Any] = {"file": fname}
+        if index is not None:
+            d["index"] = index
+        d.update(ex.as_dict())
+        click.echo(json.dumps(d))
+        return code
+    left = "contradiction found" if ex.status == "none" else f"{len(ex.remaining)} cells left open"
+    click.echo(f"{where}: {ex.difficulty['text']}  [{shape_text(puzzle.geometry)}, {left}, {ex.seconds:.3f} s]")
+    if only_step is not None and only_step > len(ex.steps):
+        err(f"{where}: step {only_step} does not exist (the explanation has {len(ex.steps)})")
+        return EXIT_USAGE
+    from ..explain.lanes import rows_of
+
+    if grids or only_step is not None:
+        click.echo("(the cells after each step, as webpbn writes a triddler's rows; '?' unknown)")
+    cells = known if known is not None else "?" * puzzle.geometry.cell_count
+    for k, st in enumerate(ex.steps, 1):
+        cells = apply_step(puzzle, cells, st)
+        if only_step is not None and k != only_step:
+            continue
+        for text in step_lines(st, f"{k}."):
+            click.echo(text)
+        if grids or only_step is not None:
+            for row in rows_of(puzzle, cells):
+                click.echo(row)
+            click.echo("")
+    click.echo(ex.note)
+    return code
+
+
+def _hint_lanes(file: str, puzzle: LanePuzzle, state_file: str, as_json: bool, timeout: float) -> None:
+    """``hint`` on a lane puzzle (a triddler); ends the command."""
+    from ..explain.lanes import RULES_NOT_EXPLAINED, apply_step, lane_hint, rows_of
+    from ..results import Limits
+
+    if getattr(puzzle, "rules", ()):
+        raise CliExit(EXIT_INPUT, f"{puzzle.source or file}: {RULES_NOT_EXPLAINED}")
+    known = _lane_known(state_file, _read_state(state_file), puzzle)
+    try:
+        h = lane_hint(puzzle, known, Limits(timeout))
+    except ValueError as e:
+        raise CliExit(EXIT_INPUT, f"{state_file}: {e}") from None
+    except Exception as e:  # a bug: one line, no traceback
+        raise CliExit(EXIT_INTERNAL, f"{file}: internal error: {type(e).__name__}: {e}") from None
+    if as_json:
+        click.echo(json.dumps({"file": file, **h.as_dict()}))
+    else:
+        click.echo(f"{h.kind}: {h.text}")
+        if h.step is not None:
+            click.echo("(the cells after the step; '?' unknown)")
+            for row in rows_of(puzzle, apply_step(puzzle, known, h.step)):
+                click.echo(row)
+    done({"step": EXIT_UNIQUE, "solved": EXIT_UNIQUE, "stuck": EXIT_MULTIPLE}.get(h.kind, EXIT_NONE))
