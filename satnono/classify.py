@@ -91,16 +91,18 @@ def classify_puzzle(
     after_probe: int | None = None
     grade: dict[str, Any] = {}
     reason = res.reason
-    if probing and cls in ("line", "search") and not isinstance(puzzle, Puzzle):  # a triddler: no explainer yet
-        if cls == "line":
-            level, after_probe = "line", 0
-        else:
-            reason = "not graded: the level of a triddler that needs search is not known yet"
-    elif probing and cls in ("line", "search") and isinstance(puzzle, Puzzle):
+    if probing and cls in ("line", "search") and not isinstance(puzzle, Puzzle) and puzzle.rules:
+        from .explain.lanes import RULES_NOT_EXPLAINED
+
+        reason = f"not graded: {RULES_NOT_EXPLAINED}"
+    elif probing and cls in ("line", "search"):
         from .explain import DEFAULT_PROBE_BUDGET, Explainer
+        from .explain.lanes import LaneExplainer
 
         left = Limits(deadline=limits.deadline_from(t0))  # what the count left of the time limit
-        ex = Explainer(lines, 2, DEFAULT_PROBE_BUDGET).explain(puzzle, limits=left, verdict=lambda: "unique")
+        explainer = Explainer if isinstance(puzzle, Puzzle) else LaneExplainer  # a triddler: over its lanes
+        ex = explainer(lines, 2, DEFAULT_PROBE_BUDGET).explain(puzzle, limits=left,  # type: ignore[arg-type]
+                                                               verdict=lambda: "unique")
         grade = ex.difficulty
         level, after_probe = grade["level"], len(ex.remaining)
         if cls == "line":  # known exactly from line propagation, even when the steps were cut short

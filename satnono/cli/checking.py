@@ -161,8 +161,18 @@ def _batched(result):  # type: ignore[no-untyped-def]
 
 def graded(res: CheckResult, checker: Checker) -> dict | None:
     """The difficulty grade of a checked puzzle (``satnono explain``'s); its time is added to
-    ``res.seconds``, so that the seconds reported cover everything reported.  None for a puzzle of
-    another geometry (a triddler), which is not graded yet (said once on stderr)."""
+    ``res.seconds``, so that the seconds reported cover everything reported.  A puzzle of another
+    geometry (a triddler) is graded over its lanes (:func:`satnono.explain.lanes.lane_difficulty`);
+    None for any other result (said once on stderr)."""
+    from ..lanecheck import LaneResult
+
+    if isinstance(res, LaneResult):
+        from ..explain.lanes import lane_difficulty
+
+        t0 = time.monotonic()
+        d = lane_difficulty(res.puzzle, res, line_solver=checker.lines)
+        res.seconds += time.monotonic() - t0
+        return d
     if not isinstance(res, CheckResult):
         if not _UNGRADED:
             _UNGRADED.append(True)
