@@ -62,7 +62,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from .rules.cardinality import at_least, at_most, exactly
-from .rules.common import Clause, RuleError, resolve_value
+from .rules.common import Clause, RuleError, ValueWording, resolve_value
 
 if TYPE_CHECKING:
     from .lanes import Geometry
@@ -124,7 +124,7 @@ class LaneRule:
         raise NotImplementedError
 
 
-class _ValueRule(LaneRule):
+class _ValueRule(ValueWording, LaneRule):
     """A rule about the filled cells, or with ``color`` (a palette character or name) the cells of
     that colour; :meth:`bind` resolves it to ``value``."""
 
@@ -135,24 +135,6 @@ class _ValueRule(LaneRule):
         b = dataclasses.replace(self, value=resolve_value(puzzle, self.color, self.name))  # type: ignore[type-var]
         b._bound_to(puzzle)
         return b
-
-    def _what(self) -> str:
-        return "filled cells" if self.value is None else f"cells of colour {self.chars[self.value]!r}"
-
-    def _params(self) -> dict[str, object]:
-        return {}
-
-    def _spec(self) -> str:
-        return ""
-
-    def as_json(self) -> dict[str, object]:
-        out: dict[str, object] = {"rule": self.name, **self._params()}
-        if self.color is not None:
-            out["color"] = self.color
-        return out
-
-    def text(self) -> str:
-        return self.name + self._spec() + (f":{self.color}" if self.color is not None else "")
 
     def _literal(self, var: Var, new_var: Callable[[], int], state: Any, cell: int,
                  aux: list[Clause]) -> int | bool:

@@ -235,17 +235,15 @@ class BuiltinRule:
         raise NotImplementedError
 
 
-class ValueRule(BuiltinRule):
-    """A built-in rule about the filled cells, or, with ``color`` (a palette character or
-    name), about the cells of that colour; :meth:`bind` resolves the colour to ``value``."""
+class ValueWording:
+    """How a rule about the filled cells, or with ``color`` about the cells of one colour, names
+    itself: in messages, in JSON and as ``--rule`` spells it (for the rules of grids, here, and of
+    any geometry, :mod:`satnono.lanerules`)."""
 
+    name: str
     color: str | None
     value: int | None
-
-    def bind(self, puzzle) -> "ValueRule":
-        b = dataclasses.replace(self, value=resolve_value(puzzle, self.color, self.name))  # type: ignore[type-var]
-        b._bound_to(puzzle)
-        return b
+    chars: str
 
     def _what(self) -> str:
         return "filled cells" if self.value is None else f"cells of colour {self.chars[self.value]!r}"
@@ -266,3 +264,16 @@ class ValueRule(BuiltinRule):
 
     def text(self) -> str:
         return self.name + self._spec() + (f":{self.color}" if self.color is not None else "")
+
+
+class ValueRule(ValueWording, BuiltinRule):
+    """A built-in rule about the filled cells, or, with ``color`` (a palette character or
+    name), about the cells of that colour; :meth:`bind` resolves the colour to ``value``."""
+
+    color: str | None
+    value: int | None
+
+    def bind(self, puzzle) -> "ValueRule":
+        b = dataclasses.replace(self, value=resolve_value(puzzle, self.color, self.name))  # type: ignore[type-var]
+        b._bound_to(puzzle)
+        return b
