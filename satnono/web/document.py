@@ -27,6 +27,16 @@ A document is a dict:
     ``None``), so that saving keeps the reward image and unchanged files as they were.
     A level is black and white: a colour picture is refused as one (its picture is a PBM).
 
+A *triddler* (a puzzle on :class:`~satnono.lanes.Triangle`'s grid) is a document with
+``geometry``, the geometry's JSON form (:meth:`~satnono.lanes.Triangle.as_json`); its ``grid``
+is one string a row of triangles (each left to right, the rows' lengths those of the geometry),
+and ``lane_clues`` takes the place of ``row_clues`` and ``column_clues``: one entry per lane,
+in ``geometry.lanes()`` order (rows, ``/`` lines, ``\\`` lines), ``None`` or typed as above.
+A triddler has no givens, rules or level, and at most :data:`EDITOR_MAX_CELLS` cells.
+:func:`~satnono.web.session.doc_of` adds what the page draws from: ``polygons`` (each cell's
+corners, in cell order) and ``lanes`` (each lane's family, index, name, cells and clue); the
+page need not send them back, and they are never read.
+
 The checks here are the editor's own stricter schema (JSON lists and objects as the
 page builds them, :data:`EDITOR_MAX_SIDE`); what a palette, a picture and a clue
 mean is checked by the model (:func:`~satnono.model.check_palette`,
@@ -38,9 +48,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..clues import LineClue
 from ..errors import SatnonoError
 from ..formats import level as levelfmt
 from ..formats._palette import SPARE_CHARS
+from ..lanepuzzle import LanePuzzle, clues_of_picture
+from ..lanes import Triangle
 from ..model import BLOT, BW_PALETTE, MAX_COLORS, Color, Palette, Puzzle, check_grid, check_palette, \
     color_clues_of_grid, parse_rgb
 
@@ -48,6 +61,10 @@ from ..model import BLOT, BW_PALETTE, MAX_COLORS, Color, Palette, Puzzle, check_
 #: on purpose: the page draws every cell and asks for a verdict after every edit, and at
 #: 100 x 100 (10,000 cells) both stay interactive.
 EDITOR_MAX_SIDE = 100
+#: Most cells of a triddler the editor takes: a hexagon of side 20 (``6 * 20 ** 2``).
+EDITOR_MAX_CELLS = 2400
+#: Largest side of a triddler's outline (a big triangle of side 40 has 1,600 cells).
+EDITOR_MAX_TRIANGLE_SIDE = 40
 #: Longest colour name the editor takes.
 MAX_NAME = 40
 #: Most rules a document may carry.
@@ -114,9 +131,10 @@ def _picture(grid: Any, palette: Palette) -> tuple[str, ...]:
         raise DocError(str(e)) from None
 
 
-def _clue_list(value: Any, n: int, what: str, palette: Palette) -> list[tuple[tuple[Any, ...], tuple[int, ...]] | None]:
+def _clue_list(value: Any, n: int, what: str, palette: Palette,
+               names: list[str] | None = None) -> list[tuple[tuple[Any, ...], tuple[int, ...]] | None]:
     """Typed clues as ``(lengths, colours)`` (a blotted length is ``"?"``), ``None`` where the
-    picture's own clue stands."""
+    picture's own clue stands; ``names`` names the lines in messages (default ``what`` and the number)."""
     if value is None:
         return [None] * n
     if not isinstance(value, list) or len(value) != n:
@@ -127,8 +145,9 @@ def _clue_list(value: Any, n: int, what: str, palette: Palette) -> list[tuple[tu
         if clue is None:
             out.append(None)
             continue
+        label = names[i] if names is not None else f"{what} {i + 1}"
         if not isinstance(clue, list) or len(clue) > EDITOR_MAX_SIDE:
-            raise DocError(f"{what} {i + 1}: a clue is a list of at most {EDITOR_MAX_SIDE} blocks")
+            raise DocError(f"{label}: a clue is a list of at most {EDITOR_MAX_SIDE} blocks")
         lengths: list[Any] = []
         colors: list[int] = []
         for block in clue:
@@ -137,10 +156,10 @@ def _clue_list(value: Any, n: int, what: str, palette: Palette) -> list[tuple[tu
             if isinstance(block, list):
                 n_, col = (block[0], index.get(block[1])) if len(block) == 2 and isinstance(block[1], str) else (None, 1)
             if n_ != BLOT and (not isinstance(n_, int) or isinstance(n_, bool) or not 0 <= n_ <= EDITOR_MAX_SIDE):
-                raise DocError(f"{what} {i + 1}: a clue is a list of block lengths from 0 to {EDITOR_MAX_SIDE}"
+                raise DocError(f"{label}: a clue is a list of block lengths from 0 to {EDITOR_MAX_SIDE}"
                                ' or "?" for a blot (or [length, colour character] pairs)')
             if col is None:
-                raise DocError(f"{what} {i + 1}: block {block!r} names a colour the palette does not have")
+                raise DocError(f"{label}: block {block!r} names a colour the palette does not have")
             if n_:
                 lengths.append(n_)
                 colors.append(col)
@@ -148,7 +167,7 @@ def _clue_list(value: Any, n: int, what: str, palette: Palette) -> list[tuple[tu
     return out
 
 
-def puzzle_of(doc: Any) -> Puzzle:
+def puzzle_of(doc: Any) -> Puzzle | LanePuzzle:
     """The puzzle a document describes; its goal is the picture when the picture satisfies the clues.
 
     Raises:
@@ -156,6 +175,8 @@ def puzzle_of(doc: Any) -> Puzzle:
     """
     if not isinstance(doc, dict):
         raise DocError("the document must be a JSON object")
+    if doc.get("geometry") is not None:
+        return lane_puzzle_of(doc)
     palette = check_palette_doc(doc.get("palette"))
     grid = _picture(doc.get("grid"), palette)
     h, w = len(grid), len(grid[0])
@@ -188,6 +209,83 @@ def puzzle_of(doc: Any) -> Puzzle:
     return p
 
 
+def check_triangle(value: Any) -> Triangle:
+    """The triangle grid of a document's ``geometry``, within the editor's limits."""
+    if not isinstance(value, dict):
+        raise DocError("geometry must be a JSON object (a triangle's six sides)")
+    if value.get("kind") != Triangle.kind:
+        raise DocError(f"the editor draws a geometry of kind 'triangle' (a rectangle is a plain grid), got {value.get('kind')!r}"[:200])
+    for side in value.values():
+        if type(side) is int and side > EDITOR_MAX_TRIANGLE_SIDE:
+            raise DocError(f"the editor handles triddlers of at most {EDITOR_MAX_CELLS} cells (a hexagon of side 20) "
+                           f"and sides of at most {EDITOR_MAX_TRIANGLE_SIDE}")
+    try:
+        g = Triangle.from_json(value)
+    except ValueError as e:
+        raise DocError(f"geometry: {e}") from None
+    check_triangle_size(g)
+    return g
+
+
+def check_triangle_size(g: Triangle) -> None:
+    """Refuse a triangle grid beyond :data:`EDITOR_MAX_CELLS` or :data:`EDITOR_MAX_TRIANGLE_SIDE`."""
+    if max(g.sides) > EDITOR_MAX_TRIANGLE_SIDE or g.cell_count > EDITOR_MAX_CELLS:
+        raise DocError(f"the editor handles triddlers of at most {EDITOR_MAX_CELLS} cells (a hexagon of side 20) and "
+                       f"sides of at most {EDITOR_MAX_TRIANGLE_SIDE}; this one has {g.cell_count} cells")
+
+
+def _lane_clue(typed: tuple[tuple[Any, ...], tuple[int, ...]]) -> LineClue:
+    """A typed clue (a blotted length ``"?"``) as a :class:`LineClue` (a blotted block holds 1)."""
+    lengths, colours = typed
+    blots = sum(1 << j for j, n in enumerate(lengths) if n == BLOT)
+    return LineClue(tuple(1 if n == BLOT else n for n in lengths), tuple(colours), blots)
+
+
+def lane_puzzle_of(doc: Doc) -> LanePuzzle:
+    """The triddler a document describes (``geometry`` set); its goal is the picture when the
+    picture satisfies the clues.
+
+    Raises:
+        DocError: the document is malformed or beyond the editor's limits.
+    """
+    g = check_triangle(doc.get("geometry"))
+    palette = check_palette_doc(doc.get("palette"))
+    grid = doc.get("grid")
+    lengths = g.row_lengths()
+    if not isinstance(grid, list) or len(grid) != len(lengths) or not all(isinstance(r, str) for r in grid):
+        raise DocError(f"the picture must be a list of {len(lengths)} row strings (one a row of triangles)")
+    for r, (row, n) in enumerate(zip(grid, lengths)):
+        if len(row) != n:
+            raise DocError(f"row {r + 1} of the picture must have {n} cells, got {len(row)}")
+    cells = "".join(grid)
+    bad = set(cells) - {c.char for c in palette}
+    if bad:
+        raise DocError(f"the picture uses the character {min(bad)!r}, which is in no colour of the palette")
+    for key in ("row_clues", "column_clues"):
+        if doc.get(key) is not None:
+            raise DocError(f"a triddler's clues are lane_clues (one per lane), not {key}")
+    for key, what in (("givens", "revealed cells"), ("rules", "rules"), ("level", "a game level")):
+        if doc.get(key):
+            raise DocError(f"{what} are for rectangles in the editor so far, not for a triddler"
+                           if key != "level" else "a triddler cannot be a game level")
+    lanes = g.lanes()
+    typed = _clue_list(doc.get("lane_clues"), len(lanes), "lane_clues", palette, [lane.name for lane in lanes])
+    own = clues_of_picture(g, cells, palette)
+    clues = tuple(d if t is None else _lane_clue(t) for t, d in zip(typed, own))
+    name = doc.get("name")
+    if name is not None and not isinstance(name, str):
+        raise DocError("name must be a string")
+    meta = doc.get("meta") or []
+    if not isinstance(meta, list) or not all(
+            isinstance(m, list) and len(m) == 2 and all(isinstance(x, str) for x in m) for m in meta):
+        raise DocError("meta must be a list of [key, value] strings")
+    try:
+        p = LanePuzzle(g, clues, palette, name or None, tuple((k, v) for k, v in meta))
+    except ValueError as e:
+        raise DocError(str(e)) from None
+    return p.replace(goal=cells) if p.is_solution(cells) else p
+
+
 def _with_rules(puzzle: Puzzle, value: Any) -> Puzzle:
     """``puzzle`` with the document's rules (JSON objects as in a puzzle file; not givens,
     which the document holds as revealed cells)."""
@@ -217,5 +315,6 @@ def _given_cells(value: Any, h: int, w: int) -> list[tuple[int, int]]:
     return sorted(out)
 
 
-__all__ = ["Doc", "DocError", "EDITOR_MAX_SIDE", "EDITOR_SPARE_CHARS", "MAX_NAME", "MAX_RULES",
-           "check_palette_doc", "editable_char", "puzzle_of"]
+__all__ = ["Doc", "DocError", "EDITOR_MAX_CELLS", "EDITOR_MAX_SIDE", "EDITOR_MAX_TRIANGLE_SIDE", "EDITOR_SPARE_CHARS",
+           "MAX_NAME", "MAX_RULES", "check_palette_doc", "check_triangle", "check_triangle_size", "editable_char",
+           "lane_puzzle_of", "puzzle_of"]

@@ -42,7 +42,7 @@ from ..batch.single import SingleWorker, WorkerStopped
 from ..errors import ParseError
 from ..solve import InternalError
 from . import session
-from .session import SAVE_FORMATS, DocError, Editor
+from .session import SAVE_FORMATS, TRIDDLER_SAVE_FORMATS, DocError, Editor
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 #: Largest request body accepted (bytes): files opened from the page travel as base64.
@@ -158,6 +158,7 @@ def create_app(editor: Editor, token: str, hosts: list[str], workers: str = "pro
         doc = await asyncio.to_thread(editor.initial)  # a file without a picture is solved: not in the event loop
         return JSONResponse({"doc": doc, "file": editor.display_name, "folder": editor.folder,
                              "can_save": editor.path is not None, "formats": list(SAVE_FORMATS),
+                             "triddler_formats": list(TRIDDLER_SAVE_FORMATS),
                              "timeout": editor.timeout, **session.page_limits()})
 
     async def versioned(request: Request, worker: SingleWorker, limit: float, fn: Callable[..., dict]) -> Response:
@@ -191,6 +192,11 @@ def create_app(editor: Editor, token: str, hosts: list[str], workers: str = "pro
                 raise DocError(f"{f['name']}: the content is not valid base64") from None
         doc = await asyncio.to_thread(session.open_bytes, decoded, editor.timeout)
         return JSONResponse({"doc": doc})
+
+    async def new(request: Request) -> Response:
+        """A new, empty document: ``{"hexagon": N}``, a hexagonal triddler of side N."""
+        data = await _json_body(request)
+        return JSONResponse({"doc": session.new_triddler(data.get("hexagon"))})
 
     async def export(request: Request) -> Response:
         data = await _json_body(request)
@@ -232,6 +238,7 @@ def create_app(editor: Editor, token: str, hosts: list[str], workers: str = "pro
         Route(prefix + "/api/analyze", analyze, methods=["POST"]),
         Route(prefix + "/api/fix", fix, methods=["POST"]),
         Route(prefix + "/api/open", open_files, methods=["POST"]),
+        Route(prefix + "/api/new", new, methods=["POST"]),
         Route(prefix + "/api/export", export, methods=["POST"]),
         Route(prefix + "/api/save", save, methods=["POST"]),
         Route(prefix + "/api/save-as", save_as, methods=["POST"]),

@@ -24,17 +24,20 @@ from typing import Any
 
 from ..diagnose import diagnose
 from ..errors import ParseError
-from ..formats import WRITABLE_FORMATS, dumps, format_from_suffix, load_all, loads, read_bytes, save
+from ..formats import TRIDDLER_FORMATS, WRITABLE_FORMATS, dumps, format_from_suffix, load_all, loads, read_bytes, save
 from ..formats import level as levelfmt
 from ..formats.jsonfmt import clue_json
 from ..lines import shared_solver
-from ..lanepuzzle import LanePuzzle
+from ..lanecheck import settle_lanes
+from ..lanepuzzle import LanePuzzle, clue_text
+from ..lanes import Triangle
 from ..model import MAX_COLORS, WHITE, Color, Puzzle, default_palette
 from ..report import palette_list
+from ..results import Limits, Status
 from ..rules.protocol import to_json
 from ..solve import Checker
-from .document import (EDITOR_MAX_SIDE, EDITOR_SPARE_CHARS, Doc, DocError, check_palette_doc, editable_char,
-                       puzzle_of)
+from .document import (EDITOR_MAX_SIDE, EDITOR_SPARE_CHARS, Doc, DocError, check_palette_doc, check_triangle_size,
+                       editable_char, puzzle_of)
 
 #: Default seconds for one verdict and for one round of fix proposals.
 CHECK_TIMEOUT = 5.0
@@ -45,22 +48,27 @@ DOWNLOAD_SUFFIX = {"non": ".non", "xml": ".xml", "nin": ".nin", "mk": ".mk", "cw
                    "json": ".json", "pbm": ".pbm", "txt": ".txt", "level": ".zip"}
 #: Formats the editor can save and download.
 SAVE_FORMATS: tuple[str, ...] = (*WRITABLE_FORMATS, "level")
+#: Formats the editor saves and downloads a triddler in.
+TRIDDLER_SAVE_FORMATS: tuple[str, ...] = TRIDDLER_FORMATS
+#: Largest side of a new hexagonal triddler (``6 * 20 ** 2`` cells).
+MAX_HEXAGON_SIDE = 20
 
 
 
 def page_limits() -> dict[str, Any]:
     """The library's limits and defaults the page applies while drawing (``api/state`` sends them):
     ``max_side`` (:data:`EDITOR_MAX_SIDE`), ``max_colors``, ``default_colors`` (``[name, "#rrggbb"]``
-    for block colours 1, 2, ..., as :func:`satnono.model.default_palette` names them) and
-    ``spare_chars`` (the characters new colours get, in order)."""
-    return {"max_side": EDITOR_MAX_SIDE, "max_colors": MAX_COLORS,
+    for block colours 1, 2, ..., as :func:`satnono.model.default_palette` names them),
+    ``spare_chars`` (the characters new colours get, in order) and ``max_hexagon_side`` (the
+    largest side of a new triddler, :data:`MAX_HEXAGON_SIDE`)."""
+    return {"max_side": EDITOR_MAX_SIDE, "max_colors": MAX_COLORS, "max_hexagon_side": MAX_HEXAGON_SIDE,
             "default_colors": [[c.name, c.hex] for c in default_palette(MAX_COLORS)[1:]],
             "spare_chars": EDITOR_SPARE_CHARS}
 
 
-def _puzzle(doc: Doc | Puzzle) -> Puzzle:
+def _puzzle(doc: Doc | Puzzle | LanePuzzle) -> Puzzle | LanePuzzle:
     """The puzzle of a document, or the puzzle itself when the caller already validated the document."""
-    return doc if isinstance(doc, Puzzle) else puzzle_of(doc)
+    return doc if isinstance(doc, (Puzzle, LanePuzzle)) else puzzle_of(doc)
 
 
 # ---------------------------------------------------------------------------
@@ -91,13 +99,15 @@ def doc_of(puzzle: Puzzle | LanePuzzle, fmt: str | None = None, level: dict[str,
     picture with every clue typed.  The palette is the file's, with the
     characters the page cannot use replaced (:func:`editable`).
 
+    A triddler's document is :func:`lane_doc_of`'s.
+
     Raises:
-        DocError: the puzzle is larger than :data:`EDITOR_MAX_SIDE` a side, or not rectangular (a
-            triddler: the editor draws rectangles only, so far).
+        DocError: the puzzle is larger than :data:`EDITOR_MAX_SIDE` a side (a triddler: than
+            :data:`~satnono.web.document.EDITOR_MAX_CELLS` cells), or of a geometry the editor
+            does not draw.
     """
-    if not isinstance(puzzle, Puzzle):
-        raise DocError(f"{puzzle.source or 'the puzzle'} is a triddler: the editor draws rectangular puzzles only "
-                       "so far (check, solve, count, classify and convert take triddlers)")
+    if isinstance(puzzle, LanePuzzle):
+        return lane_doc_of(puzzle, fmt, timeout)
     h, w = puzzle.height, puzzle.width
     if not (1 <= h <= EDITOR_MAX_SIDE and 1 <= w <= EDITOR_MAX_SIDE):
         raise DocError(f"the editor handles 1 to {EDITOR_MAX_SIDE} rows and columns; this puzzle is {w}x{h}")
@@ -125,6 +135,77 @@ def doc_of(puzzle: Puzzle | LanePuzzle, fmt: str | None = None, level: dict[str,
     return {"grid": list(grid), "palette": palette_list(puzzle.palette), "row_clues": typed_rows,
             "column_clues": typed_cols, "name": puzzle.name, "meta": meta, "level": level, "format": fmt,
             "givens": givens, "rules": [doc for rule in puzzle.rules if (doc := to_json(rule)) is not None]}
+
+
+def lane_doc_of(puzzle: LanePuzzle, fmt: str | None = None, timeout: float = CHECK_TIMEOUT) -> Doc:
+    """The document of a triddler (see :mod:`satnono.web.document`): its picture as
+    :func:`doc_of` chooses one, ``lane_clues`` typed where a clue is blotted (all of them
+    without a picture), and what the page draws from: ``polygons`` (each cell's corners) and
+    ``lanes`` (each lane's ``family``, ``index``, ``name``, ``cells`` and ``clue`` as
+    ``[length, char]`` blocks, a blotted length ``"?"``).
+
+    Raises:
+        DocError: not a triangle grid, beyond the editor's limits, or with rules or revealed cells
+            (which the editor would lose).
+    """
+    g = puzzle.geometry
+    if not isinstance(g, Triangle):
+        raise DocError(f"{puzzle.source or 'the puzzle'}: the editor draws rectangles and triangle grids, "
+                       f"not a geometry of kind {g.kind!r}")
+    check_triangle_size(g)
+    if getattr(puzzle, "rules", ()) or getattr(puzzle, "givens", ()):
+        raise DocError(f"{puzzle.source or 'the puzzle'}: the editor does not keep a triddler's rules and revealed "
+                       "cells yet (check, solve and count take them)")
+    puzzle = _lane_editable(puzzle)
+    cells: str | None = puzzle.goal if puzzle.goal is not None and puzzle.is_solution(puzzle.goal) else None
+    if cells is None:
+        res = settle_lanes(puzzle, Limits(timeout=timeout), line_solver=shared_solver())
+        if res.solutions:
+            cells = res.solutions[0]
+    chars = puzzle.chars
+    typed = [clue_json(c, chars) if c.blots else None for c in puzzle.clues]
+    if cells is None:
+        cells = WHITE * g.cell_count
+        typed = [clue_json(c, chars) for c in puzzle.clues]
+    grid = ["".join(cells[i] for i in g.row_cells(r)) for r in range(g.rows)]
+    doc: Doc = {"geometry": g.as_json(), "grid": grid, "palette": palette_list(puzzle.palette), "lane_clues": typed,
+                "name": puzzle.name, "meta": [[k, v] for k, v in puzzle.meta], "level": None, "format": fmt,
+                "givens": [], "rules": []}
+    return with_drawing(doc, puzzle)
+
+
+def with_drawing(doc: Doc, puzzle: LanePuzzle) -> Doc:
+    """``doc`` with the ``polygons`` and ``lanes`` of a triddler the page draws (:func:`lane_doc_of`)."""
+    g = puzzle.geometry
+    chars = puzzle.chars
+    doc["polygons"] = [[[round(x, 4), round(y, 4)] for x, y in g.cell_polygon(c)] for c in range(g.cell_count)]
+    doc["lanes"] = [{"family": lane.family, "index": lane.index, "name": lane.name, "cells": list(lane.cells),
+                     "clue": clue_json(clue, chars)} for lane, clue in puzzle.lane_clues()]
+    return doc
+
+
+def new_triddler(side: Any) -> Doc:
+    """The document of an empty hexagonal triddler of ``side`` (1 to :data:`MAX_HEXAGON_SIDE`).
+
+    Raises:
+        DocError: ``side`` is not a whole number in that range.
+    """
+    if type(side) is not int or not 1 <= side <= MAX_HEXAGON_SIDE:
+        raise DocError(f"a new triddler's hexagon side is a whole number from 1 to {MAX_HEXAGON_SIDE}")
+    g = Triangle.hexagon(side)
+    return lane_doc_of(LanePuzzle.from_picture(g, WHITE * g.cell_count))
+
+
+def _lane_editable(puzzle: LanePuzzle) -> LanePuzzle:
+    """:func:`editable` for a triddler: colour characters the page cannot type are replaced."""
+    pal = puzzle.palette
+    taken = {c.char for c in pal}
+    spare = (ch for ch in EDITOR_SPARE_CHARS if ch not in taken)
+    new = [c if i == 0 or editable_char(c.char) else Color(c.name, next(spare), c.rgb) for i, c in enumerate(pal)]
+    if [c.char for c in new] == [c.char for c in pal]:
+        return puzzle
+    table = str.maketrans(puzzle.chars, "".join(c.char for c in new))
+    return puzzle.replace(palette=tuple(new), goal=None if puzzle.goal is None else puzzle.goal.translate(table))
 
 
 def editable(puzzle: Puzzle) -> Puzzle:
@@ -211,6 +292,8 @@ def analyze(doc: Doc | Puzzle, timeout: float = CHECK_TIMEOUT) -> dict[str, Any]
         InternalError: a solution failed its re-check against the clues (a bug).
     """
     puzzle = _puzzle(doc)
+    if isinstance(puzzle, LanePuzzle):
+        return _analyze_lanes(puzzle, timeout)
     # the cells where two solutions differ (probing every open cell for the whole region costs seconds)
     d = diagnose(puzzle, timeout=timeout, line_solver=shared_solver(), probe_cells=False)
     rows: list[str | None] = [None] * puzzle.height
@@ -234,6 +317,45 @@ def analyze(doc: Doc | Puzzle, timeout: float = CHECK_TIMEOUT) -> dict[str, Any]
     }
 
 
+def _analyze_lanes(puzzle: LanePuzzle, timeout: float) -> dict[str, Any]:
+    """:func:`analyze` of a triddler: :func:`satnono.lanecheck.settle_lanes` (which checks every
+    solution it gives against every clue); cells are ``[row, k]``, the k-th triangle of a row,
+    and ``conflict`` names a lane as ``[family, index]``; no placement counts."""
+    from ..logic.lanes import LaneState, propagate
+
+    g = puzzle.geometry
+    res = settle_lanes(puzzle, Limits(timeout=timeout), line_solver=shared_solver())
+    where = {}
+    for r in range(g.rows):  # type: ignore[attr-defined]
+        for k, c in enumerate(g.row_cells(r)):  # type: ignore[attr-defined]
+            where[c] = [r, k]
+    undetermined: list[int] = []
+    if res.status in (Status.UNIQUE, Status.MULTIPLE) and not res.line_solvable:
+        # the cells line logic leaves open (settle_lanes counts them; the page shades them)
+        lanes = [lane.cells for lane in puzzle.lanes]
+        state = LaneState.empty(g.cell_count, len(puzzle.palette))
+        if propagate(state, lanes, puzzle.clues, shared_solver()) is None:
+            undetermined = state.open_cells()
+    conflict = [[lane.family, lane.index] for lane, clue in puzzle.lane_clues()
+                if res.status == Status.NONE and res.reason is not None
+                and res.reason.startswith(f"{lane.name}: clue {clue_text(clue, puzzle.chars)} ")]
+    return {
+        "status": str(res.status),
+        "line_solvable": res.line_solvable,
+        "left": res.stats.unknown_after_propagation if res.status != Status.NONE else 0,
+        "undetermined": [where[c] for c in undetermined],
+        "ambiguous": [where[c] for c in res.diff],
+        "row_counts": None,
+        "column_counts": None,
+        "conflict": conflict,
+        "conflict_rules": [],
+        "reason": res.reason,
+        "picture_ok": puzzle.goal is not None,
+        "timeout": timeout,
+        "seconds": round(res.seconds, 6),
+    }
+
+
 def propose(doc: Doc | Puzzle, timeout: float = FIX_TIMEOUT, max_edits: int = 5) -> dict[str, Any]:
     """The proposals of :func:`satnono.fix` for the picture of a document (or of the puzzle
     :func:`puzzle_of` made of it), as the page shows them (:meth:`~satnono.fixer.FixResult.as_dict`).
@@ -244,6 +366,9 @@ def propose(doc: Doc | Puzzle, timeout: float = FIX_TIMEOUT, max_edits: int = 5)
     from ..fixer import FixError, fix
 
     puzzle = _puzzle(doc)
+    if isinstance(puzzle, LanePuzzle):
+        return {"status": "skipped", "reason": "fix proposals are for rectangles so far", "edits": [],
+                "givens_unique": None, "givens_line": None}
     if puzzle.goal is None:
         return {"status": "skipped", "reason": "the picture does not match the typed clues", "edits": [],
                 "givens_unique": None, "givens_line": None}
@@ -266,8 +391,10 @@ def export(doc: Any, fmt: str) -> tuple[str, bytes]:
     """
     puzzle = puzzle_of(doc)
     stem = _stem(doc)
+    if isinstance(puzzle, LanePuzzle):
+        _triddler_format(fmt)
     try:
-        if fmt == "level":
+        if fmt == "level" and isinstance(puzzle, Puzzle):  # (a triddler is never a level: refused above)
             ppm, old_level, old_pbm = _level_parts(doc)
             parts = levelfmt.write_files(puzzle, ppm, old_level, old_pbm)
             buf = io.BytesIO()
@@ -275,13 +402,18 @@ def export(doc: Any, fmt: str) -> tuple[str, bytes]:
                 for suffix, data in parts.items():
                     z.writestr(stem + suffix, data)
             return stem + ".zip", buf.getvalue()
-        if fmt not in WRITABLE_FORMATS:
+        if fmt not in WRITABLE_FORMATS and not isinstance(puzzle, LanePuzzle):
             raise DocError(f"cannot write format {fmt!r} (writable: {', '.join(SAVE_FORMATS)})")
         content = dumps(puzzle, fmt)
     except ValueError as e:
         raise DocError(_no_goal(str(e))) from None
     data = content.encode("utf-8") if isinstance(content, str) else content
     return stem + DOWNLOAD_SUFFIX.get(fmt, "." + fmt), data
+
+
+def _triddler_format(fmt: Any) -> None:
+    if fmt not in TRIDDLER_SAVE_FORMATS:
+        raise DocError(f"a triddler is saved in {', '.join(TRIDDLER_SAVE_FORMATS)}, not {fmt}"[:200])
 
 
 def _no_goal(message: str) -> str:
@@ -438,11 +570,14 @@ class Editor:
     def _write(self, doc: Doc, path: str, fmt: str | None, overwrite: bool) -> str:
         if fmt is None:
             raise DocError(f"cannot tell the format from the name {os.path.basename(path)!r}: use Save as with a format")
-        if fmt not in SAVE_FORMATS:
+        triddler = isinstance(doc, dict) and doc.get("geometry") is not None
+        if fmt not in SAVE_FORMATS and not (triddler and fmt in TRIDDLER_SAVE_FORMATS):
             raise DocError(f"cannot write format {fmt!r} (writable: {', '.join(SAVE_FORMATS)})")
         puzzle = puzzle_of(doc)
+        if isinstance(puzzle, LanePuzzle):
+            _triddler_format(fmt)
         try:
-            if fmt == "level":
+            if fmt == "level" and isinstance(puzzle, Puzzle):  # (a triddler is never a level: refused above)
                 levelfmt.require_bw_level(puzzle)  # before "exists?": a colour picture cannot go there at all
                 ppm, old_level, old_pbm = _level_parts(doc)
                 levelfmt.save(puzzle, path, ppm, overwrite, old_level, old_pbm)
@@ -461,5 +596,6 @@ def _split(path: str) -> tuple[str, int | None]:
     return split_selector(path)
 
 
-__all__ = ["Editor", "DocError", "analyze", "propose", "export", "open_bytes", "doc_of", "puzzle_of",
+__all__ = ["Editor", "DocError", "analyze", "propose", "export", "open_bytes", "doc_of", "lane_doc_of", "new_triddler",
+           "puzzle_of",
            "page_limits", "check_palette_doc", "editable", "editable_char"]

@@ -2,9 +2,10 @@
 // Every verdict comes from the server (the same library calls as the CLI).
 
 import { Board } from "./board.js";
+import { TriBoard } from "./triboard.js";
 import {
   BACKGROUND, History, MAX_COLORS, MAX_SIDE, addColor, blank, cleared, clone, colorUsed, column, configure, editColor,
-  height, inverted, isColor, lineClue, palette, parseClue, removeColor, resized, sameClue, setCell, typedBlocks, width, reveal,
+  height, inverted, isColor, isTriddler, lineClue, palette, parseClue, removeColor, resized, sameClue, setCell, typedBlocks, width, reveal,
   mirrored, ruleFromSpec, ruleText,
 } from "./doc.js";
 
@@ -25,9 +26,23 @@ const state = {
   timeout: 5,
   canSave: false,
   fixes: null,
+  triddlerFormats: [],
+  maxHexagonSide: 20,
 };
 
-const board = new Board($("board"));
+// the board of the document's geometry: a grid of squares, or a triddler's triangles
+const boards = { grid: new Board($("board")), tri: new TriBoard($("board")) };
+let board = boards.grid;
+
+function boardFor(doc) {
+  const b = isTriddler(doc) ? boards.tri : boards.grid;
+  if (b !== board) {
+    board.reset();
+    b.reset();
+    board = b;
+  }
+  return b;
+}
 
 // ---------------------------------------------------------------------------
 // server calls
@@ -52,6 +67,9 @@ async function post(path, body) {
 /** The document as the server takes it; checks leave out a level's files (a reward image can be large). */
 function docForServer(withFiles = true) {
   const d = state.doc;
+  if (isTriddler(d)) {
+    return { geometry: d.geometry, grid: d.grid, palette: d.palette, lane_clues: d.lane_clues, name: d.name, meta: d.meta };
+  }
   return { grid: d.grid, palette: d.palette, row_clues: d.row_clues, column_clues: d.column_clues, name: d.name,
     meta: d.meta, givens: d.givens || [], rules: d.rules || [], level: withFiles ? d.level : null };
 }
@@ -92,10 +110,15 @@ function edit(fn) {
 function render() {
   const pal = palette(state.doc);
   if (!pal.some((p) => p.char === state.ink)) state.ink = pal[1].char; // its colour was undone or removed
-  board.draw(state.doc);
+  boardFor(state.doc).draw(state.doc);
   renderPalette();
   $("width").value = width(state.doc);
   $("height").value = height(state.doc);
+  const tri = isTriddler(state.doc);
+  $("width").disabled = $("height").disabled = $("rule-add").disabled = tri;
+  const sel = $("save-format");
+  for (const o of sel.options) o.hidden = tri ? !state.triddlerFormats.includes(o.value) : o.dataset.triddler === "only";
+  if (sel.selectedOptions.length && sel.selectedOptions[0].hidden) sel.value = tri ? state.triddlerFormats[0] : "non";
   $("undo").disabled = !state.history.past.length;
   $("redo").disabled = !state.history.future.length;
   const lvl = state.doc.level;
@@ -472,7 +495,7 @@ function paint(el) {
   const r = Number(el.dataset.row);
   const c = Number(el.dataset.col);
   // pointer events are sparse when the pen moves fast: fill the cells in between
-  const cells = stroke.last ? lineCells(stroke.last[0], stroke.last[1], r, c) : [[r, c]];
+  const cells = stroke.last && !isTriddler(state.doc) ? lineCells(stroke.last[0], stroke.last[1], r, c) : [[r, c]];
   stroke.last = [r, c];
   let any = false;
   // with a symmetric rule on, each cell is drawn with its mirror images
@@ -483,6 +506,20 @@ function paint(el) {
   }
 }
 
+/** Paint under the pointer; on a triddler also the triangles between it and the last pointer event. */
+function paintTo(x, y) {
+  const stroke = state.stroke;
+  if (isTriddler(state.doc)) {
+    if (stroke.xy) {
+      const [x0, y0] = stroke.xy;
+      const n = Math.ceil(Math.hypot(x - x0, y - y0) / 4);
+      for (let i = 1; i < n; i++) paint(cellAt(x0 + ((x - x0) * i) / n, y0 + ((y - y0) * i) / n));
+    }
+    stroke.xy = [x, y];
+  }
+  paint(cellAt(x, y));
+}
+
 function startStroke(e) {
   const el = e.target.closest && e.target.closest(".cell");
   if (!el || (e.button !== 0 && e.button !== 2)) return;
@@ -490,6 +527,7 @@ function startStroke(e) {
   state.history.push(state.doc);
   const erase = e.button === 2 || e.ctrlKey || e.metaKey; // Ctrl+click: a right click on one-button pads
   state.stroke = { ch: erase ? BACKGROUND : state.ink, changed: false, last: null };
+  if (isTriddler(state.doc)) state.stroke.xy = [e.clientX, e.clientY];
   paint(el);
 }
 
@@ -575,6 +613,26 @@ async function openFiles(fileList) {
   }
 }
 
+/** Start a new, empty triddler: a hexagon of the side chosen (undoable, as opening a file). */
+async function newTriddler() {
+  const side = Number($("hexagon-side").value);
+  if (!Number.isInteger(side) || side < 1 || side > state.maxHexagonSide) {
+    message(`A hexagon's side goes from 1 to ${state.maxHexagonSide}.`);
+    return;
+  }
+  try {
+    const data = await post("api/new", { hexagon: side });
+    state.canSave = false; // a new puzzle: Save as names its file
+    edit(() => data.doc);
+    pick(palette(data.doc)[1].char);
+    if (!state.triddlerFormats.includes($("save-format").value)) $("save-format").value = state.triddlerFormats[0];
+    $("file").textContent = `new triddler (hexagon of side ${side})`;
+    message("");
+  } catch (e) {
+    message(e.message);
+  }
+}
+
 async function save() {
   message("Saving…", "info");
   try {
@@ -639,7 +697,7 @@ function wire() {
     const clue = e.target.closest && e.target.closest(".clue");
     if (clue && !clue.querySelector("input")) editClue(clue);
   });
-  window.addEventListener("pointermove", (e) => { if (state.stroke) paint(cellAt(e.clientX, e.clientY)); });
+  window.addEventListener("pointermove", (e) => { if (state.stroke) paintTo(e.clientX, e.clientY); });
   window.addEventListener("pointerup", endStroke);
   window.addEventListener("pointercancel", endStroke);
   window.addEventListener("blur", endStroke);
@@ -657,6 +715,7 @@ function wire() {
   $("width").addEventListener("change", size);
   $("height").addEventListener("change", size);
   $("clear").addEventListener("click", () => edit((d) => cleared(d)));
+  $("new-triddler").addEventListener("click", newTriddler);
   $("invert").addEventListener("click", () => edit((d) => inverted(d, state.ink === BACKGROUND ? palette(d)[1].char : state.ink)));
   wirePalette();
   $("undo").addEventListener("click", undo);
@@ -713,7 +772,19 @@ async function start() {
       o.textContent = f === "level" ? "level (+ .pbm, .ppm)" : f;
       sel.appendChild(o);
     }
+    state.triddlerFormats = data.triddler_formats || [];
+    state.maxHexagonSide = data.max_hexagon_side || state.maxHexagonSide;
+    $("hexagon-side").max = String(state.maxHexagonSide);
+    for (const f of state.triddlerFormats.filter((x) => !data.formats.includes(x))) { // g: triddlers only
+      const o = document.createElement("option");
+      o.value = f;
+      o.textContent = f;
+      o.dataset.triddler = "only";
+      o.hidden = true;
+      sel.appendChild(o);
+    }
     sel.value = data.doc.format && data.formats.includes(data.doc.format) ? data.doc.format : "non";
+    if (isTriddler(data.doc)) sel.value = state.triddlerFormats.includes(data.doc.format) ? data.doc.format : state.triddlerFormats[0];
     if (data.file) $("save-name").placeholder = data.file.replace(/#\d+$/, "");
   } catch (e) {
     message(`Could not load the puzzle: ${e.message}`);

@@ -51,6 +51,9 @@ export class Board {
 
   fill(ch) { return ch === BACKGROUND ? "" : this.colors[ch] || "#888"; }
 
+  /** Forget what is drawn: the next draw builds the grid again (a triddler's board had the root). */
+  reset() { this.w = 0; this.h = 0; this.paletteKey = ""; }
+
   build(w, h) {
     this.w = w;
     this.h = h;

@@ -29,6 +29,12 @@ export function configure(limits) {
 /** The palette of a document: the background first, then the block colours. */
 export function palette(doc) { return doc.palette || BW_PALETTE; }
 
+/** True for a triddler's document (a triangle grid: ``geometry``, ``lane_clues``, ``polygons``, ``lanes``). */
+export function isTriddler(doc) { return doc.geometry != null; }
+
+/** Every typed clue slot of a document (rows and columns, or a triddler's lanes). */
+function typedClues(doc) { return isTriddler(doc) ? doc.lane_clues : [...doc.row_clues, ...doc.column_clues]; }
+
 /** True for a document with more than one block colour. */
 export function isColor(doc) { return palette(doc).length > 2; }
 
@@ -138,6 +144,10 @@ export function inverted(doc, ink = "#") {
 export function cleared(doc) {
   const d = clone(doc);
   d.grid = doc.grid.map((row) => BACKGROUND.repeat(row.length));
+  if (isTriddler(d)) {
+    d.lane_clues = d.lane_clues.map(() => null);
+    return d;
+  }
   d.row_clues = d.row_clues.map(() => null);
   d.column_clues = d.column_clues.map(() => null);
   return d;
@@ -179,7 +189,7 @@ export function colorUsed(doc, i) {
   if (doc.grid.some((row) => row.includes(ch))) return true;
   const first = i === 1;
   const inClue = (clue) => clue != null && clue.some((b) => (Array.isArray(b) ? b[1] === ch : first));
-  return doc.row_clues.some(inClue) || doc.column_clues.some(inClue);
+  return typedClues(doc).some(inClue);
 }
 
 /** A copy with one more colour (the next default, or ``name``/``rgb``); the new char comes back too. */
@@ -225,8 +235,11 @@ export function removeColor(doc, i) {
   const first = pal[1].char;
   // a plain length in a typed clue means the first colour: name it before the first colour changes
   const named = (clue) => (clue == null ? null : clue.map((b) => (Array.isArray(b) ? b : [b, first])));
-  d.row_clues = d.row_clues.map(named);
-  d.column_clues = d.column_clues.map(named);
+  if (isTriddler(d)) d.lane_clues = d.lane_clues.map(named);
+  else {
+    d.row_clues = d.row_clues.map(named);
+    d.column_clues = d.column_clues.map(named);
+  }
   const rest = pal.filter((_, j) => j !== i).map((p) => ({ ...p }));  // one colour left keeps its character
   d.palette = rest;
   return d;
