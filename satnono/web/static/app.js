@@ -116,6 +116,7 @@ function render() {
   $("height").value = height(state.doc);
   const tri = isTriddler(state.doc);
   $("width").disabled = $("height").disabled = $("rule-add").disabled = tri;
+  if (tri) $("width").value = $("height").value = ""; // a triddler's size is its outline (New triddler)
   const sel = $("save-format");
   for (const o of sel.options) o.hidden = tri ? !state.triddlerFormats.includes(o.value) : o.dataset.triddler === "only";
   if (sel.selectedOptions.length && sel.selectedOptions[0].hidden) sel.value = tri ? state.triddlerFormats[0] : "non";
