@@ -1,11 +1,8 @@
-/* The DRAT proof checker of satnono's certificates (issue #40), as `satnono verify` runs it: check(formula, proof)
- * -> (code, lemmas, rat, offset).  docs/certificates.md ("The DRAT checker") says what it checks and why that is
- * sound; satnono/certify/drat.py is the same checker in plain Python (used where this is not compiled), and words
- * the verdicts.  The formula is DIMACS clauses (text, no header); the proof, text or binary DRAT.  `lemmas` counts the
- * lemmas read, `rat` those accepted by RAT; `offset` is where the last clause read starts, or where the proof cannot
- * be read.  Variables are numbered 1, 2, ... as they appear (a hash table), so a huge one costs nothing: literal x
- * of variable v is 2v, -x is 2v+1.  Memory grows with the data read only; when it runs out, longjmp goes back to
- * check(), which raises MemoryError. */
+/* The DRAT proof checker of satnono's certificates: check(formula, proof) -> (code, lemmas, rat, offset), on DIMACS
+ * clauses (text, no header) and a text or binary DRAT proof; docs/certificates.md ("The DRAT checker") says what it
+ * checks and why that is sound, satnono/certify/drat.py is the same in Python and words the verdicts.  Variables are
+ * numbered 1, 2, ... as they appear (a huge one costs nothing): literal x of variable v is 2v, -x is 2v+1.  Memory
+ * grows with the data read only; when it runs out, longjmp goes back to check(), which raises MemoryError. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -23,14 +20,8 @@ typedef struct {
 } Literal;
 
 typedef struct {
-    int32_t key, num;           /* a variable as written (0: a free slot), its number */
-} Slot;
-
-typedef struct {
     jmp_buf out_of_memory;
-    Slot *table;                /* the variables' numbers, by open addressing; at most half full */
-    size_t slots;               /* its size, a power of 2 */
-    int32_t nvars;
+    PyObject *numbers;          /* a dict: each variable as written -> its number */
     Literal *lit;               /* per literal */
     size_t lit_cap;
     int32_t *trail;             /* the true literals, in order: trail[:head] is propagated */
@@ -40,61 +31,37 @@ typedef struct {
     int32_t *lits;              /* the clause read */
     size_t nlits, lits_cap;
     int conflict;               /* the top level is in conflict */
+    const unsigned char *p;     /* the bytes read (the formula's, then the proof's), n of them; p[i] is next */
+    size_t n, i, start;         /* start: where the last clause read starts, or where reading failed */
 } Checker;
-
-typedef struct {
-    const unsigned char *p;     /* n bytes; p[i] is read next */
-    size_t n, i;
-    size_t start;               /* where the last clause read starts, or where reading failed */
-} Reader;
 
 /* *p, an array of *cap elements of `size` bytes, made to hold `need` (doubled as needed, the new ones zero) */
 static void reserve(Checker *S, void *p, size_t *cap, size_t need, size_t size) {
-    size_t old = *cap, n = old ? old : 16;
-    if (need <= old)
-        return;
+    size_t n = *cap ? *cap : 16;
     while (n < need)
         n *= 2;
+    if (n == *cap) return;
     char *q = n > SIZE_MAX / 2 / size ? NULL : realloc(*(char **)p, n * size);
-    if (q == NULL)
-        longjmp(S->out_of_memory, 1);
-    memset(q + old * size, 0, (n - old) * size);
+    if (q == NULL) longjmp(S->out_of_memory, 1);
+    memset(q + *cap * size, 0, (n - *cap) * size);
     *(char **)p = q;
     *cap = n;
 }
 
-/* the slot of variable v in a table of `slots`: where it is, or the free one for it */
-static size_t find(const Slot *table, size_t slots, int32_t v) {
-    size_t j = ((uint64_t)v * 0x9e3779b97f4a7c15ULL >> 32) & (slots - 1);
-    while (table[j].key != 0 && table[j].key != v)
-        j = (j + 1) & (slots - 1);
-    return j;
-}
-
-/* x as written (x != 0) added to the clause read, as a literal, unless it is there; its variable numbered if new */
-static void read_literal(Checker *S, int32_t x) {
-    int32_t v = x < 0 ? -x : x;
-    if (2 * ((size_t)S->nvars + 1) > S->slots) { /* the table made twice as large */
-        size_t slots = S->slots ? 2 * S->slots : 1024;
-        Slot *table = S->nvars < 1 << 29 ? calloc(slots, sizeof(Slot)) : NULL; /* (literals fit an int32_t) */
-        if (table == NULL)
-            longjmp(S->out_of_memory, 1);
-        for (size_t i = 0; i < S->slots; i++)
-            if (S->table[i].key != 0)
-                table[find(table, slots, S->table[i].key)] = S->table[i];
-        free(S->table);
-        S->table = table;
-        S->slots = slots;
-    }
-    Slot *slot = &S->table[find(S->table, S->slots, v)];
-    if (slot->key == 0) {
-        reserve(S, &S->lit, &S->lit_cap, 2 * (size_t)S->nvars + 4, sizeof(Literal));
-        reserve(S, &S->trail, &S->trail_cap, (size_t)S->nvars + 2, sizeof(int32_t));
-        slot->key = v;
-        slot->num = ++S->nvars;
-    }
-    int32_t lit = 2 * slot->num + (x < 0);
+/* x as written (x != 0) added to the clause read as a literal, unless it is there; its variable numbered if new */
+static void read_literal(Checker *S, int64_t x) {
+    PyObject *v = PyLong_FromLongLong(x < 0 ? -x : x);
+    PyObject *next = PyLong_FromSsize_t(PyDict_Size(S->numbers) + 1);
+    PyObject *num = v != NULL && next != NULL ? PyDict_SetDefault(S->numbers, v, next) : NULL; /* (borrowed) */
+    long number = num != NULL ? PyLong_AsLong(num) : 0;
+    Py_XDECREF(v);
+    Py_XDECREF(next);
+    if (number <= 0 || number >= 1 << 29) /* (its literals must fit an int32_t) */
+        longjmp(S->out_of_memory, 1);
+    reserve(S, &S->lit, &S->lit_cap, 2 * (size_t)number + 2, sizeof(Literal));
+    reserve(S, &S->trail, &S->trail_cap, (size_t)number + 1, sizeof(int32_t));
     reserve(S, &S->lits, &S->lits_cap, S->nlits + 1, sizeof(int32_t));
+    int32_t lit = 2 * (int32_t)number + (x < 0);
     if (!S->lit[lit].mark) {
         S->lit[lit].mark = 1;
         S->lits[S->nlits++] = lit;
@@ -114,89 +81,77 @@ static void assign(Checker *S, int32_t lit) {
 }
 
 /* unit propagation of the trail not yet propagated: whether it reaches a conflict.  A stored clause watches its first
- * two literals: it is looked at when one of them turns false, and then watches another that is not false, or is unit
- * (its other watched literal made true), or in conflict. */
+ * two literals; when one turns false, the clause watches another not false instead, or is unit, or in conflict. */
 static int propagate(Checker *S) {
     while (S->head < S->ntrail) {
         int32_t false_lit = S->trail[S->head++] ^ 1;
         Literal *f = &S->lit[false_lit];
-        size_t i = 0, kept = 0;
-        while (i < f->nwatches) {
-            size_t at = f->watches[i++];
-            int32_t size = S->arena[at];
+        for (size_t i = 0; i < f->nwatches; i++) {
+            size_t at = f->watches[i];
+            int32_t size = S->arena[at], k = 2;
             int32_t *l = S->arena + at + 2;
-            if (S->arena[at + 1] == 0)
-                continue; /* deleted: the watch goes */
+            if (S->arena[at + 1] == 0) { /* deleted: the watch goes (the last one, moved here, is looked at next) */
+                f->watches[i--] = f->watches[--f->nwatches];
+                continue;
+            }
             if (l[0] == false_lit) { /* the false literal second */
                 l[0] = l[1];
                 l[1] = false_lit;
             }
-            if (S->lit[l[0]].value > 0) { /* true: the watch stays */
-                f->watches[kept++] = at;
-                continue;
-            }
-            int32_t k = 2;
+            if (S->lit[l[0]].value > 0) continue; /* true: the watch stays */
             while (k < size && S->lit[l[k]].value < 0)
                 k++;
-            if (k < size) { /* l[k] is not false: watched instead */
+            if (k < size) { /* l[k] is not false: it is watched instead */
                 l[1] = l[k];
                 l[k] = false_lit;
                 watch(S, l[1], at);
+                f->watches[i--] = f->watches[--f->nwatches];
                 continue;
             }
-            f->watches[kept++] = at;
-            if (S->lit[l[0]].value < 0) { /* every literal false: the watches left stay */
-                while (i < f->nwatches)
-                    f->watches[kept++] = f->watches[i++];
-                f->nwatches = kept;
-                return 1;
-            }
+            if (S->lit[l[0]].value < 0) return 1; /* every literal false */
             assign(S, l[0]);
         }
-        f->nwatches = kept;
     }
     return 0;
 }
 
-/* the clause read made active at the top level.  Not stored: a clause true there (it never propagates), or with one
- * literal not false (that literal is made true for good). */
+/* the clause read made active at the top level: stored (2 literals or more), watching two not false if it has them;
+ * its literal made true if it has a single one not false; a conflict if none */
 static void add_clause(Checker *S) {
     int32_t *lits = S->lits;
     size_t open = 0;
     for (size_t i = 0; i < S->nlits; i++) {
-        if (S->lit[lits[i]].value > 0)
-            return;
-        if (S->lit[lits[i]].value == 0) { /* the literals not false first */
+        if (S->lit[lits[i]].value >= 0) { /* the literals not false first */
             int32_t t = lits[open];
             lits[open++] = lits[i];
             lits[i] = t;
         }
     }
-    if (open < 2) {
-        if (open == 1)
-            assign(S, lits[0]);
-        S->conflict = S->conflict || open == 0 || propagate(S);
-        return;
+    if (S->nlits >= 2) {
+        reserve(S, &S->arena, &S->arena_cap, S->narena + S->nlits + 2, sizeof(int32_t));
+        S->arena[S->narena] = (int32_t)S->nlits;
+        S->arena[S->narena + 1] = 1;
+        memcpy(S->arena + S->narena + 2, lits, S->nlits * sizeof(int32_t));
+        watch(S, lits[0], S->narena);
+        watch(S, lits[1], S->narena);
+        S->narena += S->nlits + 2;
     }
-    reserve(S, &S->arena, &S->arena_cap, S->narena + S->nlits + 2, sizeof(int32_t));
-    S->arena[S->narena] = (int32_t)S->nlits;
-    S->arena[S->narena + 1] = 1;
-    memcpy(S->arena + S->narena + 2, lits, S->nlits * sizeof(int32_t));
-    watch(S, lits[0], S->narena);
-    watch(S, lits[1], S->narena);
-    S->narena += S->nlits + 2;
+    if (open == 1 && S->lit[lits[0]].value == 0) {
+        assign(S, lits[0]);
+        S->conflict = S->conflict || propagate(S);
+    }
+    S->conflict = S->conflict || open == 0;
 }
 
-/* one stored clause with the literals of the clause read (n >= 2, marked), if any, made inactive: it watches two of
- * them.  (A clause not stored stays: no deletion undoes the top level.) */
+/* one stored clause with the literals of the clause read (marked), if any, made inactive: it watches two of them.
+ * (A unit is not stored: no deletion undoes the top level.) */
 static void delete_clause(Checker *S) {
     for (size_t i = 0; i < S->nlits; i++) {
         Literal *l = &S->lit[S->lits[i]];
         for (size_t j = 0; j < l->nwatches; j++) {
             int32_t *c = S->arena + l->watches[j];
             size_t k = 0;
-            if (c[1] == 0 || (size_t)c[0] != S->nlits)
-                continue;
+            if (c[1] == 0 || (size_t)c[0] != S->nlits) continue;
             while (k < S->nlits && S->lit[c[2 + k]].mark)
                 k++;
             if (k == S->nlits) {
@@ -212,9 +167,8 @@ static int rup(Checker *S, const int32_t *lits, size_t n) {
     size_t mark = S->ntrail;
     int found = S->conflict;
     for (size_t i = 0; i < n && !found; i++) {
-        if (S->lit[lits[i]].value > 0)
-            found = 1; /* a literal true already */
-        else if (S->lit[lits[i]].value == 0)
+        found = S->lit[lits[i]].value > 0; /* a literal true already */
+        if (S->lit[lits[i]].value == 0)
             assign(S, lits[i] ^ 1);
     }
     found = found || propagate(S);
@@ -232,22 +186,18 @@ static int rup(Checker *S, const int32_t *lits, size_t n) {
 static int rat(Checker *S) {
     size_t n = S->nlits;
     int32_t neg = S->lits[0] ^ 1;
-    if (S->lit[S->lits[0]].value < 0)
-        return 0;
+    if (S->lit[S->lits[0]].value < 0) return 0;
     for (size_t at = 0; at < S->narena; at += 2 + (size_t)S->arena[at]) {
         size_t size = (size_t)S->arena[at], k = 0;
         while (k < size && S->arena[at + 2 + k] != neg)
             k++;
-        if (S->arena[at + 1] == 0 || k == size)
-            continue;
+        if (S->arena[at + 1] == 0 || k == size) continue;
         reserve(S, &S->lits, &S->lits_cap, n + size, sizeof(int32_t));
         for (k = 0; k < size; k++)
             if (S->arena[at + 2 + k] != neg)
                 S->lits[S->nlits++] = S->arena[at + 2 + k];
-        int found = rup(S, S->lits, S->nlits);
+        if (!rup(S, S->lits, S->nlits)) return 0;
         S->nlits = n;
-        if (!found)
-            return 0;
     }
     return 1;
 }
@@ -256,156 +206,135 @@ static int space(unsigned char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
-/* the next clause of a text proof into S->lits, *del whether a deletion ("d" first): 1; 0 at the end; or a verdict
- * code.  A literal is -?[0-9]+ within 1..2^31-1 (0 ends the clause); a word starting with "c" where a clause would
- * start begins a comment, to the end of its line. */
-static int read_text(Checker *S, Reader *R, int *del) {
-    const unsigned char *p = R->p;
-    int started = 0;
-    for (;;) {
-        while (R->i < R->n && space(p[R->i]))
-            R->i++;
-        if (R->i == R->n)
-            return started ? UNTERMINATED : 0;
-        size_t word = R->i, digits = word + (p[word] == '-');
-        while (R->i < R->n && !space(p[R->i])) /* the word is p[word:R->i] */
-            R->i++;
-        if (!started && p[word] == 'c') { /* a comment */
-            while (R->i < R->n && p[R->i] != '\n')
-                R->i++;
-            continue;
-        }
-        if (!started) {
-            started = 1;
-            R->start = word;
-            *del = R->i == word + 1 && p[word] == 'd';
-            if (*del)
-                continue;
-        }
-        int64_t v = 0;
-        for (size_t i = digits; i < R->i && v <= INT32_MAX; i++)
-            v = p[i] >= '0' && p[i] <= '9' ? 10 * v + (p[i] - '0') : INT64_MAX;
-        if (digits == R->i || v > INT32_MAX) {
-            R->start = word;
-            return BAD_LITERAL;
-        }
-        if (v == 0)
-            return 1;
-        read_literal(S, (int32_t)(p[word] == '-' ? -v : v));
-    }
-}
-
-/* the next clause of a binary proof: as read_text.  A clause is "a" (a lemma) or "d", then each literal x as the
- * number 2|x| + (x < 0) in 7-bit groups, low group first, all but the last with the high bit set; then 0. */
-static int read_binary(Checker *S, Reader *R, int *del) {
-    R->start = R->i;
-    if (R->i == R->n)
-        return 0;
-    if (R->p[R->i] != 'a' && R->p[R->i] != 'd')
-        return BAD_PREFIX;
-    *del = R->p[R->i++] == 'd';
-    for (;;) {
-        size_t at = R->i;
-        uint64_t number = 0;
-        for (int shift = 0;; shift += 7) {
-            if (shift == 35) {
-                R->start = at;
-                return BAD_LITERAL;
-            }
-            if (R->i == R->n)
-                return UNTERMINATED;
-            number |= (uint64_t)(R->p[R->i] & 127) << shift;
-            if (R->p[R->i++] < 128)
-                break;
-        }
-        if (number == 0)
-            return 1;
-        if (number == 1 || number >> 1 > INT32_MAX) {
-            R->start = at;
-            return BAD_LITERAL;
-        }
-        read_literal(S, (int32_t)(number >> 1) * (number & 1 ? -1 : 1));
-    }
-}
-
 /* whether drat-trim reads the proof as binary: it has fewer than 2 bytes, or a byte among its first 12 that text DRAT
  * does not use (letters allowed after a leading "c ") */
 static int is_binary(const unsigned char *p, size_t n) {
     for (size_t i = 0; i < n && i < 12; i++) {
         int letter = i >= 2 && p[0] == 'c' && p[1] == ' ' && p[i] >= 65 && p[i] <= 122;
-        if (!letter && (p[i] == 0 || strchr("\n\r -0123456789cd", p[i]) == NULL))
-            return 1;
+        if (!letter && (p[i] == 0 || strchr("\n\r -0123456789cd", p[i]) == NULL)) return 1;
     }
     return n < 2;
 }
 
-/* the next clause of the formula (text) or of the proof into S->lits, the marks of the last one cleared first */
-static int next_clause(Checker *S, Reader *R, int binary, int *del) {
+/* the next literal of a text clause into *x (0: the clause's end): 0, or a verdict code */
+static int text_literal(Checker *S, int64_t *x) {
+    const unsigned char *p = S->p;
+    while (S->i < S->n && space(p[S->i]))
+        S->i++;
+    if (S->i == S->n) return UNTERMINATED;
+    size_t word = S->i, digits = word + (p[word] == '-');
+    while (S->i < S->n && !space(p[S->i])) /* the word is p[word:S->i] */
+        S->i++;
+    *x = 0;
+    for (size_t i = digits; i < S->i && *x <= INT32_MAX; i++)
+        *x = p[i] >= '0' && p[i] <= '9' ? 10 * *x + (p[i] - '0') : INT64_MAX;
+    if (digits == S->i || *x > INT32_MAX) {
+        S->start = word;
+        return BAD_LITERAL;
+    }
+    if (p[word] == '-')
+        *x = -*x;
+    return 0;
+}
+
+/* the next literal of a binary clause into *x (0: the clause's end): 0, or a verdict code */
+static int binary_literal(Checker *S, int64_t *x) {
+    size_t at = S->i;
+    uint64_t number = 0;
+    for (int shift = 0; shift < 35; shift += 7) {
+        if (S->i == S->n) return UNTERMINATED;
+        number |= (uint64_t)(S->p[S->i] & 127) << shift;
+        if (S->p[S->i++] < 128) {
+            *x = number & 1 ? -(int64_t)(number >> 1) : (int64_t)(number >> 1);
+            if (number != 1 && number >> 1 <= INT32_MAX) return 0;
+            break;
+        }
+    }
+    S->start = at;
+    return BAD_LITERAL;
+}
+
+/* the next clause into S->lits (the marks of the last one cleared), *del whether a deletion: 1; 0 at the end; or a
+ * verdict code.  Text: comments (from a "c" where a clause would start, to the end of the line), "d" for a deletion,
+ * literals -?[0-9]+ in 1..2^31-1, 0.  Binary: "a" or "d", literals x as 2|x| + (x < 0) in 7-bit groups (low first,
+ * the high bit set but on the last), 0. */
+static int read_clause(Checker *S, int binary, int *del) {
+    const unsigned char *p = S->p;
     for (size_t i = 0; i < S->nlits; i++)
         S->lit[S->lits[i]].mark = 0;
     S->nlits = 0;
-    *del = 0;
-    return binary ? read_binary(S, R, del) : read_text(S, R, del);
+    while (!binary && S->i < S->n && (space(p[S->i]) || p[S->i] == 'c')) { /* white space, or a comment */
+        const unsigned char *end = p[S->i] == 'c' ? memchr(p + S->i, '\n', S->n - S->i) : p + S->i;
+        S->i = end == NULL ? S->n : (size_t)(end - p) + 1;
+    }
+    S->start = S->i;
+    if (S->i == S->n) return 0;
+    if (binary && p[S->i] != 'a' && p[S->i] != 'd') return BAD_PREFIX;
+    *del = p[S->i] == 'd' && (binary || S->i + 1 == S->n || space(p[S->i + 1]));
+    if (binary || *del)
+        S->i++;
+    for (;;) {
+        int64_t x;
+        int got = binary ? binary_literal(S, &x) : text_literal(S, &x);
+        if (got != 0) return got;
+        if (x == 0) return 1;
+        read_literal(S, x);
+    }
 }
 
-/* the verdict on the formula and the proof, or -1 when interrupted (the exception set).  Each lemma must be RUP on the
- * active clauses (the formula's, then the lemmas accepted, less those deleted), else RAT; the proof must add the empty
- * clause, unless the formula alone propagates to a conflict. */
-static int run(Checker *S, Reader *formula, Reader *proof, Py_ssize_t *lemmas, Py_ssize_t *rats) {
-    int binary = is_binary(proof->p, proof->n), del, got;
-    while ((got = next_clause(S, formula, 0, &del)) == 1 && !del)
+/* the verdict on the formula and the proof, or -1 when interrupted (the exception set): each lemma RUP on the active
+ * clauses (the formula's and the lemmas', less those deleted) or RAT, up to the empty clause (no proof is needed
+ * when the formula alone propagates to a conflict) */
+static int run(Checker *S, PyObject *formula, PyObject *proof, Py_ssize_t *lemmas, Py_ssize_t *rats) {
+    int binary = is_binary((unsigned char *)PyBytes_AS_STRING(proof), (size_t)PyBytes_GET_SIZE(proof)), del = 0, got;
+    S->p = (unsigned char *)PyBytes_AS_STRING(formula);
+    S->n = (size_t)PyBytes_GET_SIZE(formula);
+    while ((got = read_clause(S, 0, &del)) == 1 && !del)
         add_clause(S);
-    if (got != 0)
-        return BAD_FORMULA;
-    if (S->conflict)
-        return TRIVIAL;
-    while ((got = next_clause(S, proof, binary, &del)) == 1) {
-        if (del && S->nlits > 1)
-            delete_clause(S);
+    if (got != 0) return BAD_FORMULA;
+    if (S->conflict) return TRIVIAL;
+    S->p = (unsigned char *)PyBytes_AS_STRING(proof);
+    S->n = (size_t)PyBytes_GET_SIZE(proof);
+    S->i = 0;
+    while ((got = read_clause(S, binary, &del)) == 1) {
         if (del)
-            continue;
-        if (++*lemmas % 4096 == 0 && PyErr_CheckSignals() < 0)
-            return -1;
+            delete_clause(S);
+        if (del) continue;
+        if (++*lemmas % 4096 == 0 && PyErr_CheckSignals() < 0) return -1;
         if (!rup(S, S->lits, S->nlits)) {
-            if (S->nlits == 0)
-                return EMPTY_NOT_RUP;
-            if (!rat(S))
-                return NOT_REDUNDANT;
+            if (S->nlits == 0) return EMPTY_NOT_RUP;
+            if (!rat(S)) return NOT_REDUNDANT;
             ++*rats;
         }
-        if (S->nlits == 0)
-            return VERIFIED;
+        if (S->nlits == 0) return VERIFIED;
         add_clause(S);
     }
     return got == 0 ? NO_EMPTY : got;
 }
 
 static PyObject *check(PyObject *self, PyObject *args) {
-    Py_buffer formula, proof;
-    if (!PyArg_ParseTuple(args, "y*y*", &formula, &proof))
-        return NULL;
-    Reader F = {formula.buf, (size_t)formula.len, 0, 0};
-    Reader R = {proof.buf, (size_t)proof.len, 0, 0};
+    PyObject *formula, *proof;
+    if (!PyArg_ParseTuple(args, "SS", &formula, &proof)) return NULL;
     Py_ssize_t lemmas = 0, rats = 0;
+    size_t offset = 0;
     int code = -2; /* out of memory */
     Checker *S = calloc(1, sizeof(Checker));
-    if (S != NULL) {
+    if (S != NULL && (S->numbers = PyDict_New()) != NULL) {
         if (setjmp(S->out_of_memory) == 0)
-            code = run(S, &F, &R, &lemmas, &rats);
+            code = run(S, formula, proof, &lemmas, &rats);
+        offset = S->start;
         for (size_t i = 0; i < S->lit_cap; i++)
             free(S->lit[i].watches);
-        free(S->table);
         free(S->lit);
         free(S->trail);
         free(S->arena);
         free(S->lits);
-        free(S);
     }
-    PyBuffer_Release(&formula);
-    PyBuffer_Release(&proof);
-    if (code == -2)
-        return PyErr_NoMemory();
-    return code < 0 ? NULL : Py_BuildValue("(innn)", code, lemmas, rats, (Py_ssize_t)R.start);
+    if (S != NULL)
+        Py_XDECREF(S->numbers);
+    free(S);
+    if (code == -2) return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+    return code < 0 ? NULL : Py_BuildValue("(innn)", code, lemmas, rats, (Py_ssize_t)offset);
 }
 
 static PyMethodDef methods[] = {

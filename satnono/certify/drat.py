@@ -26,9 +26,9 @@ from types import ModuleType
 
 INT_MAX = 2**31 - 1  # the largest variable (as in drat-trim, which reads C ints)
 
-# the verdicts, _drat.c's: (code, lemmas, rat, offset); FORMULA_LITERAL and NO_MEMORY are check()'s own
+# the verdicts, _drat.c's: (code, lemmas, rat, offset); NO_MEMORY is check()'s own (MemoryError)
 VERIFIED, TRIVIAL, NOT_REDUNDANT, EMPTY_NOT_RUP, NO_EMPTY = 0, 1, 2, 3, 4
-BAD_LITERAL, UNTERMINATED, BAD_PREFIX, BAD_FORMULA, FORMULA_LITERAL, NO_MEMORY = 5, 6, 7, 8, 9, 10
+BAD_LITERAL, UNTERMINATED, BAD_PREFIX, BAD_FORMULA, NO_MEMORY = 5, 6, 7, 8, 9
 
 
 @dataclass(frozen=True)
@@ -211,24 +211,22 @@ class _Checker:
         return False
 
     def add(self, lits: list[int]) -> None:
-        """Make ``lits`` active at the top level.  Not stored: a clause true there, or with one
-        literal not false (that literal is made true for good)."""
-        if any(self.value[x] == 1 for x in lits):
-            return
-        c = [x for x in lits if self.value[x] == 0] + [x for x in lits if self.value[x] == -1]
-        opened = sum(self.value[x] == 0 for x in lits)
-        if opened < 2:
-            if opened == 1:
-                self.assign(c[0])
-            self.conflict = self.conflict or opened == 0 or self.propagate()
-            return
-        self.clauses.append(c)
-        self.watches[c[0]].append(len(self.clauses) - 1)
-        self.watches[c[1]].append(len(self.clauses) - 1)
+        """Make ``lits`` active at the top level: stored (with 2 literals or more), watching two literals not false
+        if it has them; made true if it has a single literal not false, a conflict if none."""
+        c = [x for x in lits if self.value[x] >= 0] + [x for x in lits if self.value[x] < 0]
+        opened = sum(self.value[x] >= 0 for x in lits)
+        if len(c) >= 2:
+            self.clauses.append(c)
+            self.watches[c[0]].append(len(self.clauses) - 1)
+            self.watches[c[1]].append(len(self.clauses) - 1)
+        if opened == 1 and self.value[c[0]] == 0:
+            self.assign(c[0])
+            self.conflict = self.conflict or self.propagate()
+        self.conflict = self.conflict or opened == 0
 
     def delete(self, lits: list[int]) -> None:
-        """One stored clause with the literals ``lits`` (2 or more), if any, made inactive; it
-        watches two of them."""
+        """One stored clause with the literals ``lits``, if any, made inactive: it watches two of them.
+        (A unit is not stored: no deletion undoes the top level.)"""
         wanted = set(lits)
         for x in lits:
             for k in self.watches[x]:
@@ -282,8 +280,7 @@ def check_text(formula: bytes, proof: bytes) -> tuple[int, int, int, int]:
         for delete, lits, offset in (_binary_clauses if is_binary(proof) else _text_clauses)(proof):
             internal = checker.literals(lits)
             if delete:
-                if len(internal) > 1:
-                    checker.delete(internal)
+                checker.delete(internal)
                 continue
             lemmas += 1
             if not checker.rup(internal):
