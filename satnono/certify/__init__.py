@@ -10,10 +10,11 @@
 
 :func:`certify` (:mod:`~satnono.certify.writer`) settles a puzzle and writes its certificate
 directory; :func:`verify` (:mod:`~satnono.certify.verifier`) checks one with the trust base
-alone: :mod:`~satnono.certify.puzzle` (reading ``puzzle.json``, the solution check),
-:mod:`~satnono.certify.reference` (the reference encoder), :mod:`~satnono.certify.replay`
-(line deductions), :mod:`~satnono.certify.drat` (the DRAT checker) and
-:mod:`~satnono.certify.verifier`, which import nothing else of satnono.
+alone: :mod:`~satnono.certify.puzzle` (reading ``puzzle.json``, what clues and rules mean, the
+solution check), :mod:`~satnono.certify.reference` (the reference encoder),
+:mod:`~satnono.certify.verifier` (the checks, the replay of the line deductions among them) and
+the DRAT checker compiled from ``_drat.c`` (where it is not built: :mod:`~satnono.certify.drat`),
+which import nothing else of satnono.
 """
 
 from __future__ import annotations

@@ -1,34 +1,23 @@
-"""The puzzle of a certificate, read from its ``puzzle.json``; what its rules mean; the solution check.
-
-Part of the trust base: it imports nothing of satnono outside ``satnono.certify``.  ``puzzle.json`` is satnono's JSON
-(docs/formats.md): ``rows`` and ``columns``, a clue a line, its blocks each a length, ``"?"`` (blotted: unknown, at
-least 1) or ``[length, char]``; ``colors``, the block colours in order (without it, ``#`` on ``.``); ``givens``,
-``[row, col, char]``; ``rules``.  Other keys are ignored.  In a grid, value 0 is the background ``.`` and v the v-th
-colour; in a *state*, a cell holds the values it may still have, as a bit mask.
-"""
+"""The puzzle of a certificate, read from its ``puzzle.json`` (satnono's JSON: docs/formats.md); what its clues and
+rules mean; the solution check.  Part of the trust base: it imports nothing of satnono outside ``satnono.certify``.
+In a grid, value 0 is the background and v the v-th colour; a *state* holds per cell a bit mask of its values left."""
 
 from __future__ import annotations
 
 import json
-from typing import NamedTuple
+from collections import namedtuple
+from functools import lru_cache
+from itertools import accumulate, groupby, product
 
 AXES = ("left-right", "top-bottom", "rotate180", "transpose")
 MAX_CELLS = 4_000_000
 
 
-class Spec(NamedTuple):
-    """A puzzle.  ``chars``: the background ``.`` then each block colour's character (value v is ``chars[v]``).  A
-    clue (in ``rows`` and ``columns``): its blocks ``(length, colour)``, the length None when blotted.  ``givens``:
-    ``(row, col, value)``, sorted.  ``rules``: ``("symmetric", axis)``, ``("count", op, n, value)``,
-    ``("no-square", value)`` and ``("line", cells, blocks)``, where a value None means any block colour."""
-
-    height: int
-    width: int
-    chars: str
-    rows: tuple
-    columns: tuple
-    givens: tuple
-    rules: tuple
+#: A puzzle.  ``chars``: the background ``.`` then each block colour's character (value v is ``chars[v]``).  A clue (in
+#: ``rows`` and ``columns``): its blocks ``(length, colour)``, the length None when blotted.  ``givens``: ``(row, col,
+#: value)``, sorted.  ``rules``: ``("symmetric", axis)``, ``("count", op, n, value)``, ``("no-square", value)`` and
+#: ``("line", cells, blocks)``, where a value None means any block colour.
+Spec = namedtuple("Spec", "height width chars rows columns givens rules")
 
 
 def _int(x: object, what: str, low: int = 0, high: int = 1 << 31) -> int:
@@ -70,10 +59,7 @@ def read_puzzle(data: bytes) -> Spec:
         out = []
         for j, b in enumerate(clue):
             n, c = (b if isinstance(b, list) and len(b) == 2 else (b, 1))
-            if n == "?" and not line_rule:
-                n = None
-            else:
-                n = _int(n, f"{what}[{j}]", 0 if line_rule else 1, 1 << 24)
+            n = None if n == "?" and not line_rule else _int(n, f"{what}[{j}]", 0 if line_rule else 1, 1 << 24)
             c = colour(c, f"{what}[{j}]", line_rule) if c != 1 or isinstance(b, list) else 1
             if n != 0:
                 out.append((n, c))
@@ -137,42 +123,93 @@ def read_grid(spec: Spec, data: bytes) -> list[list[int]]:
 
 
 def lanes(spec: Spec) -> list[tuple[str, int, tuple]]:
-    """``(kind, index, rule)`` of each row, column and rule, in that order: a row or a column is the rule
-    ``("line", its cells, its clue)``."""
-    return ([("row", r, ("line", [(r, c) for c in range(spec.width)], spec.rows[r])) for r in range(spec.height)]
-            + [("column", c, ("line", [(r, c) for r in range(spec.height)], spec.columns[c])) for c in range(spec.width)]
+    """``(kind, index, rule)`` of each row, column, rule: a row or a column is the rule ``("line", cells, clue)``."""
+    h, w = spec.height, spec.width
+    return ([("row", r, ("line", [(r, c) for c in range(w)], spec.rows[r])) for r in range(h)]
+            + [("column", c, ("line", [(r, c) for r in range(h)], spec.columns[c])) for c in range(w)]
             + [("rule", i, rule) for i, rule in enumerate(spec.rules)])
 
 
 def mirror(spec: Spec, axis: str, r: int, c: int) -> tuple[int, int]:
-    """The cell that (r, c) must equal under ``symmetric:axis``."""
-    if axis == "left-right":
-        return r, spec.width - 1 - c
-    if axis == "top-bottom":
-        return spec.height - 1 - r, c
-    if axis == "rotate180":
-        return spec.height - 1 - r, spec.width - 1 - c
-    return c, r
+    """The cell (r, c) must equal under ``symmetric:axis``: (c, r), or the row and/or the column turned over."""
+    if axis == "transpose":
+        return c, r
+    return (r if axis == "left-right" else spec.height - 1 - r), (c if axis == "top-bottom" else spec.width - 1 - c)
 
 
 def fits(values: list[int], blocks: tuple) -> bool:
-    """Whether a line of values matches its clue: its runs of one block colour are the blocks (a blotted length
-    matches any length)."""
-    runs: list[list[int]] = []  # [length, colour]
-    for i, v in enumerate(values):
-        if v and i and values[i - 1] == v:
-            runs[-1][0] += 1
-        elif v:
-            runs.append([1, v])
+    """Whether a line of values matches its clue: its runs of one block colour are the blocks (a blot any length)."""
+    runs = [(len(list(run)), v) for v, run in groupby(values) if v]
     return len(runs) == len(blocks) and all(v == c and n in (None, m) for (m, v), (n, c) in zip(runs, blocks))
 
 
-def narrow_rule(spec: Spec, rule: tuple, state: list[list[int]]) -> dict | None:
-    """What a ``symmetric``, ``count`` or ``no-square`` rule keeps of the values of each cell of ``state``, exactly
-    (those some grid keeping the rule gives the cell): the new masks of the cells it may change; None when no grid
-    keeps the rule in this state.  ``symmetric``: the values a cell shares with its mirror image; ``count``: what the
-    numbers of cells that must and that may count allow; ``no-square``: no fourth cell of a square whose three others
-    must count."""
+def line_graph(n: int, blocks: tuple) -> list[tuple[int, int, int, int, int, int]]:
+    """The edges on some source-to-sink path of the graph of a line of n cells, ordered by p: ``(u, v, p, q, colour,
+    L)`` goes from node u (at cell p) to node v (at cell q), painting cells p..p+L-1 ``colour`` and p+L..q-1 the
+    background.  Node (j, p), numbered j*(n+1) + p, is on a path when blocks 0..j-1 fit before cell p (``first[j] <=
+    p``) and blocks j..k-1 from it on (``p <= last[j]``), each at its least length (1 for a blot)."""
+    k, row = len(blocks), n + 1
+    least = [1 if length is None else length for length, _ in blocks]
+    gap = [1 if j + 1 < k and blocks[j + 1][1] == blocks[j][1] else 0 for j in range(k)]
+    first, last = [0] * (k + 1), [n] * (k + 1)
+    for j in range(k):
+        first[j + 1] = first[j] + least[j] + gap[j]
+    for j in reversed(range(k)):
+        last[j] = last[j + 1] - least[j] - gap[j]
+    edges: list[tuple[int, int, int, int, int, int]] = []
+    if first[k] > n:
+        return edges  # the blocks do not fit the line
+    for p in range(n):
+        for j in range(k + 1):
+            if not first[j] <= p <= last[j]:
+                continue
+            if p < last[j]:
+                edges.append((j * row + p, j * row + p + 1, p, p + 1, 0, 0))
+            if j < k:
+                length, colour = blocks[j]
+                for size in (range(1, last[j + 1] - gap[j] - p + 1) if length is None else (length,)):
+                    q = p + size + gap[j]
+                    if q <= last[j + 1]:
+                        edges.append((j * row + p, (j + 1) * row + q, p, q, colour, size))
+    return edges
+
+
+_graph = lru_cache(maxsize=4096)(line_graph)
+
+
+def solve_line(n: int, blocks: tuple, allowed: list[int], nvals: int) -> list[int] | None:
+    """Per cell, the values (a mask over 0..nvals-1) that some placement of ``blocks`` painting only allowed values
+    gives it; None when there is no such placement."""
+    # bad[v][i]: how many of the cells before i cannot have value v
+    bad = [[0, *accumulate(not (a >> v) & 1 for a in allowed)] for v in range(nvals)]
+    usable = [(u, v, p, q, colour, size) for u, v, p, q, colour, size in _graph(n, blocks)  # painting allowed values
+              if bad[colour][p + size] == bad[colour][p] and bad[0][q] == bad[0][p + size]]
+    reached, live = {0}, {len(blocks) * (n + 1) + n}
+    for u, v, *_ in usable:
+        if u in reached:
+            reached.add(v)
+    paint = [[0] * (n + 1) for _ in range(nvals)]  # paint[v]: +1 where an edge starts v, -1 after
+    for u, v, p, q, colour, size in reversed(usable):
+        if u in reached and v in live:  # an edge on a path from the source to the sink
+            live.add(u)
+            paint[colour][p] += 1
+            paint[colour][p + size] -= 1
+            paint[0][p + size] += 1
+            paint[0][q] -= 1
+    if 0 not in live:
+        return None
+    depth = [list(accumulate(paint[v][:n])) for v in range(nvals)]  # depth[v][i]: the edges painting cell i v
+    return [sum(1 << v for v in range(nvals) if depth[v][i]) for i in range(n)]
+
+
+def narrow(spec: Spec, rule: tuple, state: list[list[int]]) -> dict | None:
+    """A lane's narrowing: of the values its cells may still have in ``state``, those some grid keeping its rule (and
+    the state) gives them, as the new masks of the cells it may change; None when there is no such grid.  A line:
+    :func:`solve_line`; ``symmetric``: the values a cell shares with its mirror image; ``count``: what the numbers of
+    cells that must and that may count allow; ``no-square``: no fourth cell of a square whose others must count."""
+    if rule[0] == "line":
+        new = solve_line(len(rule[1]), rule[2], [state[r][c] for r, c in rule[1]], len(spec.chars))
+        return None if new is None else dict(zip(rule[1], new))
     cells = [(r, c) for r in range(spec.height) for c in range(spec.width)]
     out = {}
     if rule[0] == "symmetric":
@@ -187,17 +224,16 @@ def narrow_rule(spec: Spec, rule: tuple, state: list[list[int]]) -> dict | None:
         op, n = rule[1], rule[2]
         if (op != ">=" and len(must) > n) or (op != "<=" and len(may) < n):
             return None
-        for r, c in may - must:
-            if op != ">=" and len(must) == n:
-                out[(r, c)] = state[r][c] & ~counts
-            elif op != "<=" and len(may) == n:
-                out[(r, c)] = state[r][c] & counts
-        return out
-    for r, c in cells:  # no-square
+        if op != ">=" and len(must) == n:  # the cells that may count do not
+            return {(r, c): state[r][c] & ~counts for r, c in may - must}
+        if op != "<=" and len(may) == n:  # the cells that may count do
+            return {(r, c): state[r][c] & counts for r, c in may - must}
+        return {}
+    for r, c in product(range(spec.height - 1), range(spec.width - 1)):  # no-square: each square
         square = {(r + dr, c + dc) for dr in (0, 1) for dc in (0, 1)}
-        if r + 1 < spec.height and c + 1 < spec.width and len(square & must) == 4:
+        if len(square & must) == 4:
             return None
-        if r + 1 < spec.height and c + 1 < spec.width and len(square & must) == 3:
+        if len(square & must) == 3:
             for r4, c4 in square - must:  # the fourth cell
                 out[(r4, c4)] = state[r4][c4] & ~counts
     return out
@@ -209,7 +245,7 @@ def grid_error(spec: Spec, grid: list[list[int]]) -> str | None:
     for kind, i, rule in lanes(spec):
         if rule[0] == "line" and not fits([grid[r][c] for r, c in rule[1]], rule[2]):
             return f"{kind} {i + 1} does not match its clue" if kind != "rule" else f"rule {i + 1} (line) is broken"
-        if rule[0] != "line" and narrow_rule(spec, rule, state) is None:
+        if rule[0] != "line" and narrow(spec, rule, state) is None:
             return f"rule {i + 1} ({rule[0]}) is broken"
     for r, c, v in spec.givens:
         if grid[r][c] != v:

@@ -1,14 +1,13 @@
-"""The reference encoder: a puzzle's clues, givens and rules as a CNF formula whose models, read on the cell
-variables, are exactly the puzzle's solutions.  Its variables and its clauses, in order, are a contract, which
-docs/certificates.md states ("The variable map", "The reference encoder"; (1)-(5) below are that page's).
-
-Part of the trust base: it imports nothing of satnono outside ``satnono.certify`` (not the fast encoder, the line
-kernels or the compiled core); it is written for reading.
-"""
+"""The reference encoder: a puzzle as a CNF formula whose models, read on the cell variables, are exactly its
+solutions; its variables and clauses, in order, are the contract docs/certificates.md states ((1)-(5) are that page's).
+Part of the trust base: it imports nothing of satnono outside ``satnono.certify`` (not the fast encoder, for one)."""
 
 from __future__ import annotations
 
-from .puzzle import Spec, lanes, mirror
+from collections import defaultdict
+from itertools import combinations, product
+
+from .puzzle import Spec, lanes, line_graph, mirror
 
 ENCODER_VERSION = "1"
 
@@ -20,8 +19,7 @@ def nvalues(spec: Spec) -> int:
 
 def variable(spec: Spec, r: int, c: int, v: int) -> int:
     """The variable of "cell (r, c) has value v" (K = 1: the cell's one variable, for any v)."""
-    k = nvalues(spec)
-    return r * spec.width + c + 1 if k == 1 else (r * spec.width + c) * (k + 1) + v + 1
+    return r * spec.width + c + 1 if nvalues(spec) == 1 else (r * spec.width + c) * len(spec.chars) + v + 1
 
 
 def literal(spec: Spec, r: int, c: int, v: int | None) -> int:
@@ -43,57 +41,22 @@ def blocking_clause(spec: Spec, grid: list[list[int]]) -> list[int]:
     return [-literal(spec, r, c, grid[r][c]) for r in range(spec.height) for c in range(spec.width)]
 
 
-def line_graph(n: int, blocks: tuple) -> list[tuple[int, int, int, int, int, int]]:
-    """The edges on some source-to-sink path of the graph of a line of n cells, ordered by p: ``(u, v, p, q, colour,
-    L)`` goes from node u, at cell p, to node v, at cell q, painting cells p..p+L-1 ``colour`` and p+L..q-1 the
-    background.  Node (j, p) is numbered j*(n+1) + p; it is on a path when blocks 0..j-1 fit before cell p
-    (``first[j] <= p``: each at its least length, 1 for a blot, with a background cell between blocks of one colour)
-    and blocks j..k-1 fit from cell p on (``p <= last[j]``)."""
-    k, row = len(blocks), n + 1
-    least = [1 if length is None else length for length, _ in blocks]
-    gap = [1 if j + 1 < k and blocks[j + 1][1] == blocks[j][1] else 0 for j in range(k)]
-    first, last = [0] * (k + 1), [n] * (k + 1)
-    for j in range(k):
-        first[j + 1] = first[j] + least[j] + gap[j]
-    for j in reversed(range(k)):
-        last[j] = last[j + 1] - least[j] - gap[j]
-    edges: list[tuple[int, int, int, int, int, int]] = []
-    if first[k] > n:
-        return edges  # the blocks do not fit the line
-    for p in range(n):
-        for j in range(k + 1):
-            if not first[j] <= p <= last[j]:
-                continue
-            if p < last[j]:
-                edges.append((j * row + p, j * row + p + 1, p, p + 1, 0, 0))
-            if j < k:
-                length, colour = blocks[j]
-                for size in (range(1, last[j + 1] - gap[j] - p + 1) if length is None else (length,)):
-                    q = p + size + gap[j]
-                    if q <= last[j + 1]:
-                        edges.append((j * row + p, (j + 1) * row + q, p, q, colour, size))
-    return edges
-
-
 class Encoder:
-    """The clauses of one puzzle, each as its DIMACS line (``"-3 7 0"``), in ``lines``; ``nvars`` the variables so
-    far.  ``budget``: the formula's DIMACS text may be at most that many bytes (None: any size).  The work is counted
-    before it is done, 4 a clause (each takes 2 bytes at least) and 1 a candidate edge of a line's graph, and
-    OverflowError ends it beyond twice the budget and a million: a puzzle cannot make the verifier build more than
-    its stored formula holds."""
+    """The clauses of one puzzle as DIMACS lines (``"-3 7 0"``), in ``lines``.  ``budget``: the most bytes their text
+    may have; the work, counted before it is done (4 a clause, of 2 bytes at least; 1 a candidate edge of a line's
+    graph), beyond twice the budget and a million is an OverflowError."""
 
     def __init__(self, spec: Spec, budget: int | None = None) -> None:
         self.spec, self.k = spec, nvalues(spec)
         self.nvars = spec.height * spec.width * (1 if self.k == 1 else self.k + 1)
         self.lines: list[str] = []
-        self.budget = None if budget is None else 2 * budget + (1 << 20)
+        self.budget = float("inf") if budget is None else 2 * budget + (1 << 20)
 
     def spend(self, work: int) -> None:
         """Count ``work`` about to be done against the budget."""
-        if self.budget is not None:
-            self.budget -= work
-            if self.budget < 0:
-                raise OverflowError("the encoding is larger than allowed")
+        self.budget -= work
+        if self.budget < 0:
+            raise OverflowError("the encoding is larger than allowed")
 
     def new(self) -> int:
         """A new auxiliary variable."""
@@ -105,8 +68,7 @@ class Encoder:
         self.lines.append(" ".join(map(str, literals)) + " 0" if literals else "0")
 
     def line(self, cells: list[tuple[int, int]], blocks: tuple) -> None:
-        """The clauses (1)-(5) of one line: its node variables in the order of their numbers, then its edge variables
-        in the order of :func:`line_graph`.  (They are written out here, not through :meth:`add`: most clauses are.)"""
+        """The clauses (1)-(5) of one line; its nodes' variables in the order of their numbers, then its edges'."""
         spec, write = self.spec, self.lines.append
         n, values = len(cells), range(self.k + 1)
         lit = [[literal(spec, r, c, v) for v in values] for r, c in cells]
@@ -119,8 +81,7 @@ class Encoder:
         ends = sorted({e[0] for e in edges}.union(e[1] for e in edges))
         node = dict(zip(ends, range(self.nvars + 1, self.nvars + 1 + len(ends))))
         source, sink = 0, len(blocks) * (n + 1) + n
-        ins: dict = {u: [] for u in ends}
-        outs: dict = {u: [] for u in ends}
+        ins, outs = defaultdict(list), defaultdict(list)  # the edges into and out of each node
         paints: list[list[list[int]]] = [[[] for _ in values] for _ in range(n)]  # paints[i][v]: edges painting i v
         first = self.nvars + len(ends) + 1  # the edges' variables follow the nodes'
         self.nvars += len(ends) + len(edges)
@@ -145,8 +106,7 @@ class Encoder:
                 write(" ".join(map(str, (-lit[i][v], *paints[i][v]))) + " 0")          # 5
 
     def at_most(self, xs: list[int], most: int) -> None:
-        """At most ``most`` of the literals ``xs`` hold: Sinz's sequential counter, where s[i][j] is forced true when
-        at least j+1 of xs[0..i] hold."""
+        """At most ``most`` of ``xs`` hold: Sinz's sequential counter (s[i][j]: at least j+1 of xs[0..i] hold)."""
         add, m = self.add, len(xs)
         if most >= m:
             return
@@ -195,25 +155,21 @@ class Encoder:
             if op != "<=":
                 self.at_most([-x for x in xs], len(xs) - n)
         else:  # no-square: no all-filled (or all-colour) 2x2 square
-            for r, c in cells:
-                if r + 1 < spec.height and c + 1 < spec.width:
-                    add(*(-literal(spec, r + dr, c + dc, rule[1]) for dr in (0, 1) for dc in (0, 1)))
+            for r, c in product(range(spec.height - 1), range(spec.width - 1)):
+                add(*(-literal(spec, r + dr, c + dc, rule[1]) for dr in (0, 1) for dc in (0, 1)))
 
 
 def encode(spec: Spec, budget: int | None = None) -> tuple[int, list[str]]:
-    """``(number of variables, clauses as DIMACS lines)`` of the puzzle: with several colours, exactly one value per
-    cell; the givens; then each row, column and rule (:func:`~satnono.certify.puzzle.lanes`).  OverflowError when
-    its DIMACS text would be longer than ``budget`` bytes."""
+    """``(number of variables, clauses as DIMACS lines)``: exactly one value per cell (several colours), the givens,
+    each lane (:func:`~satnono.certify.puzzle.lanes`); OverflowError beyond ``budget`` (:class:`Encoder`)."""
     enc, k = Encoder(spec, budget), nvalues(spec)
     if k > 1:
         enc.spend(2 * spec.height * spec.width * (k + 1) * (k + 2))
-        for r in range(spec.height):
-            for c in range(spec.width):
-                xs = [variable(spec, r, c, v) for v in range(k + 1)]
-                enc.add(*xs)
-                for i, a in enumerate(xs):
-                    for b in xs[i + 1:]:
-                        enc.add(-a, -b)
+        for r, c in product(range(spec.height), range(spec.width)):
+            xs = [variable(spec, r, c, v) for v in range(k + 1)]
+            enc.add(*xs)
+            for a, b in combinations(xs, 2):
+                enc.add(-a, -b)
     for r, c, v in spec.givens:
         enc.add(literal(spec, r, c, v))
     for _, _, rule in lanes(spec):

@@ -1,7 +1,6 @@
-"""Checking a certificate: :func:`verify`, what ``satnono verify CERT`` runs.  The checks are the functions
-``check_*`` below, in order: the first that fails is the answer.  Every file is read up to a size limit, so a huge
-file is one line of error, not a crash.  Part of the trust base: it imports nothing of satnono outside
-``satnono.certify``."""
+"""Checking a certificate: :func:`verify`, what ``satnono verify CERT`` runs: the checks ``check_*`` below, in order
+(the first that fails is the answer), each file read up to a size limit.  Part of the trust base: it imports nothing
+of satnono outside ``satnono.certify``."""
 
 from __future__ import annotations
 
@@ -10,9 +9,15 @@ import json
 import os
 import stat
 
-from .puzzle import Spec, grid_error, read_grid, read_puzzle
+from .puzzle import Spec, grid_error, lanes, narrow, read_grid, read_puzzle
 from .reference import ENCODER_VERSION, blocking_clause, dimacs, encode, variable_map
-from .replay import replay
+
+try:  # the DRAT checker: compiled from _drat.c; where that is not built, or SATNONO_PURE is set, its twin in Python
+    from ._drat import check as drat_check  # type: ignore[import-not-found]
+except ImportError:
+    from .drat import check_text as drat_check
+if os.environ.get("SATNONO_PURE", "") not in ("", "0"):
+    from .drat import check_text as drat_check
 
 MANIFEST = "certificate.json"
 FILES = {"unique": ("puzzle.json", "formula.cnf", "solution", "deductions.json", "proof.drat"),
@@ -30,9 +35,9 @@ class Rejected(Exception):
 
 def _read(directory: str, name: str) -> bytes:
     """A file of the certificate: a regular file (a named pipe is refused, not waited on) within its size limit."""
-    limit = LIMITS[name]
+    limit, path = LIMITS[name], os.path.join(directory, name)
     try:
-        with open(os.path.join(directory, name), "rb", opener=lambda path, flags: os.open(path, flags | os.O_NONBLOCK)) as f:
+        with open(path, "rb", opener=lambda path, flags: os.open(path, flags | os.O_NONBLOCK)) as f:
             info = os.fstat(f.fileno())
             if not stat.S_ISREG(info.st_mode):
                 raise Rejected(f"{name}: not a regular file")
@@ -118,16 +123,64 @@ def check_solutions(directory: str, m: dict, spec: Spec) -> list[list[list[int]]
 
 def check_deductions(directory: str, m: dict, spec: Spec, grids: list) -> None:
     """4. The line deductions replay to the solution, or to a stuck state, as line_solvable says."""
-    if m["verdict"] == "none":
-        return
-    why = replay(spec, _read(directory, "deductions.json"), m["line_solvable"], grids[0])
-    if why is not None:
-        raise Rejected(f"deductions.json: {why}")
+    if m["verdict"] != "none":
+        why = replay(spec, _read(directory, "deductions.json"), m["line_solvable"], grids[0])
+        if why is not None:
+            raise Rejected(f"deductions.json: {why}")
 
+
+def replay(spec: Spec, data: bytes, line_solvable: bool, solution: list[list[int]]) -> str | None:
+    """Why ``deductions.json``, ``{"steps": [[lane, index, [[row, col, chars], ...]], ...]}``, does not certify
+    ``line_solvable``, or None.  Replayed from the givens, each step (lane ``"row"``, ``"column"`` or ``"rule"``, index
+    0-based) narrows the cells it names (to the values of these chars) no further than the lane's :func:`narrow`, and
+    they end at the solution (a line-solvable puzzle) or where no lane narrows (one that is not)."""
+    try:
+        steps = json.loads(data)["steps"]
+    except (ValueError, RecursionError, TypeError, KeyError):
+        return "not a JSON object with 'steps'"
+    h, w = spec.height, spec.width
+    rules = {(kind, i): rule for kind, i, rule in lanes(spec)}
+    state = [[(1 << len(spec.chars)) - 1] * w for _ in range(h)]
+    for r, c, v in spec.givens:
+        state[r][c] = 1 << v
+    if not isinstance(steps, list) or len(steps) > h * w * len(spec.chars):
+        return "'steps' is not a list of at most one step per cell and value"
+    for k, step in enumerate(steps, 1):
+        if not (isinstance(step, list) and len(step) == 3 and isinstance(step[0], str) and type(step[1]) is int
+                and (step[0], step[1]) in rules and isinstance(step[2], list)):
+            return f"step {k}: expected [lane, index, cells]"
+        exact = narrow(spec, rules[(step[0], step[1])], state)
+        if exact is None:
+            return f"step {k}: {step[0]} {step[1] + 1} admits no grid"
+        seen = set()
+        for cell in step[2]:
+            if not (isinstance(cell, list) and len(cell) == 3 and type(cell[0]) is int and type(cell[1]) is int
+                    and 0 <= cell[0] < h and 0 <= cell[1] < w and isinstance(cell[2], str) and cell[2]
+                    and not cell[2].strip(spec.chars) and (cell[0], cell[1]) not in seen):
+                return f"step {k}: expected distinct [row, col, values] cells"
+            r, c = cell[0], cell[1]
+            seen.add((r, c))
+            mask = sum({1 << spec.chars.index(ch) for ch in cell[2]})
+            if mask & ~state[r][c] or mask == state[r][c]:
+                return f"step {k}: cell ({r}, {c}) is not narrowed to {cell[2]!r}"
+            if exact.get((r, c), state[r][c]) & ~mask:
+                return f"step {k}: {step[0]} {step[1] + 1} does not imply cell ({r}, {c}) is one of {cell[2]!r}"
+            state[r][c] = mask
+    open_cells = sum(bin(m).count("1") > 1 for row in state for m in row)
+    if line_solvable and open_cells:
+        return f"the deductions leave {open_cells} cells open, but the puzzle is said to be line-solvable"
+    if line_solvable and state != [[1 << v for v in row] for row in solution]:
+        return "the deductions reach a grid other than the solution"
+    if not line_solvable and not open_cells:
+        return "the deductions solve the puzzle, but it is said not to be line-solvable"
+    for kind, i, rule in [] if line_solvable else lanes(spec):  # (not line-solvable: no lane narrows the state)
+        exact = narrow(spec, rule, state)
+        if exact is None or any(state[r][c] & ~m for (r, c), m in exact.items()):
+            return f"{kind} {i + 1} narrows the state the deductions end in: it is not stuck"
+    return None
 
 def check_proof(directory: str, m: dict, spec: Spec, nvars: int, lines: list[str], grids: list) -> str:
-    """5. The DRAT proof refutes formula.cnf (its clauses, byte for byte the file) with the solution's blocking clause
-    appended (unique), or alone (none); what was checked."""
+    """5. The DRAT proof refutes formula.cnf with the solution's blocking clause (unique), or alone (none)."""
     if m["verdict"] == "multiple":
         return "multiple: two solutions checked, the line deductions replayed"
     proof = _read(directory, "proof.drat")
@@ -136,7 +189,7 @@ def check_proof(directory: str, m: dict, spec: Spec, nvars: int, lines: list[str
         if m.get("blocking_clause") != block:
             raise Rejected(f"{MANIFEST}: blocking_clause is not the one of the solution")
         lines = [*lines, block]
-    code, lemmas, rat, offset = drat_checker()(("\n".join(lines) + "\n").encode("ascii"), proof)
+    code, lemmas, rat, offset = drat_check(("\n".join(lines) + "\n").encode("ascii"), proof)
     if code not in (VERIFIED, TRIVIAL):
         from .drat import explain  # (the words of a rejection)
 
@@ -150,17 +203,3 @@ def check_proof(directory: str, m: dict, spec: Spec, nvars: int, lines: list[str
     return (f"unique ({kind}): the solution checked, the deductions replayed, proof.drat refutes every other grid "
             f"(verified: {how})")
 
-
-def drat_checker():  # type: ignore[no-untyped-def]
-    """The DRAT checker, ``check(formula, proof) -> (code, lemmas, rat, offset)``: compiled from ``_drat.c``, or
-    where that is not built (or ``SATNONO_PURE`` is set) its twin in plain Python, in ``drat.py``."""
-    if os.environ.get("SATNONO_PURE", "") in ("", "0"):
-        try:
-            from ._drat import check
-        except ImportError:
-            pass
-        else:
-            return check
-    from .drat import check_text
-
-    return check_text

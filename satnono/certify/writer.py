@@ -17,7 +17,7 @@ A certificate is a directory:
     blocking clause of ``solution`` appended (unique), or ``formula.cnf`` alone (none), is
     unsatisfiable;
 ``deductions.json`` (unique, multiple)
-    the line deductions from the empty grid (:mod:`satnono.certify.replay`): to the solution
+    the line deductions from the empty grid (replayed by :mod:`satnono.certify.verifier`): to the solution
     for a line-solvable puzzle, else to the state where every lane is stuck;
 ``certificate.json``
     the manifest: verdict, flags, versions, the SHA-256 of each file, the variable map.
