@@ -198,8 +198,9 @@ def solve_line(n: int, blocks: tuple, allowed: list[int], nvals: int) -> list[in
             paint[0][q] -= 1
     if 0 not in live:
         return None
-    depth = [list(accumulate(paint[v][:n])) for v in range(nvals)]  # depth[v][i]: the edges painting cell i v
-    return [sum(1 << v for v in range(nvals) if depth[v][i]) for i in range(n)]
+    # masks[v][i]: 1 << v if some of these edges paints cell i v (as many as the running sum of paint[v] says)
+    masks = [[1 << v if depth else 0 for depth in accumulate(paint[v][:n])] for v in range(nvals)]
+    return list(map(sum, zip(*masks)))
 
 
 def narrow(spec: Spec, rule: tuple, state: list[list[int]]) -> dict | None:
