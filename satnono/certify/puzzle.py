@@ -185,7 +185,7 @@ def solve_line(n: int, blocks: tuple, allowed: list[int], nvals: int) -> list[in
     usable = [(u, v, p, q, colour, size) for u, v, p, q, colour, size in _graph(n, blocks)  # painting allowed values
               if bad[colour][p + size] == bad[colour][p] and bad[0][q] == bad[0][p + size]]
     reached, live = {0}, {len(blocks) * (n + 1) + n}
-    for u, v, *_ in usable:
+    for u, v, p, q, colour, size in usable:
         if u in reached:
             reached.add(v)
     paint = [[0] * (n + 1) for _ in range(nvals)]  # paint[v]: +1 where an edge starts v, -1 after

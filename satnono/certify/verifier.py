@@ -41,7 +41,7 @@ def _read(directory: str, name: str) -> bytes:
             info = os.fstat(f.fileno())
             if not stat.S_ISREG(info.st_mode):
                 raise Rejected(f"{name}: not a regular file")
-            if info.st_size > limit or len(data := f.read(limit + 1)) > limit:  # (not read when too large)
+            if info.st_size > limit or len(data := f.read(info.st_size + 1)) > limit:  # (not read when too large)
                 raise Rejected(f"{name}: larger than {limit >> 20} MB")
     except OSError as e:
         raise Rejected(f"{name}: cannot read: {e.strerror or e}") from None
