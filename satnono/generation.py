@@ -272,6 +272,34 @@ def _max_chunk(spec: GenerateSpec) -> int:
     return int(max(16, min(1024, 250_000 // (spec.width * spec.height))))
 
 
+def check_options(count: int, seed: int, density: tuple[float, float], require: str, style: str, min_open: int,
+                  workers: int, timeout: float | None, max_candidates: int | None, colors: int) -> tuple[float, float]:
+    """The checks of :func:`generate`'s options that every shape shares (a one-line ValueError for
+    one out of range); the density band as floats."""
+    if count < 0:
+        raise ValueError(f"count must not be negative, got {count}")
+    if not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    lo, hi = (float(x) for x in density)
+    if not (0.0 <= lo <= hi <= 1.0):
+        raise ValueError(f"density band must satisfy 0 <= LO <= HI <= 1, got {lo}-{hi}")
+    if require not in REQUIREMENTS:
+        raise ValueError(f"require must be one of {', '.join(REQUIREMENTS)}, got {require!r}")
+    if style not in STYLES:
+        raise ValueError(f"style must be one of {', '.join(STYLES)}, got {style!r}")
+    if min_open < 0:
+        raise ValueError(f"min_open must not be negative, got {min_open}")
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    if timeout is not None and timeout <= 0:
+        raise ValueError(f"timeout must be positive, got {timeout}")
+    if max_candidates is not None and max_candidates < 0:
+        raise ValueError(f"max_candidates must not be negative, got {max_candidates}")
+    if not isinstance(colors, int) or not 1 <= colors <= MAX_COLORS:
+        raise ValueError(f"colors must be between 1 and {MAX_COLORS}, got {colors!r}")
+    return lo, hi
+
+
 def generate(
     width: int,
     height: int,
@@ -309,27 +337,7 @@ def generate(
     """
     if not (isinstance(width, int) and isinstance(height, int)) or not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE):
         raise ValueError(f"size must be between 1x1 and {MAX_SIDE}x{MAX_SIDE}, got {width}x{height}")
-    if count < 0:
-        raise ValueError(f"count must not be negative, got {count}")
-    if not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    lo, hi = (float(x) for x in density)
-    if not (0.0 <= lo <= hi <= 1.0):
-        raise ValueError(f"density band must satisfy 0 <= LO <= HI <= 1, got {lo}-{hi}")
-    if require not in REQUIREMENTS:
-        raise ValueError(f"require must be one of {', '.join(REQUIREMENTS)}, got {require!r}")
-    if style not in STYLES:
-        raise ValueError(f"style must be one of {', '.join(STYLES)}, got {style!r}")
-    if min_open < 0:
-        raise ValueError(f"min_open must not be negative, got {min_open}")
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, got {workers}")
-    if timeout is not None and timeout <= 0:
-        raise ValueError(f"timeout must be positive, got {timeout}")
-    if max_candidates is not None and max_candidates < 0:
-        raise ValueError(f"max_candidates must not be negative, got {max_candidates}")
-    if not isinstance(colors, int) or not 1 <= colors <= MAX_COLORS:
-        raise ValueError(f"colors must be between 1 and {MAX_COLORS}, got {colors!r}")
+    lo, hi = check_options(count, seed, density, require, style, min_open, workers, timeout, max_candidates, colors)
     rules = tuple(rules)
     if rules:  # bound once here, so that a rule that does not fit is refused before any work
         bound = Puzzle.from_grid(["." * width] * height, palette=default_palette(colors), rules=rules).rules

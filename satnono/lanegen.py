@@ -46,11 +46,10 @@ from .generation import (
     DEFAULT_DENSITY,
     DEFAULT_TIMEOUT,
     DENSITY,
-    REQUIREMENTS,
-    STYLES,
     TIMEOUT,
     Generation,
     Verdict,
+    check_options,
     decide,
 )
 from .lanecheck import LaneResult, settle_lanes
@@ -59,7 +58,7 @@ from .lanes import Triangle
 from .lines import shared_solver
 from .logic.lanes import LaneState, cell_lanes, propagate
 from .logic.state import Deadline
-from .palette import MAX_COLORS, default_palette
+from .palette import default_palette
 from .results import Limits, Status
 
 #: The largest side a shape may have (a hexagon of side 60 has 21,600 cells).
@@ -192,27 +191,7 @@ def generate_lanes(
     """
     if not isinstance(geometry, Triangle):
         raise ValueError(f"expected a triangle grid (satnono.lanes.Triangle), got {type(geometry).__name__}")
-    if count < 0:
-        raise ValueError(f"count must not be negative, got {count}")
-    if not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    lo, hi = (float(x) for x in density)
-    if not (0.0 <= lo <= hi <= 1.0):
-        raise ValueError(f"density band must satisfy 0 <= LO <= HI <= 1, got {lo}-{hi}")
-    if require not in REQUIREMENTS:
-        raise ValueError(f"require must be one of {', '.join(REQUIREMENTS)}, got {require!r}")
-    if style not in STYLES:
-        raise ValueError(f"style must be one of {', '.join(STYLES)}, got {style!r}")
-    if min_open < 0:
-        raise ValueError(f"min_open must not be negative, got {min_open}")
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, got {workers}")
-    if timeout is not None and timeout <= 0:
-        raise ValueError(f"timeout must be positive, got {timeout}")
-    if max_candidates is not None and max_candidates < 0:
-        raise ValueError(f"max_candidates must not be negative, got {max_candidates}")
-    if not isinstance(colors, int) or not 1 <= colors <= MAX_COLORS:
-        raise ValueError(f"colors must be between 1 and {MAX_COLORS}, got {colors!r}")
+    lo, hi = check_options(count, seed, density, require, style, min_open, workers, timeout, max_candidates, colors)
     spec = LaneGenerateSpec(geometry, seed, lo, hi, require, style, min_open, timeout, colors)
     return LaneGeneration(spec, count, workers, max_candidates, scheduler)
 
