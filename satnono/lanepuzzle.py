@@ -162,9 +162,11 @@ class LanePuzzle:
         rules: what settling and counting apply."""
         return self._all_rules  # type: ignore[attr-defined, no-any-return]
 
-    def lane_clues(self) -> tuple[tuple[Lane, LineClue], ...]:
-        """Each lane with its clue."""
-        return tuple(zip(self.geometry.lanes(), self.clues))
+    @property
+    def lane_clues(self) -> tuple[LineClue, ...]:
+        """The clue of each lane of :attr:`lanes` (the field ``clues``, under the name
+        :class:`~satnono.model.Puzzle` gives them too)."""
+        return self.clues
 
     def breaks(self, cells: str) -> str | None:
         """Why a picture is not a solution (a wrong size or character, the first lane whose clue it
@@ -175,7 +177,7 @@ class LanePuzzle:
         index = {c.char: i for i, c in enumerate(self.palette)}
         if set(cells) - set(index):
             return f"the picture uses {min(set(cells) - set(index))!r}, which is in no colour of the palette"
-        for lane, clue in self.lane_clues():
+        for lane, clue in zip(self.lanes, self.clues):
             values = "".join(cells[i] for i in lane.cells)
             if not fits(clue, values, index):
                 shown = LineClue(*line_blocks(values, index))

@@ -24,7 +24,7 @@ A triangle's six numbers are the lengths of the hexagon's sides (the numbers of 
 webpbn's six clue sets, which carry the same names).
 
 >>> Rectangle(2, 3).lanes()[2]
-Lane(family='column', index=0, cells=(0, 3))
+Lane(family='column', index=0, cells=range(0, 6, 3))
 >>> [lane.name for lane in Triangle.from_sides(2, 1, 2, 2, 1, 2).lanes()[2:5]]
 ['row 3', '/ line 1', '/ line 2']
 """
@@ -61,8 +61,9 @@ class Lane:
     """``"row"``, ``"column"``, ``"/"``, ``"\\\\"`` or ``"line"``."""
     index: int
     """0-based within the family."""
-    cells: tuple[int, ...]
-    """The cell numbers in the order the clue reads them."""
+    cells: Sequence[int]
+    """The cell numbers in the order the clue reads them: a tuple, or a ``range`` when they are
+    evenly spaced (a rectangle's rows and columns), which drivers may use as a fast path."""
 
     @property
     def name(self) -> str:
@@ -146,7 +147,7 @@ class Rectangle:
     the left) then the columns (read from the top), as satnono has always ordered them.
 
     >>> g = Rectangle(2, 3)
-    >>> [lane.cells for lane in g.lanes()]
+    >>> [tuple(lane.cells) for lane in g.lanes()]
     [(0, 1, 2), (3, 4, 5), (0, 3), (1, 4), (2, 5)]
     >>> g.neighbours(4), g.cell_polygon(5)
     ((1, 3, 5), ((2, 1), (3, 1), (3, 2), (2, 2)))
@@ -172,8 +173,8 @@ class Rectangle:
     @cached_property
     def _lanes(self) -> tuple[Lane, ...]:
         h, w = self.height, self.width
-        rows = tuple(Lane(ROW, r, tuple(range(r * w, r * w + w))) for r in range(h))
-        columns = tuple(Lane(COLUMN, c, tuple(range(c, h * w, w))) for c in range(w))
+        rows = tuple(Lane(ROW, r, range(r * w, r * w + w)) for r in range(h))
+        columns = tuple(Lane(COLUMN, c, range(c, h * w, w)) for c in range(w))
         return rows + columns
 
     def neighbours(self, cell: int) -> tuple[int, ...]:

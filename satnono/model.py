@@ -23,9 +23,11 @@ from __future__ import annotations
 import copy
 import dataclasses
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Iterable, Mapping, Sequence
 
 from .clues import LineClue, line_blocks
+from .lanes import Lane, Rectangle
 from .palette import (  # noqa: F401  (re-exported)
     BACKGROUND,
     BLACK,
@@ -179,6 +181,22 @@ class Puzzle:
     @property
     def metadata(self) -> dict[str, str]:
         return dict(self.meta)
+
+    @cached_property
+    def geometry(self) -> Rectangle:
+        """The puzzle's shape: a :class:`~satnono.lanes.Rectangle` of ``height`` rows and
+        ``width`` columns (cells row-major), whose lanes are the rows then the columns."""
+        return Rectangle(self.height, self.width)
+
+    @property
+    def lanes(self) -> tuple[Lane, ...]:
+        """The rows (lanes ``0 .. height - 1``) then the columns, as :class:`~satnono.lanes.Lane`."""
+        return self.geometry.lanes()
+
+    @cached_property
+    def lane_clues(self) -> tuple[LineClue, ...]:
+        """The clue of each lane of :attr:`lanes`: the rows' then the columns'."""
+        return self.row_clues + self.column_clues
 
     def row_blocks(self, i: int) -> tuple[Block, ...]:
         """Row ``i``'s clue as ``(length, colour)`` blocks."""

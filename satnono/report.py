@@ -382,7 +382,7 @@ def lane_blot_lengths(puzzle: Any, cells: str) -> list[tuple[str, int, int, int]
     (a solution of a :class:`~satnono.lanepuzzle.LanePuzzle`) shows it."""
     index = {ch: v for v, ch in enumerate(puzzle.chars)}
     out = []
-    for lane, clue in puzzle.lane_clues():
+    for lane, clue in zip(puzzle.lanes, puzzle.clues):
         if clue.blots:
             lengths, _ = line_blocks("".join(cells[c] for c in lane.cells), index)
             out += [(lane.family, lane.index, j, n) for j, n in enumerate(lengths) if (clue.blots >> j) & 1]
@@ -427,7 +427,7 @@ def lane_result_dict(res: Any, file: str, index: int | None) -> dict[str, Any]:
 
         chars = p.chars if p.is_color else None
         d["lanes"] = [{"family": lane.family, "index": lane.index, "clue": clue_json(clue, chars)}
-                      for lane, clue in p.lane_clues()]
+                      for lane, clue in zip(p.lanes, p.clues)]
         d["blots"] = [{"family": family, "index": i, "block": j, "length": n}
                       for family, i, j, n in lane_blot_lengths(p, res.solutions[0])] if res.solutions else []
     return d

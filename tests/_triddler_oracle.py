@@ -51,7 +51,7 @@ def brute_force(spec: LanePuzzle, limit: int | None = None) -> list[str]:
     n = spec.geometry.cell_count
     k = len(spec.palette) - 1
     complete_at: list[list[tuple[tuple[int, ...], LineClue]]] = [[] for _ in range(n)]
-    for lane, clue in spec.lane_clues():
+    for lane, clue in tuple(zip(spec.lanes, spec.clues)):
         complete_at[max(lane.cells)].append((lane.cells, clue))
     values = [0] * n
     out: list[str] = []
@@ -148,7 +148,7 @@ def _lane_logic(domains: Sequence[int], clue: LineClue) -> list[int] | None:
 
 
 def _propagate(spec: LanePuzzle, domains: list[int], dirty: set[int], lanes_of: list[list[int]]) -> bool:
-    lanes = spec.lane_clues()
+    lanes = tuple(zip(spec.lanes, spec.clues))
     while dirty:
         i = dirty.pop()
         cells, clue = lanes[i][0].cells, lanes[i][1]
@@ -164,7 +164,7 @@ def _propagate(spec: LanePuzzle, domains: list[int], dirty: set[int], lanes_of: 
 
 def _lanes_of(spec: LanePuzzle) -> list[list[int]]:
     out: list[list[int]] = [[] for _ in range(spec.geometry.cell_count)]
-    for i, (lane, _) in enumerate(spec.lane_clues()):
+    for i, (lane, _) in enumerate(tuple(zip(spec.lanes, spec.clues))):
         for c in lane.cells:
             out[c].append(i)
     return out

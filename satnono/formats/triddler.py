@@ -388,7 +388,7 @@ def write_g(puzzle: LanePuzzle) -> str:
     """
     _triangle(puzzle, "the .g writer")
     _no_rules(puzzle, "g")
-    for lane, clue in puzzle.lane_clues():
+    for lane, clue in zip(puzzle.lanes, puzzle.clues):
         if clue.blots:
             raise ValueError(f"the g format cannot hold blotted clues ({lane.name} has one); write the triddler "
                              f"as xml or json")

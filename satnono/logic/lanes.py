@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..clues import LineClue
+from ..lanes import Lane
 from ..lines import SolvesLines
 from .state import Deadline
 
@@ -90,6 +91,11 @@ class LaneState:
                 v += 1
         return tuple(masks)
 
+
+    def lane_masks(self, lane: Lane) -> tuple[int, ...]:
+        """:meth:`lane_excluded` of ``lane``'s cells (as :meth:`GridState.lane_masks
+        <satnono.logic.state.GridState.lane_masks>`)."""
+        return self.lane_excluded(lane.cells)
 
 def cell_lanes(lanes: Sequence[Sequence[int]], cells: int) -> list[list[int]]:
     """For each cell, the indices of the lanes that hold it."""

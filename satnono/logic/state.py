@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..clues import COLUMN, ROW
+from ..lanes import Lane
 from ..lines.bits import Mask, known_of
 from ..model import Grid, Puzzle, grid_from_color_masks, grid_from_masks
 
@@ -162,6 +163,22 @@ class GridState:
         """Per colour index, the cells of one line known not to have it."""
         exs = self.row_ex if axis == ROW else self.col_ex
         return tuple(ex[index] for ex in exs)
+
+    def lane_masks(self, lane: Lane) -> tuple[Mask, ...]:
+        """Per colour index, the positions of ``lane`` (bit ``i`` its ``i``-th cell) known not to
+        have it: what the line kernels take.  A row's or a column's are the state's own masks;
+        any other lane's (an extra line) are gathered cell by cell."""
+        if lane.family == ROW:
+            return tuple(ex[lane.index] for ex in self.row_ex)
+        if lane.family == COLUMN:
+            return tuple(ex[lane.index] for ex in self.col_ex)
+        masks = [0] * self.nvals
+        w = self.width
+        for i, cell in enumerate(lane.cells):
+            r, c = divmod(cell, w)
+            for v, ex in enumerate(self.row_ex):
+                masks[v] |= ((ex[r] >> c) & 1) << i
+        return tuple(masks)
 
 
 def initial_state(puzzle: Puzzle) -> GridState:

@@ -180,7 +180,7 @@ def with_drawing(doc: Doc, puzzle: LanePuzzle) -> Doc:
     chars = puzzle.chars
     doc["polygons"] = [[[round(x, 4), round(y, 4)] for x, y in g.cell_polygon(c)] for c in range(g.cell_count)]
     doc["lanes"] = [{"family": lane.family, "index": lane.index, "name": lane.name, "cells": list(lane.cells),
-                     "clue": clue_json(clue, chars)} for lane, clue in puzzle.lane_clues()]
+                     "clue": clue_json(clue, chars)} for lane, clue in zip(puzzle.lanes, puzzle.clues)]
     return doc
 
 
@@ -336,7 +336,7 @@ def _analyze_lanes(puzzle: LanePuzzle, timeout: float) -> dict[str, Any]:
         state = LaneState.empty(g.cell_count, len(puzzle.palette))
         if propagate(state, lanes, puzzle.clues, shared_solver()) is None:
             undetermined = state.open_cells()
-    conflict = [[lane.family, lane.index] for lane, clue in puzzle.lane_clues()
+    conflict = [[lane.family, lane.index] for lane, clue in zip(puzzle.lanes, puzzle.clues)
                 if res.status == Status.NONE and res.reason is not None
                 and res.reason.startswith(f"{lane.name}: clue {clue_text(clue, puzzle.chars)} ")]
     return {
