@@ -135,8 +135,11 @@ def search_unit(state: GridState) -> int:
     return _unit(_work(state))
 
 
-def first_try(state: GridState) -> int:
-    """Conflicts of plain search before the hints (see :data:`FIRST_TRY`)."""
+def first_try(state: GridState) -> int | None:
+    """Conflicts of plain search before the hints (see :data:`FIRST_TRY`); None (no limit) on a
+    geometry other than the rectangle, whose search takes no hints."""
+    if not isinstance(state, GridState):
+        return None
     w = _work(state)
     return FIRST_TRY if w <= 1 else _unit(w)
 
@@ -144,6 +147,20 @@ def first_try(state: GridState) -> int:
 def hunch_budget(state: GridState) -> int:
     """Conflicts of each round under the hunches (:data:`HUNCH_UNITS` units, at least one)."""
     return max(HUNCH_UNITS * search_unit(state), 1)
+
+
+def _cell_count(puzzle: Puzzle | LanePuzzle) -> int:
+    return puzzle.height * puzzle.width if isinstance(puzzle, Puzzle) else puzzle.geometry.cell_count
+
+
+def solutions_differ(a: Grid | str, b: Grid | str) -> tuple:
+    """Where two solutions differ: ``(row, col)`` cells of a rectangle's grids, cell numbers of
+    pictures of another geometry (one character a cell)."""
+    if isinstance(a, str):
+        from .lanepuzzle import cells_differ
+
+        return tuple(cells_differ(a, b))
+    return tuple(grid_diff(a, b))
 
 
 class InternalError(RuntimeError):
@@ -169,7 +186,7 @@ def switched(puzzle: Puzzle, state: GridState, grid: Grid) -> Grid | None:
     set settled from its pictures 2.6x faster.  After a first solution found by SAT the CNF is
     built already and the second call costs about what this search costs in Python, so it is
     not used there."""
-    if puzzle.is_color or not grid or not grid[0]:
+    if not isinstance(state, GridState) or puzzle.is_color or not grid or not grid[0]:
         return None
     from .lines.switches import find_switch
     from .model import grid_from_masks, masks_from_grid
@@ -369,9 +386,15 @@ class Checker:
         from .cnf.encode import estimate
         from .sat import memory_needed
 
-        h, w, k = state.height, state.width, state.puzzle.ncolors
-        side = max(h, w) + 1
-        most = (h + w) * side * side // 2 * (2 if state.puzzle.has_blots else 1) + h * w * k  # ladder steps
+        p = state.puzzle
+        k = len(p.palette) - 1
+        if isinstance(state, GridState):
+            h, w = state.height, state.width
+            side = max(h, w) + 1
+            steps = (h + w) * side * side // 2
+        else:
+            steps = sum((len(lane.cells) + 1) ** 2 for lane in p.lanes) // 2
+        most = steps * (2 if p.has_blots else 1) + _cell_count(p) * k  # ladder steps
         if memory_needed(most, (4 + k) * most, lists=not flat) <= limit:
             return None
         nvars, nclauses = estimate(state, self.lines, deadline)
@@ -431,7 +454,7 @@ class Checker:
         deadline = limits.deadline_from(t0)
         if start is None:
             start = _FRESH
-        stats = Stats(cells=puzzle.height * puzzle.width)
+        stats = Stats(cells=_cell_count(puzzle))
         calls0 = self.lines.calls
         out = Settlement(CheckResult(puzzle, Status.UNKNOWN))
 
@@ -444,7 +467,7 @@ class Checker:
         # line logic had not settled when it stopped, at its fixpoint or at a contradiction
         # (all of them when it did not run)
         stats.unknown_after_propagation = stats.cells
-        if puzzle.sum_mismatch():
+        if isinstance(puzzle, Puzzle) and puzzle.sum_mismatch():
             return done(Status.NONE, reason=sum_mismatch_reason(puzzle))
         state = initial_state(puzzle) if start.state is None else start.state
         out.state = state
@@ -476,7 +499,7 @@ class Checker:
             # a solution known beforehand and a 2x2 switch next to it: no CNF at all
             s2 = switched(puzzle, state, known)
             if s2 is not None:
-                return done(Status.MULTIPLE, solutions=(known, s2), diff=tuple(grid_diff(known, s2)))
+                return done(Status.MULTIPLE, solutions=(known, s2), diff=solutions_differ(known, s2))
 
         from .cnf import encode as cnf_encode
         from .sat import SatSession, feeds_flat
@@ -557,7 +580,7 @@ class Checker:
             if not second:
                 return done(Status.UNIQUE, solutions=(s1,))
             s2 = verified(puzzle, second[0])
-            return done(Status.MULTIPLE, solutions=(s1, s2), diff=tuple(grid_diff(s1, s2)))
+            return done(Status.MULTIPLE, solutions=(s1, s2), diff=solutions_differ(s1, s2))
         finally:
             stats.sat_calls = sat.calls
             stats.conflicts = sat.conflicts

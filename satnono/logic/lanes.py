@@ -22,13 +22,13 @@ complete for its line), or one lane has no placement left.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
-from typing import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Sequence
 
 from ..clues import LineClue
 from ..lanes import Lane
 from ..lines import SolvesLines
-from .state import Deadline
+from .state import Contradiction, Deadline
 
 
 @dataclass
@@ -38,6 +38,8 @@ class LaneState:
 
     excluded: list[int]
     values: int
+    puzzle: Any = field(default=None, repr=False, compare=False)
+    """The puzzle whose cells these are (:func:`lane_state` sets it), or None."""
 
     @classmethod
     def empty(cls, cells: int, values: int) -> LaneState:
@@ -45,7 +47,7 @@ class LaneState:
         return cls([0] * cells, values)
 
     def copy(self) -> LaneState:
-        return LaneState(list(self.excluded), self.values)
+        return LaneState(list(self.excluded), self.values, self.puzzle)
 
     @property
     def full(self) -> int:
@@ -68,6 +70,16 @@ class LaneState:
 
     def solved(self) -> bool:
         return all(self.value(c) is not None for c in range(len(self.excluded)))
+
+    def unknown_count(self) -> int:
+        """The cells with more than one value left (as :meth:`GridState.unknown_count
+        <satnono.logic.state.GridState.unknown_count>`)."""
+        return len(self.open_cells())
+
+    def grid(self) -> str:
+        """The picture of a solved state in the puzzle's palette characters (as
+        :meth:`GridState.grid <satnono.logic.state.GridState.grid>`)."""
+        return self.picture(self.puzzle.chars)
 
     def picture(self, chars: str, unknown: str = "?") -> str:
         """One character a cell: its value's in ``chars``, ``unknown`` while open."""
@@ -148,4 +160,27 @@ def propagate(state: LaneState, lanes: Sequence[Sequence[int]], clues: Sequence[
     return None
 
 
-__all__ = ["LaneState", "cell_lanes", "propagate"]
+def lane_state(puzzle: Any) -> LaneState:
+    """A fresh state of a puzzle of any geometry (a :class:`~satnono.lanepuzzle.LanePuzzle`),
+    narrowed by its rules that narrow (the given cells) before line logic."""
+    state = LaneState([0] * puzzle.geometry.cell_count, len(puzzle.palette), puzzle)
+    for rule in puzzle.all_rules:
+        narrow = getattr(rule, "narrow", None)
+        if narrow is not None:
+            narrow(state)
+    return state
+
+
+def propagate_state(state: LaneState, solver: SolvesLines, deadline: float | None = None) -> Contradiction | None:
+    """:func:`propagate` over the lanes and clues of ``state.puzzle``: the
+    :class:`~satnono.logic.state.Contradiction` of the first lane left with no placement, or None."""
+    puzzle = state.puzzle
+    lanes = [lane.cells for lane in puzzle.lanes]
+    bad = propagate(state, lanes, puzzle.lane_clues, solver, deadline)
+    if bad is None:
+        return None
+    lane = puzzle.lanes[bad]
+    return Contradiction(lane.family, lane.index, True)
+
+
+__all__ = ["LaneState", "cell_lanes", "lane_state", "propagate", "propagate_state"]

@@ -130,6 +130,11 @@ def propagate(
 ) -> Contradiction | None:
     """Run line solving on ``state`` (in place) to a fixpoint.
 
+    A rectangle's :class:`GridState` takes the fast path (the bit masks, rows and columns swept
+    in turn, the compiled fixpoint); any other geometry's
+    :class:`~satnono.logic.lanes.LaneState` is propagated lane by lane
+    (:func:`satnono.logic.lanes.propagate_state`).
+
     By default every line starts dirty.  Returns a :class:`Contradiction` if a
     line admits no placement, else None.  Raises :class:`Deadline` when the
     monotonic clock passes ``deadline``.
@@ -139,6 +144,10 @@ def propagate(
     neither lines nor rules change anything.  A rule's conflict is returned as
     the contradiction (it has ``describe`` too).
     """
+    if not isinstance(state, GridState):  # another geometry: the lanes one by one
+        from .lanes import propagate_state
+
+        return propagate_state(state, solver, deadline)
     rules = state.puzzle.rules
     if dirty_rows is None:
         dirty_rows = [True] * state.height

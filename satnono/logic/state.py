@@ -21,13 +21,18 @@ class Contradiction:
     """Why propagation proved that a puzzle has no solution."""
 
     axis: str
-    """``"row"`` or ``"column"``."""
+    """The lane's family: ``"row"`` or ``"column"`` (or ``"/"``, ``"\\"`` on a triangle)."""
     index: int
-    """0-based line index."""
+    """0-based lane index in its family."""
     fits: bool
     """False when the clue cannot fit in the line at all (even with nothing known)."""
 
     def describe(self, puzzle: Puzzle) -> str:
+        if not isinstance(puzzle, Puzzle):  # a puzzle of another geometry: its lane by name
+            from ..lanepuzzle import clue_text
+
+            k = next(k for k, lane in enumerate(puzzle.lanes) if (lane.family, lane.index) == (self.axis, self.index))
+            return f"{puzzle.lanes[k].name}: clue {clue_text(puzzle.lane_clues[k], puzzle.chars)} cannot be placed"
         n = puzzle.width if self.axis == ROW else puzzle.height
         text = puzzle.clue_text(self.axis, self.index)
         if not self.fits:
@@ -182,7 +187,12 @@ class GridState:
 
 
 def initial_state(puzzle: Puzzle) -> GridState:
-    """A fresh state with the puzzle's given cells set."""
+    """A fresh state with the puzzle's given cells set: a :class:`GridState` (the rectangle's bit
+    masks), or for a puzzle of another geometry a :class:`~satnono.logic.lanes.LaneState`."""
+    if not isinstance(puzzle, Puzzle):
+        from .lanes import lane_state
+
+        return lane_state(puzzle)  # type: ignore[return-value]
     state = GridState(puzzle)
     # rules: the givens are the first rule, applied here; the other rules narrow the state
     # when it is propagated
