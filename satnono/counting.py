@@ -25,17 +25,15 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from .cnf.encode import cell_vars, encode, solution_grid
-from .logic.components import Component, component_state, split
 from .lines import LineSolver
 from .logic.state import COLUMN, ROW, GridState
 from .model import Grid, Puzzle
-from .results import Limits, Status
-from .sat import DEFAULT_SOLVER, SatSession
+from .results import DEFAULT_SOLVER, Limits, Status
 from .solve import Checker, lazy_rules, rule_cuts
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the CNF, its components and the SAT session: loaded when line logic leaves cells open
     from .lanepuzzle import LanePuzzle
+    from .sat import SatSession
 
 #: Models enumerated per component before switching to an exact counter.
 ENUM_CAP = 1000
@@ -461,6 +459,9 @@ def count(
             return done(0, res.status is Status.NONE, reason=res.reason)
         return done(0, res.status is Status.NONE, reason=res.reason,
                     unknown_after_propagation=res.stats.unknown_after_propagation)
+    from .cnf.encode import cell_vars, encode, solution_grid
+    from .logic.components import Component, component_state, split
+
     state, enc, sat = st.state, st.enc, st.sat
     assert state is not None and enc is not None and st.first_model is not None
     left = res.stats.unknown_after_propagation
