@@ -68,7 +68,7 @@ class ComponentCount:
 class CountResult:
     """How many solutions a puzzle has."""
 
-    puzzle: Puzzle
+    puzzle: Puzzle | LanePuzzle
     count: int
     """The number of solutions; a proven lower bound when ``exact`` is false."""
     exact: bool
@@ -78,8 +78,8 @@ class CountResult:
     unknown_after_propagation: int = 0
     components: list[ComponentCount] = field(default_factory=list)
     """Per independent component, largest first (empty when line logic settles the puzzle)."""
-    solution: Grid | None = None
-    """One solution, when one was found."""
+    solution: Grid | str | None = None
+    """One solution, when one was found (a picture string for a puzzle of another geometry)."""
     reason: str | None = None
     """Why the count is 0, or why it is only a lower bound."""
     capped: bool = False
@@ -378,26 +378,6 @@ def _left(deadline: float | None) -> float | None:
     return None if deadline is None else max(0.0, deadline - time.monotonic())
 
 
-def _count_lane_puzzle(puzzle: LanePuzzle, limit: int | None, limits: Limits, solver: str,
-                       line_solver: LineSolver | None) -> CountResult:
-    """:func:`count` of a puzzle of another geometry, by :func:`satnono.lanecheck.count_lanes`."""
-    from .lanecheck import count_lanes
-
-    res = count_lanes(puzzle, limit, limits, solver=solver, line_solver=line_solver)
-    n = res.count or 0
-    capped = limit is not None and n >= limit and not res.exact
-    if res.exact:
-        status = NONE if n == 0 else UNIQUE if n == 1 else MULTIPLE
-        reason = res.reason if n == 0 else None
-    else:
-        status = MULTIPLE if n >= 2 else UNKNOWN
-        reason = f"stopped after finding {limit} solutions (the maximum asked for)" if capped else res.reason
-    return CountResult(puzzle, n, res.exact, status, line_solvable=res.line_solvable,  # type: ignore[arg-type]
-                       unknown_after_propagation=res.stats.unknown_after_propagation,
-                       solution=res.solutions[0] if res.solutions else None,  # type: ignore[arg-type]
-                       reason=reason, capped=capped, seconds=res.seconds)
-
-
 def count(
     puzzle: Puzzle | LanePuzzle,
     max_solutions: int | None = None,
@@ -429,14 +409,13 @@ def count(
     ``use_dp``/``use_ganak`` switch the exact counters off (for tests).
 
     A puzzle of another geometry (:class:`~satnono.lanepuzzle.LanePuzzle`, e.g. a triddler) is
-    counted by enumeration over its lanes (:func:`satnono.lanecheck.count_lanes`: no components,
-    no exact counters; ``enum_cap``, ``decompose``, ``use_dp`` and ``use_ganak`` do not apply).
+    counted by the same pipeline over its lanes; its open cells are one component, enumerated
+    to the end (the component split, the transfer-matrix counter and Ganak are the rectangle's
+    fast paths).
 
     >>> count(Puzzle.from_clues([[1], [1]], [[1], [1]])).count
     2
     """
-    if not isinstance(puzzle, Puzzle):
-        return _count_lane_puzzle(puzzle, None if exact else max_solutions, limits, solver, line_solver)
     t0 = time.monotonic()
     deadline = limits.deadline_from(t0)
     lines = line_solver or LineSolver()
@@ -478,7 +457,11 @@ def count(
                     sat.add_clause(cl)
                 return not cuts
 
-        comps = split(state, lines) if decompose else [Component(state.unknown_cells())]
+        rectangle = isinstance(state, GridState)
+        if not rectangle:  # another geometry: its open cells, one component
+            comps = [Component(state.open_cells())]  # type: ignore[attr-defined]
+        else:
+            comps = split(state, lines) if decompose else [Component(state.unknown_cells())]
         comps.sort(key=lambda c: c.size)
         counts: list[ComponentCount] = []
         known = [1] * len(comps)  # proven lower bound per component (each has >= 1 solution)
@@ -498,7 +481,10 @@ def count(
             try:
                 en.run(deadline, enum_cap if stop_at is None else min(enum_cap, stop_at))
                 found, cexact, method = en.found, en.exhausted, "enumeration"
-                if not cexact and found >= enum_cap and (stop_at is None or found < stop_at):
+                if not rectangle and not cexact and found >= enum_cap:  # enumeration goes on
+                    en.run(deadline, stop_at)
+                    found, cexact = en.found, en.exhausted
+                elif not cexact and found >= enum_cap and (stop_at is None or found < stop_at):
                     # The cap was hit and the count is still wanted: exact counters on the
                     # component alone (cells outside it fixed to the first solution).
                     sub = component_state(state, comp, solution)

@@ -52,7 +52,8 @@ from .generation import (
     check_options,
     decide,
 )
-from .lanecheck import LaneResult, settle_lanes
+from .lanecheck import settle_lanes
+from .solve import CheckResult
 from .lanepuzzle import LanePuzzle
 from .lanes import Triangle
 from .lines import shared_solver
@@ -306,7 +307,7 @@ def evaluate_one(spec: LaneGenerateSpec, i: int) -> Verdict:
         return i, TIMEOUT, "", None
     if bad is not None:  # cannot happen: the picture itself is a solution
         raise RuntimeError("internal error: a generated triddler contradicts its own clues")
-    settled: list[LaneResult] = []
+    settled: list[CheckResult] = []
 
     def unique() -> bool | None:
         res = settle_lanes(puzzle, Limits(spec.timeout), line_solver=lines)

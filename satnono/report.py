@@ -81,7 +81,7 @@ def label(file: str, index: int | None) -> str:
 
 def verdict_text(res: CheckResult) -> str:
     """A short human verdict, e.g. ``unique (line-solvable)``."""
-    if not isinstance(res, CheckResult):  # a puzzle of another geometry
+    if not isinstance(res.puzzle, Puzzle):  # a puzzle of another geometry
         return lane_verdict_text(res)
     p = res.puzzle
     size = f"{p.width}x{p.height}"
@@ -102,7 +102,7 @@ def verdict_text(res: CheckResult) -> str:
 
 def result_dict(res: CheckResult, file: str, index: int | None) -> dict[str, Any]:
     """The JSON object for one puzzle (coordinates 0-based)."""
-    if not isinstance(res, CheckResult):  # a puzzle of another geometry
+    if not isinstance(res.puzzle, Puzzle):  # a puzzle of another geometry
         return lane_result_dict(res, file, index)
     p = res.puzzle
     d: dict[str, Any] = {"file": file}
@@ -363,7 +363,7 @@ def shape_text(geometry: Any) -> str:
 
 
 def lane_verdict_text(res: Any) -> str:
-    """:func:`verdict_text` of a :class:`~satnono.lanecheck.LaneResult`."""
+    """:func:`verdict_text` of the :class:`~satnono.solve.CheckResult` of a puzzle of another geometry."""
     st = res.status
     if st is Status.UNIQUE:
         text = f"unique ({'line-solvable' if res.line_solvable else 'needs search beyond line logic'})"
@@ -399,7 +399,7 @@ def lane_blot_lengths_text(puzzle: Any, cells: str) -> str:
 
 
 def lane_result_dict(res: Any, file: str, index: int | None) -> dict[str, Any]:
-    """The JSON object of a :class:`~satnono.lanecheck.LaneResult`: as :func:`result_dict`, with the
+    """The JSON object of the :class:`~satnono.solve.CheckResult` of a puzzle of another geometry: as :func:`result_dict`, with the
     ``geometry`` (its JSON form) and ``cells`` instead of width and height, each solution one string
     of palette characters in the geometry's cell order, ``diff`` the cells (0-based) where the two
     shown differ; when some clues are blotted, the clues of every lane (``lanes``: family, index,
@@ -420,7 +420,7 @@ def lane_result_dict(res: Any, file: str, index: int | None) -> dict[str, Any]:
         "diff": list(res.diff),
         "reason": res.reason,
         "seconds": round(res.seconds, 6),
-        "stats": dict(vars(res.stats)),
+        "stats": res.stats.as_dict(),
     })
     if p.has_blots:
         from .formats.jsonfmt import clue_json

@@ -17,13 +17,12 @@ from .logic.propagate import propagate, transpose
 from .logic.state import Contradiction, Deadline, GridState, initial_state
 from .model import Grid, Puzzle, grid_diff
 from .results import DEFAULT_SOLVER, Limits, Status
-from .rules.protocol import cut, is_lazy, name_of
+from .rules.protocol import cut, describe, is_lazy, name_of
 
 Progress = Callable[[str, "float | None"], None]
 
 if TYPE_CHECKING:  # the CNF and the SAT session are loaded when line logic leaves cells open
     from .cnf.encode import Encoding
-    from .lanecheck import LaneResult
     from .lanepuzzle import LanePuzzle
     from .sat import SatSession
 
@@ -61,14 +60,15 @@ class Stats:
 class CheckResult:
     """The outcome of :func:`check`."""
 
-    puzzle: Puzzle
+    puzzle: Puzzle | LanePuzzle
     status: Status
     line_solvable: bool = False
     """True when line logic alone determines every cell (implies ``unique``)."""
     solutions: tuple[Grid, ...] = ()
-    """Up to two solutions, each a tuple of row strings over the palette's characters (``#``/``.`` in black and white)."""
+    """Up to two solutions, each a tuple of row strings over the palette's characters (``#``/``.`` in black and white);
+    for a puzzle of another geometry (:class:`~satnono.lanepuzzle.LanePuzzle`) each a picture, one character a cell."""
     diff: tuple[tuple[int, int], ...] = ()
-    """0-based ``(row, col)`` cells where the two solutions differ."""
+    """0-based ``(row, col)`` cells where the two solutions differ (cell numbers for another geometry)."""
     reason: str | None = None
     """Why, for ``none``, ``unknown`` and ``error``."""
     seconds: float = 0.0
@@ -167,14 +167,14 @@ class InternalError(RuntimeError):
     """A solution failed its re-check against the clues (a bug, never a verdict)."""
 
 
-def verified(puzzle: Puzzle, grid: Grid) -> Grid:
+def verified(puzzle: Puzzle | LanePuzzle, grid: Grid) -> Grid:
     """``grid``, when it is a solution (the clues, the givens, the rules); else :class:`InternalError`."""
-    if not puzzle.is_solution(grid):
+    if not puzzle.is_solution(grid):  # type: ignore[arg-type]  # (a picture, on another geometry)
         raise InternalError(f"solver produced a grid that does not satisfy the clues of {puzzle.source or 'the puzzle'}")
     return grid
 
 
-def switched(puzzle: Puzzle, state: GridState, grid: Grid) -> Grid | None:
+def switched(puzzle: Puzzle | LanePuzzle, state: GridState, grid: Grid) -> Grid | None:
     """A second solution next to the solution ``grid`` without SAT, or None: four cells that
     line logic left open in ``state`` whose exchange keeps their two rows' and two columns'
     clues (a 2x2 switch, :func:`satnono.lines.switches.find_switch`), re-checked whole against
@@ -202,18 +202,18 @@ def switched(puzzle: Puzzle, state: GridState, grid: Grid) -> Grid | None:
     rows[r1] ^= flip
     rows[r2] ^= flip
     other = grid_from_masks(rows, w, chars)
-    return other if puzzle.is_solution(other) else None
+    return other if puzzle.is_solution(other) else None  # type: ignore[arg-type]  # (a picture, on another geometry)
 
 
-def known_solution(puzzle: Puzzle) -> Grid | None:
+def known_solution(puzzle: Puzzle | LanePuzzle) -> Grid | None:
     """The puzzle's goal picture when it is a solution (clues, givens, rules): a first solution
     known without search, so settling it takes one SAT call, for a second one, next to it.
     An author's picture in the editor, a file that stores its solution."""
     goal = puzzle.goal
-    return goal if goal is not None and puzzle.is_solution(goal) else None
+    return goal if goal is not None and puzzle.is_solution(goal) else None  # type: ignore[arg-type, return-value]
 
 
-def broken_rule(puzzle: Puzzle, grid: Grid) -> str | None:
+def broken_rule(puzzle: Puzzle | LanePuzzle, grid: Grid) -> str | None:
     """The name of a rule ``grid`` breaks (rules that narrow cannot leave one broken in a
     complete state; a rule with clauses only can), or None."""
     for rule in puzzle.rules:
@@ -222,7 +222,7 @@ def broken_rule(puzzle: Puzzle, grid: Grid) -> str | None:
     return None
 
 
-def lazy_rules(puzzle: Puzzle) -> list:
+def lazy_rules(puzzle: Puzzle | LanePuzzle) -> list:
     """The puzzle's rules that are encoded lazily (their ``cut`` is called on rejected models)."""
     return [rule for rule in puzzle.all_rules if is_lazy(rule)]
 
@@ -409,23 +409,19 @@ class Checker:
     def check(self, puzzle: Puzzle, timeout: float | None = None) -> CheckResult: ...
 
     @overload
-    def check(self, puzzle: LanePuzzle, timeout: float | None = None) -> LaneResult: ...
+    def check(self, puzzle: LanePuzzle, timeout: float | None = None) -> CheckResult: ...
 
-    def check(self, puzzle: Puzzle | LanePuzzle, timeout: float | None = None) -> CheckResult | LaneResult:
+    def check(self, puzzle: Puzzle | LanePuzzle, timeout: float | None = None) -> CheckResult:
         """Settle ``puzzle``: unique, multiple (two solutions), none or unknown (timeout).
 
         Cells revealed to the player are the puzzle's givens (``puzzle.with_givens(...)``).  A
         puzzle of another geometry (:class:`~satnono.lanepuzzle.LanePuzzle`, e.g. a triddler) is
-        settled over its lanes (:func:`satnono.lanecheck.settle_lanes`), with a
-        :class:`~satnono.lanecheck.LaneResult`.
+        settled by the same pipeline over its lanes; its solutions are pictures (one palette
+        character a cell) and ``diff`` holds cell numbers.
         """
-        if not isinstance(puzzle, Puzzle):
-            from .lanecheck import settle_lanes
-
-            return settle_lanes(puzzle, Limits(timeout), solver=self.solver, line_solver=self.lines)
         return self.settle(puzzle, limits=Limits(timeout)).result
 
-    def settle(self, puzzle: Puzzle, start: Start | None = None, limits: Limits = Limits(), *,
+    def settle(self, puzzle: Puzzle | LanePuzzle, start: Start | None = None, limits: Limits = Limits(), *,
                solutions: int = 2, keep_open: bool = False) -> Settlement:
         """The one settle pipeline: totals, line propagation, then for what is left the CNF,
         a first solution and (``solutions=2``) a second one; every solution is verified
@@ -487,6 +483,9 @@ class Checker:
         if stats.unknown_after_propagation == 0:
             broken = broken_rule(puzzle, state.grid())
             if broken is not None:
+                if not isinstance(puzzle, Puzzle):  # (a picture, named by the rule's spec)
+                    rule = next(r for r in puzzle.rules if not r.accepts(state.grid()))
+                    return done(Status.NONE, reason=f"rule {describe(rule)}: the only picture line logic leaves breaks it")
                 return done(Status.NONE, reason=f"the only grid the clues allow breaks rule {broken}")
             return done(Status.UNIQUE, line_solvable=True, solutions=(verified(puzzle, state.grid()),))
 
@@ -597,11 +596,11 @@ def check(puzzle: Puzzle, timeout: float | None = None, solver: str = DEFAULT_SO
 
 
 @overload
-def check(puzzle: LanePuzzle, timeout: float | None = None, solver: str = DEFAULT_SOLVER) -> LaneResult: ...
+def check(puzzle: LanePuzzle, timeout: float | None = None, solver: str = DEFAULT_SOLVER) -> CheckResult: ...
 
 
 def check(puzzle: Puzzle | LanePuzzle, timeout: float | None = None,
-          solver: str = DEFAULT_SOLVER) -> CheckResult | LaneResult:
+          solver: str = DEFAULT_SOLVER) -> CheckResult:
     """Settle one puzzle (of any geometry: :meth:`Checker.check`).  See :class:`Checker` for batches.
 
     >>> from satnono.model import Puzzle

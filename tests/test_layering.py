@@ -27,11 +27,11 @@ LAYERS: list[list[str]] = [
     ["satnono.logic.probe", "satnono.logic.components", "satnono.logic.beliefs"],
     ["satnono.cnf.encode", "satnono.sat", "satnono.cnf.ganak", "satnono.cnf"],
     ["satnono.batch"],
-    ["satnono.solve", "satnono.lanecheck"],
+    ["satnono.solve"],
     # certificates: the writer settles with satnono.solve; the trust base imports nothing of
     # satnono outside satnono.certify (tests/test_certify_reference.py checks that by AST)
     ["satnono.certify"],
-    ["satnono.counting"],
+    ["satnono.counting", "satnono.lanecheck"],  # settle_lanes and count_lanes: the two pipelines by name
     ["satnono.diagnose"],
     ["satnono.explain"],
     ["satnono.classify", "satnono.batch.tasks"],  # the check and count batches' task functions

@@ -45,7 +45,7 @@ def graded(res: CheckResult, checker: Checker) -> dict | None:
     """The explain grade of a checked puzzle (None for a puzzle of another geometry, a triddler,
     which is not graded yet); its time is added to ``res.seconds``, so that
     the seconds reported for the puzzle cover everything reported for it."""
-    if not isinstance(res, CheckResult):
+    if not isinstance(res.puzzle, Puzzle):
         return None
     t0 = time.monotonic()
     d = difficulty(res.puzzle, res, line_solver=checker.lines)

@@ -136,13 +136,7 @@ def _check_in_time(checker: Checker, puzzle, timeout: float | None, read: float)
     seconds count the reading too)."""
     if timeout is not None and read >= timeout:
         reason = f"timed out while reading its file ({read:.1f} s)"
-        if not isinstance(puzzle, Puzzle):  # a puzzle of another geometry
-            from ..lanecheck import LaneResult, LaneStats
-
-            n = puzzle.geometry.cell_count
-            return LaneResult(puzzle, Status.UNKNOWN, reason=reason, seconds=read,  # type: ignore[return-value]
-                              stats=LaneStats(cells=n, unknown_after_propagation=n))
-        cells = puzzle.width * puzzle.height
+        cells = puzzle.width * puzzle.height if isinstance(puzzle, Puzzle) else puzzle.geometry.cell_count
         return CheckResult(puzzle, Status.UNKNOWN, reason=reason,
                            seconds=read, stats=Stats(cells=cells, unknown_after_propagation=cells))
     res = checker.check(puzzle, None if timeout is None else timeout - read)
@@ -162,28 +156,17 @@ def _batched(result):  # type: ignore[no-untyped-def]
 def graded(res: CheckResult, checker: Checker) -> dict | None:
     """The difficulty grade of a checked puzzle (``satnono explain``'s); its time is added to
     ``res.seconds``, so that the seconds reported cover everything reported.  A puzzle of another
-    geometry (a triddler) is graded over its lanes (:func:`satnono.explain.lanes.lane_difficulty`);
-    None for any other result (said once on stderr)."""
-    from ..lanecheck import LaneResult
-
-    if isinstance(res, LaneResult):
+    geometry (a triddler) is graded over its lanes (:func:`satnono.explain.lanes.lane_difficulty`)."""
+    if not isinstance(res.puzzle, Puzzle):  # another geometry
         from ..explain.lanes import lane_difficulty
 
         t0 = time.monotonic()
         d = lane_difficulty(res.puzzle, res, line_solver=checker.lines)
         res.seconds += time.monotonic() - t0
         return d
-    if not isinstance(res, CheckResult):
-        if not _UNGRADED:
-            _UNGRADED.append(True)
-            err("note: --grade grades rectangular puzzles only; triddlers are not graded yet")
-        return None
     from ..batch.tasks import graded as _graded  # (the SAT and counting modules come with it)
 
     return _graded(res, checker)
-
-
-_UNGRADED: list[bool] = []  # the note above was printed
 
 
 def check_files(files: tuple[str, ...], fmt: str | None = None, timeout: float | None = None,
@@ -248,15 +231,16 @@ def solve_files(files: tuple[str, ...], fmt: str | None = None, timeout: float |
             err(f"{files[0]}: no solution to draw")
             return
         grid = res.solutions[0]
-        if not isinstance(res, CheckResult):  # a puzzle of another geometry: its cells' outlines
+        if not isinstance(res.puzzle, Puzzle):  # a puzzle of another geometry: its cells' outlines
             from ..lanerender import picture_png, picture_svg
 
-            cells = res.solutions[0]
-            write_pictures(list(outputs), force, lambda kind: picture_svg(res.puzzle, cells, cell).encode("utf-8")
-                           if kind == "svg" else picture_png(res.puzzle, cells, cell))
+            lanes, cells = res.puzzle, str(res.solutions[0])
+            write_pictures(list(outputs), force, lambda kind: picture_svg(lanes, cells, cell).encode("utf-8")
+                           if kind == "svg" else picture_png(lanes, cells, cell))
             return
-        write_pictures(list(outputs), force, lambda kind: solution_svg(res.puzzle, grid, cell).encode("utf-8")
-                       if kind == "svg" else write_png(res.puzzle, grid, scale=cell))
+        p = res.puzzle
+        write_pictures(list(outputs), force, lambda kind: solution_svg(p, grid, cell).encode("utf-8")
+                       if kind == "svg" else write_png(p, grid, scale=cell))
 
     checker = Checker(solver)
 
@@ -278,7 +262,7 @@ def solve_files(files: tuple[str, ...], fmt: str | None = None, timeout: float |
         echo(f"{label(file, index)}: {verdict_text(res)}")
         if difficulty is not None:
             echo(f"grade: {difficulty['text']}")
-        if not isinstance(res, CheckResult):  # a puzzle of another geometry
+        if not isinstance(res.puzzle, Puzzle):  # a puzzle of another geometry
             _print_lane_solutions(res, ascii_)
             return
         pal = res.puzzle.palette

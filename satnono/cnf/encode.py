@@ -45,6 +45,7 @@ from ..model import Grid, Puzzle, grid_from_masks
 from .ladders import Builder, CellMap, Clause, bw_line_clauses_flat, ladders, line_clauses, unflatten
 
 if TYPE_CHECKING:
+    from ..lanepuzzle import LanePuzzle
     from ..logic.beliefs import Hints
 
 __all__ = ["Encoding", "cell_vars", "encode", "estimate", "line_clauses", "solution_grid", "takes_flat"]
@@ -274,6 +275,12 @@ def encode(
     Raises:
         Deadline: the monotonic clock passed ``deadline`` (checked before each line).
     """
+    if not isinstance(state, GridState):  # another geometry: its lanes (:mod:`satnono.cnf.lanes`)
+        from .lanes import encode_lanes
+
+        puzzle = state.puzzle
+        return encode_lanes(state, [lane.cells for lane in puzzle.lanes], puzzle.lane_clues, solver,  # type: ignore[return-value]
+                            puzzle.all_rules)
     flat = flat and not selectors and takes_flat(state.puzzle)
     with _collector_paused():
         enc = _encode(state, solver, rows, columns, selectors, flat, deadline, sink if flat else None, tick)
@@ -282,10 +289,10 @@ def encode(
         return enc
 
 
-def takes_flat(puzzle: Puzzle) -> bool:
-    """Whether :func:`encode` makes ``puzzle``'s clauses in the flat form when asked (black and
-    white without blotted clues or rules; selectors never)."""
-    return not puzzle.rules and puzzle.ncolors == 1 and not puzzle.has_blots
+def takes_flat(puzzle: Puzzle | LanePuzzle) -> bool:
+    """Whether :func:`encode` makes ``puzzle``'s clauses in the flat form when asked (a rectangle
+    in black and white without blotted clues or rules; selectors never)."""
+    return isinstance(puzzle, Puzzle) and not puzzle.rules and puzzle.ncolors == 1 and not puzzle.has_blots
 
 
 def estimate(state: GridState, solver: LineSolver, deadline: float | None = None) -> tuple[int, int]:
@@ -464,7 +471,10 @@ def _encode(
 
 
 def solution_grid(state: GridState, enc: Encoding, model: Sequence[int]) -> Grid:
-    """The grid of a model: the state's known cells plus the model's values of the unknown ones."""
+    """The grid of a model: the state's known cells plus the model's values of the unknown ones
+    (for a puzzle of another geometry, its picture: one character a cell)."""
+    if not isinstance(state, GridState):
+        return enc.picture(model)  # type: ignore[attr-defined, no-any-return]
     if enc.ncolors > 1:
         full = state.copy()
         for r, c in enc.unknown_cells:
@@ -487,4 +497,6 @@ _DIGITS = bytes.maketrans(b"\0\1", b"01")
 def cell_vars(enc: Encoding, cells: Iterable[tuple[int, int]]) -> list[int]:
     """Every variable that fixes the value of the given cells (one per cell in black and white, K in colour)."""
     k = enc.ncolors
+    if not isinstance(enc, Encoding):  # another geometry's: cells by number
+        return [enc.color_var(cell, v) for cell in cells for v in range(1, k + 1)]  # type: ignore[arg-type]
     return [enc.color_var(r, c, v) for r, c in cells for v in range(1, k + 1)]

@@ -61,6 +61,59 @@ class LaneEncoding:
         f = getattr(rule, "cut", None)
         return None if f is None else f(cells, self.var, self.state)
 
+    # What the settle pipeline (:meth:`satnono.solve.Checker.settle`) and counting ask of any
+    # encoding, as :class:`satnono.cnf.encode.Encoding` has it for a rectangle.
+    unsat: bool = False
+    """True when a lane with no placement was encoded (its empty clause)."""
+    fed: bool = False
+    """Always False: the clauses are kept (:meth:`clause_data`)."""
+
+    @property
+    def nclauses(self) -> int:
+        return len(self.clauses)
+
+    @property
+    def ncolors(self) -> int:
+        return self.colours
+
+    @property
+    def unknown_cells(self) -> list[int]:
+        """The open cells (:attr:`open_cells`), under :class:`~satnono.cnf.encode.Encoding`'s name."""
+        return self.open_cells
+
+    def clause_data(self) -> list[list[int]]:
+        return self.clauses
+
+    def color_var(self, cell: int, v: int) -> int:
+        """:meth:`var`, under the name rules' ``cut`` is handed (:func:`satnono.solve.rule_cuts`)."""
+        return self.var(cell, v)
+
+    def model_of(self, picture: str, chars: str) -> list[int]:
+        """A model that gives the open cells their values in ``picture`` (a solution known
+        beforehand), for :meth:`blocking_clause` and :meth:`phases`."""
+        model = [-(i + 1) for i in range(self.nvars)]
+        for cell in self.open_cells:
+            v = chars.index(picture[cell])
+            if v:
+                model[self.var(cell, v) - 1] = self.var(cell, v)
+        return model
+
+    def phases(self, model: Sequence[int], with_ladders: bool = False) -> list[int]:
+        """The model's literals on the open cells' variables (to search near it); lanes carry
+        no hints, so ``with_ladders`` adds nothing."""
+        n = len(model)
+        return [model[x - 1] for cell in self.open_cells for v in range(1, self.colours + 1)
+                if (x := self.var(cell, v)) <= n]
+
+    def picture(self, model: Sequence[int]) -> str:
+        """The solution a model gives: the state's known cells, the model's values of the open ones."""
+        assert self.state is not None and self.state.puzzle is not None
+        chars = self.state.puzzle.chars
+        cells = list(self.state.picture(chars))
+        for cell in self.open_cells:
+            cells[cell] = chars[self.value(model, cell)]
+        return "".join(cells)
+
     def blocking_clause(self, model: Sequence[int]) -> list[int]:
         """The clause that every assignment of the open cells but the model's keeps."""
         out: list[int] = []
@@ -93,6 +146,7 @@ def encode_lanes(state: LaneState, lanes: Sequence[Sequence[int]], clues: Sequen
         res = solver.solve(clue, len(cells), ex)
         if res is None:  # not a fixpoint: the lane has no placement
             enc.clauses.append([])
+            enc.unsat = True
             continue
 
         def lit(i: int, v: int, cells: Sequence[int] = cells) -> int:

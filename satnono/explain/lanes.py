@@ -779,7 +779,7 @@ def explain_lanes(puzzle: LanePuzzle, known: str | None = None, max_steps: int |
 def lane_difficulty(puzzle: LanePuzzle, result: Any = None, probe_budget: int = 30_000, *,
                     limits: Limits = Limits(0.5), line_solver: LineSolver | None = None) -> dict[str, Any]:
     """:func:`satnono.explain.difficulty` for a puzzle of any geometry: ``result`` its
-    :class:`~satnono.lanecheck.LaneResult` (settled here when None).  A puzzle with extra rules
+    :class:`~satnono.solve.CheckResult` (settled here when None).  A puzzle with extra rules
     is not graded (level ``unknown``, :data:`RULES_NOT_EXPLAINED`)."""
     from ..lanecheck import settle_lanes
     from ..results import Status

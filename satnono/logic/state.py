@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..clues import COLUMN, ROW
 from ..lanes import Lane
 from ..lines.bits import Mask, known_of
 from ..model import Grid, Puzzle, grid_from_color_masks, grid_from_masks
+
+if TYPE_CHECKING:
+    from ..lanepuzzle import LanePuzzle
 
 __all__ = ["COLUMN", "ROW", "Contradiction", "Deadline", "GridState", "initial_state", "known_of", "partial_grid"]
 
@@ -27,7 +31,7 @@ class Contradiction:
     fits: bool
     """False when the clue cannot fit in the line at all (even with nothing known)."""
 
-    def describe(self, puzzle: Puzzle) -> str:
+    def describe(self, puzzle: Puzzle | LanePuzzle) -> str:
         if not isinstance(puzzle, Puzzle):  # a puzzle of another geometry: its lane by name
             from ..lanepuzzle import clue_text
 
@@ -186,7 +190,7 @@ class GridState:
         return tuple(masks)
 
 
-def initial_state(puzzle: Puzzle) -> GridState:
+def initial_state(puzzle: Puzzle | LanePuzzle) -> GridState:
     """A fresh state with the puzzle's given cells set: a :class:`GridState` (the rectangle's bit
     masks), or for a puzzle of another geometry a :class:`~satnono.logic.lanes.LaneState`."""
     if not isinstance(puzzle, Puzzle):

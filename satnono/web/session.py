@@ -161,7 +161,7 @@ def lane_doc_of(puzzle: LanePuzzle, fmt: str | None = None, timeout: float = CHE
     if cells is None:
         res = settle_lanes(puzzle, Limits(timeout=timeout), line_solver=shared_solver())
         if res.solutions:
-            cells = res.solutions[0]
+            cells = str(res.solutions[0])  # (a picture: one character a cell)
     chars = puzzle.chars
     typed = [clue_json(c, chars) if c.blots else None for c in puzzle.clues]
     if cells is None:
