@@ -21,18 +21,21 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .cnf.encode import encode
 from .lines import LineSolver
 from .lines.bits import known_of
 from .lines.count import count_line
-from .model import Grid, Puzzle, grid_diff
+from .model import Grid, Puzzle
 from .logic.state import COLUMN, ROW, Contradiction, GridState, initial_state, partial_grid
 from .sat import DEFAULT_SOLVER, SatSession
 from .results import Limits, Status
 from .rules.protocol import describe
-from .solve import Checker, Settlement, solve_keeping_rules, sum_mismatch_reason, verified
+from .solve import Checker, Settlement, solutions_differ, solve_keeping_rules, sum_mismatch_reason, verified
+
+if TYPE_CHECKING:
+    from .lanepuzzle import LanePuzzle
 
 Cell = tuple[int, int]
 Line = tuple[str, int]
@@ -44,9 +47,10 @@ CONFLICT_TIMEOUT = 30.0
 
 @dataclass(slots=True)
 class OpenLine:
-    """A row or column that line logic left with several placements."""
+    """A lane (a row or a column of a rectangle) that line logic left with several placements."""
 
     axis: str
+    """The lane's family: ``"row"``, ``"column"`` (``"/"``, ``"\\"`` on a triangle)."""
     index: int
     clue: tuple[int, ...]
     placements: int
@@ -75,12 +79,14 @@ class OpenLine:
 class Diagnosis:
     """Everything :func:`diagnose` found out about a puzzle."""
 
-    puzzle: Puzzle
+    puzzle: Puzzle | LanePuzzle
     status: Status
     """The verdict: ``unique``, ``multiple``, ``none`` or ``unknown`` (a :class:`~satnono.results.Status`)."""
     line_solvable: bool = False
     after_line: Grid = ()
-    """The grid after line logic: ``#`` black, ``.`` white, ``?`` undetermined."""
+    """The grid after line logic: ``#`` black, ``.`` white, ``?`` undetermined (for a puzzle of
+    another geometry one string, a character a cell).  Cells elsewhere are ``(row, col)`` on a
+    rectangle and cell numbers on another geometry; solutions are pictures there."""
     open_lines: list[OpenLine] = field(default_factory=list)
     undetermined: list[Cell] = field(default_factory=list)
     solutions: list[Grid] = field(default_factory=list)
@@ -101,8 +107,11 @@ class Diagnosis:
     seconds: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict; coordinates are 0-based ``[row, col]``."""
+        """A JSON-ready dict; coordinates are 0-based ``[row, col]`` (cell numbers on another
+        geometry, with its ``geometry`` and ``cells`` instead of width and height)."""
         p = self.puzzle
+        if not isinstance(p, Puzzle):
+            return self._lane_dict(p)
         return {
             "name": p.name,
             "width": p.width,
@@ -125,31 +134,56 @@ class Diagnosis:
         }
 
 
+    def _lane_dict(self, p: LanePuzzle) -> dict[str, Any]:
+        def clue(family: str, i: int) -> dict[str, Any]:
+            c = p.lane_clue(family, i)
+            return {"axis": family, "index": i, "clue": list(c.lengths),
+                    **({"colors": [p.chars[v] for v in c.colors]} if p.is_color else {})}
+
+        return {
+            "name": p.name,
+            "geometry": p.geometry.as_json(),
+            "cells": p.geometry.cell_count,
+            "status": self.status,
+            "line_solvable": self.line_solvable,
+            "after_line": self.after_line,
+            "open_lines": [o.as_dict() for o in self.open_lines],
+            "undetermined": list(self.undetermined),
+            "solutions": list(self.solutions),
+            "ambiguous": list(self.ambiguous),
+            "ambiguity_complete": self.ambiguity_complete,
+            "conflict": [clue(a, i) for a, i in self.conflict],
+            "conflict_minimal": self.conflict_minimal,
+            "conflict_rules": list(self.conflict_rules),
+            "reason": self.reason,
+            "seconds": round(self.seconds, 6),
+        }
+
+
 def _clue(p: Puzzle, axis: str, index: int) -> tuple[int, ...]:
     return p.rows[index] if axis == ROW else p.columns[index]
 
 
 def open_lines(state: GridState) -> list[OpenLine]:
-    """Rows then columns of ``state`` with more than one placement left."""
+    """The lanes of ``state`` (a rectangle's rows then columns) with more than one placement left."""
     p = state.puzzle
     out = []
-    for axis, n_lines, n in ((ROW, state.height, state.width), (COLUMN, state.width, state.height)):
+    for lane, clue in zip(p.lanes, p.lane_clues):
+        n = len(lane.cells)
         full = (1 << n) - 1
-        clues = p.clues(axis)
-        for i in range(n_lines):
-            ex = state.line_excluded(axis, i)
-            unknown = (full & ~known_of(ex, full)).bit_count()
-            if not unknown:
-                continue
-            clue = clues[i]
-            k = count_line(clue, n, ex)
-            if k > 1:
-                colors = "".join(p.chars[v] for v in clue.colors) if p.is_color else None
-                out.append(OpenLine(axis, i, clue.lengths, k, unknown, colors, clue.text(p.chars, p.is_color)))
+        ex = state.lane_masks(lane)
+        unknown = (full & ~known_of(ex, full)).bit_count()
+        if not unknown:
+            continue
+        k = count_line(clue, n, ex)
+        if k > 1:
+            colors = "".join(p.chars[v] for v in clue.colors) if p.is_color else None
+            out.append(OpenLine(lane.family, lane.index, clue.lengths, k, unknown, colors,
+                                clue.text(p.chars, p.is_color)))
     return out
 
 
-def minimal_conflict(puzzle: Puzzle, deadline: float | None = None, solver: str = DEFAULT_SOLVER,
+def minimal_conflict(puzzle: Puzzle | LanePuzzle, deadline: float | None = None, solver: str = DEFAULT_SOLVER,
                      line_solver: LineSolver | None = None) -> tuple[list[Line], bool] | None:
     """A set of lines whose clues together admit no solution, and whether it is proved minimal.
 
@@ -160,7 +194,10 @@ def minimal_conflict(puzzle: Puzzle, deadline: float | None = None, solver: str 
     """
     lines = line_solver or LineSolver()
     state = initial_state(puzzle)
-    enc = encode(state, lines, rows=range(puzzle.height), columns=range(puzzle.width), selectors=True)
+    if isinstance(puzzle, Puzzle):
+        enc = encode(state, lines, rows=range(puzzle.height), columns=range(puzzle.width), selectors=True)
+    else:  # another geometry: every lane (:func:`~satnono.cnf.encode.encode` on its state)
+        enc = encode(state, lines, selectors=True)
     by_lit = {lit: key for key, lit in enc.selectors.items()}
     with SatSession(enc.clauses, solver) as sat:
         current = list(enc.selectors.values())
@@ -187,7 +224,7 @@ def minimal_conflict(puzzle: Puzzle, deadline: float | None = None, solver: str 
     return [by_lit[lit] for lit in core], minimal
 
 
-def diagnose(puzzle: Puzzle, timeout: float | None = None, solver: str = DEFAULT_SOLVER,
+def diagnose(puzzle: Puzzle | LanePuzzle, timeout: float | None = None, solver: str = DEFAULT_SOLVER,
              line_solver: LineSolver | None = None, probe_cells: bool = True) -> Diagnosis:
     """Diagnose ``puzzle``: see the module documentation.
 
@@ -210,7 +247,10 @@ def diagnose(puzzle: Puzzle, timeout: float | None = None, solver: str = DEFAULT
         d.reason = reason
         # the cells line logic left open (all of them when it did not run): the same cells
         # in the header, the JSON and the map
-        d.undetermined = [(r, c) for r, row in enumerate(d.after_line) for c, ch in enumerate(row) if ch == "?"]
+        if isinstance(puzzle, Puzzle):
+            d.undetermined = [(r, c) for r, row in enumerate(d.after_line) for c, ch in enumerate(row) if ch == "?"]
+        else:
+            d.undetermined = [i for i, ch in enumerate(d.after_line) if ch == "?"]  # type: ignore[misc]
         limit = deadline if deadline is not None else time.monotonic() + CONFLICT_TIMEOUT
         found = minimal_conflict(puzzle, limit, solver, lines)
         if found is not None:
@@ -218,18 +258,19 @@ def diagnose(puzzle: Puzzle, timeout: float | None = None, solver: str = DEFAULT
             d.conflict = [k for k in keys if k[0] != "rule"]
             if any(k[0] == "rule" for k in keys):
                 d.conflict_rules = [describe(puzzle.all_rules[i]) for a, i in keys if a == "rule"]
-        elif puzzle.sum_mismatch():
+        elif isinstance(puzzle, Puzzle) and puzzle.sum_mismatch():
             # the totals prove the conflict; the SAT search for a small core ran out of time
             d.conflict = [(ROW, i) for i in range(puzzle.height)] + [(COLUMN, i) for i in range(puzzle.width)]
             d.conflict_minimal = False
         return finish()
 
-    for axis, n_lines, n in ((ROW, puzzle.height, puzzle.width), (COLUMN, puzzle.width, puzzle.height)):
-        for i in range(n_lines):
-            if puzzle.min_length(axis, i) > n:  # the most specific reason: a clue that cannot fit
-                d.after_line = tuple("?" * puzzle.width for _ in range(puzzle.height))
-                return no_solution(Contradiction(axis, i, False).describe(puzzle))
-    if puzzle.sum_mismatch():
+    unknown = (tuple("?" * puzzle.width for _ in range(puzzle.height)) if isinstance(puzzle, Puzzle)
+               else "?" * puzzle.geometry.cell_count)
+    for lane, clue in zip(puzzle.lanes, puzzle.lane_clues):
+        if clue.min_length() > len(lane.cells):  # the most specific reason: a clue that cannot fit
+            d.after_line = unknown  # type: ignore[assignment]
+            return no_solution(Contradiction(lane.family, lane.index, False).describe(puzzle))
+    if isinstance(puzzle, Puzzle) and puzzle.sum_mismatch():
         d.after_line = tuple("?" * puzzle.width for _ in range(puzzle.height))
         return no_solution(sum_mismatch_reason(puzzle))
     st = Checker(solver, lines).settle(puzzle, limits=Limits(deadline=deadline), keep_open=probe_cells)
@@ -246,12 +287,13 @@ def _diagnosis(d: Diagnosis, st: Settlement, deadline: float | None, probe_cells
     if state is None or (enc is None and res.status is Status.UNKNOWN):
         d.reason = res.reason  # line propagation timed out
         return finish()
-    d.after_line = partial_grid(state)
+    grid = isinstance(state, GridState)  # a rectangle's (else another geometry's, cells by number)
+    d.after_line = partial_grid(state) if grid else state.picture(d.puzzle.chars)  # type: ignore[attr-defined]
     if st.contradiction is not None:
         return no_solution(st.contradiction.describe(d.puzzle))
     if res.status is Status.NONE and enc is None:  # line logic's only grid breaks a rule
         return no_solution(res.reason or "no solution")
-    d.undetermined = state.unknown_cells()
+    d.undetermined = state.unknown_cells() if grid else state.open_cells()  # type: ignore[attr-defined]
     d.open_lines = open_lines(state)
     if res.line_solvable:
         d.status = Status.UNIQUE
@@ -269,7 +311,7 @@ def _diagnosis(d: Diagnosis, st: Settlement, deadline: float | None, probe_cells
         return finish()
     d.status = Status.MULTIPLE
     s1, s2 = res.solutions
-    varies = set(grid_diff(s1, s2))
+    varies = set(solutions_differ(s1, s2))
     if not probe_cells or st.sat is None or enc is None:
         d.ambiguity_complete = False
         d.ambiguous = sorted(varies)
@@ -279,19 +321,24 @@ def _diagnosis(d: Diagnosis, st: Settlement, deadline: float | None, probe_cells
     next_act = enc.nvars + 1
     # The first solution is blocked already: each probe asks for a solution in which one more
     # cell differs from it (a solution found marks every cell where it differs).
-    for rc in enc.unknown_cells:
-        if rc in varies:
+    for cell in enc.unknown_cells:
+        if cell in varies:
             continue
-        value = chars.index(s1[rc[0]][rc[1]])
+        if grid:
+            value = chars.index(s1[cell[0]][cell[1]])
+            lits = [enc.color_var(*cell, v) for v in range(1, enc.ncolors + 1)]
+        else:
+            value = chars.index(s1[cell])  # type: ignore[call-overload]  # (cell numbers)
+            lits = [enc.color_var(cell, v) for v in range(1, enc.ncolors + 1)]  # type: ignore[call-arg, arg-type]
         if value:
-            assume = [-enc.color_var(*rc, value)]
+            assume = [-lits[value - 1]]
         else:  # background: some colour instead (a guarded clause over the cell's colours)
             assume = [next_act]
-            sat.add_clause([-next_act] + [enc.color_var(*rc, v) for v in range(1, enc.ncolors + 1)])
+            sat.add_clause([-next_act] + lits)
             next_act += 1
         got = solve_keeping_rules(sat, state, enc, deadline, assumptions=assume)
         if got:
-            varies.update(grid_diff(s1, verified(d.puzzle, got[0])))
+            varies.update(solutions_differ(s1, verified(d.puzzle, got[0])))
         if not value:
             sat.add_clause([-assume[0]])
         if got is None:
@@ -308,9 +355,11 @@ def heat(d: Diagnosis) -> list[list[int]]:
     settled here); 3 ambiguous (differs between solutions); 4 an open cell of a
     line in the minimal conflict of a puzzle with no solution; 5 and 6 left
     open by line logic but white (5) or black (6) in every solution (shown when
-    that is known: a unique puzzle, or a complete ambiguity region).
+    that is known: a unique puzzle, or a complete ambiguity region).  A rectangle's, row by
+    row (:func:`lane_heat` gives any geometry's, cell by cell).
     """
     p = d.puzzle
+    assert isinstance(p, Puzzle), "heat() draws rectangles: lane_heat() any geometry"
     grid = [[0] * p.width for _ in range(p.height)]
     for r, row in enumerate(d.after_line):
         for c, ch in enumerate(row):
@@ -328,3 +377,25 @@ def heat(d: Diagnosis) -> list[list[int]]:
             if grid[r][c] == 2:
                 grid[r][c] = 4
     return grid
+
+
+def lane_heat(d: Diagnosis) -> list[int]:
+    """:func:`heat`'s levels cell by cell, for a diagnosis of a puzzle of another geometry (its
+    ``after_line`` one string, its cells numbers)."""
+    p = d.puzzle
+    background = p.chars[0]
+    levels = [0 if ch == background else 2 if ch == "?" else 1 for ch in d.after_line]
+    undetermined: list[int] = d.undetermined  # type: ignore[assignment]  # (cell numbers here)
+    ambiguous: list[int] = d.ambiguous  # type: ignore[assignment]
+    if d.solutions and (d.status == "unique" or (d.status == "multiple" and d.ambiguity_complete)):
+        s1: str = d.solutions[0]  # type: ignore[assignment]  # (a picture here)
+        for cell in undetermined:
+            levels[cell] = 5 if s1[cell] == background else 6
+    for cell in ambiguous:
+        levels[cell] = 3
+    for family, i in d.conflict:
+        lane = next(lane for lane in p.lanes if lane.family == family and lane.index == i)
+        for cell in lane.cells:
+            if levels[cell] == 2:
+                levels[cell] = 4
+    return levels

@@ -168,6 +168,19 @@ class LanePuzzle:
         :class:`~satnono.model.Puzzle` gives them too)."""
         return self.clues
 
+    def lane_clue(self, family: str, index: int) -> LineClue:
+        """The clue of the ``index``-th lane (0-based) of ``family``, as
+        :meth:`Puzzle.clue <satnono.model.Puzzle.clue>` gives a row's or a column's."""
+        for lane, clue in zip(self.lanes, self.clues):
+            if lane.family == family and lane.index == index:
+                return clue
+        raise KeyError(f"no {family} lane {index + 1}")
+
+    def clue_text(self, family: str, index: int) -> str:
+        """A lane's clue as people write it (:func:`clue_text`), as
+        :meth:`Puzzle.clue_text <satnono.model.Puzzle.clue_text>` gives a row's or a column's."""
+        return clue_text(self.lane_clue(family, index), self.chars)
+
     def breaks(self, cells: str) -> str | None:
         """Why a picture is not a solution (a wrong size or character, the first lane whose clue it
         breaks, the first given cell it differs in, the first rule it breaks), or None when it is

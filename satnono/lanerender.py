@@ -19,10 +19,13 @@ one palette character a cell (:meth:`~satnono.lanes.Triangle.text_rows`).
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 from xml.sax.saxutils import escape
 
 from .lanepuzzle import LanePuzzle
+
+if TYPE_CHECKING:
+    from .diagnose import Diagnosis
 
 GRID_RGB = (150, 150, 150)
 MARK = "×"
@@ -94,9 +97,11 @@ def _hex(rgb: Sequence[int]) -> str:
     return "#{:02x}{:02x}{:02x}".format(*rgb)
 
 
-def picture_svg(puzzle: LanePuzzle, cells: str, cell: int = 16) -> str:
+def picture_svg(puzzle: LanePuzzle, cells: str, cell: int = 16,
+                fills: Sequence[Sequence[int]] | None = None) -> str:
     """An SVG picture of ``cells`` (a solution) in the puzzle's colours: each cell's outline
-    ``cell`` pixels a side, filled, with thin grid lines."""
+    ``cell`` pixels a side, filled, with thin grid lines; ``fills``: each cell's RGB colour
+    instead (``cells`` is then not read)."""
     g = puzzle.geometry
     rgb = {c.char: c.rgb for c in puzzle.palette}
     background = puzzle.palette[0].char
@@ -110,14 +115,19 @@ def picture_svg(puzzle: LanePuzzle, cells: str, cell: int = 16) -> str:
              f'<rect x="0" y="0" width="{width:.2f}" height="{height:.2f}" fill="#ffffff"/>']
     for c, poly in enumerate(polys):
         points = " ".join(f"{m + x * cell:.2f},{m + y * cell:.2f}" for x, y in poly)
-        fill = "#ffffff" if cells[c] == background else _hex(rgb.get(cells[c], (128, 128, 128)))
+        if fills is not None:
+            fill = _hex(fills[c])
+        else:
+            fill = "#ffffff" if cells[c] == background else _hex(rgb.get(cells[c], (128, 128, 128)))
         parts.append(f'<polygon points="{points}" fill="{fill}" stroke="{_hex(GRID_RGB)}" stroke-width="0.5"/>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
 
-def picture_png(puzzle: LanePuzzle, cells: str, scale: int = 16) -> bytes:
-    """A PNG picture of ``cells``, ``scale`` pixels a cell side (Pillow)."""
+def picture_png(puzzle: LanePuzzle, cells: str, scale: int = 16,
+                fills: Sequence[Sequence[int]] | None = None) -> bytes:
+    """A PNG picture of ``cells``, ``scale`` pixels a cell side (Pillow); ``fills`` as
+    :func:`picture_svg`'s."""
     import io
 
     from PIL import Image, ImageDraw
@@ -133,7 +143,10 @@ def picture_png(puzzle: LanePuzzle, cells: str, scale: int = 16) -> bytes:
     image = Image.new("RGB", (width, height), (255, 255, 255))
     draw = ImageDraw.Draw(image)
     for c, poly in enumerate(polys):
-        fill = (255, 255, 255) if cells[c] == background else tuple(rgb.get(cells[c], (128, 128, 128)))
+        if fills is not None:
+            fill = tuple(fills[c])
+        else:
+            fill = (255, 255, 255) if cells[c] == background else tuple(rgb.get(cells[c], (128, 128, 128)))
         draw.polygon([(m + x * scale, m + y * scale) for x, y in poly], fill=fill, outline=GRID_RGB)
     info = PngInfo()
     if puzzle.name is not None:
@@ -143,4 +156,63 @@ def picture_png(puzzle: LanePuzzle, cells: str, scale: int = 16) -> bytes:
     return out.getvalue()
 
 
-__all__ = ["picture_png", "picture_svg", "picture_text"]
+# --------------------------------------------------------------------------
+# A diagnosis (:func:`satnono.diagnose.diagnose`) of a puzzle of another geometry: the heat map
+
+
+def _heat_levels(d: Diagnosis) -> list[int]:
+    from .diagnose import lane_heat
+
+    return lane_heat(d)
+
+
+def heat_text(d: Diagnosis, ascii: bool = False) -> str:
+    """The heat map of a diagnosis as text, the cells laid out as :func:`picture_text` lays them:
+    cells settled by line logic as the picture shows them (white and black triangles, or ``.``
+    and ``#`` with ``ascii``), the other levels by :data:`satnono.render.ASCII_GLYPHS`'s
+    characters (undetermined ``?``, ambiguous ``!``, in a conflicting lane ``x``, found by search
+    ``-`` and ``+``), then a legend."""
+    from .render import ASCII_GLYPHS, LEVEL_NAMES
+
+    p = d.puzzle
+    assert isinstance(p, LanePuzzle)
+    g = p.geometry
+    levels = _heat_levels(d)
+    lines = []
+    for row in _layout(p):
+        out, at = [], 0
+        for column, c in row:
+            out.append(" " * (column - at))
+            at = column + 1
+            v = levels[c]
+            up = _points_up(g.cell_polygon(c))
+            if ascii or v > 1 or up is None:
+                out.append(ASCII_GLYPHS[v])
+            else:
+                out.append(("▲" if up else "▼") if v else ("△" if up else "▽"))
+        lines.append("".join(out).rstrip())
+    used = sorted(set(levels))
+    shown = ["#" if v == 1 and ascii else "." if v == 0 and ascii else "▲▼" if v == 1 else "△▽" if v == 0
+             else ASCII_GLYPHS[v] for v in used]
+    lines.append("legend: " + ", ".join(f"{glyph} {LEVEL_NAMES[v]}" for glyph, v in zip(shown, used)))
+    return "\n".join(lines)
+
+
+def heat_svg(d: Diagnosis, cell: int = 16) -> str:
+    """The heat map of a diagnosis as SVG: each cell's outline filled with its level's colour
+    (:data:`satnono.render.COLOURS`)."""
+    from .render import COLOURS
+
+    assert isinstance(d.puzzle, LanePuzzle)
+    return picture_svg(d.puzzle, "", cell, fills=[COLOURS[v] for v in _heat_levels(d)])
+
+
+def heat_png(d: Diagnosis, scale: int = 16) -> bytes:
+    """The heat map of a diagnosis as PNG (:func:`heat_svg`'s colours)."""
+    from .render import COLOURS
+
+    assert isinstance(d.puzzle, LanePuzzle)
+    return picture_png(d.puzzle, "", scale, fills=[COLOURS[v] for v in _heat_levels(d)])
+
+
+__all__ = ["heat_png", "heat_svg", "heat_text", "picture_png", "picture_svg", "picture_text"]

@@ -14,11 +14,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from html import escape
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from .diagnose import Diagnosis, heat
-from .model import plain_black
+from .lanes import FAMILY_NAMES
+from .model import Puzzle, plain_black
 from .clues import COLUMN, ROW, LineClue
+
+if TYPE_CHECKING:
+    from .lanepuzzle import LanePuzzle
 
 UNICODE_GLYPHS = ("··", "██", "??", "▓▓", "XX", "░░", "▒▒")
 ASCII_GLYPHS = (".", "#", "?", "!", "x", "-", "+")
@@ -108,8 +112,12 @@ def render_heatmap(d: Diagnosis, ascii: bool = False) -> str:
     rows and columns are listed once, by :func:`render_summary`, which ``diagnose``
     prints above the map."""
     glyphs: tuple[str, ...] = ASCII_GLYPHS if ascii else UNICODE_GLYPHS
-    levels = heat(d)
     p = d.puzzle
+    if not isinstance(p, Puzzle):  # another geometry: its cells' shapes
+        from .lanerender import heat_text
+
+        return heat_text(d, ascii)
+    levels = heat(d)
     search_mark = "+" if ascii else "·"
     colour = not plain_black(p.palette)  # a one-colour puzzle of its own (red 'r') is drawn in its colour
     if colour:  # two characters a cell: a known cell shows its colour's character
@@ -134,7 +142,7 @@ def render_heatmap(d: Diagnosis, ascii: bool = False) -> str:
         out.append(f"{line}  {note}" if note else line)
     conflict_cols = [i for axis, i in d.conflict if axis == COLUMN]
     if conflict_cols:
-        mark = [" " * len(glyphs[0])] * d.puzzle.width
+        mark = [" " * len(glyphs[0])] * p.width
         for i in conflict_cols:
             mark[i] = "^" * len(glyphs[0])
         out.append("".join(mark).rstrip() + "  conflict")
@@ -148,6 +156,15 @@ def render_heatmap(d: Diagnosis, ascii: bool = False) -> str:
     return "\n".join(out)
 
 
+def _size(p: Puzzle | LanePuzzle) -> str:
+    """``15x10`` for a rectangle; another geometry by :func:`satnono.report.shape_text`."""
+    if isinstance(p, Puzzle):
+        return f"{p.width}x{p.height}"
+    from .report import shape_text
+
+    return shape_text(p.geometry)
+
+
 def render_summary(d: Diagnosis) -> str:
     """A few lines of prose: the verdict, open lines, ambiguity, conflict."""
     p = d.puzzle
@@ -157,21 +174,20 @@ def render_summary(d: Diagnosis) -> str:
     how = ""
     if d.status == "unique":
         how = " (line-solvable)" if d.line_solvable else " (needs more than line logic)"
-    out.append(f"{status}{how}  [{p.width}x{p.height}, {len(d.undetermined)} cells undetermined "
+    out.append(f"{status}{how}  [{_size(p)}, {len(d.undetermined)} cells undetermined "
                f"after line logic, {d.seconds:.3f} s]")
     if d.reason and d.status in ("none", "unknown"):
         out.append(f"why: {d.reason}")
-    rows = [(o.index, o.placements) for o in d.open_lines if o.axis == ROW]
-    cols = [(o.index, o.placements) for o in d.open_lines if o.axis == COLUMN]
-    if rows:
-        out.append("several placements left after line logic: " + placement_list("row", rows))
-    if cols:
-        out.append("several placements left after line logic: " + placement_list("column", cols))
+    for family in (ROW, COLUMN) if isinstance(p, Puzzle) else p.geometry.families:
+        lanes = [(o.index, o.placements) for o in d.open_lines if o.axis == family]
+        if lanes:
+            out.append("several placements left after line logic: "
+                       + placement_list(FAMILY_NAMES.get(family, family), lanes))
     if d.status == "multiple":
         note = "" if d.ambiguity_complete else " (at least: time ran out before every cell was tested)"
         out.append(f"ambiguity region: {len(d.ambiguous)} cells differ between solutions{note}")
     if d.conflict:
-        names = ", ".join(f"{a} {i + 1} [{p.clue_text(a, i)}]" for a, i in d.conflict)
+        names = ", ".join(f"{FAMILY_NAMES.get(a, a)} {i + 1} [{p.clue_text(a, i)}]" for a, i in d.conflict)
         quality = "minimal" if d.conflict_minimal else "not proved minimal"
         out.append(f"conflicting lines ({len(d.conflict)}, {quality}): {names}")
     if d.conflict_rules:
@@ -253,7 +269,7 @@ def _title(d: Diagnosis) -> str:
     elif d.status == "none" and d.conflict:
         verdict += f", {len(d.conflict)} conflicting line{'s' if len(d.conflict) > 1 else ''}"
     name = p.name or p.source or "nonogram"
-    text = f"{name}: {verdict} ({p.width}x{p.height})"
+    text = f"{name}: {verdict} ({_size(p)})"
     return text if len(text) <= _TITLE_MAX else text[:_TITLE_MAX - 1] + "\u2026"
 
 
@@ -261,6 +277,7 @@ def layout(d: Diagnosis, cell: int = 16, text: bool = True) -> Layout:
     """The picture of ``d`` with cells of ``cell`` pixels; ``text=False`` leaves out the clues
     and placement counts (for grids too large for them to be read)."""
     p = d.puzzle
+    assert isinstance(p, Puzzle), "layout() draws rectangles (lanerender draws other geometries)"
     levels = heat(d)
     h, w = p.height, p.width
     fs = max(8, round(cell * 0.75))  # clue and count text
@@ -407,7 +424,9 @@ def render_svg(d: Diagnosis, cell: int = 16) -> str:
 
 def png_cell(d: Diagnosis) -> int:
     """The default cell size of :func:`render_png`: 16 pixels, less for large grids."""
-    return max(3, min(16, 1600 // max(d.puzzle.height, d.puzzle.width, 1)))
+    p = d.puzzle
+    assert isinstance(p, Puzzle)
+    return max(3, min(16, 1600 // max(p.height, p.width, 1)))
 
 
 def render_png(d: Diagnosis, cell: int | None = None) -> bytes:

@@ -8,6 +8,7 @@ import sys
 import click
 
 from ..errors import ParseError
+from ..model import Puzzle
 from ..solve import InternalError, Status
 from .common import (
     rectangles_only,
@@ -54,16 +55,16 @@ FIX_EXIT_HELP = exit_help(
         "     or its goal picture does not satisfy its clues"))
 
 
-def _load(file: str, fmt: str | None, command: str):  # type: ignore[no-untyped-def]
-    """The one (rectangular) puzzle of FILE; exits 6 when it cannot be read or is a triddler."""
+def _load(file: str, fmt: str | None, command: str, lanes: bool = False):  # type: ignore[no-untyped-def]
+    """The one puzzle of FILE; exits 6 when it cannot be read, or (unless ``lanes``: the
+    command takes every geometry) is not a rectangle."""
     from ..formats import load
-    from ..model import Puzzle
 
     try:
         puzzle = load(file, fmt)
     except ParseError as e:
         raise CliExit(EXIT_INPUT, str(e)) from None
-    if not isinstance(puzzle, Puzzle):
+    if not lanes and not isinstance(puzzle, Puzzle):
         raise CliExit(EXIT_INPUT, rectangles_only(puzzle, command))
     return puzzle
 
@@ -84,7 +85,8 @@ def diagnose_cmd(file: str, fmt: str | None, timeout: float | None, solver: str,
                  png_out: str | None, force: bool, as_json: bool, ascii_: bool) -> None:
     """Show a puzzle author where a puzzle is ambiguous or contradictory.
 
-    FILE holds one puzzle (or use FILE#k). After line logic: the rows and
+    FILE holds one puzzle (or use FILE#k), of any geometry (a triddler's
+    lanes are its rows, / lines and \\ lines). After line logic: the rows and
     columns that still have more than one placement (and how many), the
     undetermined cells; for several solutions, the ambiguity region (the cells
     whose value is not the same in all solutions); for no solution, a minimal
@@ -93,8 +95,9 @@ def diagnose_cmd(file: str, fmt: str | None, timeout: float | None, solver: str,
 
     Text output is a heat map: black and white cells settled by line logic,
     cells line logic leaves open, ambiguous cells, and cells of conflicting
-    lines. --json gives the same as data (0-based [row, col] and line indices):
-    name, width, height, status, line_solvable, after_line (rows of '#', '.',
+    lines. --json gives the same as data (0-based [row, col] and line indices;
+    on another geometry cell numbers, with geometry and cells for width and
+    height): name, width, height, status, line_solvable, after_line (rows of '#', '.',
     '?'), open_lines (axis, index, clue, placements, unknown), undetermined,
     solutions, ambiguous, ambiguity_complete, conflict (axis, index, clue),
     conflict_minimal, reason, seconds.
@@ -103,12 +106,17 @@ def diagnose_cmd(file: str, fmt: str | None, timeout: float | None, solver: str,
     from ..render import render_heatmap, render_png, render_summary, render_svg
 
     outputs = picture_outputs(svg_out, png_out, force)
-    puzzle = _load(file, fmt, "diagnose")
+    puzzle = _load(file, fmt, "diagnose", lanes=True)
     try:
         d = diagnose(puzzle, timeout, solver)
     except Exception as e:  # a bug: one line, no traceback
         raise CliExit(EXIT_INTERNAL, f"{file}: internal error: {type(e).__name__}: {e}") from None
-    write_pictures(outputs, force, lambda kind: render_svg(d).encode("utf-8") if kind == "svg" else render_png(d))
+    if isinstance(puzzle, Puzzle):
+        write_pictures(outputs, force, lambda kind: render_svg(d).encode("utf-8") if kind == "svg" else render_png(d))
+    else:  # another geometry: the cells' outlines, coloured by level
+        from ..lanerender import heat_png, heat_svg
+
+        write_pictures(outputs, force, lambda kind: heat_svg(d).encode("utf-8") if kind == "svg" else heat_png(d))
     if as_json:
         click.echo(json.dumps({"file": file, **d.as_dict()}))
     else:

@@ -279,8 +279,9 @@ def encode(
         from .lanes import encode_lanes
 
         puzzle = state.puzzle
+        keys = [(lane.family, lane.index) for lane in puzzle.lanes] if selectors else None
         return encode_lanes(state, [lane.cells for lane in puzzle.lanes], puzzle.lane_clues, solver,  # type: ignore[return-value]
-                            puzzle.all_rules)
+                            puzzle.all_rules, keys)
     flat = flat and not selectors and takes_flat(state.puzzle)
     with _collector_paused():
         enc = _encode(state, solver, rows, columns, selectors, flat, deadline, sink if flat else None, tick)

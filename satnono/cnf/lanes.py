@@ -42,6 +42,9 @@ class LaneEncoding:
     """How many lanes were encoded."""
     state: LaneState | None = None
     """The state the clauses were made at (rules fold the cells it knows)."""
+    selectors: dict[tuple[str, int], int] = field(default_factory=dict)
+    """With selectors (:func:`encode_lanes`): the literal that switches each lane's clauses on, by
+    ``(family, index)``, and each rule's, by ``("rule", i)``."""
 
     def var(self, cell: int, v: int) -> int:
         """The variable "``cell`` has block colour ``v``" (v >= 1)."""
@@ -127,10 +130,17 @@ class LaneEncoding:
 
 
 def encode_lanes(state: LaneState, lanes: Sequence[Sequence[int]], clues: Sequence[LineClue],
-                 solver: SolvesLines, rules: Sequence[Any] = ()) -> LaneEncoding:
+                 solver: SolvesLines, rules: Sequence[Any] = (),
+                 selectors: Sequence[tuple[str, int]] | None = None) -> LaneEncoding:
     """The clauses of ``lanes`` (``clues``, one a lane) at ``state``, a fixpoint of
     :func:`satnono.logic.lanes.propagate` (every lane has a placement there), and those of
-    ``rules`` (lane rules, :mod:`satnono.lanerules`)."""
+    ``rules`` (lane rules, :mod:`satnono.lanerules`).
+
+    ``selectors``: each lane's key (``(family, index)``); then every lane is encoded (whatever
+    the state knows of it) with each of its clauses behind a fresh selector literal, kept in
+    :attr:`LaneEncoding.selectors` by that key, and each rule's behind one keyed ``("rule", i)``:
+    assumed true, the lane's clue holds (for unsatisfiable cores over lanes; a lane with no
+    placement is then the clause ``[-selector]``, not a contradiction of the whole)."""
     k = state.values - 1
     enc = LaneEncoding(k, state=state)
     enc.open_cells = state.open_cells()
@@ -138,15 +148,22 @@ def encode_lanes(state: LaneState, lanes: Sequence[Sequence[int]], clues: Sequen
     is_open = set(enc.open_cells)
     next_var = len(state.excluded) * k + 1
     encoded: set[int] = set()  # the cells of the encoded lanes
-    for cells, clue in zip(lanes, clues):
-        if not any(cell in is_open for cell in cells):
+    guard: int | None = None
+    for k_lane, (cells, clue) in enumerate(zip(lanes, clues)):
+        if selectors is None and not any(cell in is_open for cell in cells):
             continue
+        if selectors is not None:
+            guard = enc.selectors[selectors[k_lane]] = next_var
+            next_var += 1
         encoded.update(cells)
         ex = state.lane_excluded(cells)
         res = solver.solve(clue, len(cells), ex)
         if res is None:  # not a fixpoint: the lane has no placement
-            enc.clauses.append([])
-            enc.unsat = True
+            if guard is None:
+                enc.clauses.append([])
+                enc.unsat = True
+            else:
+                enc.clauses.append([-guard])
             continue
 
         def lit(i: int, v: int, cells: Sequence[int] = cells) -> int:
@@ -156,7 +173,7 @@ def encode_lanes(state: LaneState, lanes: Sequence[Sequence[int]], clues: Sequen
             cls, next_var = line_clauses(next_var, clue, len(cells), res, ex, lit, lambda i, cells=cells: enc.var(cells[i], 1))
         else:
             cls, next_var = line_clauses(next_var, clue, len(cells), res, res.excluded, lit)
-        enc.clauses += cls
+        enc.clauses += cls if guard is None else [[-guard, *cl] for cl in cls]
         enc.lanes += 1
     if k > 1 or any(clue.blots for clue in clues):  # pin what the state knows of the cells encoded
         for cell in sorted(encoded):
@@ -164,14 +181,18 @@ def encode_lanes(state: LaneState, lanes: Sequence[Sequence[int]], clues: Sequen
             enc.clauses += [[-enc.var(cell, v)] for v in range(1, k + 1) if v not in left]
             if 0 not in left:
                 enc.clauses.append([enc.var(cell, v) for v in left])
-    for rule in rules:
+    for i, rule in enumerate(rules):
+        if selectors is not None:
+            guard = enc.selectors[("rule", i)] = next_var
+            next_var += 1
         made = [next_var]
 
         def new_var(made: list[int] = made) -> int:
             made[0] += 1
             return made[0] - 1
 
-        enc.clauses += rule.clauses(enc.var, new_var, state)
+        cls = rule.clauses(enc.var, new_var, state)
+        enc.clauses += cls if selectors is None else [[-guard, *cl] for cl in cls]  # type: ignore[operator]
         next_var = made[0]
     enc.nvars = next_var - 1
     return enc

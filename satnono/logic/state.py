@@ -36,7 +36,11 @@ class Contradiction:
             from ..lanepuzzle import clue_text
 
             k = next(k for k, lane in enumerate(puzzle.lanes) if (lane.family, lane.index) == (self.axis, self.index))
-            return f"{puzzle.lanes[k].name}: clue {clue_text(puzzle.lane_clues[k], puzzle.chars)} cannot be placed"
+            lane, clue = puzzle.lanes[k], puzzle.lane_clues[k]
+            if not self.fits:
+                return (f"{lane.name}: clue {clue_text(clue, puzzle.chars)} needs {clue.min_length()} cells "
+                        f"but the lane has {len(lane.cells)}")
+            return f"{lane.name}: clue {clue_text(clue, puzzle.chars)} cannot be placed"
         n = puzzle.width if self.axis == ROW else puzzle.height
         text = puzzle.clue_text(self.axis, self.index)
         if not self.fits:
