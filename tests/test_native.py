@@ -22,7 +22,7 @@ import pytest
 from _native_build import can_build, source_sha
 
 from satnono.cnf import ladders
-from satnono.cnf.ladders import CellMap, _bw_line_clauses_py
+from satnono.cnf.ladders import CellList, CellMap, _bw_line_clauses_py
 from satnono.lines import bw
 from satnono.lines.bw import LineResult, _solve_line_py
 
@@ -269,6 +269,55 @@ def test_flat_clause_builder_equals_the_lists(native, monkeypatch):
     want, nv = _bw_line_clauses_py(30, (2, 1), 6, (0b0011, 0b110000), 0, 0, CellMap(1, 1))
     assert ladders.bw_line_clauses_flat(30, (2, 1), 6, (0b0011, 0b110000), 0, 0, CellMap(1, 1)) == \
         (ladders.flatten(want), len(want), nv, False)
+
+
+@needs_native
+def test_clause_builder_over_a_lane_of_cells_equals_the_reference(native):
+    """A lane of any cells (:class:`CellList`: cell i is ``base + cells[i]``, a triddler's lane):
+    the core's clauses, lists and flat, equal the reference's, whose cell variables are those of
+    the same line as a :class:`CellMap` renumbered; an affine lane as a list of cells gives the
+    :class:`CellMap`'s clauses; what the core cannot take is handed back."""
+    from array import array
+
+    rng = random.Random(39)
+    count = 0
+    for first, clue, n, starts, black, white, affine in _clause_cases(rng, (*range(70), 130, 300), 12):
+        cells = tuple(rng.sample(range(10 * n + 1), n))
+        lane = CellList(rng.randint(1, 50), cells)
+        want, nv = _bw_line_clauses_py(first, clue, n, starts, black, white, lane)
+        shift = {affine(i): lane(i) for i in range(n)}
+        renumbered = [[x if abs(x) not in shift else shift[abs(x)] * (1 if x > 0 else -1) for x in cl]
+                      for cl in _bw_line_clauses_py(first, clue, n, starts, black, white, affine)[0]]
+        if first > affine(n):  # (ladder variables apart from the cells': the renumbering is exact)
+            assert renumbered == want
+        assert native.bw_line_clauses(first, clue, n, starts, black, white, *lane) == (want, nv)
+        assert native.bw_line_clauses(first, clue, n, starts, black, white, lane.base, list(cells)) == (want, nv)
+        got = native.bw_line_clauses(first, clue, n, starts, black, white, *lane, True)
+        lits = array("i")
+        lits.frombytes(got[0])
+        assert lits.tolist() == [x for cl in want for x in (*cl, 0)]
+        assert got[1:] == (len(want), nv, not all(want))
+        assert ladders.bw_line_clauses_flat(first, clue, n, starts, black, white, lane) == got
+        as_list = CellList(affine.base, tuple(affine(i) - affine.base for i in range(n)))
+        assert ladders.bw_line_clauses(first, clue, n, starts, black, white, as_list) == \
+            _bw_line_clauses_py(first, clue, n, starts, black, white, affine)
+        count += 1
+    assert count > 400
+    # handed back: a cell list of the wrong length, a cell that is not an int, a negative cell
+    assert native.bw_line_clauses(1, (1,), 3, (0b111,), 0, 0, 1, (0, 1)) is NotImplemented
+    assert native.bw_line_clauses(1, (1,), 3, (0b111,), 0, 0, 1, (0, 1, "2")) is NotImplemented
+    assert native.bw_line_clauses(1, (1,), 3, (0b111,), 0, 0, 1, (0, -1, 2)) is NotImplemented
+    # a cell variable beyond a C int: flat is refused, lists are made
+    assert native.bw_line_clauses(10, (1,), 3, (0b111,), 0, 0, 1, (0, 2**31, 2), True) is NotImplemented
+    assert native.bw_line_clauses(10, (1,), 3, (0b111,), 0, 0, 1, (0, 2**31, 2)) == \
+        _bw_line_clauses_py(10, (1,), 3, (0b111,), 0, 0, CellList(1, (0, 2**31, 2)))
+
+
+def test_cell_map_of_a_lane():
+    """A rectangle's row or column (a ``range``) gives the affine map it had; other cells a list."""
+    assert ladders.cell_map(1, range(12, 18)) == CellMap(13, 1)
+    assert ladders.cell_map(1, range(3, 60, 7)) == CellMap(4, 7)
+    assert ladders.cell_map(1, [5, 2, 9]) == CellList(1, (5, 2, 9))
 
 
 def test_flat_encoding_is_the_same_cnf(monkeypatch):

@@ -26,7 +26,7 @@ still skip it.
 from __future__ import annotations
 
 from array import array
-from typing import Callable, NamedTuple
+from typing import Callable, NamedTuple, Sequence
 
 from ..lines.bits import native_core, spread
 
@@ -71,6 +71,28 @@ class CellMap(NamedTuple):
 
     def __call__(self, i: int) -> int:
         return self.base + i * self.stride
+
+
+class CellList(NamedTuple):
+    """The cell variables of one black-and-white lane of any cells: cell i is ``base + cells[i]``
+    (a triddler's lane in black and white: ``1``, the lane's cell numbers).
+
+    A callable like any ``cell_var``; given one, :func:`bw_line_clauses` can use the compiled core.
+    """
+
+    base: int
+    cells: tuple[int, ...]
+
+    def __call__(self, i: int) -> int:
+        return self.base + self.cells[i]
+
+
+def cell_map(base: int, cells: Sequence[int]) -> CellMap | CellList:
+    """The cell variables ``base + cell`` of a lane's ``cells``: a :class:`CellMap` when they are
+    a ``range`` (a rectangle's row or column), else a :class:`CellList`."""
+    if type(cells) is range:
+        return CellMap(base + cells.start, cells.step)
+    return CellList(base, tuple(cells))
 
 
 class Builder:
@@ -194,6 +216,9 @@ def _bw_line_clauses_py(
     if type(cell_var) is CellMap:
         m0, m1 = cell_var  # (not base and stride: this function's loops rebind ``base``)
         cell_var = (lambda i: m0 + i) if m1 == 1 else (lambda i: m0 + i * m1)
+    elif type(cell_var) is CellList:
+        m0, cells = cell_var
+        cell_var = lambda i: m0 + cells[i]  # noqa: E731
     k = len(clue)
     los, his, bases, nv = ladders(first_var, starts)
     out: list[Clause] = []
@@ -271,22 +296,24 @@ def bw_line_clauses(
 ) -> tuple[list[Clause], int]:
     """The clauses of one line and the next free variable (see :func:`_bw_line_clauses_py`).
 
-    With a :class:`CellMap` for ``cell_var`` and the compiled core built (and
-    ``SATNONO_PURE`` not set) its C transcription writes them: the same clauses in the same
-    order.
+    With a :class:`CellMap` or a :class:`CellList` for ``cell_var`` and the compiled core
+    built (and ``SATNONO_PURE`` not set) its C transcription writes them: the same clauses in
+    the same order.
     """
-    if type(cell_var) is CellMap:
+    kind = type(cell_var)
+    if kind is CellMap or kind is CellList:
         if _native is not None:
             r = _native.bw_line_clauses(first_var, clue, n, starts, black, white, *cell_var)
             if r is not NotImplemented:
                 return r
-        base, stride = cell_var  # the Python builder calls it once a cell: a closure is cheaper
-        cell_var = (lambda i: base + i) if stride == 1 else (lambda i: base + i * stride)
+        if kind is CellMap:
+            base, stride = cell_var  # the Python builder calls it once a cell: a closure is cheaper
+            cell_var = (lambda i: base + i) if stride == 1 else (lambda i: base + i * stride)
     return _bw_line_clauses_py(first_var, clue, n, starts, black, white, cell_var)
 
 
 def bw_line_clauses_flat(first_var: int, clue: tuple[int, ...], n: int, starts: tuple[int, ...], black: int,
-                         white: int, cell: CellMap) -> tuple[bytes, int, int, bool]:
+                         white: int, cell: CellMap | CellList) -> tuple[bytes, int, int, bool]:
     """:func:`bw_line_clauses` in the flat form (:func:`flatten`): ``(data, clause count, next
     variable, whether a clause is empty)``; the compiled core writes it without a Python object
     per clause (the same clauses in the same order), the reference's lists are flattened."""

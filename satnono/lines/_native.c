@@ -963,7 +963,8 @@ static int emit(Sink *out, const long long *lits, int len)
 
 PyDoc_STRVAR(bw_line_clauses_doc,
 "bw_line_clauses(first_var, clue, n, starts, black, white, base, stride, flat=False)\n--\n\n"
-"satnono.cnf.ladders.bw_line_clauses in C with cell i's variable base + i * stride;\n"
+"satnono.cnf.ladders.bw_line_clauses in C with cell i's variable base + i * stride, or, when\n"
+"stride is a tuple or list of n ints (a lane's cells), base + stride[i];\n"
 "with flat true, (bytes of C ints: each clause's literals then 0, clause count, next variable,\n"
 "whether a clause is empty) instead of (list of clauses, next variable);\n"
 "NotImplemented for arguments outside what it handles (the caller uses the reference).");
@@ -978,11 +979,12 @@ static PyObject *native_bw_line_clauses(PyObject *self, PyObject *const *args, P
     if (flat < 0)
         return NULL;
     PyObject *clue = args[1], *starts_obj = args[3];
-    long long first_var, n, base, stride;
+    long long first_var, n, base, stride = 0;
     int overflow;
+    PyObject *cells_obj = PyTuple_Check(args[7]) || PyList_Check(args[7]) ? args[7] : NULL;
     PyObject *ints[4] = {args[0], args[2], args[6], args[7]};
     long long *dst[4] = {&first_var, &n, &base, &stride};
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 4 - (cells_obj != NULL); i++) {
         if (!PyLong_Check(ints[i]))
             Py_RETURN_NOTIMPLEMENTED;
         *dst[i] = PyLong_AsLongLongAndOverflow(ints[i], &overflow);
@@ -996,7 +998,7 @@ static PyObject *native_bw_line_clauses(PyObject *self, PyObject *const *args, P
     if (!(PyTuple_Check(clue) || PyList_Check(clue)) || !(PyTuple_Check(starts_obj) || PyList_Check(starts_obj)))
         Py_RETURN_NOTIMPLEMENTED;
     Py_ssize_t k = PySequence_Fast_GET_SIZE(clue);
-    if (PySequence_Fast_GET_SIZE(starts_obj) != k)
+    if (PySequence_Fast_GET_SIZE(starts_obj) != k || (cells_obj != NULL && PySequence_Fast_GET_SIZE(cells_obj) != n))
         Py_RETURN_NOTIMPLEMENTED;
 
     PyObject *result = NULL;
@@ -1005,14 +1007,39 @@ static PyObject *native_bw_line_clauses(PyObject *self, PyObject *const *args, P
     uint64_t *sw = NULL, *bw = NULL, *ww = NULL;
     int *cover = NULL;
     signed char *nxl = NULL;
+    long long *cv = NULL; /* cv[i]: cell i's variable */
     Py_ssize_t nw = (Py_ssize_t)((n + 63) / 64);
     if (nw == 0)
         nw = 1;
     los = PyMem_Malloc(sizeof(long long) * (4 * k + 1));
     sw = PyMem_Malloc(sizeof(uint64_t) * nw * (k + 1));
-    if (los == NULL || sw == NULL) {
+    cv = PyMem_Malloc(sizeof(long long) * ((size_t)n + 1));
+    if (los == NULL || sw == NULL || cv == NULL) {
         PyErr_NoMemory();
         goto error;
+    }
+    long long cell_lo = base, cell_hi = base; /* the least and the greatest cell variable */
+    if (cells_obj == NULL) {
+        for (long long i = 0; i < n; i++)
+            cv[i] = base + i * stride;
+        if (n)
+            cell_hi = cv[n - 1];
+    } else {
+        PyObject **items = PySequence_Fast_ITEMS(cells_obj);
+        for (long long i = 0; i < n; i++) {
+            if (!PyLong_Check(items[i]))
+                goto notimpl;
+            long long c = PyLong_AsLongLongAndOverflow(items[i], &overflow);
+            if (c == -1 && PyErr_Occurred())
+                goto error;
+            if (overflow || c < 0 || c > (1LL << 40))
+                goto notimpl;
+            cv[i] = base + c;
+            if (cv[i] < cell_lo || i == 0)
+                cell_lo = cv[i];
+            if (cv[i] > cell_hi || i == 0)
+                cell_hi = cv[i];
+        }
     }
     his = los + k;
     bases = his + k;
@@ -1055,6 +1082,8 @@ static PyObject *native_bw_line_clauses(PyObject *self, PyObject *const *args, P
         if (hi + c > extent)
             extent = hi + c;
     }
+    if (cells_obj != NULL && extent > n)
+        goto notimpl; /* a block past the lane's end has no cell variable (the reference raises) */
     Py_ssize_t nwc = (Py_ssize_t)((extent + 63) / 64) + 1;
     bw = PyMem_Malloc(sizeof(uint64_t) * nwc * 2);
     cover = PyMem_Calloc((size_t)extent + 1, sizeof(int));
@@ -1079,8 +1108,7 @@ static PyObject *native_bw_line_clauses(PyObject *self, PyObject *const *args, P
     if (flat) {
         /* every literal must be a non-zero C int: the cells' variables and the ladders' (from
          * first_var, below nv) */
-        long long last_cell = n ? base + (n - 1) * stride : base;
-        if (first_var < 1 || nv > INT_MAX || base < 1 || base > INT_MAX || last_cell < 1 || last_cell > INT_MAX)
+        if (first_var < 1 || nv > INT_MAX || cell_lo < 1 || cell_lo > INT_MAX || cell_hi < 1 || cell_hi > INT_MAX)
             goto notimpl;
     } else {
         sink.list = PyList_New(0);
@@ -1121,7 +1149,7 @@ static PyObject *native_bw_line_clauses(PyObject *self, PyObject *const *args, P
                 continue;
             long long lits[3];
             int len = 0;
-            lits[len++] = base + i * stride;
+            lits[len++] = i < n ? cv[i] : base + i * stride;
             if (i < hi)
                 lits[len++] = -(b + i);
             if (i - c >= lo)
@@ -1138,7 +1166,7 @@ static PyObject *native_bw_line_clauses(PyObject *self, PyObject *const *args, P
         for (long long i = 0; i < n; i++) {
             if (nxl[i] < 0)
                 continue;
-            long long lit = -(base + i * stride);
+            long long lit = -cv[i];
             if (!emit(out, &lit, nxl[i]))
                 goto error;
         }
@@ -1152,7 +1180,7 @@ static PyObject *native_bw_line_clauses(PyObject *self, PyObject *const *args, P
             long long lits[2];
             int len = 0;
             if (nxl[i])
-                lits[len++] = -(base + i * stride);
+                lits[len++] = -cv[i];
             if (i >= lo0)
                 lits[len++] = b0 + i;
             if (!emit(out, lits, len))
@@ -1178,7 +1206,7 @@ static PyObject *native_bw_line_clauses(PyObject *self, PyObject *const *args, P
             long long lits[4];
             int len = 0;
             if (nxl[i])
-                lits[len++] = -(base + i * stride);
+                lits[len++] = -cv[i];
             if (i < hi)
                 lits[len++] = -(b + i);
             if (i >= lo1)
@@ -1217,6 +1245,7 @@ cleanup:
     PyMem_Free(bw);
     PyMem_Free(cover);
     PyMem_Free(nxl);
+    PyMem_Free(cv);
     return result;
 }
 
