@@ -29,7 +29,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -37,9 +37,12 @@ from .blot import RevealProposal, reveal_blots
 from .errors import SatnonoError
 from .generation import other_solution
 from .lines.vector import grid_of, handles, propagate_many, supports, switch_of
-from .model import BLACK, Grid, Puzzle, grid_diff
+from .model import BLACK, Grid, Puzzle
 from .rules.protocol import name_of
-from .solve import Checker, CheckResult, Status
+from .solve import Checker, CheckResult, Status, solutions_differ
+
+if TYPE_CHECKING:
+    from .lanepuzzle import LanePuzzle
 
 DEFAULT_TIMEOUT = 20.0
 DEFAULT_MAX_EDITS = 5
@@ -63,10 +66,18 @@ class Given:
     """True when the cell is filled (black, or any block colour)."""
     char: str = ""
     """The cell's character in the grid (``#``/``.`` in black and white, a palette character in colour)."""
+    cell: int | None = None
+    """On a geometry other than the rectangle, the cell's number (``row`` and ``col`` are then
+    its row and its place in that row, as :func:`satnono.lanes.cell_name` says it)."""
 
     def __post_init__(self) -> None:
         if not self.char:
             object.__setattr__(self, "char", BLACK if self.black else ".")
+
+    @property
+    def key(self) -> Any:
+        """The cell as the puzzle numbers it: ``(row, col)`` on a rectangle, else its number."""
+        return (self.row, self.col) if self.cell is None else self.cell
 
 
 @dataclass
@@ -97,10 +108,17 @@ class EditProposal:
     check: CheckResult
     char: str = ""
     """The cell's new character (``#``/``.``, or a palette character in colour)."""
+    cell: int | None = None
+    """On another geometry, the cell's number (as :attr:`Given.cell`)."""
 
     def __post_init__(self) -> None:
         if not self.char:
             self.char = BLACK if self.black else "."
+
+    @property
+    def key(self) -> Any:
+        """The cell as the puzzle numbers it (as :attr:`Given.key`)."""
+        return (self.row, self.col) if self.cell is None else self.cell
 
     @property
     def line_solvable(self) -> bool:
@@ -146,24 +164,30 @@ class FixResult:
         given and each edit carries its character twice, as ``value`` and as ``char``.
         """
 
+        def at(x: Given | EditProposal) -> dict[str, Any]:
+            return {"row": x.row, "col": x.col} if x.cell is None else {"cell": x.cell, "row": x.row, "col": x.col}
+
         def cells(prop: GivenProposal | None) -> dict[str, Any] | None:
             if prop is None:
                 return None
-            return {"givens": [{"row": g.row, "col": g.col, "black": g.black, "value": g.char, "char": g.char}
+            return {"givens": [{**at(g), "black": g.black, "value": g.char, "char": g.char}
                                for g in prop.givens],
                     "count": len(prop.givens), "line_solvable": prop.line_solvable}
 
+        p = self.puzzle
+        shape: dict[str, Any] = ({"width": p.width, "height": p.height} if isinstance(p, Puzzle)
+                                 else {"geometry": p.geometry.as_json(), "cells": p.geometry.cell_count})
+        picture = list if isinstance(p, Puzzle) else str  # a rectangle's rows, another geometry's one string
         return {
             "file": file,
             "name": self.puzzle.name,
-            "width": self.puzzle.width,
-            "height": self.puzzle.height,
+            **shape,
             "status": self.status.value,
             "line_solvable": self.line_solvable,
-            "goal": list(self.goal) if self.goal else None,
+            "goal": picture(self.goal) if self.goal else None,
             "goal_from": self.goal_from,
-            "other": list(self.other) if self.other else None,
-            "diff": [list(x) for x in self.diff],
+            "other": picture(self.other) if self.other else None,
+            "diff": [list(x) if isinstance(x, tuple) else x for x in self.diff],
             "givens_unique": cells(self.givens_unique),
             "givens_line": cells(self.givens_line),
             "blots_reveal": None if self.blots_reveal is None else {
@@ -172,7 +196,7 @@ class FixResult:
                 "count": len(self.blots_reveal.reveals),
                 "line_solvable": self.blots_reveal.line_solvable},
             "blots_note": self.blots_note,
-            "edits": [{"row": e.row, "col": e.col, "black": e.black, "value": e.char, "char": e.char,
+            "edits": [{**at(e), "black": e.black, "value": e.char, "char": e.char,
                        "line_solvable": e.line_solvable} for e in self.edits],
             "edits_tried": self.edits_tried,
             "timed_out": self.timed_out,
@@ -208,7 +232,8 @@ def fix(
         return deadline is not None and time.monotonic() >= deadline
 
     if puzzle.goal is not None and not puzzle.is_solution(puzzle.goal):
-        broken = [name_of(r) for r in puzzle.rules if not r.accepts(tuple(puzzle.goal))]
+        goal_value = tuple(puzzle.goal) if isinstance(puzzle, Puzzle) else puzzle.goal
+        broken = [name_of(r) for r in puzzle.rules if not r.accepts(goal_value)]
         raise FixError(f"the goal picture breaks the rule {', '.join(broken)}" if broken
                        else "the goal picture does not satisfy the clues")
     first = checker.check(puzzle, timeout=left())
@@ -232,12 +257,14 @@ def fix(
     res.goal = goal
     if first.status == Status.MULTIPLE:
         res.other = next(s for s in first.solutions if s != goal)
-        res.diff = tuple(grid_diff(goal, res.other))
+        res.diff = solutions_differ(goal, res.other)
     elif first.line_solvable:
         res.reason = "already unique and line-solvable: nothing to fix"
         return done()
 
-    if first.status == Status.MULTIPLE and puzzle.has_blots:
+    if first.status == Status.MULTIPLE and puzzle.has_blots and not isinstance(puzzle, Puzzle):
+        res.blots_note = "revealing blotted numbers is proposed for rectangular puzzles only"
+    elif first.status == Status.MULTIPLE and puzzle.has_blots:
         reveal = reveal_blots(puzzle, goal, res.other, checker, deadline)
         if reveal is None:
             res.timed_out = True
@@ -247,7 +274,8 @@ def fix(
         else:
             res.blots_reveal = reveal
 
-    search: _Search = (_VectorSearch if handles(puzzle) else _CheckerSearch)(puzzle, goal, checker)
+    vector = isinstance(puzzle, Puzzle) and handles(puzzle)
+    search: _Search = (_VectorSearch if vector else _CheckerSearch)(puzzle, goal, checker)
 
     # (a) givens
     uniq = _givens_unique(puzzle, goal, res, first, checker, left, out_of_time, search.best)
@@ -277,9 +305,25 @@ def _sample(cells: list[tuple[int, int]], n: int) -> list[tuple[int, int]]:
     return [cells[int(i * step)] for i in range(n)]
 
 
-def _as_givens(givens: Mapping[tuple[int, int], bool | int], puzzle: Puzzle) -> tuple[Given, ...]:
+def _located(puzzle: Puzzle | LanePuzzle, cell: Any) -> tuple[int, int, int | None]:
+    """``(row, col, cell number)`` of a cell: a rectangle's ``(row, col)`` as it is (no number),
+    another geometry's numbered cell by its row and its place in the row
+    (:func:`satnono.lanes.cell_name`'s words)."""
+    if isinstance(puzzle, Puzzle):
+        return cell[0], cell[1], None
+    g = puzzle.geometry
+    if g.kind == "triangle":
+        r = g.coordinates(cell)[0]  # type: ignore[attr-defined]
+        return r, cell - g.row_cells(r).start, cell  # type: ignore[attr-defined]
+    if g.kind == "rectangle":
+        return (*divmod(cell, g.width), cell)  # type: ignore[attr-defined]
+    return 0, cell, cell
+
+
+def _as_givens(givens: Mapping[Any, bool | int], puzzle: Puzzle | LanePuzzle) -> tuple[Given, ...]:
     chars = puzzle.chars
-    return tuple(Given(r, c, bool(v), chars[int(v)]) for (r, c), v in sorted(givens.items()))
+    return tuple(Given(*_located(puzzle, cell)[:2], bool(v), chars[int(v)], _located(puzzle, cell)[2])
+                 for cell, v in sorted(givens.items()))
 
 
 def _givens_unique(puzzle, goal, res, first, checker, left, out_of_time, best: _Best) -> GivenProposal | None:
@@ -292,7 +336,7 @@ def _givens_unique(puzzle, goal, res, first, checker, left, out_of_time, best: _
     while True:
         if out_of_time():
             return None
-        cells = grid_diff(goal, other)
+        cells = list(solutions_differ(goal, other))
         cell = best(givens, cells)
         givens[cell] = _given_value(puzzle, goal, cell)
         chk = checker.check(puzzle.with_givens(givens), timeout=left())
@@ -325,6 +369,8 @@ def _givens_after_edit(puzzle: Puzzle, r: int, c: int, value: int) -> tuple[tupl
 
 def _given_value(puzzle: Puzzle, goal: Grid, cell: tuple[int, int]) -> bool | int:
     """The value a given takes: black or white in black and white, the colour index in colour."""
+    if not isinstance(puzzle, Puzzle):  # another geometry: a picture, cells by number
+        return puzzle.chars.index(goal[cell])  # type: ignore[index]
     ch = goal[cell[0]][cell[1]]
     return puzzle.chars.index(ch) if puzzle.is_color else ch == puzzle.chars[1]
 
@@ -334,7 +380,7 @@ def _givens_line(puzzle, uniq: GivenProposal, checker, left, out_of_time, best: 
     if uniq.check.line_solvable:
         return GivenProposal("line", uniq.givens, uniq.check)
     goal = uniq.check.solutions[0]
-    givens = {(x.row, x.col): _given_value(puzzle, goal, (x.row, x.col)) for x in uniq.givens}
+    givens = {x.key: _given_value(puzzle, goal, x.key) for x in uniq.givens}
     while True:
         if out_of_time():
             return None
@@ -407,7 +453,7 @@ class _Found:
         return self.n_line < self.max_edits if line else self.want_unique and self.n_search < self.max_edits
 
     def take(self, r: int, c: int, black: bool, edited: Puzzle, chk: CheckResult, char: str = "",
-             expect: bool | None = None) -> None:
+             expect: bool | None = None, cell: int | None = None) -> None:
         """Keep the edit of cell (r, c) when its check ``chk`` says unique (and line-solvable as
         ``expect`` says, when given) and its kind is still wanted; an unverified edit (out of
         time) is not proposed."""
@@ -419,22 +465,55 @@ class _Found:
             self.n_line += 1
         else:
             self.n_search += 1
-        self.res.edits.append(EditProposal(r, c, black, edited, chk, char))
+        self.res.edits.append(EditProposal(r, c, black, edited, chk, char, cell))
 
 
 def _edits(puzzle: Puzzle, res: FixResult, checker: Checker, max_edits: int, search: _Search,
            left: Callable[[], float | None], out_of_time: Callable[[], bool]) -> None:
     """Single-cell edits, nearest to the ambiguity first, until time or enough line-solvable ones."""
-    h, w = puzzle.height, puzzle.width
     state, _ = checker.propagate(puzzle)
-    open_mask = np.zeros((h, w), bool)
-    for r, c in state.unknown_cells():
-        open_mask[r, c] = True
-    order = _edit_order(res, open_mask)
+    if isinstance(puzzle, Puzzle):
+        h, w = puzzle.height, puzzle.width
+        open_mask = np.zeros((h, w), bool)
+        for r, c in state.unknown_cells():
+            open_mask[r, c] = True
+        order: list[Any] = _edit_order(res, open_mask)
+    else:
+        order = _lane_edit_order(puzzle, res, state.unknown_cells())
     search.edits(order, _Found(res, max_edits), left, out_of_time)
-    if out_of_time() and res.edits_tried < h * w:
+    if out_of_time() and res.edits_tried < len(order):
         res.timed_out = True
-    res.edits.sort(key=lambda e: (not e.line_solvable, order.index((e.row, e.col))))
+    res.edits.sort(key=lambda e: (not e.line_solvable, order.index(e.key)))
+
+
+def _lane_edit_order(puzzle: LanePuzzle, res: FixResult, open_cells: list[int]) -> list[int]:
+    """Every cell of a puzzle of another geometry, nearest to the ambiguity first (steps between
+    cells that share an edge or a corner, then cell order)."""
+    g = puzzle.geometry
+    n = g.cell_count
+    corners: dict[tuple[float, float], list[int]] = {}
+    for cell in range(n):
+        for x, y in g.cell_polygon(cell):
+            corners.setdefault((round(x, 6), round(y, 6)), []).append(cell)
+    near: list[set[int]] = [set() for _ in range(n)]
+    for cells in corners.values():
+        for cell in cells:
+            near[cell].update(cells)
+    dist = [n] * n
+    diff: list[int] = list(res.diff)  # type: ignore[arg-type]  # (cell numbers here)
+    frontier = sorted(set(open_cells) | set(diff))
+    if not frontier:
+        return list(range(n))
+    for cell in frontier:
+        dist[cell] = 0
+    d = 0
+    while frontier:
+        d += 1
+        nxt = sorted({m for cell in frontier for m in near[cell] if dist[m] > d})
+        for m in nxt:
+            dist[m] = d
+        frontier = nxt
+    return sorted(range(n), key=lambda cell: (dist[cell], cell))
 
 
 _Best = Callable[[Mapping[tuple[int, int], bool | int], list[tuple[int, int]]], tuple[int, int]]
@@ -561,6 +640,8 @@ class _CheckerSearch(_Search):
     def edits(self, order: list[tuple[int, int]], found: _Found, left: Callable[[], float | None],
               out_of_time: Callable[[], bool]) -> None:
         puzzle, goal, res = self.puzzle, self.goal, found.res
+        if not isinstance(puzzle, Puzzle):
+            return self._lane_edits(puzzle, order, found, left, out_of_time)
         chars = puzzle.chars
         for r, c in order:
             if out_of_time() or found.full():
@@ -579,3 +660,38 @@ class _CheckerSearch(_Search):
                         continue
                     edited = kept
                 found.take(r, c, ch != ".", edited, self.checker.check(edited, timeout=left()), ch)
+
+    def _lane_edits(self, puzzle: LanePuzzle, order: list[Any], found: _Found, left: Callable[[], float | None],
+                    out_of_time: Callable[[], bool]) -> None:
+        """:meth:`edits` on another geometry: each cell of the picture changed to every other
+        value, clues recomputed (a lane's blots kept where its blocks stay the same: an edit
+        that changes a blotted lane's blocks is not proposed)."""
+        from .lanepuzzle import LanePuzzle
+
+        goal, res, chars = self.goal, found.res, puzzle.chars
+        for cell in order:
+            if out_of_time() or found.full():
+                break
+            res.edits_tried += 1
+            for ch in chars:
+                if ch == goal[cell]:
+                    continue
+                picture = goal[:cell] + ch + goal[cell + 1:]  # type: ignore[operator]
+                givens = tuple((g, chars.index(ch) if g == cell else v) for g, v in puzzle.givens)
+                edited = LanePuzzle.from_picture(puzzle.geometry, picture, puzzle.palette, name=puzzle.name,
+                                                 meta=puzzle.meta, givens=givens, rules=puzzle.rules)
+                if puzzle.has_blots:
+                    clues = []
+                    for old, new in zip(puzzle.clues, edited.clues):
+                        if old.blots and (len(old.lengths), old.colors) != (len(new.lengths), new.colors):
+                            break
+                        clues.append(new._replace(blots=old.blots,
+                                                  lengths=tuple(1 if (old.blots >> j) & 1 else n
+                                                                for j, n in enumerate(new.lengths))))
+                    else:
+                        edited = edited.replace(clues=tuple(clues))
+                    if len(clues) != len(puzzle.clues):
+                        continue
+                r, c, _ = _located(puzzle, cell)
+                found.take(r, c, ch != chars[0], edited, self.checker.check(edited, timeout=left()), ch,  # type: ignore[arg-type]
+                           cell=cell)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterable, Mapping, Sequence
 
 from .clues import LineClue, line_blocks
 from .lanes import Geometry, Lane
@@ -167,6 +167,18 @@ class LanePuzzle:
         """The clue of each lane of :attr:`lanes` (the field ``clues``, under the name
         :class:`~satnono.model.Puzzle` gives them too)."""
         return self.clues
+
+    def with_givens(self, cells: Mapping[int, int] | Iterable[Sequence[int]]) -> LanePuzzle:
+        """The same puzzle with more given cells: ``cells`` maps a cell to a value (a colour
+        index, 0 the background; True/False for black/white), or is ``(cell, value)`` pairs (as
+        :meth:`Puzzle.with_givens <satnono.model.Puzzle.with_givens>` for a rectangle's cells).
+
+        Raises:
+            ValueError: a cell outside the geometry or a value outside the palette, or a cell
+                given two values.
+        """
+        extra = [(cell, int(v)) for cell, v in cells.items()] if isinstance(cells, Mapping) else list(cells)
+        return self.replace(givens=(*self.givens, *extra))  # type: ignore[arg-type]
 
     def lane_clue(self, family: str, index: int) -> LineClue:
         """The clue of the ``index``-th lane (0-based) of ``family``, as

@@ -534,6 +534,23 @@ class Triangle:
 _KINDS: dict[str, Any] = {Rectangle.kind: Rectangle, Triangle.kind: Triangle}
 
 
+def cell_name(geometry: Geometry, cell: int) -> str:
+    """A cell as people say it: ``row R, cell K`` on a triangle grid (1-based, K from the left
+    within row R), ``row R, column C`` on a rectangle, else ``cell N`` (1-based).
+
+    >>> from satnono.lanes import Triangle, Rectangle
+    >>> cell_name(Triangle.hexagon(1), 4), cell_name(Rectangle(2, 3), 4)
+    ('row 2, cell 2', 'row 2, column 2')
+    """
+    if geometry.kind == "triangle":
+        r = geometry.coordinates(cell)[0]  # type: ignore[attr-defined]
+        return f"row {r + 1}, cell {cell - geometry.row_cells(r).start + 1}"  # type: ignore[attr-defined]
+    if geometry.kind == "rectangle":
+        r, c = divmod(cell, geometry.width)  # type: ignore[attr-defined]
+        return f"row {r + 1}, column {c + 1}"
+    return f"cell {cell + 1}"
+
+
 def geometry_from_json(data: Mapping[str, Any]) -> Geometry:
     """The geometry of a JSON form, by its ``"kind"``.
 

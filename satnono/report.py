@@ -259,8 +259,14 @@ def classify_summary(summary: dict[str, Any]) -> tuple[Any, list[str]]:
 def fix_text(file: str, res: Any, ascii: bool = False, tty: bool = False) -> list[str]:
     """The lines of ``satnono fix``: the verdict, the picture, the proposals (rows and columns
     from 1).  ``tty``: stdout is a terminal (colour pictures are drawn in colour there)."""
-    def where(r: int, c: int) -> str:
-        return f"row {r + 1} col {c + 1}"
+    lanes = not isinstance(res.puzzle, Puzzle)  # another geometry: cells by number, named by it
+
+    def where(x: Any) -> str:
+        if x.cell is not None:
+            from .lanes import cell_name
+
+            return cell_name(res.puzzle.geometry, x.cell)
+        return f"row {x.row + 1} col {x.col + 1}"
 
     pal = res.puzzle.palette
 
@@ -287,7 +293,10 @@ def fix_text(file: str, res: Any, ascii: bool = False, tty: bool = False) -> lis
         src = "from the file" if res.goal_from == "file" else "the first solution found: the file has none"
         if res.diff:
             gl = ASCII if ascii else UNICODE
-            if res.puzzle.is_color:
+            if lanes:
+                out.append(f"picture ({src}); cells that differ in another solution marked "
+                           f"{'*' if plain else '×'}:")
+            elif res.puzzle.is_color:
                 out.append(f"picture ({src}); cells that differ in another solution marked "
                            f"{'*' if plain else '××'}:")
             else:
@@ -295,7 +304,12 @@ def fix_text(file: str, res: Any, ascii: bool = False, tty: bool = False) -> lis
                            f"{gl['diff_black']} (black here) and {gl['diff_white']} (white here):")
         else:
             out.append(f"picture ({src}):")
-        out.append(render_grid(res.goal, plain, res.diff, palette=pal))
+        if lanes:
+            from .lanerender import picture_text
+
+            out.append(picture_text(res.puzzle, res.goal, plain, res.diff))
+        else:
+            out.append(render_grid(res.goal, plain, res.diff, palette=pal))
     for title, prop in (("givens for a unique solution", res.givens_unique),
                         ("givens for a line-solvable puzzle", res.givens_line)):
         if prop is None:
@@ -305,7 +319,7 @@ def fix_text(file: str, res: Any, ascii: bool = False, tty: bool = False) -> lis
         if not prop.givens:
             out.append(f"{title}: none needed")
             continue
-        cells = ", ".join(f"{where(g.row, g.col)} {colour(g.char)}" for g in prop.givens)
+        cells = ", ".join(f"{where(g)} {colour(g.char)}" for g in prop.givens)
         extra = ", line-solvable too" if prop.target == "unique" and prop.line_solvable else ""
         n = len(prop.givens)
         out.append(f"{title} ({n} cell{'s' if n != 1 else ''}, verified{extra}): {cells}")
@@ -319,12 +333,13 @@ def fix_text(file: str, res: Any, ascii: bool = False, tty: bool = False) -> lis
     elif getattr(res, "blots_note", None):
         out.append(f"blots: {res.blots_note}")
     if res.needs_fix and res.goal is not None:
-        total = res.puzzle.height * res.puzzle.width
+        total = res.puzzle.geometry.cell_count if lanes else res.puzzle.height * res.puzzle.width
         if res.edits:
             out.append("single-cell edits (verified), nearest to the ambiguity first:")
             for e in res.edits:
                 kind = "unique, line-solvable" if e.line_solvable else "unique, not line-solvable"
-                out.append(f"  {where(e.row, e.col)}: {colour(res.goal[e.row][e.col])} -> {colour(e.char)}  ({kind})")
+                was = res.goal[e.cell] if lanes else res.goal[e.row][e.col]
+                out.append(f"  {where(e)}: {colour(was)} -> {colour(e.char)}  ({kind})")
         else:
             # a unique picture that needs search wants a line-solvable edit, not a unique one
             goal = "line-solvable" if res.status is Status.UNIQUE else "unique"

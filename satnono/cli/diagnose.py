@@ -143,12 +143,14 @@ def fix_cmd(file: str, fmt: str | None, timeout: float, max_edits: int, as_json:
     makes it line-solvable; and single-cell edits of the picture (clues
     recomputed) that make it unique.  Without a goal picture in the file the
     first solution found is taken as the picture.  Rows and columns count from
-    1 in text and from 0 in --json.
+    1 in text and from 0 in --json; on a triddler a cell is named by its row
+    and its place in the row ("row 3, cell 5"), with its number ("cell", from
+    0) in --json.
     """
     from ..fixer import FixError, fix
     from ..report import fix_text
 
-    puzzle = _load(file, fmt, "fix")
+    puzzle = _load(file, fmt, "fix", lanes=True)
     try:
         res = fix(puzzle, timeout=timeout, max_edits=max_edits)
     except FixError as e:

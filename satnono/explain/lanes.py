@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ..lanepuzzle import LanePuzzle, clue_text
-from ..lanes import ROW, Geometry
+from ..lanes import ROW, Geometry, cell_name
 from ..lines import LineSolver, Mask
 from ..lines.bits import bit_list, known_of
 from ..lines.count import count_line, count_placements
@@ -57,23 +57,6 @@ __all__ = ["RULES_NOT_EXPLAINED", "LaneContradiction", "LaneEngine", "LaneExplai
 
 # --------------------------------------------------------------------------
 # Naming cells
-
-
-def cell_name(geometry: Geometry, cell: int) -> str:
-    """A cell as people say it: ``row R, cell K`` on a triangle grid (1-based, K from the left
-    within row R), ``row R, column C`` on a rectangle, else ``cell N`` (1-based).
-
-    >>> from satnono.lanes import Triangle, Rectangle
-    >>> cell_name(Triangle.hexagon(1), 4), cell_name(Rectangle(2, 3), 4)
-    ('row 2, cell 2', 'row 2, column 2')
-    """
-    if geometry.kind == "triangle":
-        r = geometry.coordinates(cell)[0]  # type: ignore[attr-defined]
-        return f"row {r + 1}, cell {cell - geometry.row_cells(r).start + 1}"  # type: ignore[attr-defined]
-    if geometry.kind == "rectangle":
-        r, c = divmod(cell, geometry.width)  # type: ignore[attr-defined]
-        return f"row {r + 1}, column {c + 1}"
-    return f"cell {cell + 1}"
 
 
 def _spans(ks: list[int]) -> str:

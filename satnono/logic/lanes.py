@@ -71,6 +71,15 @@ class LaneState:
     def solved(self) -> bool:
         return all(self.value(c) is not None for c in range(len(self.excluded)))
 
+    def unknown_cells(self) -> list[int]:
+        """:meth:`open_cells`, under :meth:`GridState.unknown_cells
+        <satnono.logic.state.GridState.unknown_cells>`'s name (cells by number here)."""
+        return self.open_cells()
+
+    def is_complete(self) -> bool:
+        """:meth:`solved`, under :class:`~satnono.logic.state.GridState`'s name."""
+        return self.solved()
+
     def unknown_count(self) -> int:
         """The cells with more than one value left (as :meth:`GridState.unknown_count
         <satnono.logic.state.GridState.unknown_count>`)."""

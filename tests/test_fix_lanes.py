@@ -1,0 +1,126 @@
+"""``fix`` on puzzles of another geometry (triddlers), every proposal checked by the test's own
+solvers (:mod:`tests._triddler_oracle`: enumeration, and line logic as a plain dynamic programme),
+never by satnono's."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from _triddler_oracle import _lanes_of, _propagate, brute_force
+from satnono.cli import cli
+from satnono.fixer import fix
+from satnono.formats import save
+from satnono.lanepuzzle import LanePuzzle
+from satnono.lanes import Triangle
+from satnono.palette import default_palette
+from satnono.results import Status
+
+SHAPES = [Triangle.hexagon(1), Triangle.triangle(3), Triangle.triangle(4), Triangle.parallelogram(2, 3),
+          Triangle.hexagon(2)]
+
+
+def _random_puzzle(rng: random.Random, geometry: Triangle, colours: int = 1) -> LanePuzzle:
+    palette = default_palette(colours)
+    chars = "".join(c.char for c in palette)
+    picture = "".join(rng.choice(chars[0] * 2 + chars[1:]) for _ in range(geometry.cell_count))
+    return LanePuzzle.from_picture(geometry, picture, palette, keep_goal=False)
+
+
+def _needs_fix(rng: random.Random, geometry: Triangle, colours: int = 1) -> LanePuzzle:
+    """A random puzzle with several solutions, or unique but not line-solvable (the oracle's
+    judgement; most random pictures are line-solvable)."""
+    for _ in range(500):
+        p = _random_puzzle(rng, geometry, colours)
+        if len(brute_force(p, 2)) > 1 or not _line_solvable(p, {}):
+            return p
+    raise AssertionError("no puzzle to fix was drawn")
+
+
+def _solutions(p: LanePuzzle, givens: dict[int, int]) -> list[str]:
+    """Every solution of ``p`` that agrees with ``givens`` (cell -> value)."""
+    return [s for s in brute_force(p) if all(p.chars.index(s[c]) == v for c, v in givens.items())]
+
+
+def _line_solvable(p: LanePuzzle, givens: dict[int, int]) -> bool:
+    """Whether line logic alone, from the givens, settles every cell."""
+    domains = [(1 << len(p.palette)) - 1] * p.geometry.cell_count
+    for cell, v in givens.items():
+        domains[cell] = 1 << v
+    if not _propagate(p, domains, set(range(len(p.clues))), _lanes_of(p)):
+        return False
+    return all(d & (d - 1) == 0 for d in domains)
+
+
+def _check(p: LanePuzzle) -> None:
+    res = fix(p, timeout=None, max_edits=3)
+    truth = brute_force(p)
+    if len(truth) == 1 and _line_solvable(p, {}):
+        assert res.status is Status.UNIQUE and res.line_solvable and not res.edits
+        return
+    assert res.status is (Status.MULTIPLE if len(truth) > 1 else Status.UNIQUE)
+    goal = res.goal
+    assert goal in truth
+    for prop, line in ((res.givens_unique, False), (res.givens_line, True)):
+        assert prop is not None
+        givens = {g.cell: p.chars.index(g.char) for g in prop.givens}
+        assert all(goal[c] == p.chars[v] for c, v in givens.items())
+        assert _solutions(p, givens) == [goal]
+        if line:
+            assert _line_solvable(p, givens)
+        for g in prop.givens:  # named by row and place in the row
+            assert p.geometry.row_cells(g.row)[g.col] == g.cell
+    for e in res.edits:
+        picture = goal[:e.cell] + e.char + goal[e.cell + 1:]
+        assert e.char != goal[e.cell] and e.puzzle.goal == picture
+        assert brute_force(e.puzzle) == [picture]
+        assert e.line_solvable == _line_solvable(e.puzzle, {})
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_black_and_white_triddlers_are_fixed_as_the_oracle_agrees(seed: int) -> None:
+    rng = random.Random(seed)
+    _check(_needs_fix(rng, SHAPES[seed % len(SHAPES)]))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_line_solvable_triddlers_need_nothing(seed: int) -> None:
+    rng = random.Random(100 + seed)
+    _check(_random_puzzle(rng, SHAPES[seed % len(SHAPES)]))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_two_colour_triddlers_are_fixed_as_the_oracle_agrees(seed: int) -> None:
+    rng = random.Random(500 + seed)
+    _check(_needs_fix(rng, SHAPES[seed % 2], colours=2))
+
+
+def test_a_triddler_with_no_solution_gets_no_proposal() -> None:
+    p = LanePuzzle.from_picture(Triangle.hexagon(1), "#..#.#", keep_goal=False)
+    clues = list(p.clues)
+    clues[0] = clues[1]._replace(lengths=(3,), colors=(1,))
+    res = fix(p.replace(clues=tuple(clues)))
+    assert res.status is Status.NONE and not res.edits and res.givens_unique is None
+
+
+def test_the_command_line_fixes_a_triddler(tmp_path) -> None:
+    rng = random.Random(11)
+    while True:
+        p = _random_puzzle(rng, Triangle.hexagon(2))
+        if len(brute_force(p, 3)) > 1:
+            break
+    path = str(tmp_path / "amb.xml")
+    save(p.replace(name="amb"), path)
+    r = CliRunner().invoke(cli, ["fix", path])
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith(f"{path}: several solutions")
+    assert "givens for a unique solution (" in r.output and ", cell " in r.output
+    assert "edits tried: " in r.output and " of 24 cells" in r.output
+    r = CliRunner().invoke(cli, ["fix", "--json", path])
+    d = json.loads(r.output)
+    assert d["cells"] == 24 and d["geometry"]["kind"] == "triangle" and isinstance(d["goal"], str)
+    givens = {g["cell"]: p.chars.index(g["char"]) for g in d["givens_unique"]["givens"]}
+    assert _solutions(p, givens) == [d["goal"]]
