@@ -183,6 +183,17 @@ def open_lines(state: GridState) -> list[OpenLine]:
     return out
 
 
+def _conflict_order(puzzle: Puzzle | LanePuzzle, key: tuple[str, int]) -> Any:
+    """Where a selector's key (a lane's ``(family, index)``, or ``("rule", i)``) comes in a
+    conflict: a rectangle's by name (columns, rows, rules, as always); another geometry's lanes
+    in its own order (rows, / lines, \\ lines), then the rules."""
+    if isinstance(puzzle, Puzzle):
+        return key
+    if key[0] == "rule":
+        return (len(puzzle.lanes), key[1])
+    return (next(k for k, lane in enumerate(puzzle.lanes) if (lane.family, lane.index) == key), 0)
+
+
 def minimal_conflict(puzzle: Puzzle | LanePuzzle, deadline: float | None = None, solver: str = DEFAULT_SOLVER,
                      line_solver: LineSolver | None = None) -> tuple[list[Line], bool] | None:
     """A set of lines whose clues together admit no solution, and whether it is proved minimal.
@@ -208,7 +219,7 @@ def minimal_conflict(puzzle: Puzzle | LanePuzzle, deadline: float | None = None,
         # Deletion: try each line without it; still UNSAT -> drop it (and keep only the new core).
         i = 0
         minimal = True
-        core = sorted(core, key=lambda lit: by_lit[lit])
+        core = sorted(core, key=lambda lit: _conflict_order(puzzle, by_lit[lit]))
         while i < len(core):
             trial = core[:i] + core[i + 1:]
             r = sat.solve(deadline, trial)

@@ -1,0 +1,195 @@
+"""``diagnose`` and ``fix`` on triddlers of every clue kind (plain, blotted numbers, given cells, a
+``count`` rule), against enumeration written here: :func:`tests._triddler_oracle.brute_force`
+gives the pictures that keep the clues, and this file filters them by the givens and the rule
+itself (never by satnono's rules); line-solvability is the oracle's plain line logic.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable
+
+import pytest
+
+from _triddler_oracle import _lanes_of, _propagate, brute_force, satisfies
+from satnono.clues import LineClue
+from satnono.diagnose import diagnose
+from satnono.fixer import fix
+from satnono.lanepuzzle import LanePuzzle
+from satnono.lanerules import LaneCount
+from satnono.lanes import Triangle
+from satnono.results import Status
+
+KINDS = ["plain", "blotted", "givens", "count"]
+SMALL = [Triangle.hexagon(1), Triangle.triangle(3), Triangle.parallelogram(2, 2)]  # up to 9 cells
+LARGER = [Triangle.triangle(4), Triangle.parallelogram(2, 3), Triangle.hexagon(2)]  # up to 24 cells
+
+
+def _picture(rng: random.Random, g: Triangle) -> str:
+    return "".join(rng.choice("..#") for _ in range(g.cell_count))
+
+
+def _make(kind: str, rng: random.Random, g: Triangle, picture: str) -> tuple[LanePuzzle, Callable[[str], bool]]:
+    """A puzzle of ``kind`` whose clues come from ``picture``, and the test's own reading of what
+    its extra conditions (givens, rule) ask of a picture."""
+    p = LanePuzzle.from_picture(g, picture, keep_goal=False)
+    if kind == "blotted":  # about a third of the numbers hidden (a hidden length is written 1)
+        clues = []
+        for clue in p.clues:
+            blots = sum(1 << j for j in range(len(clue.lengths)) if rng.random() < 0.35)
+            clues.append(clue._replace(blots=blots, lengths=tuple(
+                1 if blots >> j & 1 else n for j, n in enumerate(clue.lengths))))
+        return p.replace(clues=tuple(clues)), lambda s: True
+    if kind == "givens":
+        cells = rng.sample(range(g.cell_count), 2)
+        givens = {c: int(picture[c] == "#") for c in cells}
+        return p.with_givens(givens), lambda s: all((s[c] == "#") == bool(v) for c, v in givens.items())
+    if kind == "count":
+        n = picture.count("#")
+        return p.replace(rules=(LaneCount("=", n),)), lambda s: s.count("#") == n
+    return p, lambda s: True
+
+
+def _truth(p: LanePuzzle, extra: Callable[[str], bool]) -> list[str]:
+    return [s for s in brute_force(p) if extra(s)]
+
+
+def _line_solvable(p: LanePuzzle, extra: Callable[[str], bool], givens: dict[int, int]) -> bool:
+    """Line logic alone (from the puzzle's and the proposed givens) settles every cell, and the
+    picture it leaves keeps the extra conditions."""
+    domains = [3] * p.geometry.cell_count
+    for cell, v in [*p.givens, *givens.items()]:
+        domains[cell] = 1 << v
+    if not _propagate(p, domains, set(range(len(p.clues))), _lanes_of(p)):
+        return False
+    if any(d & (d - 1) for d in domains):
+        return False
+    return extra("".join(".#"[d.bit_length() - 1] for d in domains))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("seed", range(10))
+def test_diagnose_agrees_with_enumeration(kind: str, seed: int) -> None:
+    rng = random.Random(seed * 31 + KINDS.index(kind))
+    g = LARGER[seed % len(LARGER)]
+    p, extra = _make(kind, rng, g, _picture(rng, g))
+    d = diagnose(p)
+    truth = _truth(p, extra)
+    expected = Status.NONE if not truth else Status.UNIQUE if len(truth) == 1 else Status.MULTIPLE
+    assert d.status == expected, d.reason
+    n = g.cell_count
+    assert all(d.after_line[c] in ("?", s[c]) for s in truth for c in range(n))  # line logic is sound
+    for cell, v in p.givens:
+        assert d.after_line[cell] == ".#"[v]
+    if expected is Status.MULTIPLE:
+        assert d.ambiguity_complete
+        assert set(d.ambiguous) == {c for c in range(n) if len({s[c] for s in truth}) > 1}
+    elif expected is Status.UNIQUE:
+        assert d.solutions == truth
+        assert d.line_solvable == _line_solvable(p, extra, {})
+    for o in d.open_lines:  # each open lane's placements: fillings of its open cells keeping its clue
+        k = next(k for k, lane in enumerate(p.lanes) if (lane.family, lane.index) == (o.axis, o.index))
+        lane, clue = p.lanes[k], p.clues[k]
+        holes = [i for i, c in enumerate(lane.cells) if d.after_line[c] == "?"]
+        count = 0
+        for fill in itertools.product((0, 1), repeat=len(holes)):
+            values = [0 if d.after_line[c] == "?" else ".#".index(d.after_line[c]) for c in lane.cells]
+            for i, v in zip(holes, fill):
+                values[i] = v
+            count += satisfies(values, clue)
+        assert o.placements == count > 1 and o.unknown == len(holes)
+
+
+def _some(p: LanePuzzle, lanes: list[int], extra: Callable[[str], bool] | None) -> bool:
+    """Whether some picture keeps the clues of ``lanes`` (and ``extra``, when given)."""
+    for values in itertools.product((0, 1), repeat=p.geometry.cell_count):
+        if all(satisfies([values[c] for c in p.lanes[i].cells], p.clues[i]) for i in lanes) and (
+                extra is None or extra("".join(".#"[v] for v in values))):
+            return True
+    return False
+
+
+def _contradictory(kind: str, rng: random.Random) -> tuple[LanePuzzle, Callable[[str], bool]]:
+    """A small puzzle of ``kind`` with no solution: a lane's clue changed, a given against every
+    solution, or a count no solution has."""
+    while True:
+        g = SMALL[rng.randrange(len(SMALL))]
+        picture = _picture(rng, g)
+        p, extra = _make(kind, rng, g, picture)
+        if kind == "givens":
+            truth = brute_force(p.replace(givens=()))
+            cell = rng.randrange(g.cell_count)
+            if all(s[cell] == picture[cell] for s in truth):
+                flipped = {c: v for c, v in p.givens}
+                flipped[cell] = 1 - int(picture[cell] == "#")
+                p = p.replace(givens=tuple(flipped.items()))
+                extra = (lambda f: lambda s: all((s[c] == "#") == bool(v) for c, v in f.items()))(flipped)
+        elif kind == "count":
+            n = picture.count("#") + rng.choice((-1, 1))
+            p, extra = p.replace(rules=(LaneCount("=", n),)), (lambda s, n=n: s.count("#") == n)
+        else:
+            clues = list(p.clues)
+            k = rng.randrange(len(clues))
+            clues[k] = LineClue((rng.randint(1, len(p.lanes[k].cells)),), (1,))
+            p = p.replace(clues=tuple(clues))
+        if not _truth(p, extra):
+            return p, extra
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("seed", range(8))
+def test_a_conflict_is_unsatisfiable_minimal_and_in_lane_order(kind: str, seed: int) -> None:
+    p, extra = _contradictory(kind, random.Random(100 + seed * 7 + KINDS.index(kind)))
+    d = diagnose(p)
+    assert d.status == Status.NONE and d.conflict_minimal
+    keys = [(lane.family, lane.index) for lane in p.lanes]
+    conflict = [keys.index(key) for key in d.conflict]
+    assert conflict == sorted(conflict)  # rows, / lines, \ lines, as the puzzle has them
+    # the given cells are fixed (part of the board, never in the conflict); the count rule is in
+    # it when it is needed
+    assert d.conflict_rules == [] or kind == "count" and d.conflict_rules == [f"count:={p.rules[0].n}"]
+    ruled = bool(d.conflict_rules)
+    assert conflict or ruled
+    cond = extra if ruled or kind == "givens" else None
+    assert not _some(p, conflict, cond)
+    for i in conflict:  # any lane left out: some picture keeps the rest
+        assert _some(p, [j for j in conflict if j != i], cond)
+    if ruled:  # the rule left out: the lanes alone are satisfiable
+        assert _some(p, conflict, None)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("seed", range(8))
+def test_fix_proposals_make_the_puzzle_unique(kind: str, seed: int) -> None:
+    rng = random.Random(500 + seed * 13 + KINDS.index(kind))
+    for _ in range(300):  # a puzzle that needs fixing: several solutions, or unique but not line-solvable
+        g = LARGER[rng.randrange(len(LARGER))]
+        picture = _picture(rng, g)
+        p, extra = _make(kind, rng, g, picture)
+        truth = _truth(p, extra)
+        if len(truth) > 1 or (truth and not _line_solvable(p, extra, {})):
+            break
+    else:
+        raise AssertionError("no puzzle to fix was drawn")
+    res = fix(p, timeout=None, max_edits=3)
+    assert res.status is (Status.MULTIPLE if len(truth) > 1 else Status.UNIQUE)
+    goal = res.goal
+    assert goal in truth
+    for prop, line in ((res.givens_unique, False), (res.givens_line, True)):
+        assert prop is not None
+        givens = {gv.cell: ".#".index(gv.char) for gv in prop.givens}
+        assert all(goal[c] == ".#"[v] for c, v in givens.items())
+        assert [s for s in truth if all(s[c] == ".#"[v] for c, v in givens.items())] == [goal]
+        if line:
+            assert _line_solvable(p, extra, givens)
+    for e in res.edits:
+        edited = goal[:e.cell] + e.char + goal[e.cell + 1:]
+        assert e.puzzle.goal == edited and e.char != goal[e.cell]
+        assert e.puzzle.rules == p.rules  # the rule stays as it is (a count edit cannot keep it)
+        e_extra = extra if kind != "givens" else (  # a given on the edited cell follows the picture
+            lambda s, gv=dict(e.puzzle.givens): all(s[c] == ".#"[v] for c, v in gv.items()))
+        for clue, old in zip(e.puzzle.clues, p.clues):  # hidden numbers stay hidden
+            assert clue.blots == old.blots
+        assert _truth(e.puzzle, e_extra) == [edited]
+        assert e.line_solvable == _line_solvable(e.puzzle, e_extra, {})
