@@ -31,12 +31,16 @@ import random
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import SatnonoError
 from .model import Grid, Puzzle, color_clues_of_grid
 from .results import Limits, Status
 from .solve import Checker, CheckResult, Start
+
+if TYPE_CHECKING:
+    from .clues import LineClue
+    from .lanepuzzle import LanePuzzle
 
 REQUIRES = ("unique", "line")
 #: Blots scored (by a propagation each) per greedy step of :func:`reveal_blots`.
@@ -121,8 +125,12 @@ def numbers(puzzle: Puzzle) -> list[Number]:
             for j in range(len(clue.lengths))]
 
 
-def hidden_numbers(puzzle: Puzzle) -> list[Number]:
-    """The clue numbers ``puzzle`` hides, rows first, in order."""
+def hidden_numbers(puzzle: Puzzle | LanePuzzle) -> list[Number]:
+    """The clue numbers ``puzzle`` hides, rows first, in order (on another geometry lane by lane,
+    ``(family, index, block)``)."""
+    if not isinstance(puzzle, Puzzle):
+        return [(lane.family, lane.index, j) for lane, clue in zip(puzzle.lanes, puzzle.lane_clues)
+                for j in range(len(clue.lengths)) if clue.is_blotted(j)]
     return [(axis, i, j) for axis in ("row", "column") for i, clue in enumerate(puzzle.clues(axis))
             for j in range(len(clue.lengths)) if clue.is_blotted(j)]
 
@@ -136,11 +144,26 @@ def with_blots(full: Puzzle, hidden: Iterable[Number]) -> Puzzle:
     return full.replace(row_blots=tuple(rb), column_blots=tuple(cb))
 
 
-def revealed(puzzle: Puzzle, shown: Iterable[Number]) -> Puzzle:
+def revealed(puzzle: Puzzle | LanePuzzle, shown: Iterable[Number]) -> Puzzle | LanePuzzle:
     """``puzzle`` (with a goal) with the numbers ``shown`` no longer hidden: their lengths are the goal's."""
-    full, _ = _base(puzzle)
     keep = set(hidden_numbers(puzzle)) - set(shown)
+    if not isinstance(puzzle, Puzzle):  # another geometry: the goal's clues, ``keep`` blotted (written 1)
+        assert puzzle.goal is not None
+        clues = []
+        for lane, clue in zip(puzzle.lanes, _lane_clues_of(puzzle, puzzle.goal)):
+            blots = sum(1 << j for j in range(len(clue.lengths)) if (lane.family, lane.index, j) in keep)
+            clues.append(clue._replace(blots=blots, lengths=tuple(1 if blots >> j & 1 else n
+                                                                  for j, n in enumerate(clue.lengths))))
+        return puzzle.replace(clues=tuple(clues))
+    full, _ = _base(puzzle)
     return with_blots(full, keep)
+
+
+def _lane_clues_of(puzzle: LanePuzzle, picture: str) -> tuple[LineClue, ...]:
+    """The clues of ``picture`` on ``puzzle``'s geometry, lane by lane."""
+    from .lanepuzzle import LanePuzzle
+
+    return LanePuzzle.from_picture(puzzle.geometry, picture, puzzle.palette).clues
 
 
 def hide_numbers(picture: Puzzle | Sequence[str], fraction: float, seed: int = 0) -> Puzzle:
@@ -292,7 +315,7 @@ class Reveal:
     """A hidden clue number shown to the player, 0-based: block ``block`` of row or column ``line``."""
 
     axis: str
-    """``"row"`` or ``"column"``."""
+    """``"row"`` or ``"column"`` (another geometry's lane family: ``"/"``, ...)."""
     line: int
     block: int
     length: int
@@ -306,7 +329,7 @@ class RevealProposal:
     """Blots to reveal (their lengths shown) that make a blotted puzzle unique (verified)."""
 
     reveals: tuple[Reveal, ...]
-    puzzle: Puzzle
+    puzzle: Puzzle | LanePuzzle
     """The puzzle with those numbers shown."""
     check: CheckResult
 
@@ -315,7 +338,7 @@ class RevealProposal:
         return self.check.line_solvable
 
 
-def reveal_blots(puzzle: Puzzle, goal: Grid, other: Grid | None, checker: Checker | None = None,
+def reveal_blots(puzzle: Puzzle | LanePuzzle, goal: Grid, other: Grid | None, checker: Checker | None = None,
                  deadline: float | None = None) -> RevealProposal | str | None:
     """The fewest blots found greedily whose lengths, shown, make the puzzle unique: as for the
     givens, one at a time the blot that leaves the fewest cells open after line propagation,
@@ -324,7 +347,8 @@ def reveal_blots(puzzle: Puzzle, goal: Grid, other: Grid | None, checker: Checke
     ``puzzle`` is ambiguous, ``goal`` and ``other`` two of its solutions; ``deadline`` a
     monotonic time.  Returns a reason (str) when even every blot revealed leaves the puzzle
     ambiguous, None when time ran out; the proposal is verified.  (:func:`satnono.fixer.fix`
-    proposes it for blotted puzzles.)"""
+    proposes it for blotted puzzles, of any geometry: a number of another geometry's lane is
+    ``(family, index, block)``.)"""
     checker = checker or Checker()
 
     def left() -> float | None:
@@ -352,7 +376,7 @@ def reveal_blots(puzzle: Puzzle, goal: Grid, other: Grid | None, checker: Checke
             return None
         scores = []
         for n in cands[:REVEAL_SAMPLE]:
-            state, _ = checker.propagate(revealed(p, [*shown, n]))
+            state, _ = checker.propagate(revealed(p, [*shown, n]))  # type: ignore[arg-type]  # (any geometry)
             scores.append(state.unknown_count())
         shown.append(cands[scores.index(min(scores))])
         chk = checker.check(revealed(p, shown), timeout=left())
@@ -374,12 +398,18 @@ def reveal_blots(puzzle: Puzzle, goal: Grid, other: Grid | None, checker: Checke
     chk = checker.check(final, timeout=left())
     if chk.status != Status.UNIQUE or chk.solutions[0] != goal:
         return None
-    reveals = tuple(Reveal(a, i, j, true[(a, i, j)], chars[p.clue(a, i).colors[j]]) for a, i, j in sorted(shown))
+    clue = p.clue if isinstance(p, Puzzle) else p.lane_clue
+    reveals = tuple(Reveal(a, i, j, true[(a, i, j)], chars[clue(a, i).colors[j]]) for a, i, j in sorted(shown))
     return RevealProposal(reveals, final, chk)
 
 
-def _lengths(puzzle: Puzzle, grid: Grid) -> dict[Number, int]:
-    """The length of every block of ``grid``'s lines, by ``(axis, line, block)``."""
+def _lengths(puzzle: Puzzle | LanePuzzle, grid: Grid) -> dict[Number, int]:
+    """The length of every block of ``grid``'s lines, by ``(axis, line, block)`` (another
+    geometry's picture: its lanes', by ``(family, index, block)``)."""
+    if not isinstance(puzzle, Puzzle):
+        return {(lane.family, lane.index, j): n
+                for lane, clue in zip(puzzle.lanes, _lane_clues_of(puzzle, grid))  # type: ignore[arg-type]
+                for j, n in enumerate(clue.lengths)}
     rl, _, cl, _ = color_clues_of_grid(grid, puzzle.palette)
     return {(axis, i, j): n for axis, lines in (("row", rl), ("column", cl))
             for i, line in enumerate(lines) for j, n in enumerate(line)}

@@ -325,7 +325,9 @@ def fix_text(file: str, res: Any, ascii: bool = False, tty: bool = False) -> lis
         out.append(f"{title} ({n} cell{'s' if n != 1 else ''}, verified{extra}): {cells}")
     reveal = getattr(res, "blots_reveal", None)
     if reveal is not None:
-        shown = ", ".join(f"{x.axis} {x.line + 1} block {x.block + 1} = {x.length}" for x in reveal.reveals)
+        names = {(lane.family, lane.index): lane.name for lane in res.puzzle.lanes} if lanes else {}
+        shown = ", ".join(f"{names.get((x.axis, x.line)) or f'{x.axis} {x.line + 1}'} block {x.block + 1} = {x.length}"
+                          for x in reveal.reveals)
         n = len(reveal.reveals)
         extra = ", line-solvable too" if reveal.line_solvable else ""
         out.append(f"blots to reveal for a unique solution ({n} number{'s' if n != 1 else ''}, verified{extra}): "
