@@ -262,9 +262,7 @@ def fix(
         res.reason = "already unique and line-solvable: nothing to fix"
         return done()
 
-    if first.status == Status.MULTIPLE and puzzle.has_blots and not isinstance(puzzle, Puzzle):
-        res.blots_note = "revealing blotted numbers is proposed for rectangular puzzles only"
-    elif first.status == Status.MULTIPLE and puzzle.has_blots:
+    if first.status == Status.MULTIPLE and puzzle.has_blots:
         reveal = reveal_blots(puzzle, goal, res.other, checker, deadline)
         if reveal is None:
             res.timed_out = True

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import pytest
 
-from _triddler_oracle import _lanes_of, _propagate, brute_force, satisfies
+from _triddler_oracle import _blocks, _lanes_of, _propagate, brute_force, satisfies
 from satnono.clues import LineClue
 from satnono.diagnose import diagnose
 from satnono.fixer import fix
@@ -193,3 +193,70 @@ def test_fix_proposals_make_the_puzzle_unique(kind: str, seed: int) -> None:
             assert clue.blots == old.blots
         assert _truth(e.puzzle, e_extra) == [edited]
         assert e.line_solvable == _line_solvable(e.puzzle, e_extra, {})
+
+
+def _reveal_checked(p: LanePuzzle, res) -> None:  # type: ignore[no-untyped-def]
+    """``fix``'s blots to reveal, against enumeration: each number's length is its block's in the
+    goal, and shown they leave the goal the only solution; a note instead only when even every
+    number shown leaves several solutions."""
+    goal = res.goal
+    keys = [(lane.family, lane.index) for lane in p.lanes]
+    if res.blots_reveal is None:
+        assert res.blots_note == "revealing every blot leaves the puzzle ambiguous: no blots proposed"
+        full = LanePuzzle.from_picture(p.geometry, goal, keep_goal=False)
+        assert len(brute_force(full, 2)) > 1
+        return
+    clues = list(p.clues)
+    for x in res.blots_reveal.reveals:
+        k = keys.index((x.axis, x.line))
+        runs = _blocks([".#".index(goal[c]) for c in p.lanes[k].cells])
+        assert clues[k].blots >> x.block & 1 and runs[x.block][0] == x.length
+        lengths = list(clues[k].lengths)
+        lengths[x.block] = x.length
+        clues[k] = clues[k]._replace(lengths=tuple(lengths), blots=clues[k].blots & ~(1 << x.block))
+    assert brute_force(p.replace(clues=tuple(clues))) == [goal]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_fix_reveals_blotted_numbers_of_a_triddler(seed: int) -> None:
+    rng = random.Random(900 + seed)
+    while True:  # unique with every number shown, ambiguous with some hidden
+        g = LARGER[rng.randrange(len(LARGER))]
+        picture = _picture(rng, g)
+        if len(brute_force(LanePuzzle.from_picture(g, picture, keep_goal=False), 2)) != 1:
+            continue
+        p, _ = _make("blotted", rng, g, picture)
+        if len(brute_force(p, 2)) > 1:
+            break
+    if seed % 2:  # the picture as the goal: shown in full its numbers make it unique, so some are proposed
+        p = p.replace(goal=picture)
+    res = fix(p, timeout=None, max_edits=1)
+    assert res.status is Status.MULTIPLE and res.goal in brute_force(p)
+    assert res.goal == picture or not seed % 2
+    _reveal_checked(p, res)
+    assert res.blots_reveal is not None or not seed % 2
+
+
+def test_the_command_line_names_the_numbers_to_reveal_by_lane(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from satnono.cli import cli
+    from satnono.formats import save
+
+    rng = random.Random(901)
+    while True:
+        g = Triangle.hexagon(2)
+        picture = _picture(rng, g)
+        if len(brute_force(LanePuzzle.from_picture(g, picture, keep_goal=False), 2)) != 1:
+            continue
+        p, _ = _make("blotted", rng, g, picture)
+        if len(brute_force(p, 2)) > 1:
+            break
+    path = str(tmp_path / "blotted.json")
+    save(p.replace(goal=picture), path)
+    r = CliRunner().invoke(cli, ["fix", path])
+    assert r.exit_code == 0, r.output
+    line = next(x for x in r.output.splitlines() if x.startswith("blots to reveal for a unique solution ("))
+    names = {lane.name for lane in p.lanes}
+    shown = line.split("): ", 1)[1].split(", ")
+    assert shown and all(x.rsplit(" block ", 1)[0] in names for x in shown)
