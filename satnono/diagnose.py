@@ -207,8 +207,8 @@ def minimal_conflict(puzzle: Puzzle | LanePuzzle, deadline: float | None = None,
     state = initial_state(puzzle)
     if isinstance(puzzle, Puzzle):
         enc = encode(state, lines, rows=range(puzzle.height), columns=range(puzzle.width), selectors=True)
-    else:  # another geometry: every lane (:func:`~satnono.cnf.encode.encode` on its state)
-        enc = encode(state, lines, selectors=True)
+    else:  # another geometry: every lane, a known one too (its clue may be what the givens break)
+        enc = encode(state, lines, lanes=range(len(puzzle.lanes)), selectors=True)
     by_lit = {lit: key for key, lit in enc.selectors.items()}
     with SatSession(enc.clauses, solver) as sat:
         current = list(enc.selectors.values())

@@ -260,3 +260,26 @@ def test_the_command_line_names_the_numbers_to_reveal_by_lane(tmp_path) -> None:
     names = {lane.name for lane in p.lanes}
     shown = line.split("): ", 1)[1].split(", ")
     assert shown and all(x.rsplit(" block ", 1)[0] in names for x in shown)
+
+
+def test_givens_that_fill_a_whole_lane_still_give_a_minimal_conflict() -> None:
+    """Every picture of the six-triangle hexagon, its first row given in every way: when no
+    picture keeps the clues and the givens, the conflict is non-empty, unsatisfiable with the
+    givens and minimal (a lane the givens fill is encoded too)."""
+    g = Triangle.hexagon(1)
+    for pic in itertools.product(".#", repeat=g.cell_count):
+        p = LanePuzzle.from_picture(g, "".join(pic), keep_goal=False)
+        for fill in itertools.product((0, 1), repeat=len(p.lanes[0].cells)):
+            q = p.with_givens(dict(zip(p.lanes[0].cells, fill)))
+
+            def given(s: str, q: LanePuzzle = q) -> bool:
+                return all(s[c] == ".#"[v] for c, v in q.givens)
+
+            if _truth(q, given):
+                continue
+            d = diagnose(q)
+            keys = [(lane.family, lane.index) for lane in q.lanes]
+            conflict = [keys.index(key) for key in d.conflict]
+            assert d.status == Status.NONE and conflict and d.conflict_minimal and not d.conflict_rules
+            assert not _some(q, conflict, given)
+            assert all(_some(q, [j for j in conflict if j != i], given) for i in conflict)
