@@ -651,7 +651,8 @@ class _CheckerSearch(_Search):
                 row = goal[r]
                 edited_goal = goal[:r] + (row[:c] + ch + row[c + 1:],) + goal[r + 1:]
                 edited = Puzzle.from_grid(edited_goal, palette=puzzle.palette, name=puzzle.name, meta=puzzle.meta,
-                                          givens=_givens_after_edit(puzzle, r, c, chars.index(ch)))
+                                          givens=_givens_after_edit(puzzle, r, c, chars.index(ch)),
+                                          rules=puzzle.rules)  # (verified with the rules the puzzle has)
                 if puzzle.has_blots:
                     kept = _keep_blots(puzzle, edited, r, c)
                     if kept is None:

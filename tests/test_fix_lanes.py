@@ -124,3 +124,46 @@ def test_the_command_line_fixes_a_triddler(tmp_path) -> None:
     assert d["cells"] == 24 and d["geometry"]["kind"] == "triangle" and isinstance(d["goal"], str)
     givens = {g["cell"]: p.chars.index(g["char"]) for g in d["givens_unique"]["givens"]}
     assert _solutions(p, givens) == [d["goal"]]
+
+
+def _connected(grid: tuple[str, ...]) -> bool:
+    """The test's own reading of the ``connected`` rule: the black cells are one 4-connected region."""
+    black = {(r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch == "#"}
+    if not black:
+        return True
+    seen, todo = set(), [min(black)]
+    while todo:
+        r, c = todo.pop()
+        if (r, c) in seen:
+            continue
+        seen.add((r, c))
+        todo += [n for n in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)) if n in black]
+    return seen == black
+
+
+def test_a_rectangle_s_edits_keep_its_rules() -> None:
+    """An edit is verified with the puzzle's rules, and the edited puzzle keeps them (it dropped
+    them before: an edit that breaks ``connected`` could be proposed)."""
+    from _oracles import brute_force_solutions
+
+    from satnono.model import Puzzle
+    from satnono.rules import rule_from_spec
+
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(400):
+        grid = tuple("".join(rng.choice("#.") for _ in range(5)) for _ in range(5))
+        if not _connected(grid):
+            continue
+        p = Puzzle.from_grid(grid, rules=(rule_from_spec("connected"),))
+        if len([s for s in brute_force_solutions(p) if _connected(s)]) < 2:
+            continue
+        res = fix(p, timeout=None, max_edits=3)
+        for e in res.edits:
+            assert [r.name for r in e.puzzle.rules] == ["connected"]
+            assert _connected(e.puzzle.goal)
+            assert [s for s in brute_force_solutions(e.puzzle) if _connected(s)] == [e.puzzle.goal]
+            checked += 1
+        if checked >= 6:
+            break
+    assert checked >= 6
