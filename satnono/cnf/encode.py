@@ -42,6 +42,7 @@ from __future__ import annotations
 import gc
 import time
 from contextlib import contextmanager
+from itertools import compress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
@@ -52,7 +53,7 @@ from ..lines.bits import known_of
 from ..logic.lanes import LaneState
 from ..logic.state import Deadline, GridState
 from ..model import Grid, Puzzle, grid_from_masks
-from .ladders import Builder, Clause, bw_line_clauses_flat, cell_map, ladders, line_clauses, unflatten
+from .ladders import Builder, CellList, CellMap, Clause, bw_line_clauses_flat, ladders, line_clauses, unflatten
 
 if TYPE_CHECKING:
     from ..lanepuzzle import LanePuzzle
@@ -63,8 +64,6 @@ State = GridState | LaneState
 
 __all__ = ["Encoding", "State", "cell_vars", "encode", "estimate", "line_clauses", "open_lanes", "solution_grid",
            "takes_flat"]
-
-
 
 
 @dataclass(slots=True)
@@ -102,9 +101,8 @@ class Encoding:
 
     ncolors: int = 1
     """Block colours K: cell ``cell`` has colour v (1..K) is variable ``cell * K + v``."""
-    unknown_cells: list[Any] = field(default_factory=list)
-    """The cells left unknown by propagation, in cell order: ``(r, c)`` on a rectangle, cell
-    numbers on another geometry (as the state names them)."""
+    _unknown_cells: list[Any] | None = None
+    """:attr:`unknown_cells`, once known (a black-and-white rectangle's are made on first use)."""
     allowed: dict[Any, tuple[int, ...]] = field(default_factory=dict)
     """Colour puzzles: the colour indices (0 = background) each unknown cell may still have,
     keyed as :attr:`unknown_cells`."""
@@ -122,9 +120,9 @@ class Encoding:
     open_rows: list[int] = field(default_factory=list)
     """A rectangle's: per row, the mask of its cells left unknown by propagation (the cells of
     :attr:`unknown_cells`)."""
-    open_cells: list[int] = field(default_factory=list)
-    """The cells left unknown by propagation, by number, in order (:attr:`unknown_cells`)."""
-    state: State | None = None
+    _open_cells: list[int] | None = None
+    """:attr:`open_cells`, once known (a rectangle's are made on first use)."""
+    state: State | None = field(default=None, repr=False, compare=False)
     """The state the clauses were made at (not a copy): rules fold and cut over it."""
     _ladders: list[tuple[list[int], list[int], list[int], int]] | None = None
     """:func:`satnono.cnf.ladders.ladders` of each of :attr:`ladder_lines`, made on first use."""
@@ -136,6 +134,22 @@ class Encoding:
     def __post_init__(self) -> None:
         k, w = self.ncolors, self.width
         self.color_var = (lambda r, c, v: (r * w + c) * k + v) if w else self.var
+
+    @property
+    def unknown_cells(self) -> list[Any]:
+        """The cells left unknown by propagation, in cell order: ``(r, c)`` on a rectangle (row by
+        row, from :attr:`open_rows`), cell numbers on another geometry (as the state names them)."""
+        if self._unknown_cells is None:
+            w = self.width
+            self._unknown_cells = [divmod(cell, w) for cell in self.open_cells]
+        return self._unknown_cells
+
+    @property
+    def open_cells(self) -> list[int]:
+        """The cells left unknown by propagation, by number, in order (:attr:`unknown_cells`)."""
+        if self._open_cells is None:
+            self._open_cells = _set_cells(self.open_rows, self.width)
+        return self._open_cells
 
     def line_ladders(self) -> list[tuple[list[int], list[int], list[int], int]]:
         """``(los, his, bases, next_var)`` of each of :attr:`ladder_lines` (:func:`ladders`)."""
@@ -499,8 +513,8 @@ def _encode(
         folded = folded_kind and not clue.blots
         if not clue.blots:
             ladder_lines.append((lane.family, lane.index, b.next_var, res.starts))
-        if folded:  # cell i is variable cells[i] + 1
-            cell = cell_map(1, cells)
+        if folded:  # cell i is variable cells[i] + 1 (cell_map, inline: it runs once a lane)
+            cell = CellMap(cells.start + 1, cells.step) if type(cells) is range else CellList(1, tuple(cells))
             if flat:
                 data, count, b.next_var, empty = bw_line_clauses_flat(b.next_var, clue.lengths, n, res.starts,
                                                                       ex[0], ex[1], cell)
@@ -525,16 +539,27 @@ def _encode(
             pins.append([base + v for v in left])  # (empty when nothing is left: unsat)
     if pins:
         b.extend(pins)
-    if isinstance(state, GridState):
+    keys: list[Any] | None
+    open_cells: list[int] | None
+    allowed: dict[Any, tuple[int, ...]]
+    if isinstance(state, GridState):  # the open cells (r, c) are made on first use (Encoding.unknown_cells)
         w, h = state.width, state.height
-        cells_rc = state.unknown_cells()
-        open_cells = [r * w + c for r, c in cells_rc]
-        keys: list = cells_rc
         open_rows = state.open_rows()
+        if k == 1:  # (a cell's variable is its number + 1; the cells by number on first use too)
+            keys = open_cells = None
+            unknown_vars = _set_cells(open_rows, w, 1)
+            allowed = {}
+        else:
+            open_cells = _set_cells(open_rows, w)
+            keys = [divmod(c, w) for c in open_cells]
+            unknown_vars = [c * k + v for c in open_cells for v in range(1, k + 1)]
+            allowed = {(r, c): tuple(state.possible(r, c)) for r, c in keys}
     else:
         w = h = 0
-        open_cells = keys = state.open_cells()
+        keys = open_cells = state.open_cells()
         open_rows = []
+        unknown_vars = [c * k + v for c in open_cells for v in range(1, k + 1)]
+        allowed = {c: tuple(state.possible(c)) for c in open_cells} if k > 1 else {}
     return Encoding(
         open_rows=open_rows,
         _clauses=None if flat else b.clauses,
@@ -544,18 +569,29 @@ def _encode(
         nvars=b.next_var - 1,
         width=w,
         height=h,
-        unknown_vars=([c + 1 for c in open_cells] if k == 1 else [c * k + v for c in open_cells for v in range(1, k + 1)]),
+        unknown_vars=unknown_vars,
         unsat=b.unsat,
         lines=len(todo),
         block_vars=b.next_var - 1 - ncells * k - len(b.selectors or ()),
         selectors=b.selectors or {},
         ncolors=k,
-        unknown_cells=keys,
-        allowed={key: tuple(possible(c)) for key, c in zip(keys, open_cells)} if k > 1 else {},
+        _unknown_cells=keys,
+        allowed=allowed,
         ladder_lines=ladder_lines,
-        open_cells=open_cells,
+        _open_cells=open_cells,
         state=state,
     )
+
+
+def _set_cells(rows: list[int], width: int, first: int = 0) -> list[int]:
+    """``first`` plus the number (row-major) of every cell set in the masks ``rows`` of ``width``
+    cells each, in order: the bits read as text, not one by one (a 25x25 puzzle's few hundred open
+    cells cost a twentieth of the bit loop)."""
+    bits = "".join([format(row, f"0{width}b")[::-1] for row in rows]).encode().translate(_BITS)
+    return list(compress(range(first, first + len(bits)), bits))
+
+
+_BITS = bytes.maketrans(b"01", b"\0\1")
 
 
 def solution_grid(state: State, enc: Encoding, model: Sequence[int]) -> Grid:
