@@ -103,7 +103,8 @@ def test_verdicts_unique_multiple_with_the_cells_that_differ_needs_search_and_no
     d["lane_clues"] = [[3]] + [None] * 11  # row 1 of three black triangles, every other line empty
     r = analyze(d)
     assert r["status"] == "none" and not r["picture_ok"] and r["conflict"] and r["reason"]
-    assert propose(hexagon_doc(SWITCH))["status"] == "skipped"
+    fixes = propose(hexagon_doc(SWITCH))  # proposals as for a rectangle (test_web_triddler_rules checks them)
+    assert fixes["status"] == "multiple" and fixes["edits"] and fixes["givens_unique"]["count"] >= 1
 
 
 def test_painting_is_setting_cells_of_the_rows_and_the_clues_follow():
@@ -129,8 +130,9 @@ def test_painting_is_setting_cells_of_the_rows_and_the_clues_follow():
     ({"lane_clues": [[1]]}, "lane_clues must be a list of 12 entries"),
     ({"lane_clues": [None] * 4 + [[1, "x"]] + [None] * 7}, "/ line 1:"),
     ({"row_clues": [None] * 4}, "lane_clues (one per lane), not row_clues"),
-    ({"rules": [{"rule": "connected"}]}, "rules are for rectangles"),
-    ({"givens": [[0, 0]]}, "revealed cells are for rectangles"),
+    ({"rules": [{"rule": "no-square"}]}, "rule no-square: 2x2 squares have no meaning on a triangle geometry"),
+    ({"givens": [[0, 5]]}, "givens: [0, 5] is not a [row, k] cell of the picture (rows of 5, 7, 7, 5 cells)"),
+    ({"level": {"completed": True}}, "a triddler cannot be a game level"),
     ({"name": 3}, "name must be a string"),
 ])
 def test_malformed_or_oversized_triddler_documents_are_refused_in_one_line(bad, message):
@@ -152,12 +154,14 @@ def test_the_largest_new_hexagon_is_within_the_limits():
     assert analyze(d)["status"] == "unique"
 
 
-def test_a_triddler_with_rules_or_revealed_cells_is_not_opened_rather_than_losing_them():
-    p = LanePuzzle.from_picture(Triangle.hexagon(1), "#..#.#")
+def test_a_triddler_with_rules_and_revealed_cells_is_opened_with_them():
+    p = LanePuzzle.from_picture(Triangle.hexagon(1), "#..#.#")  # rows of 3 and 3 triangles
     from satnono.lanerules import lane_rule_from
-    for q in (p.replace(rules=(lane_rule_from("connected"),)), p.replace(givens=((0, 1),))):
-        with pytest.raises(DocError, match="rules and revealed cells"):
-            doc_of(q)
+    q = p.replace(rules=(lane_rule_from("count:=3"),), givens=((0, 1), (4, 0)))
+    d = doc_of(q)
+    assert d["givens"] == [[0, 0], [1, 1]] and d["rules"] == [{"rule": "count", "op": "=", "n": 3}]
+    back = puzzle_of(d)
+    assert back.givens == q.givens and back.rules == q.rules and back.goal == q.goal
 
 
 def test_a_triddler_beyond_the_limits_is_not_opened(tmp_path):
@@ -254,7 +258,7 @@ def test_api_state_new_analyze_save_as_and_export_a_triddler(client, tmp_path):
     r = api(client, "analyze", {"client": "c", "version": 1, "doc": doc}).json()
     assert r["version"] == 1 and r["result"]["status"] == "multiple" and len(r["result"]["ambiguous"]) == 4
     r = api(client, "fix", {"client": "c", "version": 1, "doc": doc}).json()
-    assert r["result"]["status"] == "skipped"
+    assert r["result"]["status"] == "multiple" and all("cell" in e for e in r["result"]["edits"])
     r = api(client, "save-as", {"doc": doc, "name": "switch.g", "format": "g"})
     assert r.status_code == 200 and load(str(tmp_path / "switch.g")).clues == puzzle_of(doc).clues
     r = api(client, "export", {"doc": doc, "format": "json"})
@@ -322,7 +326,7 @@ def test_page_opens_a_triddler_paints_triangles_clues_and_verdict_follow_and_sav
     verdict(page, "multiple")
     sync_api.expect(page.locator("polygon.cell.diff")).to_have_count(4, timeout=WAIT)
     assert page.locator(".marks .m-diff").count() == 4
-    sync_api.expect(page.get_by_test_id("fixes")).to_contain_text("rectangles so far", timeout=WAIT)
+    sync_api.expect(page.get_by_test_id("fixes")).to_contain_text("Reveal 1 cell", timeout=WAIT)
 
     # a drag across row 3 paints a block of triangles in one stroke (one undo step)
     a, b = tri(page, 2, 1).bounding_box(), tri(page, 2, 4).bounding_box()
@@ -391,7 +395,9 @@ def test_page_screenshot_of_the_colour_flower_with_two_solutions(start, page, tm
     text = verdict(page, "multiple")
     assert "differ in 4 cells" in text
     assert page.locator("polygon.cell.diff").count() == 4 and page.locator("polygon.cell.open").count() == 4
-    sync_api.expect(page.get_by_test_id("fixes")).to_contain_text("rectangles so far", timeout=WAIT)
+    sync_api.expect(page.locator('[data-testid="fix"]').first).to_be_visible(timeout=WAIT)  # the proposals
+    page.locator(".fix.edit").first.hover()  # one previewed on the board
+    sync_api.expect(page.locator(".marks .m-preview")).to_have_count(1, timeout=WAIT)
     doc = page.evaluate("() => fetch('api/state').then(r => r.json())")  # the file is as it was
     assert doc["doc"]["grid"][1][2] == "y"
     shot(page, "editor-triddler.png")

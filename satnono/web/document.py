@@ -32,7 +32,11 @@ A *triddler* (a puzzle on :class:`~satnono.lanes.Triangle`'s grid) is a document
 is one string a row of triangles (each left to right, the rows' lengths those of the geometry),
 and ``lane_clues`` takes the place of ``row_clues`` and ``column_clues``: one entry per lane,
 in ``geometry.lanes()`` order (rows, ``/`` lines, ``\\`` lines), ``None`` or typed as above.
-A triddler has no givens, rules or level, and at most :data:`EDITOR_MAX_CELLS` cells.
+Its ``givens`` are ``[[row, k], ...]``, the k-th triangle of a row (as the page and the verdict
+name cells; the library's ``(cell, value)`` pairs are made of them); its ``rules`` are those
+with a meaning on a triangle grid (``count``, ``connected``: :func:`satnono.lanerules.lane_rule_from`
+refuses the others in one line).  A triddler is never a level, and has at most
+:data:`EDITOR_MAX_CELLS` cells.
 :func:`~satnono.web.session.doc_of` adds what the page draws from: ``polygons`` (each cell's
 corners, in cell order) and ``lanes`` (each lane's family, index, name, cells and clue); the
 page need not send them back, and they are never read.
@@ -53,7 +57,7 @@ from ..errors import SatnonoError
 from ..formats import level as levelfmt
 from ..formats._palette import SPARE_CHARS
 from ..lanepuzzle import LanePuzzle, clues_of_picture
-from ..lanes import Triangle
+from ..lanes import Rectangle, Triangle
 from ..model import BLOT, BW_PALETTE, MAX_COLORS, Color, Palette, Puzzle, check_grid, check_palette, \
     color_clues_of_grid, parse_rgb
 
@@ -170,21 +174,91 @@ def _clue_list(value: Any, n: int, what: str, palette: Palette,
 def puzzle_of(doc: Any) -> Puzzle | LanePuzzle:
     """The puzzle a document describes; its goal is the picture when the picture satisfies the clues.
 
+    One path for every geometry: the document gives a geometry (a rectangle: its picture's rows
+    and columns; a triddler: ``geometry``), its picture row by row, one typed clue or ``None``
+    a lane (:func:`typed_clues`), the givens as cells ``[row, k]`` of the picture's rows and
+    the rules; the lanes without a typed clue take the picture's own.  Only the last step,
+    building the library's value, differs: a rectangle is a :class:`~satnono.model.Puzzle`
+    (as it always was), another geometry a :class:`~satnono.lanepuzzle.LanePuzzle`.
+
     Raises:
         DocError: the document is malformed or beyond the editor's limits.
     """
     if not isinstance(doc, dict):
         raise DocError("the document must be a JSON object")
-    if doc.get("geometry") is not None:
-        return lane_puzzle_of(doc)
+    geometry, grid, palette = _geometry_and_picture(doc)
+    typed = typed_clues(doc, geometry, palette)
+    name, meta = _name_and_meta(doc)
+    cells = "".join(grid)
+    chars = "".join(c.char for c in palette)
+    givens = [(cell, chars.index(cells[cell])) for cell in _given_cells(doc.get("givens"), grid, not isinstance(geometry, Rectangle))]
+    if isinstance(geometry, Rectangle):
+        return _rectangle(grid, palette, typed, name, meta, givens, doc)
+    own = clues_of_picture(geometry, cells, palette)
+    clues = tuple(d if t is None else _lane_clue(t) for t, d in zip(typed, own))
+    try:
+        p = LanePuzzle(geometry, clues, palette, name, meta, givens=tuple(givens),
+                       rules=_lane_rules(doc.get("rules"), geometry))
+    except ValueError as e:
+        raise DocError(str(e)) from None
+    return p.replace(goal=cells) if p.is_solution(cells) else p
+
+
+def lane_puzzle_of(doc: Doc) -> LanePuzzle:
+    """:func:`puzzle_of` of a triddler's document (``geometry`` set).
+
+    Raises:
+        DocError: the document is malformed, beyond the editor's limits, or not a triddler's.
+    """
+    if not isinstance(doc, dict) or doc.get("geometry") is None:
+        raise DocError("a triddler's document gives its geometry")
+    p = puzzle_of(doc)
+    assert isinstance(p, LanePuzzle)
+    return p
+
+
+def _geometry_and_picture(doc: Doc) -> tuple[Rectangle | Triangle, tuple[str, ...], Palette]:
+    """The document's geometry, its picture (row strings: a rectangle's rows, a triangle grid's
+    rows of triangles) and palette, checked in the order the page's messages expect."""
+    if doc.get("geometry") is None:
+        palette = check_palette_doc(doc.get("palette"))
+        grid = _picture(doc.get("grid"), palette)
+        return Rectangle(len(grid), len(grid[0])), grid, palette
+    g = check_triangle(doc.get("geometry"))
     palette = check_palette_doc(doc.get("palette"))
-    grid = _picture(doc.get("grid"), palette)
-    h, w = len(grid), len(grid[0])
-    rows_typed = _clue_list(doc.get("row_clues"), h, "row", palette)
-    cols_typed = _clue_list(doc.get("column_clues"), w, "column", palette)
-    rl, rc, cl, cc = color_clues_of_grid(grid, palette)
-    rows = [t if t is not None else d for t, d in zip(rows_typed, zip(rl, rc))]
-    cols = [t if t is not None else d for t, d in zip(cols_typed, zip(cl, cc))]
+    grid = doc.get("grid")
+    lengths = g.row_lengths()
+    if not isinstance(grid, list) or len(grid) != len(lengths) or not all(isinstance(r, str) for r in grid):
+        raise DocError(f"the picture must be a list of {len(lengths)} row strings (one a row of triangles)")
+    for r, (row, n) in enumerate(zip(grid, lengths)):
+        if len(row) != n:
+            raise DocError(f"row {r + 1} of the picture must have {n} cells, got {len(row)}")
+    bad = set("".join(grid)) - {c.char for c in palette}
+    if bad:
+        raise DocError(f"the picture uses the character {min(bad)!r}, which is in no colour of the palette")
+    for key in ("row_clues", "column_clues"):
+        if doc.get(key) is not None:
+            raise DocError(f"a triddler's clues are lane_clues (one per lane), not {key}")
+    if doc.get("level"):
+        raise DocError("a triddler cannot be a game level")
+    return g, tuple(grid), palette
+
+
+Typed = tuple[tuple[Any, ...], tuple[int, ...]]
+
+
+def typed_clues(doc: Doc, geometry: Rectangle | Triangle, palette: Palette) -> list[Typed | None]:
+    """The typed clue of each lane of ``geometry``, in its lane order (``None`` where the
+    picture's own clue stands): a rectangle's ``row_clues`` then ``column_clues``, another
+    geometry's ``lane_clues``."""
+    if isinstance(geometry, Rectangle):
+        return (_clue_list(doc.get("row_clues"), geometry.height, "row", palette)
+                + _clue_list(doc.get("column_clues"), geometry.width, "column", palette))
+    lanes = geometry.lanes()
+    return _clue_list(doc.get("lane_clues"), len(lanes), "lane_clues", palette, [lane.name for lane in lanes])
+
+
+def _name_and_meta(doc: Doc) -> tuple[str | None, tuple[tuple[str, str], ...]]:
     name = doc.get("name")
     if name is not None and not isinstance(name, str):
         raise DocError("name must be a string")
@@ -197,11 +271,21 @@ def puzzle_of(doc: Any) -> Puzzle | LanePuzzle:
         if not isinstance(lvl, dict):
             raise DocError("level must be an object")
         meta = [m for m in meta if m[0] != levelfmt.COMPLETED] + [[levelfmt.COMPLETED, "1" if lvl.get("completed") else "0"]]
-    chars = "".join(c.char for c in palette)
-    givens = tuple((r, c, chars.index(grid[r][c])) for r, c in _given_cells(doc.get("givens"), h, w))
-    p = Puzzle(tuple(r[0] for r in rows), tuple(c[0] for c in cols), name or None, None,
-               tuple((k, v) for k, v in meta), palette=palette,
-               row_colors=tuple(r[1] for r in rows), column_colors=tuple(c[1] for c in cols), givens=givens)
+    return name or None, tuple((k, v) for k, v in meta)
+
+
+def _rectangle(grid: tuple[str, ...], palette: Palette, typed: list[Typed | None], name: str | None,
+               meta: tuple[tuple[str, str], ...], givens: list[tuple[int, int]], doc: Doc) -> Puzzle:
+    """The :class:`~satnono.model.Puzzle` of a rectangle's document (its lanes the rows, then
+    the columns; givens ``(row, col, value)``; rules of :mod:`satnono.rules`)."""
+    h, w = len(grid), len(grid[0])
+    rl, rc, cl, cc = color_clues_of_grid(grid, palette)
+    own = list(zip(rl, rc)) + list(zip(cl, cc))
+    clues = [t if t is not None else d for t, d in zip(typed, own)]
+    rows, cols = clues[:h], clues[h:]
+    p = Puzzle(tuple(r[0] for r in rows), tuple(c[0] for c in cols), name, None, meta, palette=palette,
+               row_colors=tuple(r[1] for r in rows), column_colors=tuple(c[1] for c in cols),
+               givens=tuple((*divmod(cell, w), v) for cell, v in givens))
     if doc.get("rules"):
         p = _with_rules(p, doc["rules"])
     if p.is_solution(grid):
@@ -241,51 +325,6 @@ def _lane_clue(typed: tuple[tuple[Any, ...], tuple[int, ...]]) -> LineClue:
     return LineClue(tuple(1 if n == BLOT else n for n in lengths), tuple(colours), blots)
 
 
-def lane_puzzle_of(doc: Doc) -> LanePuzzle:
-    """The triddler a document describes (``geometry`` set); its goal is the picture when the
-    picture satisfies the clues.
-
-    Raises:
-        DocError: the document is malformed or beyond the editor's limits.
-    """
-    g = check_triangle(doc.get("geometry"))
-    palette = check_palette_doc(doc.get("palette"))
-    grid = doc.get("grid")
-    lengths = g.row_lengths()
-    if not isinstance(grid, list) or len(grid) != len(lengths) or not all(isinstance(r, str) for r in grid):
-        raise DocError(f"the picture must be a list of {len(lengths)} row strings (one a row of triangles)")
-    for r, (row, n) in enumerate(zip(grid, lengths)):
-        if len(row) != n:
-            raise DocError(f"row {r + 1} of the picture must have {n} cells, got {len(row)}")
-    cells = "".join(grid)
-    bad = set(cells) - {c.char for c in palette}
-    if bad:
-        raise DocError(f"the picture uses the character {min(bad)!r}, which is in no colour of the palette")
-    for key in ("row_clues", "column_clues"):
-        if doc.get(key) is not None:
-            raise DocError(f"a triddler's clues are lane_clues (one per lane), not {key}")
-    for key, what in (("givens", "revealed cells"), ("rules", "rules"), ("level", "a game level")):
-        if doc.get(key):
-            raise DocError(f"{what} are for rectangles in the editor so far, not for a triddler"
-                           if key != "level" else "a triddler cannot be a game level")
-    lanes = g.lanes()
-    typed = _clue_list(doc.get("lane_clues"), len(lanes), "lane_clues", palette, [lane.name for lane in lanes])
-    own = clues_of_picture(g, cells, palette)
-    clues = tuple(d if t is None else _lane_clue(t) for t, d in zip(typed, own))
-    name = doc.get("name")
-    if name is not None and not isinstance(name, str):
-        raise DocError("name must be a string")
-    meta = doc.get("meta") or []
-    if not isinstance(meta, list) or not all(
-            isinstance(m, list) and len(m) == 2 and all(isinstance(x, str) for x in m) for m in meta):
-        raise DocError("meta must be a list of [key, value] strings")
-    try:
-        p = LanePuzzle(g, clues, palette, name or None, tuple((k, v) for k, v in meta))
-    except ValueError as e:
-        raise DocError(str(e)) from None
-    return p.replace(goal=cells) if p.is_solution(cells) else p
-
-
 def _with_rules(puzzle: Puzzle, value: Any) -> Puzzle:
     """``puzzle`` with the document's rules (JSON objects as in a puzzle file; not givens,
     which the document holds as revealed cells)."""
@@ -300,19 +339,45 @@ def _with_rules(puzzle: Puzzle, value: Any) -> Puzzle:
         raise DocError(str(e)) from None
 
 
-def _given_cells(value: Any, h: int, w: int) -> list[tuple[int, int]]:
-    """The document's revealed cells: ``[[row, col], ...]`` (0-based); each shows the picture's value there."""
+def _given_cells(value: Any, grid: tuple[str, ...], triddler: bool) -> list[int]:
+    """The document's revealed cells, ``[[row, k], ...]`` (0-based: the k-th cell of the
+    picture's row; a rectangle's ``[row, col]``), as cell numbers; each shows the picture's
+    value there."""
     if value is None:
         return []
-    if not isinstance(value, list) or len(value) > h * w:
-        raise DocError("givens must be a list of [row, col] cells")
+    what = "[row, k]" if triddler else "[row, col]"
+    starts = [0]
+    for row in grid:
+        starts.append(starts[-1] + len(row))
+    if not isinstance(value, list) or len(value) > starts[-1]:
+        raise DocError(f"givens must be a list of {what} cells")
     out = set()
     for g in value:
         if not (isinstance(g, list) and len(g) == 2 and all(type(x) is int for x in g)
-                and 0 <= g[0] < h and 0 <= g[1] < w):
-            raise DocError(f"givens: {json.dumps(g)[:30]} is not a [row, col] cell of the {w}x{h} picture")
-        out.add((g[0], g[1]))
+                and 0 <= g[0] < len(grid) and 0 <= g[1] < len(grid[g[0]])):
+            shape = f"{len(grid[0])}x{len(grid)} picture" if not triddler else \
+                f"picture (rows of {', '.join(str(len(r)) for r in grid)} cells)"[:120]
+            raise DocError(f"givens: {json.dumps(g)[:30]} is not a {what} cell of the {shape}")
+        out.add(starts[g[0]] + g[1])
     return sorted(out)
+
+
+def _lane_rules(value: Any, geometry: Triangle) -> tuple[Any, ...]:
+    """The rules of a triddler's document (JSON objects as in a puzzle file), made lane rules
+    (:func:`satnono.lanerules.lane_rule_from`): ``count`` and ``connected``; a rule with no
+    meaning on the geometry (``symmetric``, ``no-square``, ``line``, a ``givens`` rule: the
+    document holds its givens as cells) is refused in one line."""
+    from ..lanerules import lane_rule_from
+    from ..rules import RuleError, rule_from_json
+
+    if value is None:
+        return ()
+    if not isinstance(value, list) or len(value) > MAX_RULES:
+        raise DocError(f"rules must be a list of at most {MAX_RULES} rule objects")
+    try:
+        return tuple(lane_rule_from(rule_from_json(obj), geometry) for obj in value)
+    except (RuleError, ValueError) as e:
+        raise DocError(str(e)) from None
 
 
 __all__ = ["Doc", "DocError", "EDITOR_MAX_CELLS", "EDITOR_MAX_SIDE", "EDITOR_MAX_TRIANGLE_SIDE", "EDITOR_SPARE_CHARS",

@@ -28,12 +28,10 @@ from ..formats import TRIDDLER_FORMATS, WRITABLE_FORMATS, dumps, format_from_suf
 from ..formats import level as levelfmt
 from ..formats.jsonfmt import clue_json
 from ..lines import shared_solver
-from ..lanecheck import settle_lanes
-from ..lanepuzzle import LanePuzzle, clue_text
-from ..lanes import Triangle
+from ..lanepuzzle import LanePuzzle
+from ..lanes import Geometry, Rectangle, Triangle
 from ..model import MAX_COLORS, WHITE, Color, Puzzle, default_palette
 from ..report import palette_list
-from ..results import Limits, Status
 from ..rules.protocol import to_json
 from ..solve import Checker
 from .document import (EDITOR_MAX_SIDE, EDITOR_SPARE_CHARS, Doc, DocError, check_palette_doc, check_triangle_size,
@@ -140,37 +138,41 @@ def doc_of(puzzle: Puzzle | LanePuzzle, fmt: str | None = None, level: dict[str,
 def lane_doc_of(puzzle: LanePuzzle, fmt: str | None = None, timeout: float = CHECK_TIMEOUT) -> Doc:
     """The document of a triddler (see :mod:`satnono.web.document`): its picture as
     :func:`doc_of` chooses one, ``lane_clues`` typed where a clue is blotted (all of them
-    without a picture), and what the page draws from: ``polygons`` (each cell's corners) and
-    ``lanes`` (each lane's ``family``, ``index``, ``name``, ``cells`` and ``clue`` as
-    ``[length, char]`` blocks, a blotted length ``"?"``).
+    without a picture), its ``givens`` as ``[row, k]`` cells and its ``rules``, and what the
+    page draws from: ``polygons`` (each cell's corners) and ``lanes`` (each lane's ``family``,
+    ``index``, ``name``, ``cells`` and ``clue`` as ``[length, char]`` blocks, a blotted length ``"?"``).
+
+    The givens are never dropped: without a solution to show, the empty picture shows the
+    given cells' values (every clue is typed then, so the picture does not change them).
 
     Raises:
-        DocError: not a triangle grid, beyond the editor's limits, or with rules or revealed cells
-            (which the editor would lose).
+        DocError: not a triangle grid, or beyond the editor's limits.
     """
     g = puzzle.geometry
     if not isinstance(g, Triangle):
         raise DocError(f"{puzzle.source or 'the puzzle'}: the editor draws rectangles and triangle grids, "
                        f"not a geometry of kind {g.kind!r}")
     check_triangle_size(g)
-    if getattr(puzzle, "rules", ()) or getattr(puzzle, "givens", ()):
-        raise DocError(f"{puzzle.source or 'the puzzle'}: the editor does not keep a triddler's rules and revealed "
-                       "cells yet (check, solve and count take them)")
     puzzle = _lane_editable(puzzle)
     cells: str | None = puzzle.goal if puzzle.goal is not None and puzzle.is_solution(puzzle.goal) else None
     if cells is None:
-        res = settle_lanes(puzzle, Limits(timeout=timeout), line_solver=shared_solver())
+        res = Checker(line_solver=shared_solver()).check(puzzle, timeout=timeout)
         if res.solutions:
             cells = str(res.solutions[0])  # (a picture: one character a cell)
     chars = puzzle.chars
     typed = [clue_json(c, chars) if c.blots else None for c in puzzle.clues]
     if cells is None:
-        cells = WHITE * g.cell_count
+        picture = list(WHITE * g.cell_count)
+        for cell, v in puzzle.givens:
+            picture[cell] = chars[v]
+        cells = "".join(picture)
         typed = [clue_json(c, chars) for c in puzzle.clues]
-    grid = ["".join(cells[i] for i in g.row_cells(r)) for r in range(g.rows)]
-    doc: Doc = {"geometry": g.as_json(), "grid": grid, "palette": palette_list(puzzle.palette), "lane_clues": typed,
+    at = page_cells(g)
+    doc: Doc = {"geometry": g.as_json(), "grid": ["".join(cells[i] for i in g.row_cells(r)) for r in range(g.rows)],
+                "palette": palette_list(puzzle.palette), "lane_clues": typed,
                 "name": puzzle.name, "meta": [[k, v] for k, v in puzzle.meta], "level": None, "format": fmt,
-                "givens": [], "rules": []}
+                "givens": [at[cell] for cell, _ in puzzle.givens],
+                "rules": [doc for rule in puzzle.rules if (doc := to_json(rule)) is not None]}
     return with_drawing(doc, puzzle)
 
 
@@ -292,20 +294,24 @@ def analyze(doc: Doc | Puzzle, timeout: float = CHECK_TIMEOUT) -> dict[str, Any]
         InternalError: a solution failed its re-check against the clues (a bug).
     """
     puzzle = _puzzle(doc)
-    if isinstance(puzzle, LanePuzzle):
-        return _analyze_lanes(puzzle, timeout)
     # the cells where two solutions differ (probing every open cell for the whole region costs seconds)
     d = diagnose(puzzle, timeout=timeout, line_solver=shared_solver(), probe_cells=False)
-    rows: list[str | None] = [None] * puzzle.height
-    cols: list[str | None] = [None] * puzzle.width
-    for o in d.open_lines:
-        (rows if o.axis == "row" else cols)[o.index] = str(o.placements)
+    if isinstance(puzzle, LanePuzzle):
+        at = page_cells(puzzle.geometry)
+        cells: Any = lambda keys: [at[c] for c in keys]  # noqa: E731
+        rows: list[str | None] | None = None
+        cols: list[str | None] | None = None
+    else:
+        cells = lambda keys: [list(c) for c in keys]  # noqa: E731
+        rows, cols = [None] * puzzle.height, [None] * puzzle.width
+        for o in d.open_lines:
+            (rows if o.axis == "row" else cols)[o.index] = str(o.placements)
     return {
         "status": d.status,
         "line_solvable": d.line_solvable,
         "left": len(d.undetermined),
-        "undetermined": [list(c) for c in d.undetermined],
-        "ambiguous": [list(c) for c in d.ambiguous],
+        "undetermined": cells(d.undetermined),
+        "ambiguous": cells(d.ambiguous),
         "row_counts": rows,
         "column_counts": cols,
         "conflict": [[a, i] for a, i in d.conflict],
@@ -317,43 +323,14 @@ def analyze(doc: Doc | Puzzle, timeout: float = CHECK_TIMEOUT) -> dict[str, Any]
     }
 
 
-def _analyze_lanes(puzzle: LanePuzzle, timeout: float) -> dict[str, Any]:
-    """:func:`analyze` of a triddler: :func:`satnono.lanecheck.settle_lanes` (which checks every
-    solution it gives against every clue); cells are ``[row, k]``, the k-th triangle of a row,
-    and ``conflict`` names a lane as ``[family, index]``; no placement counts."""
-    from ..logic.lanes import LaneState, propagate
-
-    g = puzzle.geometry
-    res = settle_lanes(puzzle, Limits(timeout=timeout), line_solver=shared_solver())
-    where = {}
-    for r in range(g.rows):  # type: ignore[attr-defined]
-        for k, c in enumerate(g.row_cells(r)):  # type: ignore[attr-defined]
-            where[c] = [r, k]
-    undetermined: list[int] = []
-    if res.status in (Status.UNIQUE, Status.MULTIPLE) and not res.line_solvable:
-        # the cells line logic leaves open (settle_lanes counts them; the page shades them)
-        lanes = [lane.cells for lane in puzzle.lanes]
-        state = LaneState.empty(g.cell_count, len(puzzle.palette))
-        if propagate(state, lanes, puzzle.clues, shared_solver()) is None:
-            undetermined = state.open_cells()
-    conflict = [[lane.family, lane.index] for lane, clue in zip(puzzle.lanes, puzzle.clues)
-                if res.status == Status.NONE and res.reason is not None
-                and res.reason.startswith(f"{lane.name}: clue {clue_text(clue, puzzle.chars)} ")]
-    return {
-        "status": str(res.status),
-        "line_solvable": res.line_solvable,
-        "left": res.stats.unknown_after_propagation if res.status != Status.NONE else 0,
-        "undetermined": [where[c] for c in undetermined],
-        "ambiguous": [where[c] for c in res.diff],
-        "row_counts": None,
-        "column_counts": None,
-        "conflict": conflict,
-        "conflict_rules": [],
-        "reason": res.reason,
-        "picture_ok": puzzle.goal is not None,
-        "timeout": timeout,
-        "seconds": round(res.seconds, 6),
-    }
+def page_cells(g: Geometry) -> list[list[int]]:
+    """Each cell of a geometry as the page names it, ``[row, k]``: the k-th cell of its row
+    (a triangle grid's row of triangles, a rectangle's row)."""
+    if isinstance(g, Triangle):
+        return [[r, k] for r in range(g.rows) for k in range(len(g.row_cells(r)))]
+    if isinstance(g, Rectangle):
+        return [[r, c] for r in range(g.height) for c in range(g.width)]
+    raise DocError(f"the editor draws rectangles and triangle grids, not a geometry of kind {g.kind!r}")
 
 
 def propose(doc: Doc | Puzzle, timeout: float = FIX_TIMEOUT, max_edits: int = 5) -> dict[str, Any]:
@@ -361,14 +338,13 @@ def propose(doc: Doc | Puzzle, timeout: float = FIX_TIMEOUT, max_edits: int = 5)
     :func:`puzzle_of` made of it), as the page shows them (:meth:`~satnono.fixer.FixResult.as_dict`).
 
     Only for a picture that satisfies its clues: each edit sets one cell of that picture to
-    ``char`` (another colour or the background; ``black`` is true for any colour).
+    ``char`` (another colour or the background; ``black`` is true for any colour).  On a
+    triddler each given and edit also names its ``cell`` by number, and ``row``, ``col`` are
+    its row and its place in the row (``[row, k]``, as the page names cells).
     """
     from ..fixer import FixError, fix
 
     puzzle = _puzzle(doc)
-    if isinstance(puzzle, LanePuzzle):
-        return {"status": "skipped", "reason": "fix proposals are for rectangles so far", "edits": [],
-                "givens_unique": None, "givens_line": None}
     if puzzle.goal is None:
         return {"status": "skipped", "reason": "the picture does not match the typed clues", "edits": [],
                 "givens_unique": None, "givens_line": None}

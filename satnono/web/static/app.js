@@ -6,7 +6,7 @@ import { TriBoard } from "./triboard.js";
 import {
   BACKGROUND, History, MAX_COLORS, MAX_SIDE, addColor, blank, cleared, clone, colorUsed, column, configure, editColor,
   height, inverted, isColor, isTriddler, lineClue, palette, parseClue, removeColor, resized, sameClue, setCell, typedBlocks, width, reveal,
-  mirrored, ruleFromSpec, ruleText,
+  mirrored, ruleFromSpec, ruleText, toggleGiven, untypeLanesAt,
 } from "./doc.js";
 
 const $ = (id) => document.getElementById(id);
@@ -68,7 +68,8 @@ async function post(path, body) {
 function docForServer(withFiles = true) {
   const d = state.doc;
   if (isTriddler(d)) {
-    return { geometry: d.geometry, grid: d.grid, palette: d.palette, lane_clues: d.lane_clues, name: d.name, meta: d.meta };
+    return { geometry: d.geometry, grid: d.grid, palette: d.palette, lane_clues: d.lane_clues, name: d.name, meta: d.meta,
+      givens: d.givens || [], rules: d.rules || [] };
   }
   return { grid: d.grid, palette: d.palette, row_clues: d.row_clues, column_clues: d.column_clues, name: d.name,
     meta: d.meta, givens: d.givens || [], rules: d.rules || [], level: withFiles ? d.level : null };
@@ -115,7 +116,8 @@ function render() {
   $("width").value = width(state.doc);
   $("height").value = height(state.doc);
   const tri = isTriddler(state.doc);
-  $("width").disabled = $("height").disabled = $("rule-add").disabled = tri;
+  $("width").disabled = $("height").disabled = tri;
+  $("rule-text").placeholder = tri ? "connected" : "symmetric:left-right";
   if (tri) $("width").value = $("height").value = ""; // a triddler's size is its outline (New triddler)
   const sel = $("save-format");
   for (const o of sel.options) o.hidden = tri ? !state.triddlerFormats.includes(o.value) : o.dataset.triddler === "only";
@@ -161,7 +163,7 @@ function addRule() {
   const input = $("rule-text");
   let rule;
   try {
-    rule = ruleFromSpec(input.value);
+    rule = ruleFromSpec(input.value, state.doc);
   } catch (e) {
     message(`Rule: ${e.message}.`);
     return;
@@ -365,7 +367,7 @@ async function requestFixes(version) {
   showFixes(data.result);
 }
 
-function where(r, c) { return `row ${r + 1}, col ${c + 1}`; }
+function where(r, c) { return isTriddler(state.doc) ? `row ${r + 1}, cell ${c + 1}` : `row ${r + 1}, col ${c + 1}`; }
 
 /** "N cells revealed to the player" with a button that removes them (when there are any). */
 function revealedNote(box) {
@@ -440,8 +442,7 @@ function showFixes(res, verdict) {
         if (shownFor !== state.version) return; // proposed for an older picture (the list is dimmed)
         edit((d) => {
           setCell(d, e.row, e.col, ch);
-          d.row_clues[e.row] = null; // the edit recomputes the clues of its row and column
-          d.column_clues[e.col] = null;
+          untypeLanesAt(d, e.row, e.col); // the edit recomputes the clues of its lanes (row and column)
         });
       });
   }
@@ -525,6 +526,11 @@ function startStroke(e) {
   const el = e.target.closest && e.target.closest(".cell");
   if (!el || (e.button !== 0 && e.button !== 2)) return;
   e.preventDefault();
+  if (e.shiftKey && e.button === 0) { // Shift+click: mark or unmark a cell revealed to the player
+    const r = Number(el.dataset.row), c = Number(el.dataset.col);
+    edit((d) => { toggleGiven(d, r, c); });
+    return;
+  }
   state.history.push(state.doc);
   const erase = e.button === 2 || e.ctrlKey || e.metaKey; // Ctrl+click: a right click on one-button pads
   state.stroke = { ch: erase ? BACKGROUND : state.ink, changed: false, last: null };

@@ -103,6 +103,31 @@ export function reveal(doc, cells) {
   return true;
 }
 
+/** Mark cell (r, c) (a triddler's: the k-th triangle of row r) revealed to the player, or unmark it when it is. */
+export function toggleGiven(doc, r, c) {
+  const had = (doc.givens || []).some(([gr, gc]) => gr === r && gc === c);
+  if (had) doc.givens = doc.givens.filter(([gr, gc]) => gr !== r || gc !== c);
+  else reveal(doc, [[r, c]]);
+}
+
+/** The cell number of a triddler's cell [r, k] (its rows' cells are numbered in turn). */
+export function cellNumber(doc, r, k) {
+  let n = k;
+  for (let i = 0; i < r; i++) n += doc.grid[i].length;
+  return n;
+}
+
+/** Forget the typed clues of the lanes through a cell (an edit recomputes them from the picture). */
+export function untypeLanesAt(doc, r, c) {
+  if (!isTriddler(doc)) {
+    doc.row_clues[r] = null;
+    doc.column_clues[c] = null;
+    return;
+  }
+  const cell = cellNumber(doc, r, c);
+  doc.lanes.forEach((lane, i) => { if (lane.cells.includes(cell)) doc.lane_clues[i] = null; });
+}
+
 /** A deep copy, except a level's file contents (long immutable strings), which copies share. */
 export function clone(doc) {
   const { level, ...rest } = doc;
@@ -271,10 +296,21 @@ export class History {
 
 const AXES = ["left-right", "top-bottom", "rotate180", "transpose"];
 
+// what a rule with no meaning on a triangle grid is refused with (the library refuses them too)
+const NOT_ON_TRIANGLES = {
+  symmetric: "symmetry has no meaning on a triangle grid",
+  "no-square": "2x2 squares have no meaning on a triangle grid",
+  line: "a line rule's cells are (row, column) pairs, which a triangle grid has not",
+};
+
 /** A rule's JSON object from its command-line spelling (symmetric:AXIS, count:=N[:c],
- * count:>=N, count:<=N, no-square[:c], connected[:c]); throws an Error with the reason. */
-export function ruleFromSpec(text) {
+ * count:>=N, count:<=N, no-square[:c], connected[:c]); throws an Error with the reason.
+ * For a triddler's document, only the rules with a meaning on triangles (count, connected). */
+export function ruleFromSpec(text, doc = null) {
   const [name, ...parts] = text.trim().split(":");
+  if (doc && isTriddler(doc) && NOT_ON_TRIANGLES[name]) {
+    throw new Error(`${name}: ${NOT_ON_TRIANGLES[name]} (a triddler takes count:=N, count:>=N, count:<=N, connected)`);
+  }
   if (name === "symmetric") {
     if (parts.length !== 1 || !AXES.includes(parts[0])) throw new Error(`write symmetric:AXIS with AXIS one of ${AXES.join(", ")}`);
     return { rule: "symmetric", axis: parts[0] };
@@ -310,6 +346,7 @@ function mirror(axis, h, w, r, c) {
 
 /** Cell (r, c) and every cell the document's symmetric rules tie to it (drawn together). */
 export function mirrored(doc, r, c) {
+  if (isTriddler(doc)) return [[r, c]];
   const h = height(doc), w = width(doc);
   const axes = (doc.rules || []).filter((x) => x.rule === "symmetric" && (x.axis !== "transpose" || h === w))
     .map((x) => x.axis);

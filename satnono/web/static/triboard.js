@@ -1,7 +1,7 @@
 // The board of a triddler: one SVG, each cell a triangle from the outline the server sends
 // (doc.polygons), each lane's clue along the outline (doc.lanes).  The same methods as Board
 // (draw, mark, counts, conflict, preview, clearPreview, recolor), cells addressed as
-// [row, k]: the k-th triangle of a row, left to right.
+// [row, k]: the k-th triangle of a row, left to right (given cells, fix proposals too).
 
 import { BACKGROUND, BLOT, clueText, isColor, lineClue, palette, typedBlocks } from "./doc.js";
 import { MIN_CLUE_FONT, textOn } from "./board.js";
@@ -190,6 +190,7 @@ export class TriBoard {
       grew = this._clue(i, blocks, t != null, doc, color) || grew;
     });
     if (grew) this._size();
+    this.mark("given", doc.givens || []); // cells revealed to the player
   }
 
   /** Lane i's clue: one number a block along the lane (a chip of its colour in colour, a "?" chip for a blot). */
@@ -247,6 +248,10 @@ export class TriBoard {
     if (cls === "open") this.markLayer.appendChild(el("polygon", { points: points(poly), class: "m-open", "data-mark": cls }));
     else if (cls === "diff" || cls === "preview") {
       this.markLayer.appendChild(el("polygon", { points: points(shrunk(poly, 0.62)), class: `m-${cls}`, "data-mark": cls }));
+    } else if (cls === "given" || cls === "reveal") { // a green ring (revealed), a green dot (to reveal)
+      const [x, y] = centroid(poly);
+      this.markLayer.appendChild(el("circle", { cx: x * S, cy: y * S, r: (cls === "given" ? 0.17 : 0.1) * S,
+        class: `m-${cls}`, "data-mark": cls }));
     }
   }
 
@@ -260,9 +265,15 @@ export class TriBoard {
     this.lanes.forEach((lane, i) => this.clueEls[i].classList.toggle("conflict", bad.has(`${lane.family} ${lane.index}`)));
   }
 
-  /** Show what a fix would change (cells to flip ``[[row, k, ch]]``); a triddler gets no proposals so far. */
-  preview(flips) {
+  /** Show what a fix would change: cells to flip (``[[row, k, ch]]``) or cells to reveal (``[[row, k]]``). */
+  preview(flips, reveals = []) {
     this.clearPreview();
+    for (const [r, k] of reveals) {
+      const c = this.cells[r]?.[k];
+      if (!c) continue;
+      c.classList.add("reveal");
+      this._overlay("reveal", this.polys[Number(c.dataset.cell)]);
+    }
     for (const [r, k, ch] of flips) {
       const c = this.cells[r]?.[k];
       if (!c) continue;
@@ -280,8 +291,9 @@ export class TriBoard {
           c.classList.remove("preview");
           c.style.fill = this.fill(c.dataset.v);
         }
+        c.classList.remove("reveal");
       }
     }
-    for (const m of [...this.markLayer.querySelectorAll('[data-mark="preview"]')]) m.remove();
+    for (const m of [...this.markLayer.querySelectorAll('[data-mark="preview"], [data-mark="reveal"]')]) m.remove();
   }
 }
