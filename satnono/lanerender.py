@@ -20,14 +20,12 @@ one palette character a cell (:meth:`~satnono.lanes.Triangle.text_rows`).
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable, Sequence
-from xml.sax.saxutils import escape
 
 from .lanepuzzle import LanePuzzle
 
 if TYPE_CHECKING:
     from .diagnose import Diagnosis
 
-GRID_RGB = (150, 150, 150)
 MARK = "×"
 
 
@@ -93,67 +91,20 @@ def picture_text(puzzle: LanePuzzle, cells: str, plain: bool = False, marks: Ite
     return "\n".join(lines)
 
 
-def _hex(rgb: Sequence[int]) -> str:
-    return "#{:02x}{:02x}{:02x}".format(*rgb)
-
-
-def picture_svg(puzzle: LanePuzzle, cells: str, cell: int = 16,
-                fills: Sequence[Sequence[int]] | None = None) -> str:
+def picture_svg(puzzle: LanePuzzle, cells: str, cell: int = 16, text: bool = True) -> str:
     """An SVG picture of ``cells`` (a solution) in the puzzle's colours: each cell's outline
-    ``cell`` pixels a side, filled, with thin grid lines; ``fills``: each cell's RGB colour
-    instead (``cells`` is then not read)."""
-    g = puzzle.geometry
-    rgb = {c.char: c.rgb for c in puzzle.palette}
-    background = puzzle.palette[0].char
-    polys = [g.cell_polygon(c) for c in range(g.cell_count)]
-    m = 2
-    width = max((x for poly in polys for x, _ in poly), default=0.0) * cell + 2 * m
-    height = max((y for poly in polys for _, y in poly), default=0.0) * cell + 2 * m
-    title = escape(puzzle.name or puzzle.source or "nonogram")
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
-             f'viewBox="0 0 {width:.2f} {height:.2f}">', f"<title>{title}</title>",
-             f'<rect x="0" y="0" width="{width:.2f}" height="{height:.2f}" fill="#ffffff"/>']
-    for c, poly in enumerate(polys):
-        points = " ".join(f"{m + x * cell:.2f},{m + y * cell:.2f}" for x, y in poly)
-        if fills is not None:
-            fill = _hex(fills[c])
-        else:
-            fill = "#ffffff" if cells[c] == background else _hex(rgb.get(cells[c], (128, 128, 128)))
-        parts.append(f'<polygon points="{points}" fill="{fill}" stroke="{_hex(GRID_RGB)}" stroke-width="0.5"/>')
-    parts.append("</svg>")
-    return "\n".join(parts) + "\n"
+    ``cell`` pixels a side, the grid lines, and with ``text`` the clues beyond the lanes' ends
+    (:func:`satnono.render.picture_layout`, which draws every geometry)."""
+    from .render import picture_svg as svg
+
+    return svg(puzzle, cells, cell, text)
 
 
-def picture_png(puzzle: LanePuzzle, cells: str, scale: int = 16,
-                fills: Sequence[Sequence[int]] | None = None) -> bytes:
-    """A PNG picture of ``cells``, ``scale`` pixels a cell side (Pillow); ``fills`` as
-    :func:`picture_svg`'s."""
-    import io
+def picture_png(puzzle: LanePuzzle, cells: str, scale: int = 16, text: bool = True) -> bytes:
+    """A PNG picture of ``cells``, ``scale`` pixels a cell side, as :func:`picture_svg`'s."""
+    from .render import picture_png as png
 
-    from PIL import Image, ImageDraw
-    from PIL.PngImagePlugin import PngInfo
-
-    g = puzzle.geometry
-    rgb = {c.char: c.rgb for c in puzzle.palette}
-    background = puzzle.palette[0].char
-    polys = [g.cell_polygon(c) for c in range(g.cell_count)]
-    m = 2
-    width = int(max((x for poly in polys for x, _ in poly), default=0.0) * scale) + 2 * m + 1
-    height = int(max((y for poly in polys for _, y in poly), default=0.0) * scale) + 2 * m + 1
-    image = Image.new("RGB", (width, height), (255, 255, 255))
-    draw = ImageDraw.Draw(image)
-    for c, poly in enumerate(polys):
-        if fills is not None:
-            fill = tuple(fills[c])
-        else:
-            fill = (255, 255, 255) if cells[c] == background else tuple(rgb.get(cells[c], (128, 128, 128)))
-        draw.polygon([(m + x * scale, m + y * scale) for x, y in poly], fill=fill, outline=GRID_RGB)
-    info = PngInfo()
-    if puzzle.name is not None:
-        info.add_itxt("Title", puzzle.name)
-    out = io.BytesIO()
-    image.save(out, format="PNG", pnginfo=info)
-    return out.getvalue()
+    return png(puzzle, cells, scale, text)
 
 
 # --------------------------------------------------------------------------
@@ -199,20 +150,19 @@ def heat_text(d: Diagnosis, ascii: bool = False) -> str:
 
 
 def heat_svg(d: Diagnosis, cell: int = 16) -> str:
-    """The heat map of a diagnosis as SVG: each cell's outline filled with its level's colour
-    (:data:`satnono.render.COLOURS`)."""
-    from .render import COLOURS
+    """The heat map of a diagnosis as SVG: :func:`satnono.render.render_svg`, which draws every
+    geometry (each cell's outline filled with its level's colour, the clues beyond the lanes' ends,
+    the placement counts, conflicting lanes framed, a title and a legend)."""
+    from .render import render_svg
 
-    assert isinstance(d.puzzle, LanePuzzle)
-    return picture_svg(d.puzzle, "", cell, fills=[COLOURS[v] for v in _heat_levels(d)])
+    return render_svg(d, cell)
 
 
-def heat_png(d: Diagnosis, scale: int = 16) -> bytes:
-    """The heat map of a diagnosis as PNG (:func:`heat_svg`'s colours)."""
-    from .render import COLOURS
+def heat_png(d: Diagnosis, scale: int | None = None) -> bytes:
+    """The heat map of a diagnosis as PNG (:func:`satnono.render.render_png`)."""
+    from .render import render_png
 
-    assert isinstance(d.puzzle, LanePuzzle)
-    return picture_png(d.puzzle, "", scale, fills=[COLOURS[v] for v in _heat_levels(d)])
+    return render_png(d, scale)
 
 
 __all__ = ["heat_png", "heat_svg", "heat_text", "picture_png", "picture_svg", "picture_text"]

@@ -12,12 +12,14 @@ solution but found only by search.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from html import escape
-from typing import TYPE_CHECKING, Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from .diagnose import Diagnosis, heat
-from .lanes import FAMILY_NAMES
+from .lanes import FAMILY_NAMES, Geometry, Rectangle
 from .model import Puzzle, plain_black
 from .clues import COLUMN, ROW, LineClue
 
@@ -222,6 +224,9 @@ class _Text:
     rotate: bool = False  # turned 90 degrees clockwise, reading downwards from (x, y)
     bold: bool = False
     rgb: tuple[int, int, int] = TEXT_RGB
+    angle: float = 0.0
+    """Degrees clockwise: the text is turned about ``(x, y)``, which is then on its middle line
+    (not its baseline): a clue along a slanted lane."""
 
 
 @dataclass(slots=True)
@@ -245,19 +250,6 @@ class _Line:
     width: float
 
 
-@dataclass(slots=True)
-class Layout:
-    """Where everything goes; ``x0``, ``y0`` is the top left corner of the grid."""
-
-    width: int
-    height: int
-    x0: int
-    y0: int
-    cell: int
-    title: str
-    items: list = field(default_factory=list)
-
-
 def _title(d: Diagnosis) -> str:
     p = d.puzzle
     verdict = {"unique": "unique", "multiple": "several solutions", "none": "no solution",
@@ -273,13 +265,359 @@ def _title(d: Diagnosis) -> str:
     return text if len(text) <= _TITLE_MAX else text[:_TITLE_MAX - 1] + "\u2026"
 
 
-def layout(d: Diagnosis, cell: int = 16, text: bool = True) -> Layout:
-    """The picture of ``d`` with cells of ``cell`` pixels; ``text=False`` leaves out the clues
-    and placement counts (for grids too large for them to be read)."""
-    p = d.puzzle
-    assert isinstance(p, Puzzle), "layout() draws rectangles (lanerender draws other geometries)"
-    levels = heat(d)
+@dataclass(slots=True)
+class _Poly:
+    points: tuple[tuple[float, float], ...]
+    fill: tuple[int, int, int] | None
+    stroke: tuple[int, int, int] | None = None
+    width: float = 1.0
+
+
+@dataclass(slots=True)
+class Layout:
+    """Where everything goes; ``x0``, ``y0`` is the top left corner of the grid (of the box
+    around the cells' outlines)."""
+
+    width: int
+    height: int
+    x0: int
+    y0: int
+    cell: int
+    title: str
+    items: list = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------
+# Cells and lanes through the geometry: every cell is drawn from its outline
+# (``geometry.cell_polygon``) and every clue beyond one end of its lane, so a new geometry
+# needs only its outlines.  The rectangle's clue layout (rows' clues in one line at the left,
+# columns' stacked above, colour numbers spaced as they always were) and its grid lines (full
+# lines, thicker every five) are that geometry's specialisation, byte for byte as before.
+
+
+def _shape(poly: Sequence[tuple[float, float]], x0: float, y0: float, cell: int,
+           fill: tuple[int, int, int] | None, stroke: tuple[int, int, int] | None = None,
+           width: float = 1.0) -> _Rect | _Poly:
+    """An outline ``cell`` pixels a unit with its origin at ``(x0, y0)``: a :class:`_Rect` when it
+    is an upright rectangle (a rectangle's cells and lanes), else a :class:`_Poly`."""
+    if len(poly) == 4:  # clockwise from the top left corner when upright
+        (ax, ay), (bx, by), (cx, cy), (dx, dy) = poly
+        if ay == by and bx == cx and cy == dy and dx == ax and ax < bx and ay < cy:
+            return _Rect(x0 + ax * cell, y0 + ay * cell, (cx - ax) * cell, (cy - ay) * cell, fill, stroke, width)
+    return _Poly(tuple((x0 + x * cell, y0 + y * cell) for x, y in poly), fill, stroke, width)
+
+
+def _outlines(geometry: Geometry) -> tuple[tuple[tuple[float, float], ...], ...]:
+    """Every cell's outline, in cell order (kept for the last few geometries drawn, when they
+    can be hashed)."""
+    try:
+        return _outlines_of(geometry)  # type: ignore[arg-type]  # (a frozen dataclass hashes)
+    except TypeError:  # an unhashable geometry
+        return tuple(geometry.cell_polygon(c) for c in range(geometry.cell_count))
+
+
+@lru_cache(maxsize=4)
+def _outlines_of(geometry: Geometry) -> tuple[tuple[tuple[float, float], ...], ...]:
+    return tuple(geometry.cell_polygon(c) for c in range(geometry.cell_count))
+
+
+def _extent(geometry, polys: Sequence[Sequence[tuple[float, float]]] | None = None) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+    """The width and height of the box round the cells' outlines (a rectangle's without drawing them)."""
+    if isinstance(geometry, Rectangle):
+        return geometry.width, geometry.height
+    polys = _outlines(geometry) if polys is None else polys
+    return (max((x for poly in polys for x, _ in poly), default=0), max((y for poly in polys for _, y in poly), default=0))
+
+
+def _hull(points: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The convex hull, clockwise on screen, without points on its edges (a lane's outline)."""
+    pts = sorted(set(points))
+    if len(pts) < 3:
+        return pts
+
+    def cross(o, a, b):  # type: ignore[no-untyped-def]
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+    lower: list[tuple[float, float]] = []
+    upper: list[tuple[float, float]] = []
+    for pt in pts:
+        while len(lower) >= 2 and cross(lower[-2], lower[-1], pt) <= 1e-9:
+            lower.pop()
+        lower.append(pt)
+    for pt in reversed(pts):
+        while len(upper) >= 2 and cross(upper[-2], upper[-1], pt) <= 1e-9:
+            upper.pop()
+        upper.append(pt)
+    return lower[:-1] + upper[:-1]
+
+
+def _centroid(poly: Sequence[tuple[float, float]]) -> tuple[float, float]:
+    return sum(x for x, _ in poly) / len(poly), sum(y for _, y in poly) / len(poly)
+
+
+def _grid_lines(geometry, lanes: Sequence, x0: float, y0: float, cell: int) -> list[_Line]:  # type: ignore[no-untyped-def]
+    """The lines between cells: every edge of the outlines once, thicker on the outside and
+    between the 5th and 6th, 10th and 11th, ... lanes of a family.  A rectangle's are drawn as
+    full rows and columns (its specialisation: the same lines, as its pictures always had them)."""
+    out: list[_Line] = []
+    if isinstance(geometry, Rectangle):
+        h, w = geometry.height, geometry.width
+        for r in range(h + 1):
+            out.append(_Line(x0, y0 + r * cell, x0 + w * cell, y0 + r * cell, GRID_RGB,
+                             2 if r % 5 == 0 or r == h else 1))
+        for c in range(w + 1):
+            out.append(_Line(x0 + c * cell, y0, x0 + c * cell, y0 + h * cell, GRID_RGB,
+                             2 if c % 5 == 0 or c == w else 1))
+        return out
+    polys = _outlines(geometry)
+    place: list[dict[str, int]] = [{} for _ in polys]  # each cell's lane index in each family
+    for lane in lanes:
+        for c in lane.cells:
+            place[c][lane.family] = lane.index
+    edges: dict[tuple[tuple[float, float], tuple[float, float]], list[int]] = {}
+    for c, poly in enumerate(polys):
+        for a, b in zip(poly, (*poly[1:], poly[0])):
+            key = tuple(sorted(((round(a[0], 6), round(a[1], 6)), (round(b[0], 6), round(b[1], 6)))))
+            edges.setdefault(key, []).append(c)  # type: ignore[arg-type]
+    for ((xa, ya), (xb, yb)), cells in edges.items():
+        thick = len(cells) == 1
+        if not thick:
+            one, two = place[cells[0]], place[cells[1]]
+            apart = [f for f in one if f in two and one[f] != two[f]]
+            thick = len(apart) == 1 and max(one[apart[0]], two[apart[0]]) % 5 == 0
+        out.append(_Line(x0 + xa * cell, y0 + ya * cell, x0 + xb * cell, y0 + yb * cell, GRID_RGB, 2 if thick else 1))
+    return out
+
+
+def _directions(lanes: Sequence, centres: Sequence[tuple[float, float]]) -> dict[str, tuple[float, float]]:
+    """Per family, the unit vector pointing out of a lane at its first cell (every family's lanes
+    are parallel): from the middle of its last two cells to the middle of its first two (the
+    midpoints of edges inside the lane, on its axis); a family of one-cell lanes gets a direction
+    of its own round the circle."""
+    longest: dict[str, Sequence[int]] = {}
+    for lane in lanes:
+        if len(lane.cells) > len(longest.get(lane.family, ())):
+            longest[lane.family] = lane.cells
+    out: dict[str, tuple[float, float]] = {}
+    for k, (family, cells) in enumerate(longest.items()):
+        if len(cells) >= 2:
+            (ax, ay), (bx, by) = centres[cells[0]], centres[cells[1]]
+            (cx, cy), (dx, dy) = centres[cells[-2]], centres[cells[-1]]
+            vx, vy = (ax + bx - cx - dx) / 2, (ay + by - cy - dy) / 2
+            if len(cells) == 2:
+                vx, vy = ax - bx, ay - by
+        else:
+            angle = math.pi + k * math.pi / len(longest)
+            vx, vy = math.cos(angle), math.sin(angle)
+        n = math.hypot(vx, vy)
+        out[family] = (vx / n, vy / n)
+    return out
+
+
+def _clue_ends(directions: dict[str, tuple[float, float]]) -> dict[str, bool]:
+    """Per family, whether its clues sit before the lanes' first cells (else after their last):
+    family by family, the end that points away from the ends already taken (the first on a tie).
+    A rectangle's rows get the left, its columns the top; a triddler's rows the left, its ``/``
+    lines the top and upper right, its ``\\`` lines the bottom and lower right, as webpbn shows them."""
+    taken: list[tuple[float, float]] = []
+    out: dict[str, bool] = {}
+    for family, (ux, uy) in directions.items():
+        def near(vx: float, vy: float) -> float:
+            return max((vx * tx + vy * ty for tx, ty in taken), default=-1.0)
+        first = near(ux, uy) <= near(-ux, -uy) + 1e-9
+        out[family] = first
+        taken.append((ux, uy) if first else (-ux, -uy))
+    return out
+
+
+@dataclass(slots=True)
+class _Clues:
+    """Clues and placement counts round the cells: the room they take on each side, and their
+    items, made once the corner of the cells' box is known (``draw(x0, y0)``)."""
+
+    left: int
+    top: int
+    right: int
+    bottom: int
+    draw: Callable[[float, float], list]
+    note: str = ""
+    """The legend's line on the counts ("" without counts)."""
+
+
+def _rectangle_clues(p: Puzzle, counts: dict[tuple[str, int], str], cell: int, fs: int, pad: int, text: bool,
+                     colour: bool, ink: Sequence[tuple[int, int, int]]) -> _Clues:
+    """The rectangle's clues: a row's in one line left of it, a column's stacked above it; the
+    placement counts right of the rows and below the columns."""
     h, w = p.height, p.width
+    row_clues = [" ".join(_numbers(c)) or "0" for c in p.row_clues] if text else []
+    col_clues = [_numbers(c) or ["0"] for c in p.column_clues] if text else []
+    col_inks = [[ink[v] for v in cs] or [TEXT_RGB] for cs in p.column_colors] if text else []
+    row_counts = {i: t for (axis, i), t in counts.items() if axis == ROW} if text else {}
+    col_counts = {i: t for (axis, i), t in counts.items() if axis == COLUMN} if text else {}
+    left = int(max((len(t) for t in row_clues), default=0) * _EM * fs) + (pad if text else 0)
+    top = max((len(c) for c in col_clues), default=0) * cell + (pad if text else 0)
+    right = int(max((len(t) for t in row_counts.values()), default=0) * _EM * fs) + pad
+    longest = max((len(t) for t in col_counts.values()), default=0)
+    upright = longest == 1  # one-digit counts stand under their column, longer ones turn
+    bottom = (fs + pad if upright and longest else int(longest * _EM * fs)) + pad
+
+    def draw(x0: float, y0: float) -> list:
+        items: list = []
+        base = cell * 3 // 4 + 1  # baseline of text centred in a cell
+        for r, t in enumerate(row_clues):
+            if not colour:
+                items.append(_Text(x0 - pad, y0 + r * cell + base, t, fs, "end"))
+                continue
+            # each number in its block's colour, laid out from the grid leftwards
+            x: float = x0 - pad
+            for t, v in reversed(list(zip(_numbers(p.row_clues[r]), p.row_colors[r]))):
+                items.append(_Text(x, y0 + r * cell + base, t, fs, "end", bold=True, rgb=ink[v]))
+                x -= (len(t) + 1) * _EM * fs
+            if not p.rows[r]:
+                items.append(_Text(x, y0 + r * cell + base, "0", fs, "end"))
+        for c, nums in enumerate(col_clues):
+            inks = col_inks[c]
+            for k, (t, rgb) in enumerate(zip(reversed(nums), reversed(inks))):
+                size = fs if len(t) == 1 else fs - 2 if len(t) == 2 else max(7, fs * 2 // 3)  # keep neighbours apart
+                items.append(_Text(x0 + c * cell + cell / 2, y0 - pad - k * cell - (cell - base), t, size, "middle",
+                                   bold=colour, rgb=rgb))
+        for r, t in row_counts.items():
+            items.append(_Text(x0 + w * cell + pad // 2, y0 + r * cell + base, t, fs, rgb=NOTE_RGB))
+        for c, t in col_counts.items():
+            if upright:
+                items.append(_Text(x0 + c * cell + cell / 2, y0 + h * cell + pad // 2 + fs, t, fs, "middle",
+                                   rgb=NOTE_RGB))
+            else:
+                items.append(_Text(x0 + c * cell + cell / 2 - fs * 0.35, y0 + h * cell + pad // 2, t, fs,
+                                   rotate=True, rgb=NOTE_RGB))
+        return items
+    note = "numbers right of rows and below columns: placements left after line logic" if row_counts or col_counts else ""
+    return _Clues(left, top, right, bottom, draw, note)
+
+
+def _lane_clues(p: Puzzle | LanePuzzle, counts: dict[tuple[str, int], str], cell: int, fs: int, pad: int, text: bool, colour: bool,
+                ink: Sequence[tuple[int, int, int]]) -> _Clues:
+    """Any geometry's clues, each beyond one end of its lane (:func:`_clue_ends`), in clue order
+    read left to right (top to bottom): along an upright lane stacked a cell apart (a rectangle's
+    columns), along any other in one line on the lane's axis, turned with a slanted lane; a
+    placement count beyond the other end."""
+    if not text:
+        return _Clues(0, 0, pad, pad, lambda x0, y0: [])
+    polys = _outlines(p.geometry)
+    lanes, clues = p.lanes, p.lane_clues
+    centres = [_centroid(poly) for poly in polys]
+    directions = _directions(lanes, centres)
+    at_first = _clue_ends(directions)
+    base = cell * 3 // 4 + 1
+    lift = base - cell / 2  # from a text's middle to its baseline
+    rel: list[_Text] = []  # with the cells' box at (0, 0)
+
+    def end_point(cells: Sequence[int], ux: float, uy: float, first: bool) -> tuple[float, float]:
+        """Where the lane's axis (half way between the sides of its strip) leaves its end cell
+        (the farthest corner along it), in pixels."""
+        across = [-uy * x + ux * y for c in cells for x, y in polys[c]]
+        middle = (max(across) + min(across)) / 2
+        along = max(ux * x + uy * y for x, y in polys[cells[0] if first else cells[-1]])
+        return (along * ux - middle * uy) * cell, (along * uy + middle * ux) * cell
+
+    def place(seq: list[tuple[str, tuple[int, int, int]]], at: tuple[float, float], ux: float, uy: float,
+              bold: bool, size: int) -> None:
+        """``seq`` (in clue order) outwards from ``at`` along ``(ux, uy)``, reading left to right
+        or top to bottom."""
+        ax, ay = at
+        if abs(ux) < 1e-9:  # along an upright lane: stacked, a cell apart (a rectangle's columns)
+            for k, (t, rgb) in enumerate(reversed(seq) if uy < 0 else seq):
+                step = pad + k * cell + cell / 2
+                small = size if len(t) == 1 else size - 2 if len(t) == 2 else max(7, size * 2 // 3)
+                rel.append(_Text(ax + ux * step, ay + uy * step + lift, t, small, "middle", bold=bold, rgb=rgb))
+            return
+        # along any other lane: one line on the lane's axis (turned with a slanted lane)
+        anchor = "end" if ux < 0 else "start"
+        angle = math.degrees(math.atan2(uy, ux) if ux > 0 else math.atan2(-uy, -ux))
+        x, y = ax + ux * pad, ay + uy * pad
+        if angle == 0:
+            y += lift
+        parts = seq if bold else [(" ".join(t for t, _ in seq), seq[0][1])]
+        for t, rgb in reversed(parts) if ux < 0 else parts:  # from the cells outwards
+            rel.append(_Text(x, y, t, size, anchor, bold=bold, rgb=rgb, angle=angle))
+            advance = (len(t) + 1) * _EM * size
+            x, y = x + ux * advance, y + uy * advance
+
+    for lane, clue in zip(lanes, clues):
+        if not lane.cells:
+            continue
+        ux, uy = directions[lane.family]
+        first = at_first[lane.family]
+        if not first:
+            ux, uy = -ux, -uy
+        seq = list(zip(_numbers(clue), (ink[v] for v in clue.colors))) or [("0", TEXT_RGB)]
+        place(seq, end_point(lane.cells, ux, uy, first), ux, uy, colour, fs)
+        count = counts.get((lane.family, lane.index))
+        if count:
+            place([(count, NOTE_RGB)], end_point(lane.cells, -ux, -uy, not first), -ux, -uy, False,
+                  fs if len(count) <= 2 else max(7, fs * 2 // 3))
+    gw, gh = (v * cell for v in _extent(p.geometry, polys))
+    lo_x = lo_y = 0.0
+    hi_x, hi_y = gw, gh
+    for it in rel:
+        for x, y in _text_corners(it):
+            lo_x, hi_x, lo_y, hi_y = min(lo_x, x), max(hi_x, x), min(lo_y, y), max(hi_y, y)
+
+    def draw(x0: float, y0: float) -> list:
+        return [_Text(x0 + it.x, y0 + it.y, it.text, it.size, it.anchor, it.rotate, it.bold, it.rgb, it.angle)
+                for it in rel]
+    note = "numbers beyond a lane's other end: placements left after line logic" if counts else ""
+    return _Clues(math.ceil(-lo_x), math.ceil(-lo_y), math.ceil(hi_x - gw) + pad, math.ceil(hi_y - gh) + pad, draw, note)
+
+
+def _text_corners(it: _Text) -> list[tuple[float, float]]:
+    """The corners of the box a text takes, as the layout estimates text widths."""
+    w = len(it.text) * _EM * it.size
+    start = -(w if it.anchor == "end" else w / 2 if it.anchor == "middle" else 0)
+    if not it.angle:
+        return [(it.x + start, it.y - it.size), (it.x + start + w, it.y + it.size * 0.3)]
+    cos, sin = math.cos(math.radians(it.angle)), math.sin(math.radians(it.angle))
+    half = it.size * 0.6
+    return [(it.x + a * cos - b * sin, it.y + a * sin + b * cos) for a in (start, start + w) for b in (-half, half)]
+
+
+def _levels(d: Diagnosis) -> list[int]:
+    """:func:`satnono.diagnose.heat`'s level of each cell, in cell order (any geometry)."""
+    if isinstance(d.puzzle, Puzzle):
+        return [v for row in heat(d) for v in row]
+    from .diagnose import lane_heat
+
+    return lane_heat(d)
+
+
+def _known_chars(d: Diagnosis) -> list[str]:
+    """:func:`_settled_chars` in cell order (any geometry)."""
+    if isinstance(d.puzzle, Puzzle):
+        return [ch for row in _settled_chars(d) for ch in row]
+    known = [ch if ch != "?" else "" for ch in d.after_line]
+    if d.solutions and (d.status == "unique" or (d.status == "multiple" and d.ambiguity_complete)):
+        s1: str = d.solutions[0]  # type: ignore[assignment]  # (a picture here)
+        cells: list[int] = d.undetermined  # type: ignore[assignment]  # (cell numbers here)
+        for cell in cells:
+            known[cell] = s1[cell]
+    return known
+
+
+def _clues(p: Puzzle | LanePuzzle, counts: dict[tuple[str, int], str], cell: int, fs: int, pad: int, text: bool, colour: bool) -> _Clues:
+    """The clues of ``p`` round its cells: a rectangle's as it has always had them, any other
+    geometry's beyond its lanes' ends."""
+    ink = [TEXT_RGB] + [_readable(c.rgb) for c in p.palette[1:]]  # clue text per colour index
+    if isinstance(p, Puzzle):
+        return _rectangle_clues(p, counts, cell, fs, pad, text, colour, ink)
+    return _lane_clues(p, counts, cell, fs, pad, text, colour, ink)
+
+
+def layout(d: Diagnosis, cell: int = 16, text: bool = True) -> Layout:
+    """The picture of ``d`` (a puzzle of any geometry) with cells of ``cell`` pixels a side;
+    ``text=False`` leaves out the clues and placement counts (for grids too large for them to
+    be read)."""
+    p = d.puzzle
+    g = p.geometry
+    levels = _levels(d)
     fs = max(8, round(cell * 0.75))  # clue and count text
     ts, ls = 14, 12  # title and legend text
     pad = 6
@@ -287,91 +625,51 @@ def layout(d: Diagnosis, cell: int = 16, text: bool = True) -> Layout:
     title = _title(d)
     colour = not plain_black(p.palette)  # a one-colour puzzle of its own is drawn in its colour
     rgb_of = {c.char: c.rgb for c in p.palette}
-    ink = [TEXT_RGB] + [_readable(c.rgb) for c in p.palette[1:]]  # clue text per colour index
-    row_clues = [" ".join(_numbers(c)) or "0" for c in p.row_clues] if text else []
-    col_clues = [_numbers(c) or ["0"] for c in p.column_clues] if text else []
-    col_inks = [[ink[v] for v in cs] or [TEXT_RGB] for cs in p.column_colors] if text else []
-    row_counts = {o.index: f"{o.placements:,}" for o in d.open_lines if o.axis == ROW} if text else {}
-    col_counts = {o.index: f"{o.placements:,}" for o in d.open_lines if o.axis == COLUMN} if text else {}
-    left = int(max((len(t) for t in row_clues), default=0) * _EM * fs) + (pad if text else 0)
-    top = max((len(c) for c in col_clues), default=0) * cell + (pad if text else 0)
-    right = int(max((len(t) for t in row_counts.values()), default=0) * _EM * fs) + pad
-    longest = max((len(t) for t in col_counts.values()), default=0)
-    upright = longest == 1  # one-digit counts stand under their column, longer ones turn
-    bottom = (fs + pad if upright and longest else int(longest * _EM * fs)) + pad
-    used = sorted({v for row in levels for v in row})
+    counts = {(o.axis, o.index): f"{o.placements:,}" for o in d.open_lines} if text else {}
+    clues = _clues(p, counts, cell, fs, pad, text, colour)
+    used = sorted(set(levels))
     level_rgb = {**dict(enumerate(COLOURS)), **mark_colours(p.palette)}
     legend: list[tuple[tuple[int, int, int] | None, str, bool]] = [
         (level_rgb[v], LEVEL_NAMES[v], False) for v in used if not (colour and v in (1, 6))]
-    chars = _settled_chars(d) if colour else []
+    chars = _known_chars(d) if colour else []
     if colour:
         legend[:0] = [(c.rgb, f"{c.name} ({c.char})", False) for c in p.palette[1:]]
         if 6 in used:
             legend.append((_lighter((0x80, 0x80, 0x80)), "lighter: that colour, but only found by search", False))
 
-    def fill(r: int, c: int, v: int) -> tuple[int, int, int]:
-        if colour and v in (1, 6) and chars[r][c]:
-            rgb = rgb_of[chars[r][c]]
+    def fill(i: int, v: int) -> tuple[int, int, int]:
+        if colour and v in (1, 6) and chars[i]:
+            rgb = rgb_of[chars[i]]
             return _lighter(rgb) if v == 6 else rgb
         return level_rgb[v]
     if d.conflict:
         quality = "a minimal" if d.conflict_minimal else "a"
         legend.append((None, f"red frame: a line of {quality} set of clues that admit no solution together", True))
-    if row_counts or col_counts:
-        legend.append((None, "numbers right of rows and below columns: placements left after line logic", False))
+    if clues.note:
+        legend.append((None, clues.note, False))
+    gw, gh = (v * cell for v in _extent(g))
     title_h = ts + pad
-    x0 = margin + left
-    y0 = margin + title_h + top
-    legend_y = y0 + h * cell + bottom + pad
+    x0 = margin + clues.left
+    y0 = margin + title_h + clues.top
+    legend_y = y0 + gh + clues.bottom + pad
     legend_w = max((cell + 6 + len(t) * _EM * ls for _, t, _ in legend), default=0)
-    width = int(max(x0 + w * cell + right + margin, margin * 2 + len(title) * _EM * ts, margin * 2 + legend_w))
+    width = int(max(x0 + gw + clues.right + margin, margin * 2 + len(title) * _EM * ts, margin * 2 + legend_w))
     height = int(legend_y + len(legend) * (cell + 4) + margin)
     out = Layout(width, height, x0, y0, cell, title)
     items = out.items
     items.append(_Rect(0, 0, width, height, (0xFF, 0xFF, 0xFF)))
     items.append(_Text(margin, margin + ts, title, ts, bold=True))
-    for r, row in enumerate(levels):
-        for c, v in enumerate(row):
-            if v:
-                items.append(_Rect(x0 + c * cell, y0 + r * cell, cell, cell, fill(r, c, v)))
-    for r in range(h + 1):
-        items.append(_Line(x0, y0 + r * cell, x0 + w * cell, y0 + r * cell, GRID_RGB,
-                           2 if r % 5 == 0 or r == h else 1))
-    for c in range(w + 1):
-        items.append(_Line(x0 + c * cell, y0, x0 + c * cell, y0 + h * cell, GRID_RGB,
-                           2 if c % 5 == 0 or c == w else 1))
-    base = cell * 3 // 4 + 1  # baseline of text centred in a cell
-    for r, t in enumerate(row_clues):
-        if not colour:
-            items.append(_Text(x0 - pad, y0 + r * cell + base, t, fs, "end"))
-            continue
-        # each number in its block's colour, laid out from the grid leftwards
-        x: float = x0 - pad
-        for t, v in reversed(list(zip(_numbers(p.row_clues[r]), p.row_colors[r]))):
-            items.append(_Text(x, y0 + r * cell + base, t, fs, "end", bold=True, rgb=ink[v]))
-            x -= (len(t) + 1) * _EM * fs
-        if not p.rows[r]:
-            items.append(_Text(x, y0 + r * cell + base, "0", fs, "end"))
-    for c, nums in enumerate(col_clues):
-        inks = col_inks[c]
-        for k, (t, rgb) in enumerate(zip(reversed(nums), reversed(inks))):
-            size = fs if len(t) == 1 else fs - 2 if len(t) == 2 else max(7, fs * 2 // 3)  # keep neighbours apart
-            items.append(_Text(x0 + c * cell + cell / 2, y0 - pad - k * cell - (cell - base), t, size, "middle",
-                               bold=colour, rgb=rgb))
-    for r, t in row_counts.items():
-        items.append(_Text(x0 + w * cell + pad // 2, y0 + r * cell + base, t, fs, rgb=NOTE_RGB))
-    for c, t in col_counts.items():
-        if upright:
-            items.append(_Text(x0 + c * cell + cell / 2, y0 + h * cell + pad // 2 + fs, t, fs, "middle",
-                               rgb=NOTE_RGB))
-        else:
-            items.append(_Text(x0 + c * cell + cell / 2 - fs * 0.35, y0 + h * cell + pad // 2, t, fs,
-                               rotate=True, rgb=NOTE_RGB))
-    for axis, i in d.conflict:
-        if axis == ROW:
-            items.append(_Rect(x0, y0 + i * cell, w * cell, cell, None, CONFLICT_RGB, 2))
-        else:
-            items.append(_Rect(x0 + i * cell, y0, cell, h * cell, None, CONFLICT_RGB, 2))
+    blank = isinstance(g, Rectangle)  # a rectangle leaves its white cells to the background, as always
+    for i, v in enumerate(levels):
+        if v or not blank:
+            items.append(_shape(g.cell_polygon(i), x0, y0, cell, fill(i, v)))
+    items += _grid_lines(g, p.lanes, x0, y0, cell)
+    items += clues.draw(x0, y0)
+    lane_of = {(lane.family, lane.index): lane for lane in p.lanes}
+    for family, i in d.conflict:
+        outline = _hull([pt for c in lane_of[(family, i)].cells for pt in g.cell_polygon(c)])
+        items.append(_shape(outline, x0, y0, cell, None, CONFLICT_RGB, 2))
+    base = cell * 3 // 4 + 1
     ly = legend_y
     for swatch, t, frame in legend:
         if swatch is not None:
@@ -389,12 +687,16 @@ def _hex(rgb: tuple[int, int, int]) -> str:
 
 def render_svg(d: Diagnosis, cell: int = 16) -> str:
     """An SVG picture of the diagnosis (see :func:`layout`)."""
-    lay = layout(d, cell)
     p = d.puzzle
+    return _svg(layout(d, cell), f"{escape(p.name or p.source or 'nonogram')}: {escape(d.status)}")
+
+
+def _svg(lay: Layout, title: str) -> str:
+    """The SVG of a layout; ``title`` (escaped) is its ``<title>``."""
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{lay.width}" height="{lay.height}" '
         f'viewBox="0 0 {lay.width} {lay.height}" font-family="DejaVu Sans, Verdana, sans-serif">',
-        f"<title>{escape(p.name or p.source or 'nonogram')}: {escape(d.status)}</title>",
+        f"<title>{title}</title>",
     ]
     anchors = {"start": "start", "middle": "middle", "end": "end"}
     for it in lay.items:
@@ -402,6 +704,11 @@ def render_svg(d: Diagnosis, cell: int = 16) -> str:
             fill = _hex(it.fill) if it.fill else "none"
             stroke = f' stroke="{_hex(it.stroke)}" stroke-width="{it.width:g}"' if it.stroke else ""
             parts.append(f'<rect x="{it.x:g}" y="{it.y:g}" width="{it.w:g}" height="{it.h:g}" fill="{fill}"{stroke}/>')
+        elif isinstance(it, _Poly):
+            fill = _hex(it.fill) if it.fill else "none"
+            stroke = f' stroke="{_hex(it.stroke)}" stroke-width="{it.width:g}"' if it.stroke else ""
+            points = " ".join(f"{x:.2f},{y:.2f}" for x, y in it.points)
+            parts.append(f'<polygon points="{points}" fill="{fill}"{stroke}/>')
         elif isinstance(it, _Line):
             parts.append(f'<line x1="{it.x1:g}" y1="{it.y1:g}" x2="{it.x2:g}" y2="{it.y2:g}" '
                          f'stroke="{_hex(it.rgb)}" stroke-width="{it.width * 0.75:g}"/>')
@@ -411,6 +718,10 @@ def render_svg(d: Diagnosis, cell: int = 16) -> str:
             if it.rotate:
                 parts.append(f'<text transform="translate({it.x:g},{it.y:g}) rotate(90)" dy="0.35em" '
                              f'font-size="{it.size}"{fill}>{escape(it.text)}</text>')
+            elif it.angle:
+                parts.append(f'<text transform="translate({it.x:.2f},{it.y:.2f}) rotate({it.angle:.2f})" dy="0.35em" '
+                             f'font-size="{it.size}" text-anchor="{anchors[it.anchor]}"{weight}{fill}>'
+                             f'{escape(it.text)}</text>')
             else:
                 parts.append(f'<text x="{it.x:g}" y="{it.y:g}" font-size="{it.size}" '
                              f'text-anchor="{anchors[it.anchor]}"{weight}{fill}>{escape(it.text)}</text>')
@@ -423,10 +734,10 @@ def render_svg(d: Diagnosis, cell: int = 16) -> str:
 
 
 def png_cell(d: Diagnosis) -> int:
-    """The default cell size of :func:`render_png`: 16 pixels, less for large grids."""
-    p = d.puzzle
-    assert isinstance(p, Puzzle)
-    return max(3, min(16, 1600 // max(p.height, p.width, 1)))
+    """The default cell size of :func:`render_png`: 16 pixels, less for large grids (over 100
+    cells a side)."""
+    across = max(_extent(d.puzzle.geometry))
+    return max(3, min(16, int(1600 // max(across, 1))))
 
 
 def render_png(d: Diagnosis, cell: int | None = None) -> bytes:
@@ -435,12 +746,17 @@ def render_png(d: Diagnosis, cell: int | None = None) -> bytes:
     Clues and placement counts are left out when cells are under 8 pixels
     (grids over 200 cells a side by default): they could not be read.
     """
+    cell = cell or png_cell(d)
+    return _png(layout(d, cell, text=cell >= 8))
+
+
+def _png(lay: Layout, title: str | None = None, optimize: bool = True) -> bytes:
+    """The PNG of a layout (Pillow); ``title`` goes in a ``Title`` text chunk."""
     import io
 
     from PIL import Image, ImageDraw, ImageFont
+    from PIL.PngImagePlugin import PngInfo
 
-    cell = cell or png_cell(d)
-    lay = layout(d, cell, text=cell >= 8)
     img = Image.new("RGB", (lay.width, lay.height), (0xFF, 0xFF, 0xFF))
     draw = ImageDraw.Draw(img)
     fonts: dict[tuple[int, bool], object] = {}
@@ -460,6 +776,12 @@ def render_png(d: Diagnosis, cell: int | None = None) -> bytes:
                                fill=it.fill)
             if it.stroke:
                 draw.rectangle(box, outline=it.stroke, width=max(1, round(it.width)))
+        elif isinstance(it, _Poly):
+            points = [(round(x), round(y)) for x, y in it.points]
+            if it.fill:
+                draw.polygon(points, fill=it.fill)
+            if it.stroke:
+                draw.line(points + points[:1], fill=it.stroke, width=max(1, round(it.width)), joint="curve")
         elif isinstance(it, _Line):
             draw.line([round(it.x1), round(it.y1), round(it.x2), round(it.y2)], fill=it.rgb,
                       width=max(1, round(it.width * 0.5)) if it.width < 2 else 2)
@@ -470,11 +792,65 @@ def render_png(d: Diagnosis, cell: int | None = None) -> bytes:
             ImageDraw.Draw(tile).text((0, 0), it.text, font=f, fill=it.rgb + (255,))
             turned = tile.rotate(-90, expand=True)
             img.paste(turned, (round(it.x), round(it.y)), turned)
+        elif it.angle:  # drawn level in a square tile centred on (x, y), turned about its centre
+            f = font(it.size, it.bold)
+            half = int(f.getlength(it.text)) + it.size + 2
+            tile = Image.new("RGBA", (2 * half, 2 * half), (0, 0, 0, 0))
+            ImageDraw.Draw(tile).text((half, half), it.text, font=f, fill=it.rgb + (255,),
+                                      anchor="rm" if it.anchor == "end" else "lm")
+            turned = tile.rotate(-it.angle, resample=Image.Resampling.BICUBIC, center=(half, half))
+            img.paste(turned, (round(it.x) - half, round(it.y) - half), turned)
         else:
             draw.text((it.x, it.y), it.text, font=font(it.size, it.bold), fill=it.rgb, anchor=anchors[it.anchor])
+    info = None
+    if title is not None:
+        info = PngInfo()
+        info.add_itxt("Title", title)
     buf = io.BytesIO()
-    img.save(buf, "PNG", optimize=True)
+    img.save(buf, "PNG", optimize=optimize, pnginfo=info)
     return buf.getvalue()
+
+
+# --------------------------------------------------------------------------
+# A picture of a puzzle of any geometry (a solution, or its goal), with its clues
+
+
+def picture_layout(puzzle: Puzzle | LanePuzzle, cells: str | None = None, cell: int = 16,
+                   text: bool = True) -> Layout:
+    """The cells of a puzzle in its colours (``cells``: one palette character a cell, in cell
+    order; a blank puzzle without), each its outline filled (one polygon a cell), the grid lines,
+    and with ``text`` its clues beyond the lanes' ends as :func:`layout` draws them."""
+    g = puzzle.geometry
+    rgb = {c.char: c.rgb for c in puzzle.palette}
+    background = puzzle.palette[0].char
+    fs = max(8, round(cell * 0.75))
+    colour = not plain_black(puzzle.palette)
+    clues = _clues(puzzle, {}, cell, fs, 6, text, colour)
+    margin = 2
+    gw, gh = (v * cell for v in _extent(g))
+    x0, y0 = margin + clues.left, margin + clues.top
+    width = math.ceil(x0 + gw + (clues.right if text else 0) + margin)
+    height = math.ceil(y0 + gh + (clues.bottom if text else 0) + margin)
+    out = Layout(width, height, x0, y0, cell, puzzle.name or puzzle.source or "nonogram")
+    out.items.append(_Rect(0, 0, width, height, (0xFF, 0xFF, 0xFF)))
+    for i, poly in enumerate(_outlines(g) if cells is not None else ()):  # every cell, one polygon each
+        ch = cells[i]  # type: ignore[index]
+        fill = (0xFF, 0xFF, 0xFF) if ch == background else rgb.get(ch, (128, 128, 128))
+        out.items.append(_Poly(tuple((x0 + x * cell, y0 + y * cell) for x, y in poly), fill))
+    out.items += _grid_lines(g, puzzle.lanes, x0, y0, cell)
+    if text:
+        out.items += clues.draw(x0, y0)
+    return out
+
+
+def picture_svg(puzzle: Puzzle | LanePuzzle, cells: str | None = None, cell: int = 16, text: bool = True) -> str:
+    """An SVG of :func:`picture_layout`."""
+    return _svg(picture_layout(puzzle, cells, cell, text), escape(puzzle.name or puzzle.source or "nonogram"))
+
+
+def picture_png(puzzle: Puzzle | LanePuzzle, cells: str | None = None, cell: int = 16, text: bool = True) -> bytes:
+    """A PNG of :func:`picture_layout` (the puzzle's name in its ``Title`` chunk)."""
+    return _png(picture_layout(puzzle, cells, cell, text and cell >= 8), puzzle.name, optimize=False)
 
 
 # --------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import random
 import re
 import xml.etree.ElementTree as ET
@@ -14,6 +15,7 @@ import pytest
 from satnono.lanecheck import settle_lanes
 from satnono.lanepuzzle import LanePuzzle
 from satnono.lanerender import picture_png, picture_svg, picture_text
+from satnono.render import picture_layout
 from satnono.lanes import Rectangle, Triangle
 from satnono.palette import Color
 from satnono.report import lane_result_dict, lane_verdict_text
@@ -76,11 +78,109 @@ def test_the_png_shows_the_colours_inside_the_cells():
     g = Triangle.hexagon(2)
     cells = "r" * g.cell_count
     p = LanePuzzle.from_picture(g, cells, THREE)
+    lay = picture_layout(p, cells, 20)
     image = Image.open(io.BytesIO(picture_png(p, cells, scale=20))).convert("RGB")
-    (x0, y0), (x1, y1), (x2, y2) = g.cell_polygon(5)
-    cx, cy = (x0 + x1 + x2) / 3 * 20 + 2, (y0 + y1 + y2) / 3 * 20 + 2
-    assert image.getpixel((round(cx), round(cy))) == (255, 0, 0)
+    assert image.size == (lay.width, lay.height)
+    for c in range(g.cell_count):
+        (x0, y0), (x1, y1), (x2, y2) = g.cell_polygon(c)
+        cx, cy = (x0 + x1 + x2) / 3 * 20 + lay.x0, (y0 + y1 + y2) / 3 * 20 + lay.y0
+        assert image.getpixel((round(cx), round(cy))) == (255, 0, 0)
     assert image.getpixel((0, 0)) == (255, 255, 255)
+
+
+# --------------------------------------------------------------------------
+# Clues: every lane's clue beside the end of that lane that webpbn's clue sets name
+
+
+def _texts(svg: str) -> list[tuple[float, float, str, float]]:
+    """(x, y, text, angle) of every text of an SVG; x, y the point the text hangs on."""
+    out = []
+    for e in ET.fromstring(svg).iter():
+        if not e.tag.endswith("text"):
+            continue
+        if e.get("transform"):
+            m = re.fullmatch(r"translate\(([-\d.]+),([-\d.]+)\) rotate\(([-\d.]+)\)", e.get("transform"))
+            out.append((float(m[1]), float(m[2]), e.text, float(m[3])))
+        else:
+            out.append((float(e.get("x")), float(e.get("y")), e.text, 0.0))
+    return out
+
+
+#: Where webpbn shows each family's clues, as the unit vector pointing out of the lane there
+#: (x right, y down): left of a row's first cell (clue sets topleft, bottomleft), up and right of
+#: a ``/`` line's first cell (top, topright), down and right of a ``\\`` line's last cell (bottom,
+#: bottomright).
+OUT = {"row": (-1.0, 0.0), "/": (0.5, -(3 ** 0.5) / 2), "\\": (0.5, (3 ** 0.5) / 2)}
+
+
+@pytest.mark.parametrize("g", [Triangle.hexagon(2), Triangle.from_sides(2, 1, 2, 2, 1, 2), Triangle.parallelogram(3, 4),
+                               Triangle.parallelogram(2, 3, "\\"), Triangle.triangle(4), Triangle.triangle(3, up=False)],
+                         ids=str)
+def test_each_clue_is_drawn_beyond_its_lane_where_webpbn_shows_it(g):
+    cells = _picture(g, ".#", 11)
+    p = LanePuzzle.from_picture(g, cells, name="clues")
+    scale = 24
+    lay = picture_layout(p, cells, scale)
+    texts = _texts(picture_svg(p, cells, scale))
+    assert sorted(t for _, _, t, _ in texts) == sorted(" ".join(map(str, c.lengths)) or "0" for c in p.clues)
+    for lane, clue in zip(p.lanes, p.clues):
+        ox, oy = OUT[lane.family]
+        corners = [((x * scale + lay.x0), (y * scale + lay.y0)) for c in lane.cells for x, y in g.cell_polygon(c)]
+        across = [-oy * x + ox * y for x, y in corners]  # across the lane: its strip's two sides
+        middle = (max(across) + min(across)) / 2
+        beyond = max(ox * x + oy * y for x, y in corners)  # the lane's outer end, along it
+        # on the lane's axis (a level text by its baseline, a little below), past its end
+        hanging = [t for t in texts if abs(-oy * t[0] + ox * t[1] - middle) < scale * (0.35 if t[3] == 0 else 0.05)
+                   and 0 < ox * t[0] + oy * t[1] - beyond < scale]
+        assert [t[2] for t in hanging] == [" ".join(map(str, clue.lengths)) or "0"], (lane.name, hanging)
+        # a row's clue reads level; a slanted lane's is turned along it
+        assert hanging[0][3] == pytest.approx({"row": 0, "/": -60, "\\": 60}[lane.family], abs=0.01)
+
+
+def test_the_diagnosis_of_a_triddler_is_drawn_with_clues_counts_frames_and_a_legend():
+    from satnono.diagnose import diagnose
+    from satnono.render import CONFLICT_RGB, LEVEL_NAMES, _text_corners, layout, render_png, render_svg
+
+    g = Triangle.hexagon(2)
+    rng = random.Random(5)
+    for seed in range(30):
+        cells = "".join(rng.choice(".#") for _ in range(g.cell_count))
+        p = LanePuzzle.from_picture(g, cells, name=f"hex {seed}", keep_goal=False)
+        if seed % 3 == 0:  # one clue changed: often no solution
+            clues = list(p.clues)
+            k = rng.randrange(len(clues))
+            clues[k] = clues[k]._replace(lengths=(clues[k].lengths or (0,))[:-1] + ((clues[k].lengths or (0,))[-1] + 1,),
+                                         colors=(clues[k].colors or (1,))[:-1] + (1,))
+            p = p.replace(clues=tuple(clues))
+        d = diagnose(p, 5.0)
+        svg = render_svg(d, 20)
+        root = ET.fromstring(svg)
+        texts = [t for _, _, t, _ in _texts(svg)]
+        assert texts[0].startswith(f"hex {seed}: ")
+        for v in {v for v in lane_heat_levels(d)}:
+            assert LEVEL_NAMES[v] in texts
+        frames = [e for e in root.iter() if e.tag.endswith("polygon") and e.get("stroke") == "#%02x%02x%02x" % CONFLICT_RGB]
+        assert len(frames) == len(d.conflict)
+        counts = [f"{o.placements:,}" for o in d.open_lines]
+        for n in counts:
+            assert n in texts
+        lay = layout(d, 20)
+        for it in lay.items:  # every text inside the canvas (as the layout estimates widths)
+            if hasattr(it, "text"):
+                for x, y in _text_corners(it):
+                    assert -1 <= x <= lay.width + 1 and -1 <= y <= lay.height + 1, (it.text, x, y)
+        cells_drawn = [e for e in root.iter() if e.tag.endswith("polygon") and e.get("stroke") is None]
+        assert len(cells_drawn) == g.cell_count
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(render_png(d, 20)))
+    assert image.size == (lay.width, lay.height)
+
+
+def lane_heat_levels(d):
+    from satnono.diagnose import lane_heat
+
+    return lane_heat(d)
 
 
 def test_the_report_of_a_triddler():
