@@ -226,10 +226,11 @@ def _geometry_and_picture(doc: Doc) -> tuple[Rectangle | Triangle, tuple[str, ..
         return Rectangle(len(grid), len(grid[0])), grid, palette
     g = check_triangle(doc.get("geometry"))
     palette = check_palette_doc(doc.get("palette"))
-    grid = doc.get("grid")
+    rows = doc.get("grid")
     lengths = g.row_lengths()
-    if not isinstance(grid, list) or len(grid) != len(lengths) or not all(isinstance(r, str) for r in grid):
+    if not isinstance(rows, list) or len(rows) != len(lengths) or not all(isinstance(r, str) for r in rows):
         raise DocError(f"the picture must be a list of {len(lengths)} row strings (one a row of triangles)")
+    grid = tuple(rows)
     for r, (row, n) in enumerate(zip(grid, lengths)):
         if len(row) != n:
             raise DocError(f"row {r + 1} of the picture must have {n} cells, got {len(row)}")
@@ -241,7 +242,7 @@ def _geometry_and_picture(doc: Doc) -> tuple[Rectangle | Triangle, tuple[str, ..
             raise DocError(f"a triddler's clues are lane_clues (one per lane), not {key}")
     if doc.get("level"):
         raise DocError("a triddler cannot be a game level")
-    return g, tuple(grid), palette
+    return g, grid, palette
 
 
 Typed = tuple[tuple[Any, ...], tuple[int, ...]]

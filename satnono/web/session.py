@@ -20,7 +20,7 @@ import copy
 import io
 import os
 import zipfile
-from typing import Any
+from typing import Any, cast
 
 from ..diagnose import diagnose
 from ..errors import ParseError
@@ -172,7 +172,7 @@ def lane_doc_of(puzzle: LanePuzzle, fmt: str | None = None, timeout: float = CHE
                 "palette": palette_list(puzzle.palette), "lane_clues": typed,
                 "name": puzzle.name, "meta": [[k, v] for k, v in puzzle.meta], "level": None, "format": fmt,
                 "givens": [at[cell] for cell, _ in puzzle.givens],
-                "rules": [doc for rule in puzzle.rules if (doc := to_json(rule)) is not None]}
+                "rules": [obj for rule in puzzle.rules if (obj := to_json(rule)) is not None]}
     return with_drawing(doc, puzzle)
 
 
@@ -349,7 +349,8 @@ def propose(doc: Doc | Puzzle, timeout: float = FIX_TIMEOUT, max_edits: int = 5)
         return {"status": "skipped", "reason": "the picture does not match the typed clues", "edits": [],
                 "givens_unique": None, "givens_line": None}
     try:
-        res = fix(puzzle, timeout=timeout, max_edits=max_edits, checker=Checker(line_solver=shared_solver()))
+        # fix takes a puzzle of any geometry (a LanePuzzle too), though its annotation names Puzzle
+        res = fix(cast(Puzzle, puzzle), timeout=timeout, max_edits=max_edits, checker=Checker(line_solver=shared_solver()))
     except FixError as e:
         raise DocError(str(e)) from None
     return res.as_dict()  # the one shape of a fix proposal, as fix --json prints it
