@@ -197,6 +197,53 @@ def test_triddler_with_a_count_rule_and_given_cells():
     assert done == 12
 
 
+def _connected(picture: str, neighbours) -> bool:
+    """Whether the filled cells of ``picture`` form one region (a plain search over ``neighbours``)."""
+    filled = {c for c, ch in enumerate(picture) if ch != "."}
+    if not filled:
+        return True
+    seen, todo = set(), [min(filled)]
+    while todo:
+        c = todo.pop()
+        if c in seen:
+            continue
+        seen.add(c)
+        todo += [d for d in neighbours[c] if d in filled]
+    return seen == filled
+
+
+def test_triddler_connected_rule_cuts_over_cell_numbers():
+    """A lazy rule of another geometry cuts through :meth:`Encoding.cut` (``color_var(cell, v)``):
+    solving and cutting until no model breaks it leaves exactly the brute force's connected
+    solutions."""
+    lines = LineSolver()
+    rng = random.Random(21)
+    rule = lane_rule_from({"rule": "connected"})
+    cut_some = 0
+    for _ in range(40):
+        p = _random_triddler(rng, Triangle.hexagon(2), 1).replace(rules=(rule,))
+        g = p.geometry
+        neighbours = [g.neighbours(c) for c in range(g.cell_count)]
+        want = {s for s in brute_force(p) if _connected(s, neighbours)}
+        state = lane_state(p)
+        enc = encode(state, lines)
+        got = set()
+        with SatSession(enc.clauses) as s:
+            while s.solve(None):
+                model = s.model()
+                pic = solution_grid(state, enc, model)
+                cuts = [cl for r in p.rules if not r.accepts(pic) for cl in enc.cut(r, pic) or ()]
+                if cuts:
+                    cut_some += 1
+                    for cl in cuts:
+                        s.add_clause(cl)
+                    continue
+                got.add(pic)
+                s.add_clause(enc.blocking_clause(model))
+        assert got == want
+    assert cut_some > 0
+
+
 def test_encoding_reads_a_known_picture_and_names_cells_by_number():
     lines = LineSolver()
     rng = random.Random(5)
