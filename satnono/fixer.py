@@ -213,6 +213,9 @@ def fix(
 ) -> FixResult:
     """Propose givens and single-cell edits that make ``puzzle`` unique and line-solvable.
 
+    ``puzzle`` may be of any geometry (a :class:`~satnono.lanepuzzle.LanePuzzle` too: its cells
+    by number; the annotation names the rectangle's class, whose fast paths the typing follows).
+
     ``timeout`` bounds the whole search (seconds, ``None`` for no bound); the
     givens come first, the edits use what is left.  At most ``max_edits``
     edits are returned for each outcome (line-solvable; unique but not

@@ -359,3 +359,11 @@ def test_cardinality_encodings_are_exact(cap, monkeypatch):
                     for bits in itertools.product([0, 1], repeat=m):
                         a = [i + 1 if b else -(i + 1) for i, b in enumerate(bits)]
                         assert s.solve(assumptions=a) == ok(sum(bits)), (f.__name__, m, k, bits)
+
+
+def test_givens_named_as_a_json_rule_says_where_they_go():
+    """Not "unknown rule 'givens' (known: ..., givens)", which contradicts itself."""
+    from satnono.rules import RuleError, rule_from_json
+
+    with pytest.raises(RuleError, match=r'^rule givens: revealed cells are the puzzle\'s "givens", not one of its "rules"$'):
+        rule_from_json({"rule": "givens"})

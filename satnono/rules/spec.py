@@ -79,6 +79,8 @@ def rule_from_json(obj: Any) -> BuiltinRule:
     if not isinstance(obj, Mapping) or not isinstance(obj.get("rule"), str):
         raise RuleError('a rule must be an object with a "rule" name, e.g. {"rule": "no-square"}')
     name = obj["rule"]
+    if name == "givens":  # (a puzzle's revealed cells are its "givens", not an entry of its "rules")
+        raise RuleError('rule givens: revealed cells are the puzzle\'s "givens", not one of its "rules"')
     if name not in _KEYS:
         raise RuleError(f"unknown rule {name!r} (known: {', '.join(sorted(BUILTIN_CLASSES))}, givens)")
     need, optional = _KEYS[name]
