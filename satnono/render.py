@@ -660,9 +660,10 @@ def layout(d: Diagnosis, cell: int = 16, text: bool = True) -> Layout:
     items.append(_Rect(0, 0, width, height, (0xFF, 0xFF, 0xFF)))
     items.append(_Text(margin, margin + ts, title, ts, bold=True))
     blank = isinstance(g, Rectangle)  # a rectangle leaves its white cells to the background, as always
+    outline, add = g.cell_polygon, items.append
     for i, v in enumerate(levels):
         if v or not blank:
-            items.append(_shape(g.cell_polygon(i), x0, y0, cell, fill(i, v)))
+            add(_shape(outline(i), x0, y0, cell, fill(i, v)))
     items += _grid_lines(g, p.lanes, x0, y0, cell)
     items += clues.draw(x0, y0)
     lane_of = {(lane.family, lane.index): lane for lane in p.lanes}
@@ -681,6 +682,7 @@ def layout(d: Diagnosis, cell: int = 16, text: bool = True) -> Layout:
     return out
 
 
+@lru_cache(maxsize=256)
 def _hex(rgb: tuple[int, int, int]) -> str:
     return "#%02x%02x%02x" % rgb
 
