@@ -668,8 +668,8 @@ def layout(d: Diagnosis, cell: int = 16, text: bool = True) -> Layout:
     items += clues.draw(x0, y0)
     lane_of = {(lane.family, lane.index): lane for lane in p.lanes}
     for family, i in d.conflict:
-        outline = _hull([pt for c in lane_of[(family, i)].cells for pt in g.cell_polygon(c)])
-        items.append(_shape(outline, x0, y0, cell, None, CONFLICT_RGB, 2))
+        hull = _hull([pt for c in lane_of[(family, i)].cells for pt in g.cell_polygon(c)])
+        items.append(_shape(hull, x0, y0, cell, None, CONFLICT_RGB, 2))
     base = cell * 3 // 4 + 1
     ly = legend_y
     for swatch, t, frame in legend:
