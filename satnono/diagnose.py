@@ -14,7 +14,9 @@
   clues admit no solution together: every line of the unpropagated puzzle is
   encoded behind a selector literal, the unsatisfiable core over the selectors
   is taken and shrunk by deletion until removing any one line makes the rest
-  satisfiable.
+  satisfiable.  The extra rules are behind selectors too; a lazily encoded one
+  (``connected``) cuts off each model it rejects with clauses behind its selector, so
+  it takes part in the conflict as the others do.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-from .cnf.encode import encode
+from .cnf.encode import encode, solution_grid
 from .lines import LineSolver
 from .lines.bits import known_of
 from .lines.count import count_line
@@ -31,7 +33,7 @@ from .model import Grid, Puzzle
 from .logic.state import COLUMN, ROW, Contradiction, GridState, initial_state, partial_grid
 from .sat import DEFAULT_SOLVER, SatSession
 from .results import Limits, Status
-from .rules.protocol import describe
+from .rules.protocol import describe, is_lazy
 from .solve import Checker, Settlement, solutions_differ, solve_keeping_rules, sum_mismatch_reason, verified
 
 if TYPE_CHECKING:
@@ -210,9 +212,29 @@ def minimal_conflict(puzzle: Puzzle | LanePuzzle, deadline: float | None = None,
     else:  # another geometry: every lane, a known one too (its clue may be what the givens break)
         enc = encode(state, lines, lanes=range(len(puzzle.lanes)), selectors=True)
     by_lit = {lit: key for key, lit in enc.selectors.items()}
+    # a lazily encoded rule (connected) has no clauses of its own: each model it rejects is cut
+    # off by clauses guarded by its selector (true of every picture the rule accepts, so they
+    # hold for every set of lanes tried; without the rule's selector they say nothing)
+    lazy = [(enc.selectors[("rule", i)], rule) for i, rule in enumerate(puzzle.all_rules)
+            if is_lazy(rule) and ("rule", i) in enc.selectors]
+
+    def satisfiable(sat: SatSession, assumed: list[int]) -> bool | None:
+        while True:
+            r = sat.solve(deadline, assumed)
+            if not r or not lazy:
+                return r
+            picture = solution_grid(state, enc, sat.model())
+            on = set(assumed)
+            cuts = [[-guard, *cl] for guard, rule in lazy if guard in on and not rule.accepts(picture)
+                    for cl in (enc.cut(rule, picture) or ())]
+            if not cuts:
+                return True
+            for cl in cuts:
+                sat.add_clause(cl)
+
     with SatSession(enc.clauses, solver) as sat:
         current = list(enc.selectors.values())
-        r = sat.solve(deadline, current)
+        r = satisfiable(sat, current)
         if r is None or r:
             return None
         core = [lit for lit in sat.core() if lit in by_lit] or current
@@ -222,7 +244,7 @@ def minimal_conflict(puzzle: Puzzle | LanePuzzle, deadline: float | None = None,
         core = sorted(core, key=lambda lit: _conflict_order(puzzle, by_lit[lit]))
         while i < len(core):
             trial = core[:i] + core[i + 1:]
-            r = sat.solve(deadline, trial)
+            r = satisfiable(sat, trial)
             if r is None:
                 minimal = False
                 break
