@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from .lanepuzzle import LanePuzzle
+from .palette import plain_black
 
 if TYPE_CHECKING:
     from .diagnose import Diagnosis
@@ -122,13 +123,15 @@ def heat_text(d: Diagnosis, ascii: bool = False) -> str:
     cells settled by line logic as the picture shows them (white and black triangles, or ``.``
     and ``#`` with ``ascii``), the other levels by :data:`satnono.render.ASCII_GLYPHS`'s
     characters (undetermined ``?``, ambiguous ``!``, in a conflicting lane ``x``, found by search
-    ``-`` and ``+``), then a legend."""
+    ``-`` and ``+``), then a legend.  In colour a cell line logic fills shows its colour's
+    character (as a rectangle's map does), and the legend names the colours."""
     from .render import ASCII_GLYPHS, LEVEL_NAMES
 
     p = d.puzzle
     assert isinstance(p, LanePuzzle)
     g = p.geometry
     levels = _heat_levels(d)
+    colour = not plain_black(p.palette)  # a cell line logic fills shows its colour's character
     lines = []
     for row in _layout(p):
         out, at = [], 0
@@ -137,15 +140,21 @@ def heat_text(d: Diagnosis, ascii: bool = False) -> str:
             at = column + 1
             v = levels[c]
             up = _points_up(g.cell_polygon(c))
-            if ascii or v > 1 or up is None:
+            if colour and v == 1:
+                out.append(d.after_line[c])
+            elif ascii or v > 1 or up is None:
                 out.append(ASCII_GLYPHS[v])
             else:
                 out.append(("▲" if up else "▼") if v else ("△" if up else "▽"))
         lines.append("".join(out).rstrip())
-    used = sorted(set(levels))
+    used = [v for v in sorted(set(levels)) if not (colour and v == 1)]
     shown = ["#" if v == 1 and ascii else "." if v == 0 and ascii else "▲▼" if v == 1 else "△▽" if v == 0
              else ASCII_GLYPHS[v] for v in used]
-    lines.append("legend: " + ", ".join(f"{glyph} {LEVEL_NAMES[v]}" for glyph, v in zip(shown, used)))
+    names = [f"{glyph} {LEVEL_NAMES[v]}" for glyph, v in zip(shown, used)]
+    if colour:
+        names = [f"{col.char} {col.name}" for col in p.palette[1:]] + [
+            name.replace("black, but", "a colour, but") for name in names]
+    lines.append("legend: " + ", ".join(names))
     return "\n".join(lines)
 
 

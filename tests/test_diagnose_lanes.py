@@ -23,6 +23,7 @@ from satnono.formats import save
 from satnono.lanepuzzle import LanePuzzle
 from satnono.lanes import Triangle
 from satnono.palette import default_palette
+from satnono.render import render_heatmap
 from satnono.results import Status
 
 from _triddler_oracle import brute_force, satisfies
@@ -173,3 +174,22 @@ def test_the_command_line_diagnoses_the_bundled_triddler() -> None:
     r = CliRunner().invoke(cli, ["diagnose", "puzzles/satnono/snowflake-triddler.xml"])
     assert r.exit_code == 0, r.output
     assert "unique (line-solvable)  [triddler of 96 cells, 0 cells undetermined" in r.output
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_colour_triddler_s_map_shows_each_settled_cell_s_colour(seed: int) -> None:
+    """The text map of a colour triddler draws a cell line logic fills by its colour's
+    character and names the colours in the legend (it drew every colour as black)."""
+    rng = random.Random(3000 + seed)
+    p = _random_puzzle(rng, Triangle.hexagon(2), colours=2)
+    d = diagnose(p)
+    lines = render_heatmap(d, ascii=seed % 2 == 1).splitlines()
+    glyphs = "".join(lines[:-1]).replace(" ", "")
+    assert len(glyphs) == p.geometry.cell_count
+    filled = [c for c, ch in enumerate(d.after_line) if ch not in ("?", p.chars[0])]
+    assert filled and all(glyphs[c] == d.after_line[c] for c in filled)
+    others = set(glyphs[c] for c in range(len(glyphs)) if c not in filled)
+    assert not others & set(p.chars[1:])
+    legend = lines[-1]
+    assert legend.startswith("legend: " + ", ".join(f"{col.char} {col.name}" for col in p.palette[1:]) + ", ")
+    assert "▲▼" not in legend and "#" not in legend
