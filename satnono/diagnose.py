@@ -319,6 +319,10 @@ def _diagnosis(d: Diagnosis, st: Settlement, deadline: float | None, probe_cells
     res, state, enc = st.result, st.state, st.enc
     if state is None or (enc is None and res.status is Status.UNKNOWN):
         d.reason = res.reason  # line propagation timed out
+        if not isinstance(d.puzzle, Puzzle) and not isinstance(state, GridState):
+            # each cell as line logic left it (every cell open when it had no state)
+            d.after_line = ("?" * d.puzzle.geometry.cell_count if state is None  # type: ignore[assignment]
+                            else state.picture(d.puzzle.chars))
         return finish()
     grid = isinstance(state, GridState)  # a rectangle's (else another geometry's, cells by number)
     d.after_line = partial_grid(state) if grid else state.picture(d.puzzle.chars)  # type: ignore[attr-defined]

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from satnono.cli import cli
 from satnono.clues import LineClue
 from satnono.diagnose import diagnose, lane_heat
-from satnono.formats import save
+from satnono.formats import load, save
 from satnono.lanepuzzle import LanePuzzle
 from satnono.lanes import Triangle
 from satnono.palette import default_palette
@@ -174,6 +174,21 @@ def test_the_command_line_diagnoses_the_bundled_triddler() -> None:
     r = CliRunner().invoke(cli, ["diagnose", "puzzles/satnono/snowflake-triddler.xml"])
     assert r.exit_code == 0, r.output
     assert "unique (line-solvable)  [triddler of 96 cells, 0 cells undetermined" in r.output
+
+
+def test_a_triddler_out_of_time_is_drawn_open() -> None:
+    """Out of time before line logic has a state: every cell is drawn undetermined (the map
+    failed on an empty ``after_line`` before), and the command exits 5."""
+    path = "puzzles/satnono/snowflake-triddler.xml"
+    p = load(path)
+    d = diagnose(p, timeout=0)
+    assert d.status == Status.UNKNOWN and d.reason == "timed out during line propagation"
+    assert d.after_line == "?" * p.geometry.cell_count and set(lane_heat(d)) == {2}
+    r = CliRunner().invoke(cli, ["diagnose", "--timeout", "1e-9", path])
+    assert r.exit_code == 5, r.output
+    rows = r.output.splitlines()[2:-1]
+    assert "".join(rows).replace(" ", "") == "?" * p.geometry.cell_count
+    assert r.output.splitlines()[-1] == "legend: ? undetermined by line logic"
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
@@ -11,7 +12,6 @@ from ..errors import ParseError
 from ..model import Puzzle
 from ..solve import InternalError, Status
 from .common import (
-    rectangles_only,
     EXIT_INPUT,
     EXIT_INTERNAL,
     EXIT_MULTIPLE,
@@ -39,6 +39,9 @@ from .options import (
     write_pictures,
 )
 
+if TYPE_CHECKING:
+    from ..lanepuzzle import LanePuzzle
+
 DIAGNOSE_EXIT_HELP = exit_help(
     (0, "the puzzle is unique"), INTERNAL, USAGE,
     (3, "the puzzle has several solutions"),
@@ -55,18 +58,14 @@ FIX_EXIT_HELP = exit_help(
         "     or its goal picture does not satisfy its clues"))
 
 
-def _load(file: str, fmt: str | None, command: str, lanes: bool = False):  # type: ignore[no-untyped-def]
-    """The one puzzle of FILE; exits 6 when it cannot be read, or (unless ``lanes``: the
-    command takes every geometry) is not a rectangle."""
+def _load(file: str, fmt: str | None) -> Puzzle | LanePuzzle:
+    """The one puzzle of FILE, of any geometry; exits 6 when it cannot be read."""
     from ..formats import load
 
     try:
-        puzzle = load(file, fmt)
+        return load(file, fmt)
     except ParseError as e:
         raise CliExit(EXIT_INPUT, str(e)) from None
-    if not lanes and not isinstance(puzzle, Puzzle):
-        raise CliExit(EXIT_INPUT, rectangles_only(puzzle, command))
-    return puzzle
 
 
 @click.command("diagnose", epilog=DIAGNOSE_EXIT_HELP)
@@ -106,7 +105,7 @@ def diagnose_cmd(file: str, fmt: str | None, timeout: float | None, solver: str,
     from ..render import render_heatmap, render_png, render_summary, render_svg
 
     outputs = picture_outputs(svg_out, png_out, force)
-    puzzle = _load(file, fmt, "diagnose", lanes=True)
+    puzzle = _load(file, fmt)
     try:
         d = diagnose(puzzle, timeout, solver)
     except Exception as e:  # a bug: one line, no traceback
@@ -150,9 +149,9 @@ def fix_cmd(file: str, fmt: str | None, timeout: float, max_edits: int, as_json:
     from ..fixer import FixError, fix
     from ..report import fix_text
 
-    puzzle = _load(file, fmt, "fix", lanes=True)
+    puzzle = _load(file, fmt)
     try:
-        res = fix(puzzle, timeout=timeout, max_edits=max_edits)
+        res = fix(puzzle, timeout=timeout, max_edits=max_edits)  # type: ignore[arg-type]  # (any geometry)
     except FixError as e:
         raise CliExit(EXIT_INPUT, f"{file}: {e}") from None
     except InternalError as e:
