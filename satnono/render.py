@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from .diagnose import Diagnosis, heat
-from .lanes import FAMILY_NAMES, Geometry, Rectangle
+from .lanes import FAMILY_NAMES, Geometry, Lane, Rectangle
 from .model import Puzzle, plain_black
 from .clues import COLUMN, ROW, LineClue
 
@@ -321,12 +321,13 @@ def _outlines_of(geometry: Geometry) -> tuple[tuple[tuple[float, float], ...], .
     return tuple(geometry.cell_polygon(c) for c in range(geometry.cell_count))
 
 
-def _extent(geometry, polys: Sequence[Sequence[tuple[float, float]]] | None = None) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+def _extent(geometry: Geometry, polys: Sequence[Sequence[tuple[float, float]]] | None = None) -> tuple[float, float]:
     """The width and height of the box round the cells' outlines (a rectangle's without drawing them)."""
     if isinstance(geometry, Rectangle):
         return geometry.width, geometry.height
     polys = _outlines(geometry) if polys is None else polys
-    return (max((x for poly in polys for x, _ in poly), default=0), max((y for poly in polys for _, y in poly), default=0))
+    return (max((x for poly in polys for x, _ in poly), default=0),
+            max((y for poly in polys for _, y in poly), default=0))
 
 
 def _hull(points: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -354,7 +355,7 @@ def _centroid(poly: Sequence[tuple[float, float]]) -> tuple[float, float]:
     return sum(x for x, _ in poly) / len(poly), sum(y for _, y in poly) / len(poly)
 
 
-def _grid_lines(geometry, lanes: Sequence, x0: float, y0: float, cell: int) -> list[_Line]:  # type: ignore[no-untyped-def]
+def _grid_lines(geometry: Geometry, lanes: Sequence[Lane], x0: float, y0: float, cell: int) -> list[_Line]:
     """The lines between cells: every edge of the outlines once, thicker on the outside and
     between the 5th and 6th, 10th and 11th, ... lanes of a family.  A rectangle's are drawn as
     full rows and columns (its specialisation: the same lines, as its pictures always had them)."""
@@ -490,12 +491,13 @@ def _rectangle_clues(p: Puzzle, counts: dict[tuple[str, int], str], cell: int, f
                 items.append(_Text(x0 + c * cell + cell / 2 - fs * 0.35, y0 + h * cell + pad // 2, t, fs,
                                    rotate=True, rgb=NOTE_RGB))
         return items
-    note = "numbers right of rows and below columns: placements left after line logic" if row_counts or col_counts else ""
+    note = ("numbers right of rows and below columns: placements left after line logic"
+            if row_counts or col_counts else "")
     return _Clues(left, top, right, bottom, draw, note)
 
 
-def _lane_clues(p: Puzzle | LanePuzzle, counts: dict[tuple[str, int], str], cell: int, fs: int, pad: int, text: bool, colour: bool,
-                ink: Sequence[tuple[int, int, int]]) -> _Clues:
+def _lane_clues(p: Puzzle | LanePuzzle, counts: dict[tuple[str, int], str], cell: int, fs: int, pad: int,
+                text: bool, colour: bool, ink: Sequence[tuple[int, int, int]]) -> _Clues:
     """Any geometry's clues, each beyond one end of its lane (:func:`_clue_ends`), in clue order
     read left to right (top to bottom): along an upright lane stacked a cell apart (a rectangle's
     columns), along any other in one line on the lane's axis, turned with a slanted lane; a
@@ -566,7 +568,8 @@ def _lane_clues(p: Puzzle | LanePuzzle, counts: dict[tuple[str, int], str], cell
         return [_Text(x0 + it.x, y0 + it.y, it.text, it.size, it.anchor, it.rotate, it.bold, it.rgb, it.angle)
                 for it in rel]
     note = "numbers beyond a lane's other end: placements left after line logic" if counts else ""
-    return _Clues(math.ceil(-lo_x), math.ceil(-lo_y), math.ceil(hi_x - gw) + pad, math.ceil(hi_y - gh) + pad, draw, note)
+    return _Clues(math.ceil(-lo_x), math.ceil(-lo_y), math.ceil(hi_x - gw) + pad, math.ceil(hi_y - gh) + pad,
+                  draw, note)
 
 
 def _text_corners(it: _Text) -> list[tuple[float, float]]:
@@ -602,7 +605,8 @@ def _known_chars(d: Diagnosis) -> list[str]:
     return known
 
 
-def _clues(p: Puzzle | LanePuzzle, counts: dict[tuple[str, int], str], cell: int, fs: int, pad: int, text: bool, colour: bool) -> _Clues:
+def _clues(p: Puzzle | LanePuzzle, counts: dict[tuple[str, int], str], cell: int, fs: int, pad: int, text: bool,
+           colour: bool) -> _Clues:
     """The clues of ``p`` round its cells: a rectangle's as it has always had them, any other
     geometry's beyond its lanes' ends."""
     ink = [TEXT_RGB] + [_readable(c.rgb) for c in p.palette[1:]]  # clue text per colour index

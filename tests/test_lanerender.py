@@ -9,6 +9,8 @@ import math
 import random
 import re
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from typing import ClassVar
 
 import pytest
 
@@ -16,7 +18,7 @@ from satnono.lanecheck import settle_lanes
 from satnono.lanepuzzle import LanePuzzle
 from satnono.lanerender import picture_png, picture_svg, picture_text
 from satnono.render import picture_layout
-from satnono.lanes import Rectangle, Triangle
+from satnono.lanes import Lane, Rectangle, Triangle
 from satnono.palette import Color
 from satnono.report import lane_result_dict, lane_verdict_text
 
@@ -195,3 +197,82 @@ def test_the_report_of_a_triddler():
                                           for c in blotted.clues))
     d = lane_result_dict(settle_lanes(blotted), "b.xml", 2)
     assert d["index"] == 2 and len(d["lanes"]) == len(g.lanes()) and "?" in json.dumps(d["lanes"])
+
+
+# --------------------------------------------------------------------------
+# A geometry satnono does not know, drawn from its outlines alone
+
+
+@dataclass(frozen=True)
+class _Diagonals:
+    """A rectangle whose clues are on its rows, its columns and its ``\\`` diagonals (read from
+    the top left): the renderer knows nothing of it but its outlines and its lanes."""
+
+    height: int
+    width: int
+    kind: ClassVar[str] = "diagonals"
+    families: ClassVar[tuple[str, ...]] = ("row", "column", "diagonal")
+
+    @property
+    def cell_count(self) -> int:
+        return self.height * self.width
+
+    def lanes(self) -> tuple[Lane, ...]:
+        h, w = self.height, self.width
+        diagonals = tuple(Lane("diagonal", k, tuple(r * w + r + d for r in range(h) if 0 <= r + d < w))
+                          for k, d in enumerate(range(-(h - 1), w)))
+        return Rectangle(h, w).lanes() + diagonals
+
+    def neighbours(self, cell: int) -> tuple[int, ...]:
+        return Rectangle(self.height, self.width).neighbours(cell)
+
+    def cell_polygon(self, cell: int) -> tuple[tuple[float, float], ...]:
+        r, c = divmod(cell, self.width)
+        return ((c, r), (c + 1, r), (c + 1, r + 1), (c, r + 1))
+
+    def as_json(self) -> dict:
+        return {"kind": self.kind, "height": self.height, "width": self.width}
+
+
+@pytest.mark.parametrize("h,w", [(4, 5), (3, 3), (5, 2)])
+def test_a_new_geometry_is_drawn_from_its_outlines_with_every_clue_by_its_lane(h, w):
+    from satnono.diagnose import diagnose
+    from satnono.render import layout, render_png, render_svg
+
+    g = _Diagonals(h, w)
+    cells = _picture(g, ".#", h * w)
+    p = LanePuzzle.from_picture(g, cells, name="diagonals")
+    scale = 20
+    texts = _texts(picture_svg(p, cells, scale))
+    lay = picture_layout(p, cells, scale)
+    wanted = [t for lane, c in zip(p.lanes, p.clues)
+              for t in ([str(n) for n in c.lengths] or ["0"] if lane.family == "column"
+                        else [" ".join(map(str, c.lengths)) or "0"])]
+    assert sorted(t for _, _, t, _ in texts) == sorted(wanted)
+    # the rows' clues on the left, the columns' on top (stacked, one number a cell), the diagonals'
+    # past their lower right ends, where no other family's are, turned along them
+    s = 2 ** -0.5
+    out = {"row": (-1.0, 0.0), "column": (0.0, -1.0), "diagonal": (s, s)}
+    for lane, clue in zip(p.lanes, p.clues):
+        ox, oy = out[lane.family]
+        corners = [(x * scale + lay.x0, y * scale + lay.y0) for c in lane.cells for x, y in g.cell_polygon(c)]
+        across = [-oy * x + ox * y for x, y in corners]
+        middle = (max(across) + min(across)) / 2
+        beyond = max(ox * x + oy * y for x, y in corners)
+        numbers = [str(n) for n in clue.lengths] or ["0"]
+        near = [t for t in texts if abs(-oy * t[0] + ox * t[1] - middle) < scale * 0.4
+                and 0 < ox * t[0] + oy * t[1] - beyond < scale * len(numbers) + scale]
+        if lane.family == "column":  # top to bottom in clue order
+            assert [t[2] for t in sorted(near, key=lambda t: t[1])] == numbers, (lane.name, near)
+        else:
+            assert [t[2] for t in near] == [" ".join(numbers)], (lane.name, near)
+            assert near[0][3] == pytest.approx(0 if lane.family == "row" else 45, abs=0.01)
+    # a diagnosis of it too: one <rect> a cell (its outlines are upright squares), a title, clues
+    d = diagnose(p, 5.0)
+    svg = render_svg(d, scale)
+    root = ET.fromstring(svg)
+    assert len([e for e in root.iter() if e.tag.endswith("rect") and e.get("stroke") is None]) == 1 + h * w
+    assert _texts(svg)[0][2].startswith("diagonals: ")
+    from PIL import Image
+
+    assert Image.open(io.BytesIO(render_png(d, scale))).size == (layout(d, scale).width, layout(d, scale).height)
