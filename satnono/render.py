@@ -1,8 +1,12 @@
-"""Drawing a :class:`~satnono.diagnose.Diagnosis`: terminal text, SVG and PNG.
+"""Drawing a :class:`~satnono.diagnose.Diagnosis` (terminal text, SVG and PNG) and a puzzle's
+picture (SVG and PNG), for a puzzle of any geometry.
 
 Pure formatting: every function returns a string or bytes; nothing prints or
-writes files.  SVG and PNG share one layout (:func:`layout`); the PNG is drawn
-with Pillow.
+writes files.  SVG and PNG share one layout (:func:`layout`, :func:`picture_layout`); the PNG is
+drawn with Pillow.  Cells are drawn from their outlines (``geometry.cell_polygon``) and clues
+beyond their lanes' ends, so a new geometry needs only its outlines; a rectangle keeps its own
+clue layout and grid lines (its pictures byte for byte as they were).  A triddler's terminal
+text is :mod:`satnono.lanerender`'s.
 
 Cell levels (see :func:`satnono.diagnose.heat`): white and black by line
 logic; undetermined by line logic; ambiguous (differs between solutions);
@@ -200,11 +204,12 @@ def render_summary(d: Diagnosis) -> str:
 # --------------------------------------------------------------------------
 # Pictures: one layout, drawn as SVG or PNG
 #
-# The picture shows what an author needs: a title (name and verdict), the clues along the
-# top and the left, the heat map, the number of placements line logic leaves beside each
-# row (right) and column (below) that has more than one, conflicting lines framed in red,
-# and a legend.  The layout is computed once (sizes from a conservative estimate of text
-# widths) and drawn by :func:`render_svg` or :func:`render_png`.
+# The picture shows what an author needs: a title (name and verdict), the clues (a rectangle's
+# along the top and the left, any other geometry's beyond one end of each lane), the heat map,
+# the number of placements line logic leaves beyond the other end of each lane that has more
+# than one (right of rows and below columns), conflicting lines framed in red, and a legend.
+# The layout is computed once (sizes from a conservative estimate of text widths) and drawn by
+# :func:`render_svg` or :func:`render_png`.
 
 CONFLICT_RGB = (0xD5, 0x00, 0x00)
 TEXT_RGB = (0x22, 0x22, 0x22)
