@@ -409,9 +409,8 @@ def count(
     ``use_dp``/``use_ganak`` switch the exact counters off (for tests).
 
     A puzzle of another geometry (:class:`~satnono.lanepuzzle.LanePuzzle`, e.g. a triddler) is
-    counted by the same pipeline over its lanes; its open cells are one component, enumerated
-    to the end (the component split, the transfer-matrix counter and Ganak are the rectangle's
-    fast paths).
+    counted by the same pipeline over its lanes (components, enumeration, Ganak); the
+    transfer-matrix counter, which runs row by row, is the rectangle's fast path.
 
     >>> count(Puzzle.from_clues([[1], [1]], [[1], [1]])).count
     2
@@ -457,11 +456,8 @@ def count(
                     sat.add_clause(cl)
                 return not cuts
 
-        rectangle = isinstance(state, GridState)
-        if not rectangle:  # another geometry: its open cells, one component
-            comps = [Component(state.open_cells())]  # type: ignore[attr-defined]
-        else:
-            comps = split(state, lines) if decompose else [Component(state.unknown_cells())]
+        rectangle = isinstance(state, GridState)  # (the transfer-matrix counter runs row by row)
+        comps = split(state, lines) if decompose else [Component(state.unknown_cells())]
         comps.sort(key=lambda c: c.size)
         counts: list[ComponentCount] = []
         known = [1] * len(comps)  # proven lower bound per component (each has >= 1 solution)
@@ -481,16 +477,14 @@ def count(
             try:
                 en.run(deadline, enum_cap if stop_at is None else min(enum_cap, stop_at))
                 found, cexact, method = en.found, en.exhausted, "enumeration"
-                if not rectangle and not cexact and found >= enum_cap:  # enumeration goes on
-                    en.run(deadline, stop_at)
-                    found, cexact = en.found, en.exhausted
-                elif not cexact and found >= enum_cap and (stop_at is None or found < stop_at):
+                if not cexact and found >= enum_cap and (stop_at is None or found < stop_at):
                     # The cap was hit and the count is still wanted: exact counters on the
                     # component alone (cells outside it fixed to the first solution).
                     sub = component_state(state, comp, solution)
                     # the transfer-matrix counter knows clues only (givens are known cells of the state)
                     value = (dp_count(sub, deadline, line_solver=lines)
-                             if use_dp and not puzzle.is_color and not puzzle.rules and not puzzle.has_blots else None)
+                             if use_dp and rectangle and not puzzle.is_color and not puzzle.rules
+                             and not puzzle.has_blots else None)
                     if value is not None:
                         found, cexact, method = value, True, "dp"
                     elif limit is not None:

@@ -18,7 +18,6 @@ import pytest
 from _triddler_oracle import brute_force
 from satnono.clues import LineClue
 from satnono.cnf.encode import cell_vars, encode, estimate, open_lanes, solution_grid, takes_flat
-from satnono.cnf.lanes import encode_lanes
 from satnono.formats import load
 from satnono.lanepuzzle import LanePuzzle
 from satnono.lanerules import lane_rule_from
@@ -267,17 +266,9 @@ def test_encoding_reads_a_known_picture_and_names_cells_by_number():
             assert len(enc.phases(model)) == len(enc.unknown_vars)
 
 
-def test_encode_lanes_is_the_driver():
-    """The old door, ``encode_lanes``, gives the driver's clauses over the lanes it is given."""
+def test_the_rows_and_columns_arguments_are_the_rectangle_s():
     lines = LineSolver()
-    rng = random.Random(11)
-    for _ in range(20):
-        p = _random_triddler(rng, Triangle.hexagon(2), 1)
-        state = lane_state(p)
-        enc = encode(state, lines)
-        old = encode_lanes(state, [lane.cells for lane in p.lanes], p.clues, lines)
-        assert old.clauses == enc.clauses and old.nvars == enc.nvars
-        assert set(brute_force(p)) == _all_models(state, lines)
+    p = _random_triddler(random.Random(11), Triangle.hexagon(2), 1)
     with pytest.raises(ValueError, match="rows and columns"):
         encode(lane_state(p), lines, rows=[0])
 

@@ -176,3 +176,24 @@ def test_classify_sorts_a_triddler_and_names_its_shape():
     rec = classify_puzzle(line, probing=True)
     assert (rec["class"], rec["level"]) == ("line", "line")
     assert "[triddler of 6 cells, 0 cells left" in classify_text({"file": "t.xml", "index": None, **rec})
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_count_splits_a_triddler_and_counts_past_the_enumeration_cap(seed):
+    """The rectangle's counting pipeline on a triddler: components (their counts multiply), and
+    past the enumeration cap Ganak on a component; the count is the enumeration's."""
+    import random
+
+    from satnono.counting import count
+
+    rng = random.Random(seed)
+    g = (Triangle.hexagon(2), Triangle.triangle(4), Triangle.parallelogram(2, 3))[seed % 3]
+    while True:
+        p = LanePuzzle.from_picture(g, "".join(rng.choice("..#") for _ in range(g.cell_count)), keep_goal=False)
+        truth = brute_force(p)
+        if len(truth) > 2:
+            break
+    for kw in ({}, {"enum_cap": 2}, {"decompose": False, "enum_cap": 2}):
+        r = count(p, **kw)
+        assert r.exact and r.count == len(truth), (kw, r.reason)
+        assert r.solution in truth and sum(c.size for c in r.components) == r.unknown_after_propagation
