@@ -37,6 +37,7 @@ from .rules.protocol import describe, is_lazy
 from .solve import Checker, Settlement, solutions_differ, solve_keeping_rules, sum_mismatch_reason, verified
 
 if TYPE_CHECKING:
+    from .clues import LineClue
     from .lanepuzzle import LanePuzzle
 
 Cell = tuple[int, int]
@@ -110,51 +111,33 @@ class Diagnosis:
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready dict; coordinates are 0-based ``[row, col]`` (cell numbers on another
-        geometry, with its ``geometry`` and ``cells`` instead of width and height)."""
+        geometry, with its ``geometry`` and ``cells`` instead of width and height, and its
+        pictures strings); a blotted length is ``"?"``."""
         p = self.puzzle
-        if not isinstance(p, Puzzle):
-            return self._lane_dict(p)
-        return {
-            "name": p.name,
-            "width": p.width,
-            "height": p.height,
-            "status": self.status,
-            "line_solvable": self.line_solvable,
-            "after_line": list(self.after_line),
-            "open_lines": [o.as_dict() for o in self.open_lines],
-            "undetermined": [list(c) for c in self.undetermined],
-            "solutions": [list(s) for s in self.solutions],
-            "ambiguous": [list(c) for c in self.ambiguous],
-            "ambiguity_complete": self.ambiguity_complete,
-            "conflict": [{"axis": a, "index": i, "clue": list(_clue(p, a, i)),
-                          **({"colors": [p.chars[v] for v in p.line(a, i)[1]]} if p.is_color else {})}
-                         for a, i in self.conflict],
-            "conflict_minimal": self.conflict_minimal,
-            "conflict_rules": list(self.conflict_rules),
-            "reason": self.reason,
-            "seconds": round(self.seconds, 6),
-        }
+        rectangle = isinstance(p, Puzzle)
+        shape: dict[str, Any] = ({"width": p.width, "height": p.height} if isinstance(p, Puzzle)
+                                 else {"geometry": p.geometry.as_json(), "cells": p.geometry.cell_count})
+        picture: Callable[[Any], Any] = list if rectangle else str  # a rectangle's rows, else one string
+        cell: Callable[[Any], Any] = list if rectangle else int  # [row, col], else a cell number
+        clues = {(lane.family, lane.index): clue for lane, clue in zip(p.lanes, p.lane_clues)}
 
-
-    def _lane_dict(self, p: LanePuzzle) -> dict[str, Any]:
-        def clue(family: str, i: int) -> dict[str, Any]:
-            c = p.lane_clue(family, i)
-            return {"axis": family, "index": i, "clue": list(c.lengths),
+        def lane(family: str, index: int) -> dict[str, Any]:
+            c = clues[(family, index)]
+            return {"axis": family, "index": index, "clue": _clue_json(c),
                     **({"colors": [p.chars[v] for v in c.colors]} if p.is_color else {})}
 
         return {
             "name": p.name,
-            "geometry": p.geometry.as_json(),
-            "cells": p.geometry.cell_count,
+            **shape,
             "status": self.status,
             "line_solvable": self.line_solvable,
-            "after_line": self.after_line,
+            "after_line": picture(self.after_line),
             "open_lines": [o.as_dict() for o in self.open_lines],
-            "undetermined": list(self.undetermined),
-            "solutions": list(self.solutions),
-            "ambiguous": list(self.ambiguous),
+            "undetermined": [cell(c) for c in self.undetermined],
+            "solutions": [picture(s) for s in self.solutions],
+            "ambiguous": [cell(c) for c in self.ambiguous],
             "ambiguity_complete": self.ambiguity_complete,
-            "conflict": [clue(a, i) for a, i in self.conflict],
+            "conflict": [lane(a, i) for a, i in self.conflict],
             "conflict_minimal": self.conflict_minimal,
             "conflict_rules": list(self.conflict_rules),
             "reason": self.reason,
@@ -162,8 +145,9 @@ class Diagnosis:
         }
 
 
-def _clue(p: Puzzle, axis: str, index: int) -> tuple[int, ...]:
-    return p.rows[index] if axis == ROW else p.columns[index]
+def _clue_json(clue: LineClue) -> list[Any]:
+    """A clue's lengths for JSON, ``"?"`` for a blotted one."""
+    return ["?" if clue.is_blotted(j) else n for j, n in enumerate(clue.lengths)]
 
 
 def open_lines(state: GridState) -> list[OpenLine]:

@@ -248,6 +248,15 @@ def test_json_form_is_data():
     assert j["status"] == "none" and j["conflict"] == [{"axis": "row", "index": 1, "clue": [2, 2]}]
 
 
+def test_a_blotted_line_in_a_conflict_keeps_its_hidden_numbers_hidden_in_json():
+    """A hidden number is ``"?"`` in the conflict's clue as in the open lines' (it was written as
+    the placeholder length 1)."""
+    p = Puzzle.from_clues([["?", 2, "?"], [1]], [[1], [1], [1], [1]])
+    d = diagnose(p)
+    assert d.status == "none" and d.conflict == [(ROW, 0)] and d.conflict_minimal
+    assert d.as_dict()["conflict"] == [{"axis": "row", "index": 0, "clue": ["?", 2, "?"]}]
+
+
 def test_conflicting_colour_lines():
     """A row asks for red where every crossing column asks for blue: `none` with a minimal set of lines."""
     p = Puzzle.from_clues(rows=[[(2, "a")], [(2, "b")]], columns=[[(1, "b"), (1, "a")], [(1, "b"), (1, "a")]],

@@ -139,6 +139,16 @@ def test_a_clue_too_long_for_its_lane_is_named() -> None:
     assert d.conflict == [("row", 0)] and d.conflict_minimal
 
 
+def test_a_blotted_lane_in_a_conflict_keeps_its_hidden_numbers_hidden_in_json() -> None:
+    p = LanePuzzle.from_picture(Triangle.hexagon(1), "#..#.#", keep_goal=False)
+    clues = list(p.clues)
+    clues[0] = LineClue((1, 1), (1, 1), blots=0b01)  # "? 1" needs 3 cells: the lane has 3
+    clues[1] = LineClue((1, 1, 1), (1, 1, 1), blots=0b101)  # "? 1 ?" needs 5
+    d = diagnose(p.replace(clues=tuple(clues)))
+    assert d.status == Status.NONE and d.conflict == [("row", 1)] and d.conflict_minimal
+    assert d.as_dict()["conflict"] == [{"axis": "row", "index": 1, "clue": ["?", 1, "?"]}]
+
+
 def _ambiguous_file(tmp_path) -> str:
     rng = random.Random(7)
     while True:

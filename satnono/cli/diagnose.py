@@ -89,8 +89,8 @@ def diagnose_cmd(file: str, fmt: str | None, timeout: float | None, solver: str,
     columns that still have more than one placement (and how many), the
     undetermined cells; for several solutions, the ambiguity region (the cells
     whose value is not the same in all solutions); for no solution, a minimal
-    set of rows and columns whose clues together admit no solution (removing
-    any one of them leaves satisfiable clues).
+    set of rows and columns (and of the extra rules) whose clues together
+    admit no solution (removing any one of them leaves satisfiable clues).
 
     Text output is a heat map: black and white cells settled by line logic,
     cells line logic leaves open, ambiguous cells, and cells of conflicting
@@ -98,8 +98,9 @@ def diagnose_cmd(file: str, fmt: str | None, timeout: float | None, solver: str,
     on another geometry cell numbers, with geometry and cells for width and
     height): name, width, height, status, line_solvable, after_line (rows of '#', '.',
     '?'), open_lines (axis, index, clue, placements, unknown), undetermined,
-    solutions, ambiguous, ambiguity_complete, conflict (axis, index, clue),
-    conflict_minimal, reason, seconds.
+    solutions, ambiguous, ambiguity_complete, conflict (axis, index, clue;
+    "?" for a blotted number), conflict_minimal, conflict_rules, reason,
+    seconds.
     """
     from ..diagnose import diagnose
     from ..render import render_heatmap, render_png, render_summary, render_svg
