@@ -359,12 +359,13 @@ def step_lines(step: Any, number: str, indent: str = "") -> list[str]:
     return out
 
 
-def explanation_head(where: str, ex: Any, width: int, height: int) -> str:
-    """The first line of an explanation: its grade in words, the size, what is left, the time."""
+def explanation_head(where: str, ex: Any) -> str:
+    """The first line of an explanation (of a puzzle of any geometry): its grade in words, the
+    size (:func:`shape_text`), what is left, the time."""
     # an explanation stops at the first contradiction it meets: its open cells are no figure
     # of the puzzle then ('check' and 'diagnose' give the cells line logic left)
     left = "contradiction found" if ex.status == "none" else f"{len(ex.remaining)} cells left open"
-    return f"{where}: {ex.difficulty['text']}  [{width}x{height}, {left}, {ex.seconds:.3f} s]"
+    return f"{where}: {ex.difficulty['text']}  [{shape_text(ex.puzzle.geometry)}, {left}, {ex.seconds:.3f} s]"
 
 
 # --- puzzles of any geometry (satnono.lanepuzzle) -----------------------------------

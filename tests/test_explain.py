@@ -407,7 +407,7 @@ def test_a_placements_sentence_counts_in_the_singular_and_plural():
 
 
 def _small_bundled():
-    """The small rectangular puzzles of puzzles/ (the triddlers' explainer: tests/test_explain_lanes.py)."""
+    """The small rectangular puzzles of puzzles/ (triddlers: tests/test_explain_lanes.py)."""
     out = []
     for f in sorted(PUZZLES.rglob("*")):
         if f.suffix in {".xml", ".non", ".nin"} and f.is_file():
@@ -652,3 +652,32 @@ def test_colour_drawings():
     assert len(files) == len(ex.steps)
     last = files[max(files)].decode()
     assert "#dc2828" in last and "#289628" in last  # the puzzle's own colours
+
+
+@pytest.mark.parametrize("chars", [".#", "..abc"])
+def test_probe_order_puts_cells_with_most_known_neighbours_first(chars):
+    """``GridCells.probe_order`` (bit masks) against a plain count of each open cell's known
+    neighbours, cell by cell, on propagated states with a few more cells set (or ruled out)."""
+    import random
+
+    from satnono.logic.probe import GridCells
+
+    rng = random.Random(3)
+    lines = LineSolver()
+    for _ in range(40):
+        g = ["".join(rng.choice(chars) for _ in range(rng.randint(1, 8))) for _ in range(rng.randint(1, 8))]
+        g = [row.ljust(len(g[0]), ".")[:len(g[0])] for row in g]
+        p = Puzzle.from_grid(g)
+        state = GridState(p)
+        for _ in range(rng.randint(0, 6)):
+            r, c = rng.randrange(p.height), rng.randrange(p.width)
+            state.exclude(r, c, rng.randrange(len(p.palette)))
+        h, w = p.height, p.width
+        open_cells = state.unknown_cells()
+
+        def known(r: int, c: int) -> int:
+            return sum(1 for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                       if 0 <= rr < h and 0 <= cc < w and state.cell(rr, cc) is not None)
+
+        want = [r * w + c for r, c in sorted(open_cells, key=lambda rc: (-known(*rc), rc))]
+        assert GridCells(state).probe_order() == want, g

@@ -1,4 +1,4 @@
-"""satnono.explain.lanes: explanations, hints and grades of triddlers (issue 39), checked against
+"""satnono.explain on triddlers: explanations, hints and grades (issue 39), checked against
 the independent oracles of tests/_triddler_oracle.py (brute force and a line logic of their own),
 and ``satnono explain`` / ``satnono hint`` on triddlers."""
 
@@ -14,8 +14,10 @@ from click.testing import CliRunner
 from conftest import PUZZLES
 from _triddler_oracle import _lane_logic, brute_force, line_solve
 from satnono.cli import cli
-from satnono.explain.lanes import (LaneExplainer, LaneStep, _Prober, cell_name, cells_text, explain_lanes,
-                                   lane_difficulty, lane_hint, state_from_cells, state_of_rows)
+from satnono.explain import Step, difficulty, explain, next_hint
+from satnono.explain.board import cells_text, state_from_cells, state_of_rows
+from satnono.lanes import cell_name
+from satnono.logic.probe import Prober
 from satnono.formats import dumps
 from satnono.lanepuzzle import LanePuzzle
 from satnono.lanes import Triangle
@@ -62,7 +64,7 @@ def _not_line_solvable(seed: int, count: int) -> list[LanePuzzle]:
     return out
 
 
-def _replay(p: LanePuzzle, steps: list[LaneStep], start: list[int] | None = None) -> list[int]:
+def _replay(p: LanePuzzle, steps: list[Step], start: list[int] | None = None) -> list[int]:
     """The cells' possible values (bit masks) after applying what the steps claim."""
     index = {ch: v for v, ch in enumerate(p.chars)}
     full = (1 << len(p.chars)) - 1
@@ -81,7 +83,7 @@ def _picture(p: LanePuzzle, dom: list[int]) -> str:
     return "".join(p.chars[d.bit_length() - 1] if d and not d & (d - 1) else "?" for d in dom)
 
 
-def _sound(p: LanePuzzle, st: LaneStep, solutions: list[str]) -> None:
+def _sound(p: LanePuzzle, st: Step, solutions: list[str]) -> None:
     """Every cell a step settles has that value in every solution; no excluded value is in one."""
     for cell, ch in st.cells:
         assert all(s[cell] == ch for s in solutions), f"unsound: {st.text}"
@@ -89,7 +91,7 @@ def _sound(p: LanePuzzle, st: LaneStep, solutions: list[str]) -> None:
         assert all(s[cell] not in gone for s in solutions), f"unsound: {st.text}"
 
 
-def _refutes(p: LanePuzzle, st: LaneStep, dom: list[int]) -> None:
+def _refutes(p: LanePuzzle, st: Step, dom: list[int]) -> None:
     """A probe's assumption and its chain (as they claim cells) leave its lane without a
     placement, by the oracle's own lane logic."""
     index = {ch: v for v, ch in enumerate(p.chars)}
@@ -122,7 +124,7 @@ def test_cells_are_named_by_row_and_place_in_the_row():
 @pytest.mark.parametrize("seed", [1, 2])
 def test_line_steps_reach_the_oracles_line_logic(seed):
     for p in _puzzles(seed):
-        ex = explain_lanes(p, max_depth=0, verdict_timeout=5)
+        ex = explain(p, max_depth=0, verdict_timeout=5)
         want = line_solve(p)
         if want is None:
             assert ex.status == "none" and ex.difficulty["level"] == "none", p
@@ -143,7 +145,7 @@ def test_every_step_is_sound_and_the_grade_matches(seed):
         if p.geometry.cell_count > 24:
             continue
         sols = brute_force(p, limit=50)
-        ex = explain_lanes(p, verdict_timeout=5)
+        ex = explain(p, verdict_timeout=5)
         dom = _replay(p, [])
         for st in ex.steps:
             _sound(p, st, sols)
@@ -168,7 +170,7 @@ def test_a_puzzle_that_needs_probing():
     p = LanePuzzle.from_picture(g, pic, keep_goal=False)
     sols = brute_force(p)
     assert sols == [pic] and line_solve(p) != [1 << ".#".index(ch) for ch in pic]
-    ex = explain_lanes(p)
+    ex = explain(p)
     assert ex.solved and ex.picture == pic
     assert ex.difficulty["level"] == "probe" and ex.difficulty["exact"] and ex.difficulty["probes"] >= 1
     probe = next(s for s in ex.steps if s.kind == "probe")
@@ -176,10 +178,10 @@ def test_a_puzzle_that_needs_probing():
                     r"so it is (white|black)$", probe.text)
     assert probe.as_dict()["probe"][0] == probe.probe[0] and probe.as_dict()["chain"]
     # with line logic only: at least probing, not exact
-    ex0 = explain_lanes(p, max_depth=0)
+    ex0 = explain(p, max_depth=0)
     assert ex0.status == "stuck" and ex0.difficulty["level"] == "probe" and not ex0.difficulty["exact"]
     assert "the rest needs search (the puzzle is unique only globally)" in ex0.note
-    assert lane_difficulty(p)["level"] == "probe"
+    assert difficulty(p)["level"] == "probe"
 
 
 def test_search_when_probing_cannot_finish(monkeypatch):
@@ -187,8 +189,8 @@ def test_search_when_probing_cannot_finish(monkeypatch):
     to find nothing here: small triddlers that need search are too rare to pin one)."""
     g, pic = PROBE
     p = LanePuzzle.from_picture(g, pic, keep_goal=False)
-    monkeypatch.setattr(_Prober, "find", lambda self, state, depth: None)
-    ex = explain_lanes(p)
+    monkeypatch.setattr(Prober, "find", lambda self, state, depth: None)
+    ex = explain(p)
     assert ex.status == "stuck" and ex.difficulty["level"] == "search" and ex.difficulty["exact"]
     assert ex.note.endswith("the rest needs search (the puzzle is unique only globally)")
     assert ex.note.startswith("line logic and probing up to depth 2 settle no more cells;")
@@ -197,9 +199,9 @@ def test_search_when_probing_cannot_finish(monkeypatch):
 def test_budget_and_max_steps_give_at_least_grades():
     g, pic = PROBE
     p = LanePuzzle.from_picture(g, pic, keep_goal=False)
-    ex = explain_lanes(p, probe_budget=0)
+    ex = explain(p, probe_budget=0)
     assert ex.status == "budget" and not ex.difficulty["exact"]
-    ex = explain_lanes(p, max_steps=2)
+    ex = explain(p, max_steps=2)
     assert ex.status == "truncated" and len(ex.steps) == 2 and not ex.difficulty["steps_exact"]
 
 
@@ -207,7 +209,7 @@ def test_colour_triddlers():
     from satnono.formats import load
 
     p = load(FLOWER)
-    ex = explain_lanes(p)
+    ex = explain(p)
     assert ex.solved and ex.picture == p.goal and ex.difficulty["level"] == "line"
     assert _replay(p, ex.steps) == line_solve(p)
     assert any(s.technique == "absent" for s in ex.steps) and all(s.excluded is not None for s in ex.steps)
@@ -219,7 +221,7 @@ def test_colour_triddlers():
             pic = "".join(rng.choice(".rb") for _ in range(g.cell_count))
             q = LanePuzzle.from_picture(g, pic, palette, keep_goal=False)
             sols = brute_force(q, limit=50)
-            ex = explain_lanes(q, verdict_timeout=5)
+            ex = explain(q, verdict_timeout=5)
             dom = _replay(q, [])
             for st in ex.steps:
                 _sound(q, st, sols)
@@ -238,7 +240,7 @@ def test_hint_gives_a_sound_next_step():
             continue
         sol = sols[0]
         known = "".join(ch if rng.random() < 0.4 else "?" for ch in sol)
-        h = lane_hint(p, known)
+        h = next_hint(p, known)
         if "?" not in known:
             assert h.kind == "solved"
             continue
@@ -251,7 +253,7 @@ def test_hint_gives_a_sound_next_step():
         if filled:
             c = filled[0]
             bad = known[:c] + ("#" if known[c] == "." else ".") + known[c + 1:]
-            w = lane_hint(p, bad)
+            w = next_hint(p, bad)
             assert w.kind == "wrong" and w.wrong == [c] and w.text.startswith(cell_name(p.geometry, c) + " is ")
 
 
@@ -284,6 +286,7 @@ def test_explain_cli_text_and_json():
     assert lines[1] == "1. row 1 (clue 0): the clue is 0, so every cell is white: row 1, cells 1-9 white"
     assert any(line.startswith("3. / line 1 (clue 0): ") for line in lines)
     assert lines[-1] == "solved: every cell is settled"
+    assert "column" not in r.output and "fits only at positions 5-11" in r.output  # positions along a lane
     r = _run("explain", "--json", SNOWFLAKE)
     d = json.loads(r.output)
     assert d["file"] == SNOWFLAKE and d["cells"] == 96 and d["geometry"]["kind"] == "triangle"
@@ -387,7 +390,7 @@ def test_givens_start_the_explanation_and_rules_are_refused(tmp_path):
     g, pic = PROBE
     givens = [(c, ".#".index(pic[c])) for c in range(0, len(pic), 2)]
     p = LanePuzzle.from_picture(g, pic, keep_goal=False, givens=givens)
-    ex = explain_lanes(p)
+    ex = explain(p)
     assert ex.solved and ex.picture == pic
     assert not {c for st in ex.steps for c, _ in st.cells} & {c for c, _ in givens}
     assert ex.difficulty["level"] == "line" and _replay(p, ex.steps, [1 << v if (c, v) in givens else 3
@@ -398,9 +401,43 @@ def test_givens_start_the_explanation_and_rules_are_refused(tmp_path):
 
     q = LanePuzzle.from_picture(g, pic, keep_goal=False, rules=(lane_rule_from("count:>=1"),))
     with pytest.raises(ValueError, match="extra rules on a triddler are not explained yet"):
-        explain_lanes(q)
-    assert lane_difficulty(q)["level"] == "unknown"
+        explain(q)
+    assert difficulty(q)["level"] == "unknown"
     f = tmp_path / "rules.json"
     f.write_text(dumps(q, "json"))
     r = _run("explain", str(f))
     assert r.exit_code == 6 and len(r.output.strip().splitlines()) == 1, r.output
+
+
+# ---------------------------------------------------------------------------------------------
+# A third geometry: the same explainer on lanes it has never seen
+
+
+def test_a_toy_geometry_is_explained_over_its_lanes():
+    """The rectangle with a family of diagonal lanes that tests/test_geometry_seam.py builds:
+    every step is sound against its enumeration, probes refute by the oracle's lane logic, the
+    grade matches, and steps name the diagonals."""
+    from test_geometry_seam import Diagonals, _enumerate, _puzzles
+
+    families = set()
+    for p in _puzzles():
+        sols = _enumerate(p)
+        ex = explain(p, verdict_timeout=5)
+        dom = _replay(p, [])
+        for st in ex.steps:
+            _sound(p, st, sols)
+            if st.kind == "probe":
+                _refutes(p, st, dom)
+            else:
+                assert st.name == p.lanes[st.lane].name and st.text.startswith(st.name + " (clue ")
+                families.add(st.family)
+            dom = _replay(p, [st], dom)
+        assert _picture(p, dom) == ex.picture and ex.as_dict()["geometry"]["kind"] == Diagonals.kind
+        level = ex.difficulty["level"]
+        if not sols:
+            assert level == "none" and ex.status == "none"
+        elif len(sols) > 1:
+            assert level == "multiple" and not ex.solved
+        else:
+            assert ex.picture == sols[0] if ex.solved else level == "search"
+    assert "diagonal" in families

@@ -10,11 +10,9 @@ from typing import Any
 import click
 
 from ..errors import SatnonoError
-from ..lanepuzzle import LanePuzzle
 from ..model import Puzzle
-from ..report import explanation_head, label, shape_text, step_lines
+from ..report import explanation_head, label, step_lines
 from .common import (
-    rectangles_only,
     EXIT_INPUT,
     EXIT_INTERNAL,
     EXIT_MULTIPLE,
@@ -100,18 +98,31 @@ def _read_state(path: str) -> list[tuple[int, str]]:
     return rows
 
 
-def _state_rows(path: str, numbered: list[tuple[int, str]], puzzle) -> list[str]:
-    """The state's rows, each checked to hold only the puzzle's characters and '?'
-    ('#', '.', '?' in black and white; the palette's characters and '?' in colour)."""
-    chars = puzzle.chars if puzzle.is_color else "#." + puzzle.chars
-    for n, t in numbered:
-        bad = set(t) - set(chars + "?")
-        if bad:
-            if not puzzle.is_color:
-                raise SatnonoError(f"{path}:{n}: a state row holds only '#', '.' and '?', not {''.join(sorted(bad))!r}")
-            raise SatnonoError(f"{path}:{n}: a state row holds only the palette's characters {chars!r} and '?', "
-                               f"not {''.join(sorted(bad))!r}")
-    return [t for _, t in numbered]
+def _known(path: str, numbered: list[tuple[int, str]], puzzle: Any) -> Any:
+    """The partial state of a state file, as :func:`satnono.explain.explain` takes it for the
+    puzzle, checked: a rectangle's rows over its characters and '?' ('#', '.', '?' in black
+    and white; the palette's characters and '?' in colour), a triddler's text rows.  Raises
+    SatnonoError (one line, naming the file)."""
+    from ..explain import board_of
+
+    if isinstance(puzzle, Puzzle):  # the characters first, by line
+        chars = puzzle.chars if puzzle.is_color else "#." + puzzle.chars
+        for n, t in numbered:
+            bad = set(t) - set(chars + "?")
+            if bad:
+                if not puzzle.is_color:
+                    raise SatnonoError(f"{path}:{n}: a state row holds only '#', '.' and '?', not "
+                                       f"{''.join(sorted(bad))!r}")
+                raise SatnonoError(f"{path}:{n}: a state row holds only the palette's characters {chars!r} and '?', "
+                                   f"not {''.join(sorted(bad))!r}")
+    board = board_of(puzzle)
+    rows = [t for _, t in numbered]
+    try:
+        known = rows if isinstance(puzzle, Puzzle) else board.picture_of(rows)
+        board.start(known)
+    except ValueError as e:
+        raise SatnonoError(f"{path}: {e}") from None
+    return known
 
 
 @click.command("explain", epilog=GRADE_HELP + "\n\n" + EXPLAIN_EXIT_HELP)
@@ -187,7 +198,7 @@ def explain_cmd(file: str, fmt: str | None, as_json: bool, svg_out: str | None, 
     remaining lists cell numbers and grid the text rows ('?' open).
     """
     from ..explain import DEFAULT_PROBE_BUDGET, explain
-    from ..explain.draw import legend, render_step, replay, svg_files
+    from ..explain.draw import draw_step, replay, step_legend, svg_files
     from ..formats import save_folder
 
     if svg_out is not None and os.path.lexists(svg_out) and not force:
@@ -211,17 +222,14 @@ def explain_cmd(file: str, fmt: str | None, as_json: bool, svg_out: str | None, 
             err(error)
             continue
         assert puzzle is not None
-        if isinstance(puzzle, LanePuzzle):
-            if svg_out is not None:
-                raise CliExit(EXIT_INPUT, f"{label(fname, index)}: explain --svg draws rectangular puzzles only; "
-                                          "a triddler's steps are shown as text (--grids draws its rows)")
-            codes.append(_explain_lanes(fname, index, puzzle, state_file, numbered, max_steps, depth, budget, timeout,
-                                        as_json, grids, only_step))
-            continue
+        where = label(fname, index)
+        if svg_out is not None and not isinstance(puzzle, Puzzle):
+            raise CliExit(EXIT_INPUT, f"{where}: explain --svg draws rectangular puzzles only; "
+                                      "a triddler's steps are shown as text (--grids draws its rows)")
         known = None
         if numbered is not None:
             try:
-                known = _state_rows(state_file, numbered, puzzle)  # type: ignore[arg-type]
+                known = _known(state_file, numbered, puzzle)  # type: ignore[arg-type]
             except SatnonoError as e:
                 err(str(e))
                 codes.append(EXIT_INPUT)
@@ -229,12 +237,12 @@ def explain_cmd(file: str, fmt: str | None, as_json: bool, svg_out: str | None, 
         try:
             ex = explain(puzzle, known, max_steps, depth,
                          DEFAULT_PROBE_BUDGET if budget is None else budget, verdict_timeout=timeout)
-        except ValueError as e:  # a state of the wrong size
-            err(f"{state_file}: {e}")
+        except ValueError as e:  # extra rules on a triddler
+            err(f"{where}: {e}")
             codes.append(EXIT_INPUT)
             continue
         except Exception as e:  # a bug: one line, no traceback
-            err(f"{label(fname, index)}: internal error: {type(e).__name__}: {e}")
+            err(f"{where}: internal error: {type(e).__name__}: {e}")
             codes.append(EXIT_INTERNAL)
             continue
         codes.append(EXIT_UNIQUE if ex.solved else EXIT_NONE if ex.status == "none" else EXIT_MULTIPLE)
@@ -257,21 +265,20 @@ def explain_cmd(file: str, fmt: str | None, as_json: bool, svg_out: str | None, 
             d.update(ex.as_dict())
             click.echo(json.dumps(d))
             continue
-        click.echo(explanation_head(label(fname, index), ex, puzzle.width, puzzle.height))
+        click.echo(explanation_head(where, ex))
         if only_step is not None and only_step > len(ex.steps):
-            err(f"{label(fname, index)}: step {only_step} does not exist (the explanation has {len(ex.steps)})")
+            err(f"{where}: step {only_step} does not exist (the explanation has {len(ex.steps)})")
             codes.append(EXIT_USAGE)
             continue
-        pal = puzzle.palette if puzzle.is_color else None
         if grids or only_step is not None:
-            click.echo(legend(ascii_, pal))
+            click.echo(step_legend(puzzle, ascii_))
         for k, (before, st) in enumerate(replay(puzzle, ex.steps, known), 1):
             if only_step is not None and k != only_step:
                 continue
             for text in step_lines(st, f"{k}."):
                 click.echo(text)
             if grids or only_step is not None:
-                click.echo(render_step(before, st, ascii_, pal))
+                click.echo(draw_step(puzzle, before, st, ascii_))
                 click.echo("")
         click.echo(ex.note)
         if svg_out is not None:
@@ -306,19 +313,18 @@ def hint_cmd(file: str, fmt: str | None, state_file: str, as_json: bool, timeout
     numbers (from 0, row by row); the text output draws the rows after the
     step.
     """
-    from ..explain import next_hint
-    from ..explain.draw import legend, render_step
+    from ..explain import board_of, next_hint
+    from ..explain.draw import draw_step, step_legend
     from ..formats import load
     from ..results import Limits
 
     try:
         puzzle = load(file, fmt)
-        if isinstance(puzzle, LanePuzzle):
-            _hint_lanes(file, puzzle, state_file, as_json, timeout)
-            return
-        if not isinstance(puzzle, Puzzle):
-            raise CliExit(EXIT_INPUT, rectangles_only(puzzle, "hint"))
-        known = _state_rows(state_file, _read_state(state_file), puzzle)
+        try:
+            board_of(puzzle).check_rules()
+        except ValueError as e:  # extra rules on a triddler
+            raise CliExit(EXIT_INPUT, f"{puzzle.source or file}: {e}") from None
+        known = _known(state_file, _read_state(state_file), puzzle)
     except SatnonoError as e:
         raise CliExit(EXIT_INPUT, str(e)) from None
     try:
@@ -331,13 +337,13 @@ def hint_cmd(file: str, fmt: str | None, state_file: str, as_json: bool, timeout
         click.echo(json.dumps({"file": file, **h.as_dict()}))
     else:
         click.echo(f"{h.kind}: {h.text}")
-        pal = puzzle.palette if puzzle.is_color else None
         if h.step is not None:
-            click.echo(legend(ascii_, pal))
-            click.echo(render_step(known, h.step, ascii_, pal))
-        elif h.wrong:
+            click.echo(step_legend(puzzle, ascii_, hint=True))
+            click.echo(draw_step(puzzle, known, h.step, ascii_))
+        elif h.wrong and isinstance(puzzle, Puzzle):  # (a rectangle's grid with the wrong cells marked)
             from ..report import render_grid
 
+            pal = puzzle.palette if puzzle.is_color else None
             marks = [(r, c) for r, c in h.wrong]
             shown = [row.replace("?", ".") for row in known]
             click.echo("(filled cells that differ from the solution are marked; unknown cells are drawn "
@@ -345,99 +351,3 @@ def hint_cmd(file: str, fmt: str | None, state_file: str, as_json: bool, timeout
             click.echo(render_grid(shown, ascii_, marks, pal))
     code = {"step": EXIT_UNIQUE, "solved": EXIT_UNIQUE, "stuck": EXIT_MULTIPLE}.get(h.kind, EXIT_NONE)
     done(code)
-
-
-# --- puzzles of any geometry (triddlers): satnono.explain.lanes --------------------------
-
-
-def _lane_known(path: str, numbered: list[tuple[int, str]], puzzle: LanePuzzle) -> str:
-    """The cells of a partial state file of a lane puzzle (a triddler's text rows), checked."""
-    from ..explain.lanes import state_from_cells, state_of_rows
-
-    try:
-        known = state_of_rows(puzzle, [t for _, t in numbered])
-        state_from_cells(puzzle, known)
-    except ValueError as e:
-        raise SatnonoError(f"{path}: {e}") from None
-    return known
-
-
-def _explain_lanes(fname: str, index: int | None, puzzle: LanePuzzle, state_file: str | None,
-                   numbered: list[tuple[int, str]] | None, max_steps: int | None, depth: int, budget: int | None,
-                   timeout: float, as_json: bool, grids: bool, only_step: int | None) -> int:
-    """``explain`` of one lane puzzle (a triddler): its output, and its exit code."""
-    from ..explain import DEFAULT_PROBE_BUDGET
-    from ..explain.lanes import apply_step, explain_lanes
-
-    where = label(fname, index)
-    known = None
-    if numbered is not None:
-        try:
-            known = _lane_known(state_file, numbered, puzzle)  # type: ignore[arg-type]
-        except SatnonoError as e:
-            err(str(e))
-            return EXIT_INPUT
-    try:
-        ex = explain_lanes(puzzle, known, max_steps, depth, DEFAULT_PROBE_BUDGET if budget is None else budget,
-                           verdict_timeout=timeout)
-    except ValueError as e:  # extra rules on a triddler
-        err(f"{where}: {e}")
-        return EXIT_INPUT
-    except Exception as e:  # a bug: one line, no traceback
-        err(f"{where}: internal error: {type(e).__name__}: {e}")
-        return EXIT_INTERNAL
-    code = EXIT_UNIQUE if ex.solved else EXIT_NONE if ex.status == "none" else EXIT_MULTIPLE
-    if as_json:
-        d: dict[str, Any] = {"file": fname}
-        if index is not None:
-            d["index"] = index
-        d.update(ex.as_dict())
-        click.echo(json.dumps(d))
-        return code
-    left = "contradiction found" if ex.status == "none" else f"{len(ex.remaining)} cells left open"
-    click.echo(f"{where}: {ex.difficulty['text']}  [{shape_text(puzzle.geometry)}, {left}, {ex.seconds:.3f} s]")
-    if only_step is not None and only_step > len(ex.steps):
-        err(f"{where}: step {only_step} does not exist (the explanation has {len(ex.steps)})")
-        return EXIT_USAGE
-    from ..explain.lanes import rows_of
-
-    if grids or only_step is not None:
-        click.echo("(the cells after each step, as webpbn writes a triddler's rows; '?' unknown)")
-    cells = known if known is not None else "?" * puzzle.geometry.cell_count
-    for k, st in enumerate(ex.steps, 1):
-        cells = apply_step(puzzle, cells, st)
-        if only_step is not None and k != only_step:
-            continue
-        for text in step_lines(st, f"{k}."):
-            click.echo(text)
-        if grids or only_step is not None:
-            for row in rows_of(puzzle, cells):
-                click.echo(row)
-            click.echo("")
-    click.echo(ex.note)
-    return code
-
-
-def _hint_lanes(file: str, puzzle: LanePuzzle, state_file: str, as_json: bool, timeout: float) -> None:
-    """``hint`` on a lane puzzle (a triddler); ends the command."""
-    from ..explain.lanes import RULES_NOT_EXPLAINED, apply_step, lane_hint, rows_of
-    from ..results import Limits
-
-    if getattr(puzzle, "rules", ()):
-        raise CliExit(EXIT_INPUT, f"{puzzle.source or file}: {RULES_NOT_EXPLAINED}")
-    known = _lane_known(state_file, _read_state(state_file), puzzle)
-    try:
-        h = lane_hint(puzzle, known, Limits(timeout))
-    except ValueError as e:
-        raise CliExit(EXIT_INPUT, f"{state_file}: {e}") from None
-    except Exception as e:  # a bug: one line, no traceback
-        raise CliExit(EXIT_INTERNAL, f"{file}: internal error: {type(e).__name__}: {e}") from None
-    if as_json:
-        click.echo(json.dumps({"file": file, **h.as_dict()}))
-    else:
-        click.echo(f"{h.kind}: {h.text}")
-        if h.step is not None:
-            click.echo("(the cells after the step; '?' unknown)")
-            for row in rows_of(puzzle, apply_step(puzzle, known, h.step)):
-                click.echo(row)
-    done({"step": EXIT_UNIQUE, "solved": EXIT_UNIQUE, "stuck": EXIT_MULTIPLE}.get(h.kind, EXIT_NONE))

@@ -1,12 +1,18 @@
-"""Drawing explanation steps: terminal text and SVG.  Pure formatting: nothing prints or writes."""
+"""Drawing explanation steps: terminal text and SVG.  Pure formatting: nothing prints or writes.
+
+A rectangle's steps are drawn as a grid (:func:`render_step`, its line marked and its new cells
+highlighted; :func:`render_svg`); any other geometry's as the rows people read (a triangle
+grid's text rows, :func:`draw_step`).
+"""
 
 from __future__ import annotations
 
 from html import escape
-from typing import Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 from ..model import BLACK, WHITE, Color, Puzzle, plain_black
 from ..clues import ROW, LineClue
+from .board import board_of
 from .techniques import Step
 
 #: Glyphs: black, white, unknown, new black, new white.
@@ -14,14 +20,44 @@ UNICODE = ("██", "··", "  ", "▓▓", "░░")
 ASCII = ("#", ".", "?", "@", "o")
 
 
-def replay(puzzle: Puzzle, steps: Sequence[Step], known: Sequence[str] | None = None
-           ) -> Iterator[tuple[tuple[str, ...], Step]]:
-    """``(grid before the step, step)`` for each step, applying each step's cells in turn."""
-    grid = [list(row) for row in (known or ["?" * puzzle.width] * puzzle.height)]
+def replay(puzzle: Any, steps: Sequence[Step], known: Any = None) -> Iterator[tuple[Any, Step]]:
+    """``(state before the step, step)`` for each step, applying each step's cells in turn: the
+    state a rectangle's rows (as ``known`` is given), any other geometry's cells (one character
+    a cell, ``?`` open)."""
+    if isinstance(puzzle, Puzzle):
+        grid = [list(row) for row in (known or ["?" * puzzle.width] * puzzle.height)]
+        for st in steps:
+            yield tuple("".join(r) for r in grid), st
+            for r, c, v in st.cells:
+                grid[r][c] = v
+        return
+    cells = list(board_of(puzzle).picture_of(known) if known is not None else "?" * puzzle.geometry.cell_count)
     for st in steps:
-        yield tuple("".join(r) for r in grid), st
-        for r, c, v in st.cells:
-            grid[r][c] = v
+        yield "".join(cells), st
+        for cell, v in st.cells:
+            cells[cell] = v
+
+
+def draw_step(puzzle: Any, before: Any, step: Step, ascii: bool = False) -> str:
+    """The state after ``step``: a rectangle's grid as :func:`render_step` draws it (in the
+    puzzle's colours), any other geometry's rows (a triangle grid's text rows, ``?`` open)."""
+    if isinstance(puzzle, Puzzle):
+        return render_step(before, step, ascii, puzzle.palette if puzzle.is_color else None)
+    board = board_of(puzzle)
+    cells = list(board.picture_of(before))
+    for cell, v in step.cells:
+        cells[cell] = v
+    return "\n".join(board.rows("".join(cells)))
+
+
+def step_legend(puzzle: Any, ascii: bool = False, hint: bool = False) -> str:
+    """What :func:`draw_step` shows, in words (after each step of an explanation, or after a
+    ``hint``'s step)."""
+    if isinstance(puzzle, Puzzle):
+        return legend(ascii, puzzle.palette if puzzle.is_color else None)
+    if hint:
+        return "(the cells after the step; '?' unknown)"
+    return "(the cells after each step, as webpbn writes a triddler's rows; '?' unknown)"
 
 
 def apply(grid: Sequence[str], step: Step) -> tuple[str, ...]:

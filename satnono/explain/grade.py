@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..model import Puzzle
 from ..results import LEVELS
 from .techniques import TECHNIQUES, Step, contradiction_text
 
 __all__ = ["LEVELS", "end_note", "grade"]
 
 
-def end_note(puzzle: Puzzle, status: str, bad: tuple[str, int] | None, verdict: str | None, unknown: int,
+def end_note(puzzle: Any, status: str, bad: tuple[str, int] | None, verdict: str | None, unknown: int,
              max_depth: int, out_of_time: bool = False, from_state: bool = False) -> str:
-    """What happens after an explanation's last step, in words (its ``note``)."""
+    """What happens after an explanation's last step, in words (its ``note``); ``bad`` the lane
+    (its family and index) or rule that cannot be kept when ``status`` is ``none``."""
     if status == "solved":
         return "solved: every cell is settled"
     if status == "none":

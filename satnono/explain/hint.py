@@ -1,16 +1,17 @@
-"""Library calls: :func:`explain`, :func:`next_hint` and :func:`difficulty`."""
+"""Library calls, for a puzzle of any geometry: :func:`explain`, :func:`next_hint` and
+:func:`difficulty`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from ..lines import LineSolver
 from ..logic.probe import DEFAULT_PROBE_BUDGET, BudgetExhausted
-from ..model import WHITE, Puzzle
 from ..results import Limits
 from ..solve import Checker, CheckResult, Status
-from .engine import LineContradiction, state_from_known
+from .board import RULES_NOT_EXPLAINED, board_of
+from .engine import LineContradiction
 from .explainer import Explainer, Explanation
 from .grade import grade
 from .techniques import Step, black_and_white, color_word, contradiction_text
@@ -23,7 +24,7 @@ CHECK_PROBE_BUDGET = 30_000
 CHECK_SECONDS = 0.5
 
 
-def _verdict_of(checker: Checker, puzzle: Puzzle | None, timeout: float | None):
+def _verdict_of(checker: Checker, puzzle: Any, timeout: float | None):
     """The verdict on ``puzzle`` (``none`` for None: known cells that contradict its givens)."""
     def verdict() -> str:
         return Status.NONE.value if puzzle is None else checker.check(puzzle, timeout).status.value
@@ -31,55 +32,65 @@ def _verdict_of(checker: Checker, puzzle: Puzzle | None, timeout: float | None):
     return verdict
 
 
-def _with_known(puzzle: Puzzle, known: Sequence[str] | None) -> Puzzle | None:
-    """``puzzle`` with the filled cells of ``known`` as givens; None when they contradict its own."""
-    if known is None:
-        return puzzle
-    if puzzle.is_color:
-        index = {ch: v for v, ch in enumerate(puzzle.chars)}
-        cells = {(r, c): index[ch] for r, row in enumerate(known) for c, ch in enumerate(row) if ch != "?"}
-    else:
-        cells = {(r, c): int(ch != WHITE) for r, row in enumerate(known) for c, ch in enumerate(row) if ch != "?"}
-    try:
-        return puzzle.with_givens(cells)
-    except ValueError:  # a known cell against a given one: no solution has both
-        return None
-
-
-def explain(puzzle: Puzzle, known: Sequence[str] | None = None, max_steps: int | None = None,
+def explain(puzzle: Any, known: Any = None, max_steps: int | None = None,
             max_depth: int = 2, probe_budget: int = DEFAULT_PROBE_BUDGET, *, limits: Limits = Limits(),
             verdict_timeout: float | None = 10.0, line_solver: LineSolver | None = None) -> Explanation:
-    """Explain how ``puzzle`` is solved, step by step (see :mod:`satnono.explain.explainer`).
+    """Explain how ``puzzle`` (of any geometry) is solved, step by step (see
+    :mod:`satnono.explain.explainer`).
 
-    ``known`` is an optional partial grid (rows over ``#``, ``.``, ``?``) to
-    start from.  ``max_depth`` caps probing (0: line logic only).
-    ``probe_budget`` bounds probing in line-solver calls and ``limits`` the
-    explanation in time (:class:`~satnono.results.Limits`: a timeout, a
-    deadline); when either runs out the explanation stops with status
-    ``budget`` and an "at least" grade.  When logic stops before the end, the
-    puzzle is checked (SAT, ``verdict_timeout`` seconds) to say honestly
-    whether the rest is unique.
+    ``known`` is an optional partial state to start from: a rectangle's rows over ``#``, ``.``,
+    ``?`` (in colour the palette's characters and ``?``); on another geometry one character a
+    cell in cell order, or a triangle grid's text rows (:class:`~satnono.explain.board.Board`).
+    ``max_depth`` caps probing (0: line logic only).  ``probe_budget`` bounds probing in
+    line-solver calls and ``limits`` the explanation in time
+    (:class:`~satnono.results.Limits`: a timeout, a deadline); when either runs out the
+    explanation stops with status ``budget`` and an "at least" grade.  When logic stops
+    before the end, the puzzle (with the known cells) is checked (SAT, ``verdict_timeout``
+    seconds) to say honestly whether the rest is unique.
+
+    Raises ValueError (one line): a state that does not fit the puzzle, or extra rules on a
+    puzzle of another geometry than the rectangle (:data:`~satnono.explain.board.RULES_NOT_EXPLAINED`).
+
+    >>> from satnono.lanes import Triangle
+    >>> from satnono.lanepuzzle import LanePuzzle
+    >>> ex = explain(LanePuzzle.from_picture(Triangle.hexagon(1), "#..#.#", keep_goal=False))
+    >>> ex.difficulty["text"], ex.picture
+    ('line logic only, 3 steps', '#..#.#')
+    >>> print(ex.steps[1].text)
+    \\ line 2 (clue 1): the clue's only black cell is already known, so the other cells are white: row 1, cells 2-3 white
     """
+    board = board_of(puzzle)
+    board.check_rules()
+    if known is not None:
+        board.start(known)  # (a state that does not fit: before any check)
     lines = line_solver or LineSolver()
     checker = Checker(line_solver=lines)
     ex = Explainer(lines, max_depth, probe_budget)
-    return ex.explain(puzzle, known, max_steps, limits,
-                      verdict=_verdict_of(checker, _with_known(puzzle, known), verdict_timeout))
+    with_known = puzzle if known is None else board.with_known(known)
+    return ex.explain(puzzle, known, max_steps, limits, verdict=_verdict_of(checker, with_known, verdict_timeout))
 
 
-def difficulty(puzzle: Puzzle, result: CheckResult | None = None, probe_budget: int = CHECK_PROBE_BUDGET,
+def difficulty(puzzle: Any, result: CheckResult | None = None, probe_budget: int = CHECK_PROBE_BUDGET,
                *, limits: Limits = Limits(CHECK_SECONDS), line_solver: LineSolver | None = None
                ) -> dict[str, Any]:
-    """The difficulty grade of ``puzzle`` (a dict; see :func:`satnono.explain.grade.grade`),
-    black and white or colour.
+    """The difficulty grade of ``puzzle`` (of any geometry; a dict, see
+    :func:`satnono.explain.grade.grade`), black and white or colour.
 
     With ``result`` (the puzzle's :class:`CheckResult`) no SAT call is made:
     puzzles with several solutions or none are graded from it at once, and a
     unique one is explained with probing bounded by ``probe_budget`` and the
     whole explanation by ``limits`` (:data:`CHECK_SECONDS` by default).  Without
     ``result`` the puzzle is checked first, within ``limits`` too.  ``steps_exact``
-    is false when the steps were cut short (then ``steps`` is a lower bound).
+    is false when the steps were cut short (then ``steps`` is a lower bound).  A
+    puzzle of another geometry with extra rules is not graded (level ``unknown``,
+    :data:`~satnono.explain.board.RULES_NOT_EXPLAINED`).
     """
+    try:
+        board_of(puzzle).check_rules()
+    except ValueError:
+        d = grade([], "stuck", None, 2)
+        d.update(steps_exact=False, text=f"not graded: {RULES_NOT_EXPLAINED}")
+        return d
     lines = line_solver or LineSolver()
     if result is None:
         result = Checker(line_solver=lines).settle(puzzle, limits=limits).result
@@ -107,23 +118,25 @@ class Hint:
     ``solved``, ``stuck`` (no deduction by logic) or ``contradiction`` (the filled cells fit no solution)."""
     text: str
     step: Step | None = None
-    wrong: list[tuple[int, int]] = field(default_factory=list)
-    """0-based ``(row, col)`` of the filled cells that differ from the solution."""
+    wrong: list[Any] = field(default_factory=list)
+    """The filled cells that differ from the solution: 0-based ``(row, col)`` on a rectangle,
+    cell numbers on any other geometry."""
     status: str | None = None
     """The puzzle's verdict (``unique``, ``multiple``, ``none``, ``unknown``)."""
 
     def as_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "text": self.text, "step": self.step.as_dict() if self.step else None,
-                "wrong": [list(rc) for rc in self.wrong], "status": self.status}
+                "wrong": [list(w) if isinstance(w, tuple) else w for w in self.wrong], "status": self.status}
 
 
-def next_hint(puzzle: Puzzle, known: Sequence[str], limits: Limits = Limits(10.0),
+def next_hint(puzzle: Any, known: Any, limits: Limits = Limits(10.0),
               probe_budget: int = DEFAULT_PROBE_BUDGET, line_solver: LineSolver | None = None) -> Hint:
-    """The easiest next deduction from the partly solved grid ``known``.
+    """The easiest next deduction from the partly solved ``known`` (of a puzzle of any geometry).
 
     ``known`` is a list of row strings over ``#`` (black), ``.`` (white) and
     ``?`` (unknown); in a colour puzzle over the palette's characters (``.`` the
-    background) and ``?``.  The puzzle is checked first (SAT, each check within
+    background) and ``?``; on another geometry one character a cell in cell order, or a
+    triangle grid's text rows.  The puzzle is checked first (SAT, each check within
     ``limits``: ten seconds by default): when
     it is unique, filled cells that differ from its solution are reported
     instead of a hint (kind ``wrong``).  When it has several solutions, filled
@@ -136,7 +149,7 @@ def next_hint(puzzle: Puzzle, known: Sequence[str], limits: Limits = Limits(10.0
     step only when nothing else follows).
 
     Raises ValueError when ``known`` does not match the puzzle's size or has
-    other characters.
+    other characters, or the puzzle has rules its explanations cannot take.
 
     >>> from satnono import Puzzle
     >>> p = Puzzle.from_grid(["##", "#."])
@@ -144,41 +157,39 @@ def next_hint(puzzle: Puzzle, known: Sequence[str], limits: Limits = Limits(10.0
     'fill'
     """
     lines = line_solver or LineSolver()
-    state = state_from_known(puzzle, known)
+    board = board_of(puzzle)
+    board.check_rules()
+    cells = board.start(known)
     checker = Checker(line_solver=lines)
     res = checker.settle(puzzle, limits=limits).result
     status = res.status.value
+    picture = board.picture_of(known)
     if res.status is Status.NONE:
         return Hint("contradiction", f"the puzzle itself has no solution: {res.reason}", status=status)
     if res.status is Status.UNIQUE:
-        sol = res.solutions[0]
-        if puzzle.is_color:
-            wrong = [(r, c) for r, row in enumerate(known) for c, ch in enumerate(row) if ch != "?" and ch != sol[r][c]]
-        else:  # black may be written '#' or as a one-colour palette's own character
-            wrong = [(r, c) for r, row in enumerate(known) for c, ch in enumerate(row)
-                     if ch != "?" and (ch == WHITE) != (sol[r][c] == WHITE)]
+        sol = "".join(res.solutions[0])
+        index = board.value_index()
+        wrong = [cell for cell, ch in enumerate(picture) if ch != "?" and index[ch] != index[sol[cell]]]
         if wrong:
-            r, c = wrong[0]
+            cell = wrong[0]
             more = f" (and {len(wrong) - 1} more filled cell{'s' if len(wrong) > 2 else ''})" if len(wrong) > 1 else ""
-            ch = known[r][c]
-            if black_and_white(puzzle):
-                word = "white" if ch == WHITE else "black"
-            else:  # in a one-colour puzzle of its own, '#' is its colour too
-                word = color_word(puzzle, puzzle.chars.index(ch) if puzzle.is_color else int(ch != WHITE))
-            return Hint("wrong", f"cell (row {r + 1}, column {c + 1}) is {word}, but the solution differs there{more}",
-                        wrong=wrong, status=status)
-    elif any(ch != "?" for row in known for ch in row):
-        with_known = _with_known(puzzle, known)
+            v = index[picture[cell]]
+            # in a one-colour puzzle of its own, '#' is its colour too
+            word = ("black" if v else "white") if black_and_white(puzzle) else color_word(puzzle, v)
+            return Hint("wrong", f"{board.cell_name(cell)} is {word}, but the solution differs there{more}",
+                        wrong=[board.key(c) for c in wrong], status=status)
+    elif any(ch != "?" for ch in picture):
+        with_known = board.with_known(known)
         if with_known is None or checker.settle(with_known, limits=limits).result.status is Status.NONE:
             return Hint("contradiction",
                         "the filled cells fit no solution; the puzzle has several solutions "
                         "(or was not settled in time), so no single wrong cell can be named",
                         status=status)
-    if state.unknown_count() == 0:
+    if cells.unknown_count() == 0:
         return Hint("solved", "every cell is filled: solved", status=status)
     ex = Explainer(lines, 2, probe_budget)
     try:
-        step = ex.next_step(state, past_absent=True)
+        step = ex.next_step(cells, past_absent=True)
     except BudgetExhausted:
         return Hint("stuck", "no cell follows by line logic, and the probing budget ran out before a probe "
                     "was found", status=status)

@@ -58,7 +58,7 @@ from ..lines.bits import bit_list
 from ..lines import ColorLineResult, LineResult, Mask
 from ..model import Puzzle, plain_black
 from ..rules.protocol import describe
-from ..clues import ROW
+from ..clues import COLUMN, ROW
 from ..lines.bits import known_of
 
 #: Technique name -> rank (lower is easier).
@@ -82,33 +82,51 @@ TECHNIQUES: dict[str, int] = {
 
 @dataclass(slots=True)
 class Step:
-    """One deduction.  Cells are 0-based ``(row, col, value)`` with value ``#`` or ``.``
-    (in colour: the palette character of the colour the cell is settled to)."""
+    """One deduction, on a puzzle of any geometry.  Its cells are the cell followed by a value
+    (``#`` or ``.``; in colour the palette character of the colour the cell is settled to): on a
+    rectangle ``(row, col, value)``, 0-based, on any other geometry ``(cell, value)`` with the
+    geometry's cell number (:meth:`Board.ref <satnono.explain.board.Board.ref>`)."""
 
     kind: str
-    """``line`` or ``probe``."""
+    """``line``, ``probe`` or ``rule``."""
     axis: str
-    """``row`` or ``column``: the line of a line step; for a probe step, the line that ended
-    without a placement in the refutation."""
+    """The family of the lane (``row``, ``column``, ``/``, ``\\``): the lane of a line step; for
+    a probe step, the lane that ended without a placement in the refutation (``rule`` for a rule
+    step, or a probe refuted by a rule)."""
     index: int
+    """0-based within the family (for ``rule``: the rule's index in ``puzzle.all_rules``)."""
     clue: tuple[int, ...]
-    cells: list[tuple[int, int, str]]
+    cells: list[tuple[Any, ...]]
     technique: str
     text: str
     placements: int | None = None
     """For ``placements`` steps: how many placements of the clue fit the known cells."""
-    probe: tuple[int, int, str] | None = None
-    """For a probe step: the assumed ``(row, col, value)``, refuted by ``chain``."""
+    probe: tuple[Any, ...] | None = None
+    """For a probe step: the assumed cell and value (``(row, col, value)`` on a rectangle),
+    refuted by ``chain``."""
     chain: list["Step"] = field(default_factory=list)
     depth: int = 0
     """Probing depth (0 for a line step)."""
-    excluded: list[tuple[int, int, str]] | None = None
-    """Colour puzzles only: ``(row, col, chars)`` for the cells this step does not settle but
-    rules colours out of (``chars``: the palette characters ruled out); None in black and white."""
+    excluded: list[tuple[Any, ...]] | None = None
+    """Colour puzzles only: the cells this step does not settle but rules colours out of, each
+    followed by the palette characters ruled out (``(row, col, chars)`` on a rectangle); None in
+    black and white."""
     colors: str | None = None
     """Colour puzzles only: the palette character of each block of ``clue``."""
+    lane: int | None = None
+    """The lane of ``axis`` and ``index``, 0-based among all the puzzle's lanes (``puzzle.lanes``);
+    None for a rule."""
+    name: str | None = None
+    """The lane as people say it (``/ line 4``) on a puzzle of another geometry than the
+    rectangle, whose steps keep naming their line by ``axis`` and ``index`` alone (None there, and
+    for a rule).  In the JSON form when set."""
 
-    def touched(self) -> list[tuple[int, int, str]]:
+    @property
+    def family(self) -> str:
+        """:attr:`axis`, by the lanes' word."""
+        return self.axis
+
+    def touched(self) -> list[tuple[Any, ...]]:
         """The cells the step settles or rules colours out of."""
         return self.cells + self.excluded if self.excluded else self.cells
 
@@ -117,15 +135,19 @@ class Step:
             "kind": self.kind,
             "line": self.axis,
             "index": self.index,
+        }
+        if self.name is not None:
+            d["name"] = self.name
+        d.update({
             "clue": list(self.clue),
-            "cells": [[r, c, v] for r, c, v in self.cells],
+            "cells": [list(cell) for cell in self.cells],
             "technique": self.technique,
             "text": self.text,
-        }
+        })
         if self.colors is not None:
             d["colors"] = list(self.colors)
         if self.excluded is not None:
-            d["excluded"] = [[r, c, v] for r, c, v in self.excluded]
+            d["excluded"] = [list(cell) for cell in self.excluded]
         if self.placements is not None:
             d["placements"] = self.placements
         if self.kind == "probe":
@@ -140,34 +162,31 @@ def clue_text(clue: Sequence[int]) -> str:
     return " ".join(map(str, clue)) or "0"
 
 
-def _runs(positions: list[int]) -> list[tuple[int, int]]:
+def _runs(positions: Sequence[int]) -> list[tuple[int, int]]:
+    """The runs of consecutive numbers of increasing ``positions``: ``(first, last)`` each."""
     out: list[tuple[int, int]] = []
-    for p in positions:
-        if out and out[-1][1] == p - 1:
-            out[-1] = (out[-1][0], p)
-        else:
-            out.append((p, p))
+    if not positions:
+        return out
+    start = prev = positions[0]
+    for p in positions[1:]:
+        if p != prev + 1:
+            out.append((start, prev))
+            start = p
+        prev = p
+    out.append((start, prev))
     return out
 
 
-def _where(axis: str, positions: list[int]) -> str:
-    """``columns 3-5 and 9`` (1-based) for positions along a row; ``rows ...`` along a column."""
-    noun = "column" if axis == ROW else "row"
+def _where(axis: str, positions: Sequence[int]) -> str:
+    """``columns 3-5 and 9`` (1-based) for positions along a row; ``rows ...`` along a column;
+    ``positions ...`` along a lane of any other family (counted from the lane's start)."""
+    noun = "column" if axis == ROW else "row" if axis == COLUMN else "position"
     parts = [f"{a + 1}" if a == b else f"{a + 1}-{b + 1}" for a, b in _runs(positions)]
     if len(positions) > 1:
         noun += "s"
     if len(parts) > 1:
         return f"{noun} {', '.join(parts[:-1])} and {parts[-1]}"
     return f"{noun} {parts[0]}"
-
-
-def settled_text(axis: str, black: Mask, white: Mask) -> str:
-    parts = []
-    if black:
-        parts.append(f"{_where(axis, bit_list(black))} black")
-    if white:
-        parts.append(f"{_where(axis, bit_list(white))} white")
-    return " and ".join(parts)
 
 
 def _block(j: int, k: int) -> str:
@@ -507,38 +526,6 @@ def _not(words: list[str]) -> str:
     return "none of " + ", ".join(words)
 
 
-def color_cells(puzzle: Puzzle, axis: str, i: int, n: int, cur: tuple[Mask, ...], ex: Sequence[Mask]
-                ) -> tuple[list[tuple[int, int, str]], list[tuple[int, int, str]], str]:
-    """The cells a colour move settles, the cells it only rules colours out of, and both in words."""
-    full = (1 << n) - 1
-    chars = puzzle.chars
-    after = [c | e for c, e in zip(cur, ex)]
-    settled = known_of(tuple(after), full) & ~known_of(cur, full)
-    touched = 0
-    for e in ex:
-        touched |= e
-    cells: list[tuple[int, int, str]] = []
-    excluded: list[tuple[int, int, str]] = []
-    by_value: defaultdict[int, list[int]] = defaultdict(list)
-    by_gone: defaultdict[tuple[int, ...], list[int]] = defaultdict(list)
-    for pos in bit_list(touched):
-        if (settled >> pos) & 1:
-            v = next(v for v, a in enumerate(after) if not (a >> pos) & 1)
-            by_value[v].append(pos)
-            cells.append((i, pos, chars[v]) if axis == ROW else (pos, i, chars[v]))
-        else:
-            gone = tuple(v for v, e in enumerate(ex) if (e >> pos) & 1)
-            by_gone[gone].append(pos)
-            ch = "".join(chars[v] for v in gone)
-            excluded.append((i, pos, ch) if axis == ROW else (pos, i, ch))
-    cells.sort()
-    excluded.sort()
-    parts = [f"{_where(axis, ps)} {color_word(puzzle, v)}" for v, ps in sorted(by_value.items())]
-    parts += [f"{_where(axis, ps)} {_not([color_word(puzzle, v) for v in gone])}"
-              for gone, ps in sorted(by_gone.items())]
-    return cells, excluded, " and ".join(parts)
-
-
 def line_text(name: str, placements: int | None, verb: str, settles: str, reason: Callable[[], str]) -> str:
     """A line step's sentence: the technique's reason, or for ``placements`` their number."""
     if placements == 1:
@@ -549,10 +536,23 @@ def line_text(name: str, placements: int | None, verb: str, settles: str, reason
     return f"{name}: {reason()}: {settles}"
 
 
-def contradiction_text(puzzle: Puzzle, axis: str, index: int) -> str:
-    """What cannot be kept, up to the cells it is kept with: a line's clue, or a rule (``axis == "rule"``)."""
+def lane_label(puzzle: Any, k: int) -> str:
+    """Lane ``k`` of ``puzzle.lanes`` as a step names it, with its clue: ``row 3 (clue 1 2)``,
+    ``/ line 4 (clue 2r 1b)``."""
+    clue = puzzle.lane_clues[k]
+    return f"{puzzle.lanes[k].name} (clue {clue.text(puzzle.chars, puzzle.is_color)})"
+
+
+def lane_number(puzzle: Any, family: str, index: int) -> int:
+    """The position in ``puzzle.lanes`` of the ``index``-th lane of ``family``."""
+    if isinstance(puzzle, Puzzle):  # the rows, then the columns
+        return index if family == ROW else puzzle.height + index
+    return next(k for k, lane in enumerate(puzzle.lanes) if lane.family == family and lane.index == index)
+
+
+def contradiction_text(puzzle: Any, axis: str, index: int) -> str:
+    """What cannot be kept, up to the cells it is kept with: a lane's clue (``axis`` its family),
+    or a rule (``axis == "rule"``)."""
     if axis == "rule":
         return f"the rule {describe(puzzle.all_rules[index])} cannot be kept with"
-    return f"{axis} {index + 1} (clue {puzzle.clue_text(axis, index)}) has no placement that fits"
-
-
+    return f"{lane_label(puzzle, lane_number(puzzle, axis, index))} has no placement that fits"

@@ -27,6 +27,10 @@ never whether one exists.
 The arithmetic is specified to the operation (IEEE doubles, each sum in a fixed order, scaling
 by the maximum), so the compiled module ``satnono.logic._beliefs`` (``_beliefs.c``, a
 transcription of this file) gives bit-identical hints; ``tests/test_beliefs.py`` demands it.
+
+The hints are a rectangle's fast path (its rows and columns, as the encoding's phases and
+ladders take them): :func:`satnono.solve.first_try` gives the search of any other geometry no
+hints, so nothing here runs on a triddler.
 """
 
 from __future__ import annotations
