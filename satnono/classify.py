@@ -92,17 +92,14 @@ def classify_puzzle(
     grade: dict[str, Any] = {}
     reason = res.reason
     if probing and cls in ("line", "search") and not isinstance(puzzle, Puzzle) and puzzle.rules:
-        from .explain.lanes import RULES_NOT_EXPLAINED
+        from .explain import RULES_NOT_EXPLAINED
 
         reason = f"not graded: {RULES_NOT_EXPLAINED}"
     elif probing and cls in ("line", "search"):
         from .explain import DEFAULT_PROBE_BUDGET, Explainer
-        from .explain.lanes import LaneExplainer
 
         left = Limits(deadline=limits.deadline_from(t0))  # what the count left of the time limit
-        explainer = Explainer if isinstance(puzzle, Puzzle) else LaneExplainer  # a triddler: over its lanes
-        ex = explainer(lines, 2, DEFAULT_PROBE_BUDGET).explain(puzzle, limits=left,  # type: ignore[arg-type]
-                                                               verdict=lambda: "unique")
+        ex = Explainer(lines, 2, DEFAULT_PROBE_BUDGET).explain(puzzle, limits=left, verdict=lambda: "unique")
         grade = ex.difficulty
         level, after_probe = grade["level"], len(ex.remaining)
         if cls == "line":  # known exactly from line propagation, even when the steps were cut short

@@ -156,12 +156,12 @@ def _batched(result):  # type: ignore[no-untyped-def]
 def graded(res: CheckResult, checker: Checker) -> dict | None:
     """The difficulty grade of a checked puzzle (``satnono explain``'s); its time is added to
     ``res.seconds``, so that the seconds reported cover everything reported.  A puzzle of another
-    geometry (a triddler) is graded over its lanes (:func:`satnono.explain.lanes.lane_difficulty`)."""
+    geometry (a triddler) is graded here (:func:`satnono.explain.difficulty`)."""
     if not isinstance(res.puzzle, Puzzle):  # another geometry
-        from ..explain.lanes import lane_difficulty
+        from ..explain import difficulty
 
         t0 = time.monotonic()
-        d = lane_difficulty(res.puzzle, res, line_solver=checker.lines)
+        d = difficulty(res.puzzle, res, line_solver=checker.lines)
         res.seconds += time.monotonic() - t0
         return d
     from ..batch.tasks import graded as _graded  # (the SAT and counting modules come with it)
