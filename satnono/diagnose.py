@@ -29,7 +29,7 @@ from .cnf.encode import encode, solution_grid
 from .lines import LineSolver
 from .lines.bits import known_of
 from .lines.count import count_line
-from .model import Grid, Puzzle
+from .model import BACKGROUND, Grid, Puzzle
 from .logic.state import COLUMN, ROW, Contradiction, GridState, initial_state, partial_grid
 from .sat import DEFAULT_SOLVER, SatSession
 from .results import Limits, Status
@@ -370,53 +370,41 @@ def _diagnosis(d: Diagnosis, st: Settlement, deadline: float | None, probe_cells
 
 
 def heat(d: Diagnosis) -> list[list[int]]:
-    """A level per cell for drawing.
-
-    0 white (background) and 1 black (any block colour) by line logic; 2 left open by line logic (value not
-    settled here); 3 ambiguous (differs between solutions); 4 an open cell of a
-    line in the minimal conflict of a puzzle with no solution; 5 and 6 left
-    open by line logic but white (5) or black (6) in every solution (shown when
-    that is known: a unique puzzle, or a complete ambiguity region).  A rectangle's, row by
-    row (:func:`lane_heat` gives any geometry's, cell by cell).
-    """
+    """:func:`lane_heat`'s levels of a rectangle's diagnosis, row by row."""
     p = d.puzzle
     assert isinstance(p, Puzzle), "heat() draws rectangles: lane_heat() any geometry"
-    grid = [[0] * p.width for _ in range(p.height)]
-    for r, row in enumerate(d.after_line):
-        for c, ch in enumerate(row):
-            grid[r][c] = 0 if ch == "." else 2 if ch == "?" else 1
-    settled = d.solutions and (d.status == "unique" or (d.status == "multiple" and d.ambiguity_complete))
-    if settled:
-        s1 = d.solutions[0]
-        for r, c in d.undetermined:
-            grid[r][c] = 5 if s1[r][c] == "." else 6
-    for r, c in d.ambiguous:
-        grid[r][c] = 3
-    for axis, i in d.conflict:
-        cells = [(i, c) for c in range(p.width)] if axis == ROW else [(r, i) for r in range(p.height)]
-        for r, c in cells:
-            if grid[r][c] == 2:
-                grid[r][c] = 4
-    return grid
+    levels = lane_heat(d)
+    return [levels[r * p.width:(r + 1) * p.width] for r in range(p.height)]
 
 
 def lane_heat(d: Diagnosis) -> list[int]:
-    """:func:`heat`'s levels cell by cell, for a diagnosis of a puzzle of another geometry (its
-    ``after_line`` one string, its cells numbers)."""
+    """A level per cell for drawing, cell by cell (a rectangle's row by row).
+
+    0 white (background) and 1 black (any block colour) by line logic; 2 left open by line logic (value not
+    settled here); 3 ambiguous (differs between solutions); 4 an open cell of a
+    lane in the minimal conflict of a puzzle with no solution; 5 and 6 left
+    open by line logic but white (5) or black (6) in every solution (shown when
+    that is known: a unique puzzle, or a complete ambiguity region).
+    """
     p = d.puzzle
-    background = p.chars[0]
-    levels = [0 if ch == background else 2 if ch == "?" else 1 for ch in d.after_line]
-    undetermined: list[int] = d.undetermined  # type: ignore[assignment]  # (cell numbers here)
-    ambiguous: list[int] = d.ambiguous  # type: ignore[assignment]
+    rectangle = isinstance(p, Puzzle)  # its cells (row, col) numbered, its pictures' rows joined
+    width = p.width if isinstance(p, Puzzle) else 0
+
+    def number(cell: Any) -> int:
+        return cell[0] * width + cell[1] if rectangle else cell
+
+    levels = [0] * p.geometry.cell_count  # (every cell white when line logic left no grid: out of time)
+    for cell, ch in enumerate("".join(d.after_line)):
+        levels[cell] = 0 if ch == BACKGROUND else 2 if ch == "?" else 1
     if d.solutions and (d.status == "unique" or (d.status == "multiple" and d.ambiguity_complete)):
-        s1: str = d.solutions[0]  # type: ignore[assignment]  # (a picture here)
-        for cell in undetermined:
-            levels[cell] = 5 if s1[cell] == background else 6
-    for cell in ambiguous:
+        first = "".join(d.solutions[0])
+        for cell in map(number, d.undetermined):
+            levels[cell] = 5 if first[cell] == BACKGROUND else 6
+    for cell in map(number, d.ambiguous):
         levels[cell] = 3
-    for family, i in d.conflict:
-        lane = next(lane for lane in p.lanes if lane.family == family and lane.index == i)
-        for cell in lane.cells:
+    lanes = {(lane.family, lane.index): lane for lane in p.lanes}
+    for key in d.conflict:
+        for cell in lanes[key].cells:
             if levels[cell] == 2:
                 levels[cell] = 4
     return levels
