@@ -191,10 +191,8 @@ def minimal_conflict(puzzle: Puzzle | LanePuzzle, deadline: float | None = None,
     """
     lines = line_solver or LineSolver()
     state = initial_state(puzzle)
-    if isinstance(puzzle, Puzzle):
-        enc = encode(state, lines, rows=range(puzzle.height), columns=range(puzzle.width), selectors=True)
-    else:  # another geometry: every lane, a known one too (its clue may be what the givens break)
-        enc = encode(state, lines, lanes=range(len(puzzle.lanes)), selectors=True)
+    # every lane, a known one too (its clue may be what the givens break)
+    enc = encode(state, lines, lanes=range(len(puzzle.lanes)), selectors=True)
     by_lit = {lit: key for key, lit in enc.selectors.items()}
     # a lazily encoded rule (connected) has no clauses of its own: each model it rejects is cut
     # off by clauses guarded by its selector (true of every picture the rule accepts, so they
