@@ -19,7 +19,7 @@ one palette character a cell (:meth:`~satnono.lanes.Triangle.text_rows`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from .lanepuzzle import LanePuzzle
 from .palette import plain_black
@@ -70,26 +70,33 @@ def picture_text(puzzle: LanePuzzle, cells: str, plain: bool = False, marks: Ite
     colour = puzzle.is_color
     rgb = {col.char: col.rgb for col in puzzle.palette}
     background = puzzle.palette[0].char
+
+    def glyph(c: int, up: bool | None) -> str:
+        filled = cells[c] != background
+        if c in marked:
+            return MARK
+        shape = ("█" if filled else "·") if up is None else ("▲" if up else "▼") if filled else ("△" if up else "▽")
+        if colour and filled:
+            red, green, blue = rgb.get(cells[c], (128, 128, 128))
+            return f"\x1b[38;2;{red};{green};{blue}m{shape}\x1b[0m"
+        return shape
+
+    return "\n".join(_text_lines(puzzle, glyph))
+
+
+def _text_lines(puzzle: LanePuzzle, glyph: Callable[[int, bool | None], str]) -> list[str]:
+    """The cells laid out as text (:func:`_layout`), each drawn by ``glyph(cell, up)`` (``up``:
+    whether a triangle points up, None for another outline)."""
+    g = puzzle.geometry
     lines = []
     for row in _layout(puzzle):
         out, at = [], 0
         for column, c in row:
             out.append(" " * (column - at))
             at = column + 1
-            up = _points_up(g.cell_polygon(c))
-            filled = cells[c] != background
-            if c in marked:
-                glyph = MARK
-            elif up is None:
-                glyph = "█" if filled else "·"
-            else:
-                glyph = ("▲" if up else "▼") if filled else ("△" if up else "▽")
-            if colour and filled and c not in marked:
-                red, green, blue = rgb.get(cells[c], (128, 128, 128))
-                glyph = f"\x1b[38;2;{red};{green};{blue}m{glyph}\x1b[0m"
-            out.append(glyph)
+            out.append(glyph(c, _points_up(g.cell_polygon(c))))
         lines.append("".join(out))
-    return "\n".join(lines)
+    return lines
 
 
 def picture_svg(puzzle: LanePuzzle, cells: str, cell: int = 16, text: bool = True) -> str:
@@ -129,24 +136,18 @@ def heat_text(d: Diagnosis, ascii: bool = False) -> str:
 
     p = d.puzzle
     assert isinstance(p, LanePuzzle)
-    g = p.geometry
     levels = _heat_levels(d)
     colour = not plain_black(p.palette)  # a cell line logic fills shows its colour's character
-    lines = []
-    for row in _layout(p):
-        out, at = [], 0
-        for column, c in row:
-            out.append(" " * (column - at))
-            at = column + 1
-            v = levels[c]
-            up = _points_up(g.cell_polygon(c))
-            if colour and v == 1:
-                out.append(d.after_line[c])
-            elif ascii or v > 1 or up is None:
-                out.append(ASCII_GLYPHS[v])
-            else:
-                out.append(("▲" if up else "▼") if v else ("△" if up else "▽"))
-        lines.append("".join(out).rstrip())
+
+    def glyph(c: int, up: bool | None) -> str:
+        v = levels[c]
+        if colour and v == 1:
+            return d.after_line[c]
+        if ascii or v > 1 or up is None:
+            return ASCII_GLYPHS[v]
+        return ("▲" if up else "▼") if v else ("△" if up else "▽")
+
+    lines = [line.rstrip() for line in _text_lines(p, glyph)]
     used = [v for v in sorted(set(levels)) if not (colour and v == 1)]
     shown = ["#" if v == 1 and ascii else "." if v == 0 and ascii else "▲▼" if v == 1 else "△▽" if v == 0
              else ASCII_GLYPHS[v] for v in used]

@@ -9,16 +9,15 @@ import math
 import random
 import re
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
-from typing import ClassVar
 
 import pytest
+from test_geometry_seam import Diagonals
 
 from satnono.lanecheck import settle_lanes
 from satnono.lanepuzzle import LanePuzzle
 from satnono.lanerender import picture_png, picture_svg, picture_text
 from satnono.render import picture_layout
-from satnono.lanes import Lane, Rectangle, Triangle
+from satnono.lanes import Rectangle, Triangle
 from satnono.palette import Color
 from satnono.report import lane_result_dict, lane_verdict_text
 
@@ -203,43 +202,12 @@ def test_the_report_of_a_triddler():
 # A geometry satnono does not know, drawn from its outlines alone
 
 
-@dataclass(frozen=True)
-class _Diagonals:
-    """A rectangle whose clues are on its rows, its columns and its ``\\`` diagonals (read from
-    the top left): the renderer knows nothing of it but its outlines and its lanes."""
-
-    height: int
-    width: int
-    kind: ClassVar[str] = "diagonals"
-    families: ClassVar[tuple[str, ...]] = ("row", "column", "diagonal")
-
-    @property
-    def cell_count(self) -> int:
-        return self.height * self.width
-
-    def lanes(self) -> tuple[Lane, ...]:
-        h, w = self.height, self.width
-        diagonals = tuple(Lane("diagonal", k, tuple(r * w + r + d for r in range(h) if 0 <= r + d < w))
-                          for k, d in enumerate(range(-(h - 1), w)))
-        return Rectangle(h, w).lanes() + diagonals
-
-    def neighbours(self, cell: int) -> tuple[int, ...]:
-        return Rectangle(self.height, self.width).neighbours(cell)
-
-    def cell_polygon(self, cell: int) -> tuple[tuple[float, float], ...]:
-        r, c = divmod(cell, self.width)
-        return ((c, r), (c + 1, r), (c + 1, r + 1), (c, r + 1))
-
-    def as_json(self) -> dict:
-        return {"kind": self.kind, "height": self.height, "width": self.width}
-
-
 @pytest.mark.parametrize("h,w", [(4, 5), (3, 3), (5, 2)])
 def test_a_new_geometry_is_drawn_from_its_outlines_with_every_clue_by_its_lane(h, w):
     from satnono.diagnose import diagnose
     from satnono.render import layout, render_png, render_svg
 
-    g = _Diagonals(h, w)
+    g = Diagonals(h, w)  # (tests/test_geometry_seam.py's: satnono knows nothing of it)
     cells = _picture(g, ".#", h * w)
     p = LanePuzzle.from_picture(g, cells, name="diagonals")
     scale = 20
