@@ -14,10 +14,22 @@ of palette characters in cell order.
 
 from __future__ import annotations
 
-from typing import Sequence
+import random
+from typing import Any, Sequence
 
 from satnono.clues import LineClue
 from satnono.lanepuzzle import LanePuzzle
+
+
+def random_puzzle(rng: random.Random, geometry: Any, colours: int = 1) -> LanePuzzle:
+    """The puzzle of a random picture of ``geometry`` in ``colours`` block colours (about a
+    third of the cells background in black and white), its goal not kept."""
+    from satnono.palette import default_palette
+
+    palette = default_palette(colours)
+    chars = "".join(c.char for c in palette)
+    picture = "".join(rng.choice(chars[0] * 2 + chars[1:]) for _ in range(geometry.cell_count))
+    return LanePuzzle.from_picture(geometry, picture, palette, keep_goal=False)
 
 
 def _blocks(values: Sequence[int]) -> list[tuple[int, int]]:

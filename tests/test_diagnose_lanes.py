@@ -22,22 +22,13 @@ from satnono.diagnose import diagnose, lane_heat
 from satnono.formats import load, save
 from satnono.lanepuzzle import LanePuzzle
 from satnono.lanes import Triangle
-from satnono.palette import default_palette
 from satnono.render import render_heatmap
 from satnono.results import Status
 
-from _triddler_oracle import brute_force, satisfies
+from _triddler_oracle import brute_force, random_puzzle, satisfies
 
 SHAPES = [Triangle.hexagon(1), Triangle.triangle(3), Triangle.triangle(4), Triangle.parallelogram(2, 3),
           Triangle.from_sides(2, 1, 2, 2, 1, 2)]
-
-
-def _random_puzzle(rng: random.Random, geometry: Triangle, colours: int = 1) -> LanePuzzle:
-    n = geometry.cell_count
-    palette = default_palette(colours)
-    chars = "".join(c.char for c in palette)
-    picture = "".join(rng.choice(chars[0] * 2 + chars[1:]) for _ in range(n))
-    return LanePuzzle.from_picture(geometry, picture, palette, keep_goal=False)
 
 
 def _broken(rng: random.Random, p: LanePuzzle) -> LanePuzzle:
@@ -112,7 +103,7 @@ def _check(p: LanePuzzle) -> None:
 @pytest.mark.parametrize("seed", range(40))
 def test_black_and_white_triddlers_against_brute_force(seed: int) -> None:
     rng = random.Random(seed)
-    p = _random_puzzle(rng, SHAPES[seed % len(SHAPES)])
+    p = random_puzzle(rng, SHAPES[seed % len(SHAPES)])
     _check(p)
 
 
@@ -120,13 +111,13 @@ def test_black_and_white_triddlers_against_brute_force(seed: int) -> None:
 def test_contradictory_triddlers_give_a_minimal_conflict(seed: int) -> None:
     rng = random.Random(1000 + seed)
     shape = SHAPES[seed % 3]  # up to 9 cells: every picture is enumerated for each subset
-    _check(_broken(rng, _random_puzzle(rng, shape)))
+    _check(_broken(rng, random_puzzle(rng, shape)))
 
 
 @pytest.mark.parametrize("seed", range(12))
 def test_two_colour_triddlers_against_brute_force(seed: int) -> None:
     rng = random.Random(2000 + seed)
-    _check(_random_puzzle(rng, SHAPES[seed % 2], colours=2))
+    _check(random_puzzle(rng, SHAPES[seed % 2], colours=2))
 
 
 def test_a_clue_too_long_for_its_lane_is_named() -> None:
@@ -152,7 +143,7 @@ def test_a_blotted_lane_in_a_conflict_keeps_its_hidden_numbers_hidden_in_json() 
 def _ambiguous_file(tmp_path) -> str:
     rng = random.Random(7)
     while True:
-        p = _random_puzzle(rng, Triangle.hexagon(2))
+        p = random_puzzle(rng, Triangle.hexagon(2))
         if len(brute_force(p, 3)) > 1:
             break
     path = str(tmp_path / "amb.xml")
@@ -206,7 +197,7 @@ def test_a_colour_triddler_s_map_shows_each_settled_cell_s_colour(seed: int) -> 
     """The text map of a colour triddler draws a cell line logic fills by its colour's
     character and names the colours in the legend (it drew every colour as black)."""
     rng = random.Random(3000 + seed)
-    p = _random_puzzle(rng, Triangle.hexagon(2), colours=2)
+    p = random_puzzle(rng, Triangle.hexagon(2), colours=2)
     d = diagnose(p)
     lines = render_heatmap(d, ascii=seed % 2 == 1).splitlines()
     glyphs = "".join(lines[:-1]).replace(" ", "")

@@ -10,31 +10,23 @@ import random
 import pytest
 from click.testing import CliRunner
 
-from _triddler_oracle import _lanes_of, _propagate, brute_force
+from _triddler_oracle import _lanes_of, _propagate, brute_force, random_puzzle
 from satnono.cli import cli
 from satnono.fixer import fix
 from satnono.formats import save
 from satnono.lanepuzzle import LanePuzzle
 from satnono.lanes import Triangle
-from satnono.palette import default_palette
 from satnono.results import Status
 
 SHAPES = [Triangle.hexagon(1), Triangle.triangle(3), Triangle.triangle(4), Triangle.parallelogram(2, 3),
           Triangle.hexagon(2)]
 
 
-def _random_puzzle(rng: random.Random, geometry: Triangle, colours: int = 1) -> LanePuzzle:
-    palette = default_palette(colours)
-    chars = "".join(c.char for c in palette)
-    picture = "".join(rng.choice(chars[0] * 2 + chars[1:]) for _ in range(geometry.cell_count))
-    return LanePuzzle.from_picture(geometry, picture, palette, keep_goal=False)
-
-
 def _needs_fix(rng: random.Random, geometry: Triangle, colours: int = 1) -> LanePuzzle:
     """A random puzzle with several solutions, or unique but not line-solvable (the oracle's
     judgement; most random pictures are line-solvable)."""
     for _ in range(500):
-        p = _random_puzzle(rng, geometry, colours)
+        p = random_puzzle(rng, geometry, colours)
         if len(brute_force(p, 2)) > 1 or not _line_solvable(p, {}):
             return p
     raise AssertionError("no puzzle to fix was drawn")
@@ -89,7 +81,7 @@ def test_black_and_white_triddlers_are_fixed_as_the_oracle_agrees(seed: int) -> 
 @pytest.mark.parametrize("seed", range(6))
 def test_line_solvable_triddlers_need_nothing(seed: int) -> None:
     rng = random.Random(100 + seed)
-    _check(_random_puzzle(rng, SHAPES[seed % len(SHAPES)]))
+    _check(random_puzzle(rng, SHAPES[seed % len(SHAPES)]))
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -109,7 +101,7 @@ def test_a_triddler_with_no_solution_gets_no_proposal() -> None:
 def test_the_command_line_fixes_a_triddler(tmp_path) -> None:
     rng = random.Random(11)
     while True:
-        p = _random_puzzle(rng, Triangle.hexagon(2))
+        p = random_puzzle(rng, Triangle.hexagon(2))
         if len(brute_force(p, 3)) > 1:
             break
     path = str(tmp_path / "amb.xml")
