@@ -615,13 +615,38 @@ class _VectorSearch(_Search):
 COLOR_SCORE_SAMPLE = 24
 
 
-def _keep_blots(puzzle: Puzzle, edited: Puzzle, r: int, c: int) -> Puzzle | None:
-    """``edited`` (cell (r, c) of the picture changed, clues recomputed) with ``puzzle``'s blots;
-    None when the edit changes the blocks of row r or column c (a blot there would have no
-    block to stay on: such an edit is not proposed rather than dropping the blot)."""
-    if edited.row_colors[r] != puzzle.row_colors[r] or edited.column_colors[c] != puzzle.column_colors[c]:  # type: ignore[index]
-        return None
-    return edited.replace(row_blots=puzzle.row_blots, column_blots=puzzle.column_blots)
+def _edited(puzzle: Puzzle | LanePuzzle, goal: Any, cell: Any, ch: str) -> Puzzle | LanePuzzle | None:
+    """``puzzle`` with ``cell`` of its picture ``goal`` changed to ``ch``: clues recomputed, a given
+    on that cell following the picture, the rules kept (the edit is verified with them), and the
+    blots kept where a lane's blocks stay the same; None when the edit changes the blocks of a
+    blotted lane (a blot there would have no block to stay on: such an edit is not proposed rather
+    than dropping the blot)."""
+    value = puzzle.chars.index(ch)
+    if isinstance(puzzle, Puzzle):
+        r, c = cell
+        row = goal[r]
+        edited = Puzzle.from_grid(goal[:r] + (row[:c] + ch + row[c + 1:],) + goal[r + 1:], palette=puzzle.palette,
+                                  name=puzzle.name, meta=puzzle.meta, givens=_givens_after_edit(puzzle, r, c, value),
+                                  rules=puzzle.rules)
+        if not puzzle.has_blots:
+            return edited
+        if edited.row_colors[r] != puzzle.row_colors[r] or edited.column_colors[c] != puzzle.column_colors[c]:  # type: ignore[index]
+            return None
+        return edited.replace(row_blots=puzzle.row_blots, column_blots=puzzle.column_blots)
+    from .lanepuzzle import LanePuzzle
+
+    givens = tuple((g, value if g == cell else v) for g, v in puzzle.givens)
+    lane_edited = LanePuzzle.from_picture(puzzle.geometry, goal[:cell] + ch + goal[cell + 1:], puzzle.palette,
+                                          name=puzzle.name, meta=puzzle.meta, givens=givens, rules=puzzle.rules)
+    if not puzzle.has_blots:
+        return lane_edited
+    clues = []
+    for old, new in zip(puzzle.clues, lane_edited.clues):
+        if old.blots and (len(old.lengths), old.colors) != (len(new.lengths), new.colors):
+            return None
+        clues.append(new._replace(blots=old.blots, lengths=tuple(1 if (old.blots >> j) & 1 else n
+                                                                  for j, n in enumerate(new.lengths))))
+    return lane_edited.replace(clues=tuple(clues))
 
 
 class _CheckerSearch(_Search):
@@ -638,62 +663,24 @@ class _CheckerSearch(_Search):
             scores.append(state.unknown_count())
         return cand[scores.index(min(scores))]
 
-    def edits(self, order: list[tuple[int, int]], found: _Found, left: Callable[[], float | None],
+    def edits(self, order: list[Any], found: _Found, left: Callable[[], float | None],
               out_of_time: Callable[[], bool]) -> None:
+        """Each cell of ``order`` changed to every other value (:func:`_edited`), each edit
+        verified by the check."""
         puzzle, goal, res = self.puzzle, self.goal, found.res
-        if not isinstance(puzzle, Puzzle):
-            return self._lane_edits(puzzle, order, found, left, out_of_time)
         chars = puzzle.chars
-        for r, c in order:
-            if out_of_time() or found.full():
-                break
-            res.edits_tried += 1
-            for ch in chars:
-                if ch == goal[r][c]:
-                    continue
-                row = goal[r]
-                edited_goal = goal[:r] + (row[:c] + ch + row[c + 1:],) + goal[r + 1:]
-                edited = Puzzle.from_grid(edited_goal, palette=puzzle.palette, name=puzzle.name, meta=puzzle.meta,
-                                          givens=_givens_after_edit(puzzle, r, c, chars.index(ch)),
-                                          rules=puzzle.rules)  # (verified with the rules the puzzle has)
-                if puzzle.has_blots:
-                    kept = _keep_blots(puzzle, edited, r, c)
-                    if kept is None:
-                        continue
-                    edited = kept
-                found.take(r, c, ch != ".", edited, self.checker.check(edited, timeout=left()), ch)
-
-    def _lane_edits(self, puzzle: LanePuzzle, order: list[Any], found: _Found, left: Callable[[], float | None],
-                    out_of_time: Callable[[], bool]) -> None:
-        """:meth:`edits` on another geometry: each cell of the picture changed to every other
-        value, clues recomputed (a lane's blots kept where its blocks stay the same: an edit
-        that changes a blotted lane's blocks is not proposed)."""
-        from .lanepuzzle import LanePuzzle
-
-        goal, res, chars = self.goal, found.res, puzzle.chars
+        rectangle = isinstance(puzzle, Puzzle)
         for cell in order:
             if out_of_time() or found.full():
                 break
             res.edits_tried += 1
+            now = goal[cell[0]][cell[1]] if rectangle else goal[cell]
             for ch in chars:
-                if ch == goal[cell]:
+                if ch == now:
                     continue
-                picture = goal[:cell] + ch + goal[cell + 1:]  # type: ignore[operator]
-                givens = tuple((g, chars.index(ch) if g == cell else v) for g, v in puzzle.givens)
-                edited = LanePuzzle.from_picture(puzzle.geometry, picture, puzzle.palette, name=puzzle.name,
-                                                 meta=puzzle.meta, givens=givens, rules=puzzle.rules)
-                if puzzle.has_blots:
-                    clues = []
-                    for old, new in zip(puzzle.clues, edited.clues):
-                        if old.blots and (len(old.lengths), old.colors) != (len(new.lengths), new.colors):
-                            break
-                        clues.append(new._replace(blots=old.blots,
-                                                  lengths=tuple(1 if (old.blots >> j) & 1 else n
-                                                                for j, n in enumerate(new.lengths))))
-                    else:
-                        edited = edited.replace(clues=tuple(clues))
-                    if len(clues) != len(puzzle.clues):
-                        continue
-                r, c, _ = _located(puzzle, cell)
-                found.take(r, c, ch != chars[0], edited, self.checker.check(edited, timeout=left()), ch,  # type: ignore[arg-type]
-                           cell=cell)
+                edited = _edited(puzzle, goal, cell, ch)
+                if edited is None:
+                    continue
+                r, c, number = _located(puzzle, cell)
+                found.take(r, c, ch != chars[0], edited, self.checker.check(edited, timeout=left()),  # type: ignore[arg-type]
+                           ch, cell=number)
