@@ -118,6 +118,33 @@ def test_the_command_line_fixes_a_triddler(tmp_path) -> None:
     assert _solutions(p, givens) == [d["goal"]]
 
 
+def test_the_command_line_s_exit_codes_on_triddlers(tmp_path) -> None:
+    """As documented for fix: 4 when the clues have no solution (told by enumeration), 6 when the
+    goal picture breaks them, 5 when time runs out first; 0 when there is nothing to fix."""
+    rng = random.Random(12)
+    while True:
+        p = random_puzzle(rng, Triangle.hexagon(2))
+        if len(brute_force(p, 3)) > 1:
+            break
+    goal = brute_force(p, 1)[0]
+    clues = list(p.clues)
+    clues[0] = clues[0]._replace(lengths=(5,), colors=(1,), blots=0)
+    none = p.replace(clues=tuple(clues))
+    assert not brute_force(none, 1)
+    broken = goal[:3] + (".#"[goal[3] == "."]) + goal[4:]
+    assert broken not in brute_force(p)
+    files = {"none": (none, 4), "broken": (p.replace(goal=broken), 6), "slow": (p, 5)}
+    for name, (puzzle, code) in files.items():
+        path = str(tmp_path / f"{name}.json")
+        save(puzzle, path)
+        r = CliRunner().invoke(cli, ["fix", *(["--timeout", "1e-9"] if name == "slow" else []), path])
+        assert r.exit_code == code, (name, r.output)
+        if name == "broken":
+            assert r.output.strip() == f"satnono: {path}: the goal picture does not satisfy the clues"
+    r = CliRunner().invoke(cli, ["fix", "puzzles/satnono/snowflake-triddler.xml"])
+    assert r.exit_code == 0 and "already unique and line-solvable: nothing to fix" in r.output
+
+
 def _connected(grid: tuple[str, ...]) -> bool:
     """The test's own reading of the ``connected`` rule: the black cells are one 4-connected region."""
     black = {(r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch == "#"}
