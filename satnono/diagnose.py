@@ -39,6 +39,7 @@ from .solve import Checker, Settlement, solutions_differ, solve_keeping_rules, s
 if TYPE_CHECKING:
     from .clues import LineClue
     from .lanepuzzle import LanePuzzle
+    from .logic.lanes import LaneState
 
 Cell = tuple[int, int]
 Line = tuple[str, int]
@@ -150,8 +151,9 @@ def _clue_json(clue: LineClue) -> list[Any]:
     return ["?" if clue.is_blotted(j) else n for j, n in enumerate(clue.lengths)]
 
 
-def open_lines(state: GridState) -> list[OpenLine]:
-    """The lanes of ``state`` (a rectangle's rows then columns) with more than one placement left."""
+def open_lines(state: GridState | LaneState) -> list[OpenLine]:
+    """The lanes of ``state`` (a rectangle's rows then columns, another geometry's lanes in its
+    order) with more than one placement left, from each lane's masks (:meth:`lane_masks`)."""
     p = state.puzzle
     out = []
     for lane, clue in zip(p.lanes, p.lane_clues):
