@@ -21,16 +21,18 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from .cnf.encode import encode, solution_grid
+from .lanes import FAMILY_NAMES
 from .lines import LineSolver
 from .lines.bits import known_of
 from .lines.count import count_line
 from .model import BACKGROUND, Grid, Puzzle
-from .logic.state import COLUMN, ROW, Contradiction, GridState, initial_state, partial_grid
+from .logic.state import Contradiction, GridState, initial_state, partial_grid
 from .sat import DEFAULT_SOLVER, SatSession
 from .results import Limits, Status
 from .rules.protocol import describe, is_lazy
@@ -39,6 +41,7 @@ from .solve import Checker, Settlement, solutions_differ, solve_keeping_rules, s
 if TYPE_CHECKING:
     from .clues import LineClue
     from .lanepuzzle import LanePuzzle
+    from .lanes import Lane
     from .logic.lanes import LaneState
 
 Cell = tuple[int, int]
@@ -241,6 +244,45 @@ def minimal_conflict(puzzle: Puzzle | LanePuzzle, deadline: float | None = None,
     return [by_lit[lit] for lit in core], minimal
 
 
+def totals_mismatch(puzzle: Puzzle | LanePuzzle) -> tuple[str, list[Line]] | None:
+    """Two families of lanes that each hold every cell once (a rectangle's rows and columns, a
+    triddler's rows, / lines and \\ lines) whose clues cannot ask for the same number of cells of
+    some colour: why, and the lanes of the two families (in the puzzle's order); None when they
+    agree.  A blotted number counts 1, so a family with a blot of a colour gives only a least
+    total of it.  (A rectangle's are :meth:`Puzzle.sum_mismatch <satnono.model.Puzzle.sum_mismatch>`'s.)"""
+    if isinstance(puzzle, Puzzle):
+        if not puzzle.sum_mismatch():
+            return None
+        rows_and_columns = puzzle.lanes[:puzzle.height + puzzle.width]
+        return sum_mismatch_reason(puzzle), [(lane.family, lane.index) for lane in rows_and_columns]
+    n, k = puzzle.geometry.cell_count, len(puzzle.palette)
+    families: dict[str, list[tuple[Lane, LineClue]]] = {}
+    for lane, clue in zip(puzzle.lanes, puzzle.lane_clues):
+        families.setdefault(lane.family, []).append((lane, clue))
+    totals: list[tuple[str, list[int], list[bool]]] = []  # (family, least total, whether only least) a colour
+    for family, lanes in families.items():
+        if sorted(c for lane, _ in lanes for c in lane.cells) != list(range(n)):
+            continue  # (a family that does not hold every cell once says nothing about totals)
+        least, blotted = [0] * k, [False] * k
+        for _, clue in lanes:
+            for j, (length, v) in enumerate(zip(clue.lengths, clue.colors)):
+                least[v] += length  # (a blotted length is held as 1)
+                blotted[v] = blotted[v] or clue.is_blotted(j)
+        totals.append((family, least, blotted))
+    for v in range(1, k):
+        for (f, least_f, blot_f), (g, least_g, blot_g) in itertools.combinations(totals, 2):
+            if (not blot_f[v] and least_g[v] > least_f[v]) or (not blot_g[v] and least_f[v] > least_g[v]):
+                colour = puzzle.palette[v]
+                name = f"{colour.name} ({colour.char!r})" if puzzle.is_color else "black"
+
+                def total(family: str, least: list[int], blot: list[bool]) -> str:
+                    return f"{FAMILY_NAMES.get(family, family)} clues total {'at least ' * blot[v]}{least[v]}"
+
+                keys = [(lane.family, lane.index) for lane in puzzle.lanes if lane.family in (f, g)]
+                return f"{total(f, least_f, blot_f)} {name} cells but {total(g, least_g, blot_g)}", keys
+    return None
+
+
 def diagnose(puzzle: Puzzle | LanePuzzle, timeout: float | None = None, solver: str = DEFAULT_SOLVER,
              line_solver: LineSolver | None = None, probe_cells: bool = True) -> Diagnosis:
     """Diagnose ``puzzle``: see the module documentation.
@@ -275,9 +317,9 @@ def diagnose(puzzle: Puzzle | LanePuzzle, timeout: float | None = None, solver: 
             d.conflict = [k for k in keys if k[0] != "rule"]
             if any(k[0] == "rule" for k in keys):
                 d.conflict_rules = [describe(puzzle.all_rules[i]) for a, i in keys if a == "rule"]
-        elif isinstance(puzzle, Puzzle) and puzzle.sum_mismatch():
+        elif (mismatch := totals_mismatch(puzzle)) is not None:
             # the totals prove the conflict; the SAT search for a small core ran out of time
-            d.conflict = [(ROW, i) for i in range(puzzle.height)] + [(COLUMN, i) for i in range(puzzle.width)]
+            d.conflict = mismatch[1]
             d.conflict_minimal = False
         return finish()
 
@@ -287,9 +329,10 @@ def diagnose(puzzle: Puzzle | LanePuzzle, timeout: float | None = None, solver: 
         if clue.min_length() > len(lane.cells):  # the most specific reason: a clue that cannot fit
             d.after_line = unknown  # type: ignore[assignment]
             return no_solution(Contradiction(lane.family, lane.index, False).describe(puzzle))
-    if isinstance(puzzle, Puzzle) and puzzle.sum_mismatch():
-        d.after_line = tuple("?" * puzzle.width for _ in range(puzzle.height))
-        return no_solution(sum_mismatch_reason(puzzle))
+    mismatch = totals_mismatch(puzzle)
+    if mismatch is not None:
+        d.after_line = unknown  # type: ignore[assignment]
+        return no_solution(mismatch[0])
     st = Checker(solver, lines).settle(puzzle, limits=Limits(deadline=deadline), keep_open=probe_cells)
     try:
         return _diagnosis(d, st, deadline, probe_cells, finish, no_solution)
