@@ -1,22 +1,27 @@
 """Where a puzzle is ambiguous or contradictory: diagnostics for puzzle authors.
 
-:func:`diagnose` reports, as data:
+:func:`diagnose` reports, as data, for a puzzle of any geometry (one driver over the puzzle's
+lanes, :attr:`~satnono.model.Puzzle.lanes` and ``lane_clues``: a rectangle's rows and columns,
+a triddler's rows, ``/`` lines and ``\\`` lines; the state and the settle pipeline are
+:meth:`satnono.solve.Checker.settle`'s):
 
-* the grid after line logic (cells ``#``, ``.`` or ``?``);
-* every row and column that still has more than one placement, with the exact
-  number of placements (:func:`~satnono.lines.count.count_placements`, a small DP);
+* the grid after line logic (cells ``#``, ``.`` or ``?``; a picture string on another geometry);
+* every lane that still has more than one placement, with the exact
+  number of placements (:func:`~satnono.lines.count.count_line`, a small DP);
 * for a puzzle with several solutions, the *ambiguity region*: the cells whose
   value is not the same in all solutions.  For each undetermined cell, one SAT
   call under an assumption asks for a solution with the other value; every
   solution found marks all the cells where it differs from the first, so most
   cells need no call of their own;
-* for a puzzle with no solution, a *minimal* set of rows and columns whose
-  clues admit no solution together: every line of the unpropagated puzzle is
-  encoded behind a selector literal, the unsatisfiable core over the selectors
-  is taken and shrunk by deletion until removing any one line makes the rest
-  satisfiable.  The extra rules are behind selectors too; a lazily encoded one
+* for a puzzle with no solution, a *minimal* set of lanes whose
+  clues admit no solution together: every lane of the unpropagated puzzle is
+  encoded behind a selector literal (keyed ``(lane.family, lane.index)``), the unsatisfiable
+  core over the selectors is taken and shrunk by deletion until removing any one lane makes
+  the rest satisfiable.  The extra rules are behind selectors too; a lazily encoded one
   (``connected``) cuts off each model it rejects with clauses behind its selector, so
-  it takes part in the conflict as the others do.
+  it takes part in the conflict as the others do.  Totals that disagree
+  (:func:`totals_mismatch`) are the reason given, and the two families their fallback
+  conflict when the search runs out of time.
 """
 
 from __future__ import annotations
