@@ -14,11 +14,12 @@ before it is returned:
   line-solvable edits are found cheaply), flips with a 2x2 switch are skipped,
   and the rest go to SAT while time remains.
 
-Black-and-white puzzles without rules are scored and edited on the vectorised
-kernel (:mod:`satnono.lines.vector`); the others (colour, rules) by the
-library's own propagation, every edit to any other colour or to background.
-The first check, the greedy givens searches and the rule for taking an edit are
-shared by both.
+Black-and-white rectangles without rules are scored and edited on the vectorised
+kernel (:mod:`satnono.lines.vector`); the others (colour, rules, blots, and every puzzle of
+another geometry, such as a triddler: its cells by number, named by row and place in the row)
+by the library's own propagation, every edit to any other colour or to background.
+The first check, the greedy givens searches, the edit loop and the rule for taking an edit are
+shared by every geometry.
 
 The result is data (:class:`FixResult`, JSON through :meth:`FixResult.as_dict`);
 nothing here prints.
