@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, overload
+from typing import TYPE_CHECKING, Callable
 
 from .lines import LineSolver
 from .logic.propagate import propagate, transpose
@@ -405,12 +405,6 @@ class Checker:
                 f"need about {format_size(need)} ({nvars:,} variables, {nclauses:,} clauses), more than the "
                 f"memory limit of {format_size(limit)} (--max-memory to raise it)")
 
-    @overload
-    def check(self, puzzle: Puzzle, timeout: float | None = None) -> CheckResult: ...
-
-    @overload
-    def check(self, puzzle: LanePuzzle, timeout: float | None = None) -> CheckResult: ...
-
     def check(self, puzzle: Puzzle | LanePuzzle, timeout: float | None = None) -> CheckResult:
         """Settle ``puzzle``: unique, multiple (two solutions), none or unknown (timeout).
 
@@ -589,14 +583,6 @@ class Checker:
                 overdue = deadline is not None and time.monotonic() >= deadline
                 sat.close(defer=overdue)
                 self._deferred = self._deferred or overdue
-
-
-@overload
-def check(puzzle: Puzzle, timeout: float | None = None, solver: str = DEFAULT_SOLVER) -> CheckResult: ...
-
-
-@overload
-def check(puzzle: LanePuzzle, timeout: float | None = None, solver: str = DEFAULT_SOLVER) -> CheckResult: ...
 
 
 def check(puzzle: Puzzle | LanePuzzle, timeout: float | None = None,
