@@ -668,10 +668,17 @@ def layout(d: Diagnosis, cell: int = 16, text: bool = True) -> Layout:
     items = out.items
     items.append(_Rect(0, 0, width, height, (0xFF, 0xFF, 0xFF)))
     items.append(_Text(margin, margin + ts, title, ts, bold=True))
-    blank = isinstance(g, Rectangle)  # a rectangle leaves its white cells to the background, as always
-    outline, add = g.cell_polygon, items.append
-    for i, v in enumerate(levels):
-        if v or not blank:
+    add = items.append
+    if isinstance(g, Rectangle):  # its specialisation: cell_polygon's unit squares placed row by row
+        w = g.width  # (no call a cell), its white cells left to the background as always
+        for r in range(g.height):
+            y, i = y0 + r * cell, r * w
+            for c, v in enumerate(levels[i:i + w]):
+                if v:
+                    add(_Rect(x0 + c * cell, y, cell, cell, fill(i + c, v)))
+    else:
+        outline = g.cell_polygon
+        for i, v in enumerate(levels):
             add(_shape(outline(i), x0, y0, cell, fill(i, v)))
     items += _grid_lines(g, p.lanes, x0, y0, cell)
     items += clues.draw(x0, y0)
