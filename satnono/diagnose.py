@@ -26,13 +26,12 @@ a triddler's rows, ``/`` lines and ``\\`` lines; the state and the settle pipeli
 
 from __future__ import annotations
 
-import itertools
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from .cnf.encode import encode, solution_grid
-from .lanes import FAMILY_NAMES
+from .lanes import COLUMN, ROW
 from .lines import LineSolver
 from .lines.bits import known_of
 from .lines.count import count_line
@@ -46,7 +45,6 @@ from .solve import Checker, Settlement, solutions_differ, solve_keeping_rules, s
 if TYPE_CHECKING:
     from .clues import LineClue
     from .lanepuzzle import LanePuzzle
-    from .lanes import Lane
     from .logic.lanes import LaneState
 
 Cell = tuple[int, int]
@@ -252,40 +250,18 @@ def minimal_conflict(puzzle: Puzzle | LanePuzzle, deadline: float | None = None,
 def totals_mismatch(puzzle: Puzzle | LanePuzzle) -> tuple[str, list[Line]] | None:
     """Two families of lanes that each hold every cell once (a rectangle's rows and columns, a
     triddler's rows, / lines and \\ lines) whose clues cannot ask for the same number of cells of
-    some colour: why, and the lanes of the two families (in the puzzle's order); None when they
-    agree.  A blotted number counts 1, so a family with a blot of a colour gives only a least
-    total of it.  (A rectangle's are :meth:`Puzzle.sum_mismatch <satnono.model.Puzzle.sum_mismatch>`'s.)"""
+    some colour: why (:func:`~satnono.solve.totals_reason`'s words), and the lanes of the two families
+    (in the puzzle's order); None when they agree."""
     if isinstance(puzzle, Puzzle):
         if not puzzle.sum_mismatch():
             return None
-        rows_and_columns = puzzle.lanes[:puzzle.height + puzzle.width]
-        return sum_mismatch_reason(puzzle), [(lane.family, lane.index) for lane in rows_and_columns]
-    n, k = puzzle.geometry.cell_count, len(puzzle.palette)
-    families: dict[str, list[tuple[Lane, LineClue]]] = {}
-    for lane, clue in zip(puzzle.lanes, puzzle.lane_clues):
-        families.setdefault(lane.family, []).append((lane, clue))
-    totals: list[tuple[str, list[int], list[bool]]] = []  # (family, least total, whether only least) a colour
-    for family, lanes in families.items():
-        if sorted(c for lane, _ in lanes for c in lane.cells) != list(range(n)):
-            continue  # (a family that does not hold every cell once says nothing about totals)
-        least, blotted = [0] * k, [False] * k
-        for _, clue in lanes:
-            for j, (length, v) in enumerate(zip(clue.lengths, clue.colors)):
-                least[v] += length  # (a blotted length is held as 1)
-                blotted[v] = blotted[v] or clue.is_blotted(j)
-        totals.append((family, least, blotted))
-    for v in range(1, k):
-        for (f, least_f, blot_f), (g, least_g, blot_g) in itertools.combinations(totals, 2):
-            if (not blot_f[v] and least_g[v] > least_f[v]) or (not blot_g[v] and least_f[v] > least_g[v]):
-                colour = puzzle.palette[v]
-                name = f"{colour.name} ({colour.char!r})" if puzzle.is_color else "black"
-
-                def total(family: str, least: list[int], blot: list[bool]) -> str:
-                    return f"{FAMILY_NAMES.get(family, family)} clues total {'at least ' * blot[v]}{least[v]}"
-
-                keys = [(lane.family, lane.index) for lane in puzzle.lanes if lane.family in (f, g)]
-                return f"{total(f, least_f, blot_f)} {name} cells but {total(g, least_g, blot_g)}", keys
-    return None
+        why, families = sum_mismatch_reason(puzzle), (ROW, COLUMN)
+    else:
+        found = puzzle.totals_mismatch()
+        if found is None:
+            return None
+        why, families = found
+    return why, [(lane.family, lane.index) for lane in puzzle.lanes if lane.family in families]
 
 
 def diagnose(puzzle: Puzzle | LanePuzzle, timeout: float | None = None, solver: str = DEFAULT_SOLVER,

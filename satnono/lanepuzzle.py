@@ -221,6 +221,51 @@ class LanePuzzle:
     def is_solution(self, cells: str) -> bool:
         return self.breaks(cells) is None
 
+    def totals_mismatch(self) -> tuple[str, tuple[str, str]] | None:
+        """Two families of lanes that each hold every cell once (a triddler's rows, / lines and
+        \\ lines) whose clues cannot ask for the same number of cells of some colour: why, and the
+        two families; None when they agree.  A blotted number counts 1, so a family with a blot of
+        a colour gives only a least total of it.  (A rectangle's rows and columns:
+        :meth:`Puzzle.sum_mismatch <satnono.model.Puzzle.sum_mismatch>`.)
+
+        >>> from satnono.lanes import Triangle
+        >>> p = LanePuzzle.from_picture(Triangle.hexagon(1), "#.....")
+        >>> p.totals_mismatch() is None
+        True
+        >>> p.replace(clues=(*p.clues[:-1], LineClue((1, 1), (1, 1)))).totals_mismatch()  # one \\ line's clue made 1 1
+        ('row clues total 1 black cells but \\\\ line clues total 3', ('row', '\\\\'))
+        """
+        from .lanes import FAMILY_NAMES
+
+        n, k = self.geometry.cell_count, len(self.palette)
+        families: dict[str, list[LineClue]] = {}
+        cells: dict[str, list[int]] = {}
+        for lane, clue in zip(self.lanes, self.clues):
+            families.setdefault(lane.family, []).append(clue)
+            cells.setdefault(lane.family, []).extend(lane.cells)
+        totals: list[tuple[str, list[int], list[bool]]] = []  # (family, least total, whether only least) a colour
+        for family, clues in families.items():
+            if sorted(cells[family]) != list(range(n)):
+                continue  # (a family that does not hold every cell once says nothing about totals)
+            least, blotted = [0] * k, [False] * k
+            for clue in clues:
+                for j, (length, v) in enumerate(zip(clue.lengths, clue.colors)):
+                    least[v] += length  # (a blotted length is held as 1)
+                    blotted[v] = blotted[v] or clue.is_blotted(j)
+            totals.append((family, least, blotted))
+        for v in range(1, k):
+            for i, (f, least_f, blot_f) in enumerate(totals):
+                for g, least_g, blot_g in totals[i + 1:]:
+                    if (not blot_f[v] and least_g[v] > least_f[v]) or (not blot_g[v] and least_f[v] > least_g[v]):
+                        colour = self.palette[v]
+                        name = f"{colour.name} ({colour.char!r})" if self.is_color else "black"
+
+                        def total(family: str, least: list[int], blot: list[bool]) -> str:
+                            return f"{FAMILY_NAMES.get(family, family)} clues total {'at least ' * blot[v]}{least[v]}"
+
+                        return f"{total(f, least_f, blot_f)} {name} cells but {total(g, least_g, blot_g)}", (f, g)
+        return None
+
 
 def clues_of_picture(geometry: Geometry, cells: str, palette: Palette = BW_PALETTE) -> tuple[LineClue, ...]:
     """One clue per lane of ``geometry`` for a picture of one palette character per cell.

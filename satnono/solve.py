@@ -17,7 +17,7 @@ from .logic.propagate import propagate, transpose
 from .logic.state import Contradiction, Deadline, GridState, initial_state
 from .model import Grid, Puzzle, grid_diff
 from .results import DEFAULT_SOLVER, Limits, Status
-from .rules.protocol import cut, describe, is_lazy, name_of
+from .rules.protocol import cut, describe, is_lazy
 
 Progress = Callable[[str, "float | None"], None]
 
@@ -214,11 +214,11 @@ def known_solution(puzzle: Puzzle | LanePuzzle) -> Grid | None:
 
 
 def broken_rule(puzzle: Puzzle | LanePuzzle, grid: Grid) -> str | None:
-    """The name of a rule ``grid`` breaks (rules that narrow cannot leave one broken in a
-    complete state; a rule with clauses only can), or None."""
+    """A rule ``grid`` breaks, in words (:func:`~satnono.rules.protocol.describe`: rules that
+    narrow cannot leave one broken in a complete state; a rule with clauses only can), or None."""
     for rule in puzzle.rules:
         if not rule.accepts(grid):
-            return name_of(rule)
+            return describe(rule)
     return None
 
 
@@ -287,6 +287,16 @@ def sum_mismatch_reason(puzzle: Puzzle) -> str:
             name = "black" if not puzzle.is_color else f"{puzzle.palette[v].name} ({puzzle.palette[v].char!r})"
             return f"row clues total {rt[v]} {name} cells but column clues total {ct[v]}"
     return "row and column clues disagree"
+
+
+def totals_reason(puzzle: Puzzle | LanePuzzle) -> str | None:
+    """Why the clues of two families of lanes that each hold every cell once (a rectangle's rows
+    and columns, a triddler's three families) cannot describe one picture: their totals of some
+    colour differ.  None when they agree."""
+    if isinstance(puzzle, Puzzle):
+        return sum_mismatch_reason(puzzle) if puzzle.sum_mismatch() else None
+    found = puzzle.totals_mismatch()
+    return None if found is None else found[0]
 
 
 @dataclass
@@ -457,8 +467,8 @@ class Checker:
         # line logic had not settled when it stopped, at its fixpoint or at a contradiction
         # (all of them when it did not run)
         stats.unknown_after_propagation = stats.cells
-        if isinstance(puzzle, Puzzle) and puzzle.sum_mismatch():
-            return done(Status.NONE, reason=sum_mismatch_reason(puzzle))
+        if (mismatch := totals_reason(puzzle)) is not None:
+            return done(Status.NONE, reason=mismatch)
         state = initial_state(puzzle) if start.state is None else start.state
         out.state = state
         self._note("lines", None)
@@ -477,10 +487,7 @@ class Checker:
         if stats.unknown_after_propagation == 0:
             broken = broken_rule(puzzle, state.grid())
             if broken is not None:
-                if not isinstance(puzzle, Puzzle):  # (a picture, named by the rule's spec)
-                    rule = next(r for r in puzzle.rules if not r.accepts(state.grid()))
-                    return done(Status.NONE, reason=f"rule {describe(rule)}: the only picture line logic leaves breaks it")
-                return done(Status.NONE, reason=f"the only grid the clues allow breaks rule {broken}")
+                return done(Status.NONE, reason=f"rule {broken}: the only picture line logic leaves breaks it")
             return done(Status.UNIQUE, line_solvable=True, solutions=(verified(puzzle, state.grid()),))
 
         known: Grid | None
