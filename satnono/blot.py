@@ -338,7 +338,7 @@ class RevealProposal:
         return self.check.line_solvable
 
 
-def reveal_blots(puzzle: Puzzle | LanePuzzle, goal: Grid, other: Grid | None, checker: Checker | None = None,
+def reveal_blots(puzzle: Puzzle | LanePuzzle, goal: Grid | str, other: Grid | str | None, checker: Checker | None = None,
                  deadline: float | None = None) -> RevealProposal | str | None:
     """The fewest blots found greedily whose lengths, shown, make the puzzle unique: as for the
     givens, one at a time the blot that leaves the fewest cells open after line propagation,
@@ -403,13 +403,13 @@ def reveal_blots(puzzle: Puzzle | LanePuzzle, goal: Grid, other: Grid | None, ch
     return RevealProposal(reveals, final, chk)
 
 
-def _lengths(puzzle: Puzzle | LanePuzzle, grid: Grid) -> dict[Number, int]:
+def _lengths(puzzle: Puzzle | LanePuzzle, grid: Grid | str) -> dict[Number, int]:
     """The length of every block of ``grid``'s lines, by ``(axis, line, block)`` (another
     geometry's picture: its lanes', by ``(family, index, block)``)."""
     if not isinstance(puzzle, Puzzle):
         return {(lane.family, lane.index, j): n
                 for lane, clue in zip(puzzle.lanes, _lane_clues_of(puzzle, grid))  # type: ignore[arg-type]
                 for j, n in enumerate(clue.lengths)}
-    rl, _, cl, _ = color_clues_of_grid(grid, puzzle.palette)
+    rl, _, cl, _ = color_clues_of_grid(grid, puzzle.palette)  # type: ignore[arg-type]  # (a rectangle's rows)
     return {(axis, i, j): n for axis, lines in (("row", rl), ("column", cl))
             for i, line in enumerate(lines) for j, n in enumerate(line)}

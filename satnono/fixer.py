@@ -30,7 +30,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
 
@@ -44,6 +44,9 @@ from .solve import Checker, CheckResult, Status, solutions_differ
 
 if TYPE_CHECKING:
     from .lanepuzzle import LanePuzzle
+
+#: A solution as the puzzle holds it: a rectangle's rows, another geometry's one string of cells.
+Picture = Union[Grid, str]
 
 DEFAULT_TIMEOUT = 20.0
 DEFAULT_MAX_EDITS = 5
@@ -104,7 +107,7 @@ class EditProposal:
     col: int
     black: bool
     """True when the cell's new value is filled (black, or any block colour)."""
-    puzzle: Puzzle
+    puzzle: Puzzle | LanePuzzle
     """The edited puzzle (clues recomputed, goal edited)."""
     check: CheckResult
     char: str = ""
@@ -128,11 +131,11 @@ class EditProposal:
 
 @dataclass
 class FixResult:
-    puzzle: Puzzle
+    puzzle: Puzzle | LanePuzzle
     status: Status
     """The verdict on the puzzle as given."""
     line_solvable: bool = False
-    goal: Grid | None = None
+    goal: Picture | None = None
     goal_from: str = "file"
     """``"file"`` or ``"solver"`` (no goal in the file: the first solution found)."""
     other: Grid | None = None
@@ -207,7 +210,7 @@ class FixResult:
 
 
 def fix(
-    puzzle: Puzzle,
+    puzzle: Puzzle | LanePuzzle,
     timeout: float | None = DEFAULT_TIMEOUT,
     max_edits: int = DEFAULT_MAX_EDITS,
     checker: Checker | None = None,
@@ -215,7 +218,7 @@ def fix(
     """Propose givens and single-cell edits that make ``puzzle`` unique and line-solvable.
 
     ``puzzle`` may be of any geometry (a :class:`~satnono.lanepuzzle.LanePuzzle` too: its cells
-    by number; the annotation names the rectangle's class, whose fast paths the typing follows).
+    by number).
 
     ``timeout`` bounds the whole search (seconds, ``None`` for no bound); the
     givens come first, the edits use what is left.  At most ``max_edits``
@@ -235,9 +238,9 @@ def fix(
     def out_of_time() -> bool:
         return deadline is not None and time.monotonic() >= deadline
 
-    if puzzle.goal is not None and not puzzle.is_solution(puzzle.goal):
-        goal_value = tuple(puzzle.goal) if isinstance(puzzle, Puzzle) else puzzle.goal
-        broken = [name_of(r) for r in puzzle.rules if not r.accepts(goal_value)]
+    goal: Picture | None = puzzle.goal
+    if goal is not None and not puzzle.is_solution(goal):  # type: ignore[arg-type]  # (each geometry's own picture)
+        broken = [name_of(r) for r in puzzle.rules if not r.accepts(goal)]
         raise FixError(f"the goal picture breaks the rule {', '.join(broken)}" if broken
                        else "the goal picture does not satisfy the clues")
     first = checker.check(puzzle, timeout=left())
@@ -276,8 +279,11 @@ def fix(
         else:
             res.blots_reveal = reveal
 
-    vector = isinstance(puzzle, Puzzle) and handles(puzzle)
-    search: _Search = (_VectorSearch if vector else _CheckerSearch)(puzzle, goal, checker)
+    search: _Search
+    if isinstance(puzzle, Puzzle) and handles(puzzle):
+        search = _VectorSearch(puzzle, goal, checker)  # type: ignore[arg-type]  # (a rectangle's goal is its rows)
+    else:
+        search = _CheckerSearch(puzzle, goal, checker)
 
     # (a) givens
     uniq = _givens_unique(puzzle, goal, res, first, checker, left, out_of_time, search.best)
@@ -369,10 +375,10 @@ def _givens_after_edit(puzzle: Puzzle, r: int, c: int, value: int) -> tuple[tupl
     return tuple((gr, gc, value if (gr, gc) == (r, c) else v) for gr, gc, v in puzzle.givens)
 
 
-def _given_value(puzzle: Puzzle, goal: Grid, cell: tuple[int, int]) -> bool | int:
+def _given_value(puzzle: Puzzle | LanePuzzle, goal: Picture, cell: Any) -> bool | int:
     """The value a given takes: black or white in black and white, the colour index in colour."""
     if not isinstance(puzzle, Puzzle):  # another geometry: a picture, cells by number
-        return puzzle.chars.index(goal[cell])  # type: ignore[index]
+        return puzzle.chars.index(goal[cell])
     ch = goal[cell[0]][cell[1]]
     return puzzle.chars.index(ch) if puzzle.is_color else ch == puzzle.chars[1]
 
@@ -454,7 +460,7 @@ class _Found:
     def wants(self, line: bool) -> bool:
         return self.n_line < self.max_edits if line else self.want_unique and self.n_search < self.max_edits
 
-    def take(self, r: int, c: int, black: bool, edited: Puzzle, chk: CheckResult, char: str = "",
+    def take(self, r: int, c: int, black: bool, edited: Puzzle | LanePuzzle, chk: CheckResult, char: str = "",
              expect: bool | None = None, cell: int | None = None) -> None:
         """Keep the edit of cell (r, c) when its check ``chk`` says unique (and line-solvable as
         ``expect`` says, when given) and its kind is still wanted; an unverified edit (out of
@@ -470,7 +476,7 @@ class _Found:
         self.res.edits.append(EditProposal(r, c, black, edited, chk, char, cell))
 
 
-def _edits(puzzle: Puzzle, res: FixResult, checker: Checker, max_edits: int, search: _Search,
+def _edits(puzzle: Puzzle | LanePuzzle, res: FixResult, checker: Checker, max_edits: int, search: _Search,
            left: Callable[[], float | None], out_of_time: Callable[[], bool]) -> None:
     """Single-cell edits, nearest to the ambiguity first, until time or enough line-solvable ones."""
     state, _ = checker.propagate(puzzle)
@@ -525,7 +531,7 @@ class _Search:
     """How one kind of puzzle is scored and edited: ``best(givens, cells)`` picks the cell whose
     revelation leaves the fewest open cells; ``edits`` tries the flips of ``order``."""
 
-    def __init__(self, puzzle: Puzzle, goal: Grid, checker: Checker) -> None:
+    def __init__(self, puzzle: Puzzle | LanePuzzle, goal: Picture, checker: Checker) -> None:
         self.puzzle = puzzle
         self.goal = goal
         self.checker = checker
@@ -548,6 +554,9 @@ class _VectorSearch(_Search):
     """Black and white without rules: whole batches of pictures propagated at once
     (:func:`satnono.lines.vector.propagate_many`), 2x2 switches and goal-guided SAT
     before the verifying check."""
+
+    puzzle: Puzzle
+    goal: Grid
 
     def __init__(self, puzzle: Puzzle, goal: Grid, checker: Checker) -> None:
         super().__init__(puzzle, goal, checker)

@@ -370,7 +370,7 @@ class Checker:
         self.progress = progress
         self._deferred = False  # a session was closed with ``defer``: free it before the next settle
 
-    def propagate(self, puzzle: Puzzle, deadline: float | None = None):
+    def propagate(self, puzzle: Puzzle | LanePuzzle, deadline: float | None = None):
         """Propagate a fresh state (with the puzzle's givens set first); returns
         ``(state, contradiction)``."""
         state = initial_state(puzzle)
