@@ -5,7 +5,9 @@
   against its clue as soon as its last cell has one (whole lanes only: no line logic).
 * :func:`solve`: line logic (a plain dynamic programme over each lane's placements) to a
   fixpoint, then backtracking on a cell; fast enough for the public example triddlers of a few
-  hundred cells.  :func:`line_solve` is the line logic alone.
+  hundred cells.  :func:`line_solve` is the line logic alone, :func:`line_solvable` whether it
+  settles every cell.
+* :func:`check_fix`: ``fix``'s proposals checked against those two.
 
 Both read a :class:`satnono.lanepuzzle.LanePuzzle` (a plain value: its geometry's lanes, their
 clues and the palette; nothing of satnono's solving code is used) and give solutions as strings
@@ -15,7 +17,7 @@ of palette characters in cell order.
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from satnono.clues import LineClue
 from satnono.lanepuzzle import LanePuzzle
@@ -216,3 +218,49 @@ def solve(spec: LanePuzzle, limit: int | None = 2) -> list[str]:
 
     visit(first)
     return out
+
+
+def line_solvable(spec: LanePuzzle, givens: Mapping[int, int] = {},
+                  keeps: Callable[[str], bool] = lambda picture: True) -> bool:
+    """Whether line logic alone, from the puzzle's given cells and ``givens`` (cell -> value),
+    settles every cell, and the picture it leaves passes ``keeps`` (the caller's reading of a
+    rule)."""
+    domains = [(1 << len(spec.palette)) - 1] * spec.geometry.cell_count
+    for cell, v in [*spec.givens, *givens.items()]:
+        domains[cell] = 1 << v
+    if not _propagate(spec, domains, set(range(len(spec.clues))), _lanes_of(spec)):
+        return False
+    if any(d & (d - 1) for d in domains):
+        return False
+    return keeps(_as_text(spec, [d.bit_length() - 1 for d in domains]))
+
+
+def check_fix(p: LanePuzzle, res: Any, solutions: Callable[[LanePuzzle], list[str]],
+              solvable: Callable[[LanePuzzle, Mapping[int, int]], bool]) -> None:
+    """``fix``'s result ``res`` on the ambiguous or not line-solvable ``p``, against the caller's
+    oracle: ``solutions(q)`` is every solution of a puzzle ``q`` (the enumeration, filtered by the
+    caller's reading of its givens and rules), ``solvable(q, givens)`` whether line logic settles
+    ``q`` from ``givens`` (cell -> value).  The verdict; the goal one of the solutions; each set
+    of givens read off the goal and leaving it the only solution (line-solvable for the second);
+    each edit one cell of the goal changed, keeping the rules and the hidden numbers hidden, its
+    puzzle's only solution that picture, its line-solvable flag the oracle's."""
+    from satnono.results import Status
+
+    truth = solutions(p)
+    assert res.status is (Status.MULTIPLE if len(truth) > 1 else Status.UNIQUE)
+    goal, chars = res.goal, p.chars
+    assert goal in truth
+    for prop, line in ((res.givens_unique, False), (res.givens_line, True)):
+        assert prop is not None
+        givens = {g.cell: chars.index(g.char) for g in prop.givens}
+        assert all(goal[c] == chars[v] for c, v in givens.items())
+        assert [s for s in truth if all(s[c] == chars[v] for c, v in givens.items())] == [goal]
+        if line:
+            assert solvable(p, givens)
+    for e in res.edits:
+        edited = goal[:e.cell] + e.char + goal[e.cell + 1:]
+        assert e.char != goal[e.cell] and e.puzzle.goal == edited
+        assert e.puzzle.rules == p.rules  # (a rule an edit could not keep is never dropped)
+        assert [clue.blots for clue in e.puzzle.clues] == [clue.blots for clue in p.clues]  # hidden stay hidden
+        assert solutions(e.puzzle) == [edited]
+        assert e.line_solvable == solvable(e.puzzle, {})

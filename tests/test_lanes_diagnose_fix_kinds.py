@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import pytest
 
-from _triddler_oracle import _blocks, _lanes_of, _propagate, brute_force, satisfies
+from _triddler_oracle import _blocks, brute_force, check_fix, line_solvable, satisfies
 from satnono.clues import LineClue
 from satnono.diagnose import diagnose
 from satnono.fixer import fix
@@ -55,19 +55,6 @@ def _truth(p: LanePuzzle, extra: Callable[[str], bool]) -> list[str]:
     return [s for s in brute_force(p) if extra(s)]
 
 
-def _line_solvable(p: LanePuzzle, extra: Callable[[str], bool], givens: dict[int, int]) -> bool:
-    """Line logic alone (from the puzzle's and the proposed givens) settles every cell, and the
-    picture it leaves keeps the extra conditions."""
-    domains = [3] * p.geometry.cell_count
-    for cell, v in [*p.givens, *givens.items()]:
-        domains[cell] = 1 << v
-    if not _propagate(p, domains, set(range(len(p.clues))), _lanes_of(p)):
-        return False
-    if any(d & (d - 1) for d in domains):
-        return False
-    return extra("".join(".#"[d.bit_length() - 1] for d in domains))
-
-
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("seed", range(10))
 def test_diagnose_agrees_with_enumeration(kind: str, seed: int) -> None:
@@ -87,7 +74,7 @@ def test_diagnose_agrees_with_enumeration(kind: str, seed: int) -> None:
         assert set(d.ambiguous) == {c for c in range(n) if len({s[c] for s in truth}) > 1}
     elif expected is Status.UNIQUE:
         assert d.solutions == truth
-        assert d.line_solvable == _line_solvable(p, extra, {})
+        assert d.line_solvable == line_solvable(p, {}, extra)
     for o in d.open_lines:  # each open lane's placements: fillings of its open cells keeping its clue
         k = next(k for k, lane in enumerate(p.lanes) if (lane.family, lane.index) == (o.axis, o.index))
         lane, clue = p.lanes[k], p.clues[k]
@@ -168,31 +155,17 @@ def test_fix_proposals_make_the_puzzle_unique(kind: str, seed: int) -> None:
         picture = _picture(rng, g)
         p, extra = _make(kind, rng, g, picture)
         truth = _truth(p, extra)
-        if len(truth) > 1 or (truth and not _line_solvable(p, extra, {})):
+        if len(truth) > 1 or (truth and not line_solvable(p, {}, extra)):
             break
     else:
         raise AssertionError("no puzzle to fix was drawn")
     res = fix(p, timeout=None, max_edits=3)
-    assert res.status is (Status.MULTIPLE if len(truth) > 1 else Status.UNIQUE)
-    goal = res.goal
-    assert goal in truth
-    for prop, line in ((res.givens_unique, False), (res.givens_line, True)):
-        assert prop is not None
-        givens = {gv.cell: ".#".index(gv.char) for gv in prop.givens}
-        assert all(goal[c] == ".#"[v] for c, v in givens.items())
-        assert [s for s in truth if all(s[c] == ".#"[v] for c, v in givens.items())] == [goal]
-        if line:
-            assert _line_solvable(p, extra, givens)
-    for e in res.edits:
-        edited = goal[:e.cell] + e.char + goal[e.cell + 1:]
-        assert e.puzzle.goal == edited and e.char != goal[e.cell]
-        assert e.puzzle.rules == p.rules  # the rule stays as it is (a count edit cannot keep it)
-        e_extra = extra if kind != "givens" else (  # a given on the edited cell follows the picture
-            lambda s, gv=dict(e.puzzle.givens): all(s[c] == ".#"[v] for c, v in gv.items()))
-        for clue, old in zip(e.puzzle.clues, p.clues):  # hidden numbers stay hidden
-            assert clue.blots == old.blots
-        assert _truth(e.puzzle, e_extra) == [edited]
-        assert e.line_solvable == _line_solvable(e.puzzle, e_extra, {})
+    rule = extra if kind != "givens" else (lambda s: True)  # an edit keeps the rule; a given on its cell follows it
+
+    def solutions(q: LanePuzzle) -> list[str]:
+        return [s for s in brute_force(q) if rule(s) and all(s[c] == ".#"[v] for c, v in q.givens)]
+
+    check_fix(p, res, solutions, lambda q, givens: line_solvable(q, givens, rule))
 
 
 def _reveal_checked(p: LanePuzzle, res) -> None:  # type: ignore[no-untyped-def]
