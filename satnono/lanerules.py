@@ -31,6 +31,13 @@ a rectangle's ``givens`` (rows and columns).
 ``narrow(state)``
     exclusions every solution has, made in a :class:`~satnono.logic.lanes.LaneState` once, before
     line logic (``state.excluded[cell]``: bit v set when the cell cannot have value v).  Optional.
+``deduce(state) -> RuleConflict | None``
+    what the rule forces given what a :class:`~satnono.logic.lanes.LaneState` knows (narrowed in
+    place), taken after each fixpoint of line logic until nothing changes by the explanations
+    and their probing (:mod:`satnono.explain`, :mod:`satnono.logic.probe`); the
+    :class:`~satnono.rules.common.RuleConflict` when the state cannot keep the rule.  Sound, and
+    monotone (more known cells force no fewer).  Optional; line logic of its own
+    (:func:`~satnono.logic.lanes.propagate_state`) takes ``narrow`` alone.
 ``clauses(var, new_var, state=None) -> list of clauses``
     CNF over ``var(cell, v)``, the variable "cell has block colour v" (v >= 1), fresh variables
     from ``new_var()``.  With ``state``, the cells it knows **must** be folded to constants: the
@@ -59,10 +66,10 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Mapping, Sequence
 
 from .rules.cardinality import at_least, at_most, exactly
-from .rules.common import Clause, RuleError, ValueWording, resolve_value
+from .rules.common import Clause, RuleConflict, RuleError, ValueWording, resolve_value
 
 if TYPE_CHECKING:
     from .lanes import Geometry
@@ -81,6 +88,27 @@ def _possible(state: Any, cell: int, nvals: int) -> list[int]:
 
 def _has(v: int, value: int | None) -> bool:
     return v > 0 if value is None else v == value
+
+
+def _known_may(state: Any, value: int | None) -> tuple[list[int], list[int]]:
+    """The cells of a :class:`~satnono.logic.lanes.LaneState` known to have ``value`` (to be
+    filled, for None) and the cells that may still have it (the known ones among them)."""
+    full = state.full
+    mask = full & ~1 if value is None else 1 << value
+    known, may = [], []
+    for cell, ex in enumerate(state.excluded):
+        if mask & ~ex:
+            may.append(cell)
+            if not full & ~ex & ~mask:
+                known.append(cell)
+    return known, may
+
+
+def _forbid(state: Any, cells: Iterable[int], value: int | None) -> None:
+    """The cells cannot have ``value`` (are background, for None)."""
+    mask = state.full & ~1 if value is None else 1 << value
+    for cell in cells:
+        state.excluded[cell] |= mask
 
 
 class LaneRule:
@@ -180,6 +208,28 @@ class LaneCount(_ValueRule):
     def _spec(self) -> str:
         return f":{self.op}{self.n}"
 
+    def deduce(self, state: Any) -> RuleConflict | None:
+        """With as many cells known to have the value as the count allows (``=``, ``<=``), no
+        other cell has it; with only as many cells that may have it as it needs (``=``, ``>=``),
+        every one of them has it (the rectangle's :class:`~satnono.rules.count.Count` words)."""
+        known, may = _known_may(state, self.value)
+        k, m, n = len(known), len(may), self.n
+        if self.op != ">=":
+            if k > n:
+                return RuleConflict(self.name, f"{k} {self._what()} are already known, at most {n} allowed")
+            if k == n and m > k:
+                _forbid(state, sorted(set(may) - set(known)), self.value)
+        if self.op != "<=":
+            if m < n:
+                return RuleConflict(self.name, f"only {m} cells can still be among the {self._what()}, "
+                                               f"at least {n} needed")
+            if m == n and m > k:
+                full = state.full
+                keep = full & ~1 if self.value is None else 1 << self.value
+                for cell in may:
+                    state.excluded[cell] |= full & ~keep
+        return None
+
     def clauses(self, var: Var, new_var: Callable[[], int], state: Any = None) -> list[Clause]:
         aux: list[Clause] = []
         xs: list[int] = []
@@ -239,12 +289,33 @@ class LaneConnected(_ValueRule):
     name = "connected"
     lazy = True
     neighbours: tuple[tuple[int, ...], ...] = dataclasses.field(default=(), compare=False, repr=False)
+    geometry: ClassVar[Any] = None
+    """The bound puzzle's geometry (:meth:`bind` sets it), which names cells in a conflict."""
 
     def bind(self, puzzle: LanePuzzle) -> LaneRule:
         b = super().bind(puzzle)
         g = puzzle.geometry
         object.__setattr__(b, "neighbours", tuple(tuple(g.neighbours(c)) for c in range(g.cell_count)))
+        object.__setattr__(b, "geometry", g)
         return b
+
+    def deduce(self, state: Any) -> RuleConflict | None:
+        """The cells that may still have the value fall into regions of edge neighbours: every
+        known one must lie in one region, and then no cell of another region has the value (the
+        rectangle's :class:`~satnono.rules.connected.Connected` words)."""
+        known, may = _known_may(state, self.value)
+        if not known:
+            return None
+        inside = set(known)
+        found = regions(may, self.neighbours)
+        holding = [region for region in found if inside.intersection(region)]
+        if len(holding) > 1:
+            from .lanes import cell_name
+
+            a, b = (cell_name(self.geometry, min(inside.intersection(r))) for r in holding[:2])
+            return RuleConflict(self.name, f"the {self._what()} at {a} and at {b} can no longer be joined")
+        _forbid(state, (c for region in found if region is not holding[0] for c in region), self.value)
+        return None
 
     def _regions(self, cells: str) -> list[list[int]]:
         return regions((c for c, v in enumerate(self._values(cells)) if _has(v, self.value)), self.neighbours)
