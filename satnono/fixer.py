@@ -40,7 +40,8 @@ from .generation import other_solution
 from .lines.vector import grid_of, handles, propagate_many, supports, switch_of
 from .model import BLACK, Grid, Puzzle
 from .rules.protocol import name_of
-from .solve import Checker, CheckResult, Status, solutions_differ
+from .results import Limits
+from .solve import Checker, CheckResult, Start, Status, solutions_differ
 
 if TYPE_CHECKING:
     from .lanepuzzle import LanePuzzle
@@ -692,5 +693,15 @@ class _CheckerSearch(_Search):
                 if edited is None:
                     continue
                 r, c, number = _located(puzzle, cell)
-                found.take(r, c, ch != chars[0], edited, self.checker.check(edited, timeout=left()),  # type: ignore[arg-type]
-                           ch, cell=number)
+                found.take(r, c, ch != chars[0], edited, self._check(edited, found, left), ch, cell=number)
+
+    def _check(self, edited: Puzzle | LanePuzzle, found: _Found, left: Callable[[], float | None]) -> CheckResult:
+        """The check of an edit.  When only line-solvable edits are still wanted, line logic
+        decides first: an edit it leaves open is not settled by search (its verdict, unknown,
+        is not taken), and one it settles goes on from that state (verified as always)."""
+        if found.wants(False):
+            return self.checker.check(edited, timeout=left())
+        state, bad = self.checker.propagate(edited)
+        if bad is not None or state.unknown_count():
+            return CheckResult(edited, Status.UNKNOWN, reason="not line-solvable (not searched)")
+        return self.checker.settle(edited, Start(state=state, propagated=True), Limits(timeout=left())).result

@@ -157,3 +157,28 @@ def test_a_rectangle_s_edits_keep_its_rules() -> None:
         if checked >= 6:
             break
     assert checked >= 6
+
+
+def test_edits_of_a_unique_puzzle_are_settled_by_line_logic_alone(monkeypatch) -> None:
+    """A unique puzzle wants only line-solvable edits: an edit line logic leaves open is never
+    searched (no settle past propagation), and the edits proposed are still the oracle's."""
+    from satnono import solve
+
+    rng = random.Random(77)
+    while True:  # unique, not line-solvable (the oracle's judgement)
+        p = random_puzzle(rng, Triangle.hexagon(2))
+        if len(brute_force(p, 2)) == 1 and not line_solvable(p):
+            break
+    searched = []
+    settle = solve.Checker.settle
+
+    def spy(self, puzzle, start=None, *args, **kw):  # type: ignore[no-untyped-def]
+        out = settle(self, puzzle, start, *args, **kw)
+        if puzzle.goal != p.goal and out.result.stats.unknown_after_propagation:
+            searched.append(puzzle)  # an edited puzzle that went past line logic
+        return out
+
+    monkeypatch.setattr(solve.Checker, "settle", spy)
+    res = fix(p, timeout=None, max_edits=3)
+    check_fix(p, res, brute_force, line_solvable)
+    assert res.edits_tried > len(res.edits) and not searched  # (some edit tried was not line-solvable)
