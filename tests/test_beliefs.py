@@ -128,7 +128,8 @@ def _args(state, rounds=beliefs.ROUNDS, tolerance=beliefs.TOLERANCE):
     for r in range(h):
         for c in range(w):
             allowed.append(sum(1 << v for v in range(nv) if not (state.row_ex[v][r] >> c) & 1))
-    return (h, w, nv, [beliefs._spec(cl) for cl in p.row_clues], [beliefs._spec(cl) for cl in p.column_clues],
+    lanes = [range(r * w, r * w + w) for r in range(h)] + [list(range(c, h * w, w)) for c in range(w)]
+    return (h * w, nv, lanes, [beliefs._spec(cl) for cl in p.row_clues + p.column_clues],
             allowed, rounds, beliefs.DAMPING, tolerance, beliefs.FLOOR)
 
 
@@ -168,10 +169,9 @@ def test_native_hints_are_bit_identical(kind: str) -> None:
                 break
             for rounds, tol in ((beliefs.ROUNDS, beliefs.TOLERANCE), (1, 0.0), (3, 0.0)):
                 args = _args(state, rounds, tol)
-                assert beliefs._native.grid_hints(*args) == beliefs.grid_hints(*args), (kind, t, propagated, rounds)
-            hints = beliefs.phase_hints(state)  # (its own reading of the state's cells)
-            assert (hints.cells, hints.row_starts, hints.column_starts, hints.rounds,
-                    hints.confidence) == beliefs.grid_hints(*_args(state))
+                assert beliefs._native.lane_hints(*args) == beliefs.lane_hints(*args), (kind, t, propagated, rounds)
+            hints = beliefs.phase_hints(state)  # (its own reading of the state's cells and lanes)
+            assert (hints.cells, hints.starts, hints.rounds, hints.confidence) == beliefs.lane_hints(*_args(state))
 
 
 @needs_native
@@ -184,7 +184,7 @@ def test_native_hints_on_tournament_puzzles() -> None:
         state = initial_state(p)
         assert propagate(state, lines) is None
         args = _args(state)
-        assert beliefs._native.grid_hints(*args) == beliefs.grid_hints(*args)
+        assert beliefs._native.lane_hints(*args) == beliefs.lane_hints(*args)
 
 
 def test_native_module_is_built_from_this_source() -> None:
@@ -200,20 +200,27 @@ def test_native_module_is_built_from_this_source() -> None:
 def test_bad_arguments_are_errors_not_crashes() -> None:
     if beliefs._native is None:
         pytest.skip("the compiled module is not built here")
-    g = beliefs._native.grid_hints
+    g = beliefs._native.lane_hints
+    one = ((1,), (1,), ())
     with pytest.raises(ValueError):
-        g(1, 1, 2, [((1,), (1,), ())], [], [3], 5, 0.5, 0.0, 1e-4)  # one column missing
-    # a clue its line cannot hold (an unpropagated, inconsistent state): the line is skipped, as by the reference
-    for args in ((1, 2, 2, [((3,), (1,), ())], [((1,), (1,), ())] * 2, [3, 3], 5, 0.5, 0.0, 1e-4),
-                 (1, 2, 2, [((1, 1, 1), (1, 1, 1), ())], [((1,), (1,), ())] * 2, [3, 3], 5, 0.5, 0.0, 1e-4),
-                 (1, 1, 2, [((10**9,), (1,), ())], [((1,), (1,), ())], [3], 5, 0.5, 0.0, 1e-4)):
-        if args[3][0][0][0] < 100:
-            assert g(*args) == beliefs.grid_hints(*args)
-        assert g(*args)[1] == [None]
+        g(1, 2, [[0], [0]], [one], [3], 5, 0.5, 0.0, 1e-4)  # one clue missing
     with pytest.raises(ValueError):
-        g(1, 1, 2, [((1,), (5,), ())], [((1,), (1,), ())], [3], 5, 0.5, 0.0, 1e-4)  # no such colour
+        g(1, 2, [[0], [1]], [one, one], [3], 5, 0.5, 0.0, 1e-4)  # no cell 1
+    with pytest.raises(ValueError):
+        g(2, 2, [[0, 1]], [one], [3], 5, 0.5, 0.0, 1e-4)  # an allowed set missing
     with pytest.raises(TypeError):
-        g(1, 1, 2, [((1,), (1,))], [((1,), (1,), ())], [3], 5, 0.5, 0.0, 1e-4)
+        g(1, 2, [0], [one], [3], 5, 0.5, 0.0, 1e-4)  # a lane that is no sequence
+    # a clue its lane cannot hold (an unpropagated, inconsistent state): the lane is skipped, as by the reference
+    for args in ((2, 2, [[0, 1], [0], [1]], [((3,), (1,), ()), one, one], [3, 3], 5, 0.5, 0.0, 1e-4),
+                 (2, 2, [[0, 1], [0], [1]], [((1, 1, 1), (1, 1, 1), ()), one, one], [3, 3], 5, 0.5, 0.0, 1e-4),
+                 (1, 2, [[0], [0]], [((10**9,), (1,), ()), one], [3], 5, 0.5, 0.0, 1e-4)):
+        if args[3][0][0][0] < 100:
+            assert g(*args) == beliefs.lane_hints(*args)
+        assert g(*args)[1][0] is None
+    with pytest.raises(ValueError):
+        g(1, 2, [[0], [0]], [((1,), (5,), ()), one], [3], 5, 0.5, 0.0, 1e-4)  # no such colour
+    with pytest.raises(TypeError):
+        g(1, 2, [[0], [0]], [((1,), (1,)), one], [3], 5, 0.5, 0.0, 1e-4)
 
 
 # --------------------------------------------------------------------------- hints as phases

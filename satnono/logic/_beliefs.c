@@ -1,5 +1,5 @@
-/* Belief propagation between rows and columns: the compiled transcription of
- * satnono/logic/beliefs.py (grid_hints and line_messages).
+/* Belief propagation between the lanes of any geometry: the compiled transcription of
+ * satnono/logic/beliefs.py (lane_hints and line_messages).
  *
  * Every floating-point operation is the reference's, in the reference's order (IEEE doubles,
  * each sum left to right, scaling by the maximum), so the hints are bit-identical; build without
@@ -412,49 +412,162 @@ static int popcount64(uint64_t x)
     return c;
 }
 
-PyDoc_STRVAR(grid_hints_doc,
-"grid_hints(height, width, nvals, rows, columns, allowed, rounds, damping, tolerance, floor, deadline=None)\n"
+PyDoc_STRVAR(lane_hints_doc,
+"lane_hints(ncell, nvals, lanes, clues, allowed, rounds, damping, tolerance, floor, deadline=None)\n"
 "--\n\n"
-"Belief propagation over a grid: (cells, row_starts, column_starts, rounds run, confidence),\n"
-"bit-identical to satnono.logic.beliefs.grid_hints; None once the monotonic clock (time.monotonic)\n"
-"has passed deadline, checked before each line.");
+"Belief propagation over lanes (sequences of cell numbers): (cells, starts per lane, rounds run,\n"
+"confidence), bit-identical to satnono.logic.beliefs.lane_hints; None once the monotonic clock\n"
+"(time.monotonic) has passed deadline, checked before each lane.");
 
-static PyObject *grid_hints(PyObject *self, PyObject *args)
+/* The places (a lane's cells, lane after lane) read from ``lanes``: lane_off[l] is lane l's first
+ * place, place_cell[o] the cell of place o; -1 with an exception set on bad input. */
+static int read_lanes(PyObject *lanes, Py_ssize_t ncell, size_t **lane_off, size_t **place_cell, size_t *nplace)
 {
-    int h, w, nvals, rounds;
-    PyObject *rows, *cols, *allowed_obj, *deadline_obj = Py_None;
+    Py_ssize_t nl = PyList_GET_SIZE(lanes);
+    size_t total = 0;
+    *place_cell = NULL;
+    *lane_off = malloc(sizeof(size_t) * ((size_t)nl + 1));
+    if (*lane_off == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t l = 0; l < nl; l++) {
+        Py_ssize_t n = PyObject_Length(PyList_GET_ITEM(lanes, l));
+        if (n < 0)
+            return -1;
+        (*lane_off)[l] = total;
+        total += (size_t)n;
+    }
+    (*lane_off)[nl] = total;
+    *nplace = total;
+    *place_cell = malloc(sizeof(size_t) * (total + 1));
+    if (*place_cell == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t l = 0; l < nl; l++) {
+        PyObject *seq = PySequence_Fast(PyList_GET_ITEM(lanes, l), "a lane is a sequence of cell numbers");
+        if (seq == NULL)
+            return -1;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+        if ((size_t)n != (*lane_off)[l + 1] - (*lane_off)[l]) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "lane_hints: a lane changed its length");
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            Py_ssize_t x = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(seq, i));
+            if (x == -1 && PyErr_Occurred()) {
+                Py_DECREF(seq);
+                return -1;
+            }
+            if (x < 0 || x >= ncell) {
+                Py_DECREF(seq);
+                PyErr_SetString(PyExc_ValueError, "lane_hints: a lane's cell is out of range");
+                return -1;
+            }
+            (*place_cell)[(*lane_off)[l] + (size_t)i] = (size_t)x;
+        }
+        Py_DECREF(seq);
+    }
+    return 0;
+}
+
+/* The prior of a lane's cell from the cell's other places (see beliefs.lane_hints) into m:
+ * the one other place's message, the product of several scaled to sum to 1, or uniform. */
+static void prior_of(size_t o, size_t x, int nvals, uint64_t bits, const double *msg, const size_t *cell_off,
+                     const size_t *cell_places, const double **m, double *scratch)
+{
+    size_t first = cell_off[x], end = cell_off[x + 1], seen = 0;
+    const double *one = NULL;
+    for (size_t t = first; t < end; t++) {
+        size_t q = cell_places[t];
+        if (q == o)
+            continue;
+        const double *mq = msg + q * nvals;
+        if (seen == 0) {
+            one = mq;
+        } else {
+            if (seen == 1)
+                for (int v = 0; v < nvals; v++)
+                    scratch[v] = one[v];
+            for (int v = 0; v < nvals; v++)
+                scratch[v] = scratch[v] * mq[v];
+        }
+        seen++;
+    }
+    if (seen == 1) {
+        *m = one;
+        return;
+    }
+    if (seen == 0) {
+        int cnt = popcount64(bits);
+        for (int v = 0; v < nvals; v++)
+            scratch[v] = (bits >> v) & 1 ? 1.0 / cnt : 0.0;
+    } else {
+        double total = 0.0;
+        for (int v = 0; v < nvals; v++)
+            if ((bits >> v) & 1)
+                total = total + scratch[v];
+        if (total > 0.0)
+            for (int v = 0; v < nvals; v++)
+                scratch[v] = scratch[v] / total;
+    }
+    *m = scratch;
+}
+
+static PyObject *lane_hints(PyObject *self, PyObject *args)
+{
+    Py_ssize_t ncell_arg;
+    int nvals, rounds;
+    PyObject *lanes, *clues, *allowed_obj, *deadline_obj = Py_None;
     double damping, tolerance, floor_, deadline = -1.0;
-    if (!PyArg_ParseTuple(args, "iiiOOOiddd|O:grid_hints", &h, &w, &nvals, &rows, &cols, &allowed_obj, &rounds,
-                          &damping, &tolerance, &floor_, &deadline_obj))
+    if (!PyArg_ParseTuple(args, "niOOOiddd|O:lane_hints", &ncell_arg, &nvals, &lanes, &clues, &allowed_obj,
+                          &rounds, &damping, &tolerance, &floor_, &deadline_obj))
         return NULL;
     if (deadline_obj != Py_None) {
         deadline = PyFloat_AsDouble(deadline_obj);
         if (deadline == -1.0 && PyErr_Occurred())
             return NULL;
     }
-    int late = 0; /* the deadline passed: the answer is None */
-    if (h < 0 || w < 0 || nvals < 2 || nvals > MAX_VALUES || !PyList_Check(rows) || !PyList_Check(cols)
-        || !PyList_Check(allowed_obj) || PyList_GET_SIZE(rows) != h || PyList_GET_SIZE(cols) != w
-        || PyList_GET_SIZE(allowed_obj) != (Py_ssize_t)h * w) {
-        PyErr_SetString(PyExc_ValueError, "grid_hints: inconsistent sizes");
+    if (ncell_arg < 0 || nvals < 2 || nvals > MAX_VALUES || !PyList_Check(lanes) || !PyList_Check(clues)
+        || !PyList_Check(allowed_obj) || PyList_GET_SIZE(clues) != PyList_GET_SIZE(lanes)
+        || PyList_GET_SIZE(allowed_obj) != ncell_arg) {
+        PyErr_SetString(PyExc_ValueError, "lane_hints: inconsistent sizes");
         return NULL;
     }
-    size_t ncell = (size_t)h * w;
-    int maxn = h > w ? h : w;
-    PyObject *result = NULL, *cells_out = NULL, *conf_out = NULL, *rstarts = NULL, *cstarts = NULL;
-    Automaton *autos = calloc((size_t)h + w + 1, sizeof(Automaton));
-    uint64_t *allowed = malloc(sizeof(uint64_t) * (ncell + 1));
-    double *to_rows = malloc(sizeof(double) * (ncell * nvals + 1));
-    double *to_cols = malloc(sizeof(double) * (ncell * nvals + 1));
-    int *open_rows = malloc(sizeof(int) * ((size_t)h + 1)), *open_cols = malloc(sizeof(int) * ((size_t)w + 1));
-    double *weights = malloc(sizeof(double) * ((size_t)maxn * nvals + 1));
-    double *out = malloc(sizeof(double) * ((size_t)maxn * nvals + 1));
-    uint64_t *line_allowed = malloc(sizeof(uint64_t) * ((size_t)maxn + 1));
-    size_t *cellx = malloc(sizeof(size_t) * ((size_t)maxn + 1));
-    int *st = malloc(sizeof(int) * ((size_t)maxn + 2));
+    int late = 0; /* the deadline passed: the answer is None */
+    const size_t ncell = (size_t)ncell_arg;
+    const Py_ssize_t nl = PyList_GET_SIZE(lanes);
+    size_t nplace = 0, *lane_off = NULL, *place_cell = NULL, *cell_off = NULL, *cell_places = NULL;
+    int64_t *partner = NULL; /* per place: the cell's other place when it has two, else -1 */
+    PyObject *result = NULL, *cells_out = NULL, *conf_out = NULL, *starts = NULL;
+    Automaton *autos = NULL;
+    uint64_t *allowed = NULL, *line_allowed = NULL;
+    double *msg = NULL, *weights = NULL, *out = NULL, *prod = NULL;
+    Py_ssize_t *open_lanes = NULL;
+    int *st = NULL;
     Scratch S = {0};
-    if (!autos || !allowed || !to_rows || !to_cols || !open_rows || !open_cols || !weights || !out || !line_allowed
-        || !cellx || !st) {
+    if (read_lanes(lanes, ncell_arg, &lane_off, &place_cell, &nplace) < 0)
+        goto done;
+    size_t maxn = 0;
+    for (Py_ssize_t l = 0; l < nl; l++)
+        if (lane_off[l + 1] - lane_off[l] > maxn)
+            maxn = lane_off[l + 1] - lane_off[l];
+    autos = calloc((size_t)nl + 1, sizeof(Automaton));
+    allowed = malloc(sizeof(uint64_t) * (ncell + 1));
+    cell_off = calloc(ncell + 2, sizeof(size_t));
+    cell_places = malloc(sizeof(size_t) * (nplace + 1));
+    partner = malloc(sizeof(int64_t) * (nplace + 1));
+    msg = malloc(sizeof(double) * (nplace * nvals + 1));
+    open_lanes = malloc(sizeof(Py_ssize_t) * ((size_t)nl + 1));
+    weights = malloc(sizeof(double) * (maxn * nvals + 1));
+    out = malloc(sizeof(double) * (maxn * nvals + 1));
+    prod = malloc(sizeof(double) * (size_t)nvals);
+    line_allowed = malloc(sizeof(uint64_t) * (maxn + 1));
+    st = malloc(sizeof(int) * (maxn + 2));
+    if (!autos || !allowed || !cell_off || !cell_places || !partner || !msg || !open_lanes || !weights || !out || !prod
+        || !line_allowed || !st) {
         PyErr_NoMemory();
         goto done;
     }
@@ -463,20 +576,31 @@ static PyObject *grid_hints(PyObject *self, PyObject *args)
         if (allowed[x] == (uint64_t)-1 && PyErr_Occurred())
             goto done;
     }
-    int maxns = 1, maxk = 1;
-    for (int li = 0; li < h + w; li++) {
-        PyObject *spec = li < h ? PyList_GET_ITEM(rows, li) : PyList_GET_ITEM(cols, li - h);
-        if (automaton_build(spec, li < h ? w : h, nvals, &autos[li]) < 0)
-            goto done;
-        if (autos[li].ns > maxns)
-            maxns = autos[li].ns;
-        if (autos[li].k > maxk)
-            maxk = autos[li].k;
+    /* each cell's places in lane order (a counting sort of the places by cell) */
+    for (size_t o = 0; o < nplace; o++)
+        cell_off[place_cell[o] + 2]++;
+    for (size_t x = 0; x < ncell; x++)
+        cell_off[x + 2] += cell_off[x + 1];
+    for (size_t o = 0; o < nplace; o++)
+        cell_places[cell_off[place_cell[o] + 1]++] = o;
+    for (size_t o = 0; o < nplace; o++) {
+        size_t x = place_cell[o], first = cell_off[x];
+        partner[o] = cell_off[x + 1] - first != 2 ? -1
+                     : (int64_t)cell_places[cell_places[first] == o ? first + 1 : first];
     }
-    S.alpha = malloc(sizeof(double) * ((size_t)(maxn + 1) * maxns));
+    int maxns = 1, maxk = 1;
+    for (Py_ssize_t l = 0; l < nl; l++) {
+        if (automaton_build(PyList_GET_ITEM(clues, l), (int)(lane_off[l + 1] - lane_off[l]), nvals, &autos[l]) < 0)
+            goto done;
+        if (autos[l].ns > maxns)
+            maxns = autos[l].ns;
+        if (autos[l].k > maxk)
+            maxk = autos[l].k;
+    }
+    S.alpha = malloc(sizeof(double) * ((maxn + 1) * (size_t)maxns));
     S.beta = malloc(sizeof(double) * (size_t)maxns);
     S.nbeta = malloc(sizeof(double) * (size_t)maxns);
-    S.msgs = malloc(sizeof(double) * ((size_t)maxn * nvals + 1));
+    S.msgs = malloc(sizeof(double) * (maxn * nvals + 1));
     S.start_p = malloc(sizeof(double) * ((size_t)maxk * maxn + 1));
     S.e = malloc(sizeof(double) * (size_t)nvals);
     S.st = malloc(sizeof(double) * (size_t)maxk);
@@ -485,99 +609,82 @@ static PyObject *grid_hints(PyObject *self, PyObject *args)
         PyErr_NoMemory();
         goto done;
     }
-    for (size_t x = 0; x < ncell; x++) {
-        uint64_t bits = allowed[x];
+    for (size_t o = 0; o < nplace; o++) { /* every message uniform over the cell's values */
+        uint64_t bits = allowed[place_cell[o]];
         int cnt = popcount64(bits);
-        for (int v = 0; v < nvals; v++) {
-            double u = (bits >> v) & 1 ? 1.0 / cnt : 0.0;
-            to_rows[x * nvals + v] = u;
-            to_cols[x * nvals + v] = u;
-        }
+        for (int v = 0; v < nvals; v++)
+            msg[o * nvals + v] = (bits >> v) & 1 ? 1.0 / cnt : 0.0;
     }
-    int nopen_r = 0, nopen_c = 0;
-    for (int r = 0; r < h; r++)
-        for (int c = 0; c < w; c++) {
-            uint64_t bits = allowed[(size_t)r * w + c];
+    Py_ssize_t nopen = 0;
+    for (Py_ssize_t l = 0; l < nl; l++)
+        for (size_t o = lane_off[l]; o < lane_off[l + 1]; o++) {
+            uint64_t bits = allowed[place_cell[o]];
             if (bits & (bits - 1)) {
-                open_rows[nopen_r++] = r;
+                open_lanes[nopen++] = l;
                 break;
             }
         }
-    for (int c = 0; c < w; c++)
-        for (int r = 0; r < h; r++) {
-            uint64_t bits = allowed[(size_t)r * w + c];
-            if (bits & (bits - 1)) {
-                open_cols[nopen_c++] = c;
-                break;
-            }
-        }
-    rstarts = PyList_New(h);
-    cstarts = PyList_New(w);
-    if (rstarts == NULL || cstarts == NULL)
+    starts = PyList_New(nl);
+    if (starts == NULL)
         goto done;
-    for (int r = 0; r < h; r++) {
+    for (Py_ssize_t l = 0; l < nl; l++) {
         Py_INCREF(Py_None);
-        PyList_SET_ITEM(rstarts, r, Py_None);
-    }
-    for (int c = 0; c < w; c++) {
-        Py_INCREF(Py_None);
-        PyList_SET_ITEM(cstarts, c, Py_None);
+        PyList_SET_ITEM(starts, l, Py_None);
     }
     double keep = 1.0 - damping;
     int ran = 0;
     for (int rnd = 0; rnd < rounds; rnd++) {
         ran = rnd + 1;
         double moved = 0.0;
-        for (int axis = 0; axis < 2; axis++) {
-            int nlines = axis == 0 ? nopen_r : nopen_c, n = axis == 0 ? w : h;
-            const double *prior = axis == 0 ? to_rows : to_cols;
-            double *dest = axis == 0 ? to_cols : to_rows;
-            PyObject *found = axis == 0 ? rstarts : cstarts;
-            for (int t = 0; t < nlines; t++) {
-                if (deadline_obj != Py_None && monotonic_now() >= deadline) {
-                    late = 1;
+        for (Py_ssize_t t = 0; t < nopen; t++) {
+            if (deadline_obj != Py_None && monotonic_now() >= deadline) {
+                late = 1;
+                goto done;
+            }
+            Py_ssize_t l = open_lanes[t];
+            const Automaton *A = &autos[l];
+            const size_t base = lane_off[l];
+            const int n = (int)(lane_off[l + 1] - base);
+            for (int i = 0; i < n; i++) {
+                size_t o = base + (size_t)i, x = place_cell[o];
+                uint64_t bits = allowed[x];
+                const double *m;
+                if (partner[o] >= 0) /* a cell of two lanes (a rectangle's): the crossing lane's message */
+                    m = msg + (size_t)partner[o] * nvals;
+                else
+                    prior_of(o, x, nvals, bits, msg, cell_off, cell_places, &m, prod);
+                line_allowed[i] = bits;
+                for (int v = 0; v < nvals; v++)
+                    weights[(size_t)i * nvals + v] = (bits >> v) & 1 ? (m[v] > floor_ ? m[v] : floor_) : 0.0;
+            }
+            if (!line_messages(A, nvals, n, weights, line_allowed, out, st, &S))
+                continue;
+            PyObject *tup = PyTuple_New(A->k);
+            if (tup == NULL)
+                goto done;
+            for (int j = 0; j < A->k; j++) {
+                PyObject *ob = PyLong_FromLong(st[j]);
+                if (ob == NULL) {
+                    Py_DECREF(tup);
                     goto done;
                 }
-                int li = axis == 0 ? open_rows[t] : open_cols[t];
-                const Automaton *A = &autos[axis == 0 ? li : h + li];
-                for (int i = 0; i < n; i++) {
-                    size_t x = axis == 0 ? (size_t)li * w + i : (size_t)i * w + li;
-                    cellx[i] = x;
-                    line_allowed[i] = allowed[x];
-                    for (int v = 0; v < nvals; v++) {
-                        double m = prior[x * nvals + v];
-                        weights[(size_t)i * nvals + v] = (allowed[x] >> v) & 1 ? (m > floor_ ? m : floor_) : 0.0;
-                    }
-                }
-                if (!line_messages(A, nvals, n, weights, line_allowed, out, st, &S))
+                PyTuple_SET_ITEM(tup, j, ob);
+            }
+            PyList_SetItem(starts, l, tup); /* steals tup, drops the old item */
+            for (int i = 0; i < n; i++) {
+                uint64_t bits = line_allowed[i];
+                if (!(bits & (bits - 1)))
                     continue;
-                PyObject *tup = PyTuple_New(A->k);
-                if (tup == NULL)
-                    goto done;
-                for (int j = 0; j < A->k; j++) {
-                    PyObject *o = PyLong_FromLong(st[j]);
-                    if (o == NULL) {
-                        Py_DECREF(tup);
-                        goto done;
-                    }
-                    PyTuple_SET_ITEM(tup, j, o);
-                }
-                PyList_SetItem(found, li, tup); /* steals tup, drops the old item */
-                for (int i = 0; i < n; i++) {
-                    size_t x = cellx[i];
-                    if (!(allowed[x] & (allowed[x] - 1)))
-                        continue;
-                    double *old = dest + x * nvals;
-                    const double *nw = out + (size_t)i * nvals;
-                    for (int v = 0; v < nvals; v++) {
-                        double val = rnd == 0 ? nw[v] : damping * old[v] + keep * nw[v];
-                        double d = val - old[v];
-                        if (d < 0.0)
-                            d = -d;
-                        if (d > moved)
-                            moved = d;
-                        old[v] = val;
-                    }
+                double *old = msg + (base + (size_t)i) * nvals;
+                const double *nw = out + (size_t)i * nvals;
+                for (int v = 0; v < nvals; v++) {
+                    double val = rnd == 0 ? nw[v] : damping * old[v] + keep * nw[v];
+                    double d = val - old[v];
+                    if (d < 0.0)
+                        d = -d;
+                    if (d > moved)
+                        moved = d;
+                    old[v] = val;
                 }
             }
         }
@@ -590,11 +697,17 @@ static PyObject *grid_hints(PyObject *self, PyObject *args)
         goto done;
     for (size_t x = 0; x < ncell; x++) {
         uint64_t bits = allowed[x];
+        int open = (bits & (bits - 1)) != 0 && cell_off[x + 1] > cell_off[x];
         double best = -1.0, total = 0.0;
         int arg = 0;
         for (int v = 0; v < nvals; v++) {
             if ((bits >> v) & 1) {
-                double bv = bits & (bits - 1) ? to_rows[x * nvals + v] * to_cols[x * nvals + v] : 1.0;
+                double bv = 1.0;
+                if (open) { /* the product of the cell's places' messages, in lane order */
+                    bv = msg[cell_places[cell_off[x]] * nvals + v];
+                    for (size_t t = cell_off[x] + 1; t < cell_off[x + 1]; t++)
+                        bv = bv * msg[cell_places[t] * nvals + v];
+                }
                 total = total + bv;
                 if (bv > best)
                     best = bv, arg = v;
@@ -603,34 +716,36 @@ static PyObject *grid_hints(PyObject *self, PyObject *args)
         double confidence = 1.0; /* a known cell */
         if (bits & (bits - 1)) /* an open cell: its best value's share of its belief */
             confidence = total > 0.0 ? best / total : 0.0;
-        PyObject *o = PyLong_FromLong(arg);
-        if (o == NULL)
+        PyObject *ob = PyLong_FromLong(arg);
+        if (ob == NULL)
             goto done;
-        PyList_SET_ITEM(cells_out, (Py_ssize_t)x, o);
-        o = PyFloat_FromDouble(confidence);
-        if (o == NULL)
+        PyList_SET_ITEM(cells_out, (Py_ssize_t)x, ob);
+        ob = PyFloat_FromDouble(confidence);
+        if (ob == NULL)
             goto done;
-        PyList_SET_ITEM(conf_out, (Py_ssize_t)x, o);
+        PyList_SET_ITEM(conf_out, (Py_ssize_t)x, ob);
     }
-    result = Py_BuildValue("(OOOiO)", cells_out, rstarts, cstarts, ran, conf_out);
+    result = Py_BuildValue("(OOiO)", cells_out, starts, ran, conf_out);
 done:
     Py_XDECREF(cells_out);
     Py_XDECREF(conf_out);
-    Py_XDECREF(rstarts);
-    Py_XDECREF(cstarts);
+    Py_XDECREF(starts);
     if (autos != NULL)
-        for (int li = 0; li < h + w; li++)
-            automaton_free(&autos[li]);
+        for (Py_ssize_t l = 0; l < nl; l++)
+            automaton_free(&autos[l]);
     free(autos);
+    free(lane_off);
+    free(place_cell);
+    free(cell_off);
+    free(cell_places);
+    free(partner);
     free(allowed);
-    free(to_rows);
-    free(to_cols);
-    free(open_rows);
-    free(open_cols);
+    free(msg);
+    free(open_lanes);
     free(weights);
     free(out);
+    free(prod);
     free(line_allowed);
-    free(cellx);
     free(st);
     free(S.alpha);
     free(S.beta);
@@ -648,13 +763,13 @@ done:
 }
 
 static PyMethodDef beliefs_methods[] = {
-    {"grid_hints", grid_hints, METH_VARARGS, grid_hints_doc},
+    {"lane_hints", lane_hints, METH_VARARGS, lane_hints_doc},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef beliefs_module = {
     PyModuleDef_HEAD_INIT, "satnono.logic._beliefs",
-    "Belief propagation between rows and columns, compiled (see satnono/logic/_beliefs.c).",
+    "Belief propagation between lanes, compiled (see satnono/logic/_beliefs.c).",
     -1, beliefs_methods,
 };
 

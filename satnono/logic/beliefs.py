@@ -1,23 +1,28 @@
-"""Where the solutions probably are: loopy belief propagation between rows and columns, for the
-SAT solver's first search.
+"""Where the solutions probably are: loopy belief propagation between the lanes of any
+geometry (a rectangle's rows and columns, a triddler's three families, extra lines), for the SAT
+solver's first search.
 
-Line logic keeps what *every* completion of a line agrees on; when it stops, most cells are
-open, and CaDiCaL's first search has to find a grid that every line accepts.  On puzzles with
+Line logic keeps what *every* completion of a lane agrees on; when it stops, most cells are
+open, and CaDiCaL's first search has to find a picture that every lane accepts.  On puzzles with
 many solutions (random tournament puzzles) or hard ones (Knotty) that search is nearly all the
-time.  Here each line tells each of its cells how likely every value is, given what the
-crossing lines told it the round before:
+time.  Here each lane tells each of its cells how likely every value is, given what the
+crossing lanes told it the round before:
 
-* a line's message to cell i is its *extrinsic* distribution: the weighted number of the line's
-  completions that give cell i value v, every other cell j weighing in with the crossing line's
-  message for its value (cell i's own prior left out), computed exactly by forward-backward
+* a lane's message to cell i is its *extrinsic* distribution: the weighted number of the lane's
+  completions that give cell i value v, every other cell j weighing in with its prior from the
+  lanes crossing there (cell i's own prior left out), computed exactly by forward-backward
   over the clue's automaton;
-* rows and columns exchange messages for :data:`ROUNDS` rounds (damped, the rows first), or
-  until no message moves by more than :data:`TOLERANCE`;
-* a cell's belief is the product of its row's and its column's message; a block's start is
-  the median of its posterior start distribution in its line.
+* a cell's prior in a lane is the message of the other lane that holds it (a rectangle's
+  crossing line), or where more lanes cross (a triddler's three) the product of theirs, scaled
+  to sum to 1;
+* the open lanes (those with an open cell) exchange messages in the puzzle's lane order (a
+  rectangle's rows, then its columns) for :data:`ROUNDS` rounds (damped), or until no message
+  moves by more than :data:`TOLERANCE`;
+* a cell's belief is the product of its lanes' messages; a block's start is the median of its
+  posterior start distribution in its lane.
 
 :func:`phase_hints` gives the most likely value of every cell, how sure it is (that value's
-share of the cell's belief) and the median start of every block of every open line;
+share of the cell's belief) and the median start of every block of every open lane;
 :meth:`satnono.cnf.encode.Encoding.hint_phases` turns them into CaDiCaL phases (cell variables
 and block-start ladders), :meth:`~satnono.cnf.encode.Encoding.hunches` the surest of them into
 assumptions for the first rounds of that search (:func:`satnono.solve.solve_on_hunches`).
@@ -26,25 +31,26 @@ never whether one exists.
 
 The arithmetic is specified to the operation (IEEE doubles, each sum in a fixed order, scaling
 by the maximum), so the compiled module ``satnono.logic._beliefs`` (``_beliefs.c``, a
-transcription of this file) gives bit-identical hints; ``tests/test_beliefs.py`` demands it.
-
-The hints are a rectangle's fast path (its rows and columns, as the encoding's phases and
-ladders take them): :func:`satnono.solve.first_try` gives the search of any other geometry no
-hints, so nothing here runs on a triddler.
+transcription of this file) gives bit-identical hints; ``tests/test_beliefs.py`` and
+``tests/test_beliefs_lanes.py`` demand it.  The compiled module takes any lanes as lists of
+cell numbers; a cell held by two lanes (every cell of a rectangle) reads its crossing lane's
+message directly, so a rectangle's hints cost what its rows-and-columns code did, and are the
+same to the bit.
 """
 
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Sequence
 
-from ..lines.bits import native_core
-from .state import Deadline
+from ..clues import COLUMN, ROW
+from ..lanes import Lane
+from ..lines.bits import known_of, native_core
+from .lanes import LaneState
+from .state import Deadline, GridState
 
-if TYPE_CHECKING:
-    from .state import GridState
-
-#: Rounds of message passing (each: every open row, then every open column).  Measured on 50-puzzle
+#: Rounds of message passing (each: every open lane; a rectangle's rows, then its columns).  Measured on 50-puzzle
 #: samples of each tournament file (hints from the start): 10 rounds cut the first search's
 #: conflicts to 0.42-0.57x, 20 rounds to 0.42x on icga2017 (0.56x with 10); on 600 puzzles 10 to 60
 #: rounds and damping 0.3 to 0.9 were within the noise of each other.
@@ -53,29 +59,48 @@ ROUNDS = 20
 TOLERANCE = 1e-7
 #: The weight of the old message in each update after the first round.
 DAMPING = 0.5
-#: The least weight a crossing line's message gives a value the cell may still have (a
-#: message near 0 never rules a value out: only line logic does).
+#: The least weight a cell's prior gives a value the cell may still have (a message near 0
+#: never rules a value out: only line logic does).
 FLOOR = 1e-4
 
 
+@dataclass(frozen=True, slots=True)
 class Hints:
-    """What belief propagation suggests: ``cells[r * width + c]`` is the most likely value
-    of cell (r, c) (0 the background, 1..K a block colour; known cells their value);
-    ``row_starts[r]`` / ``column_starts[c]`` the median start of each block of the line
-    (None for a line with no open cell, or whose clue its cells contradict)."""
+    """What belief propagation suggests, over the lanes of the puzzle's geometry."""
 
-    __slots__ = ("cells", "row_starts", "column_starts", "rounds", "confidence")
+    cells: list[int]
+    """``cells[x]``: the most likely value of cell x (0 the background, 1..K a block colour;
+    known cells their value); a rectangle's cell (r, c) is ``r * width + c``."""
+    lanes: tuple[Lane, ...]
+    """The puzzle's lanes (:attr:`starts` follows them)."""
+    starts: list[tuple[int, ...] | None]
+    """Per lane, the median start of each of its blocks (None for a lane with no open cell, or
+    whose clue its cells contradict)."""
+    rounds: int
+    """The rounds of message passing that ran."""
+    confidence: list[float]
+    """Per cell, the share of its belief that its most likely value has (1.0 for a known
+    cell; 0.0 for an open cell whose beliefs all vanished)."""
 
-    def __init__(self, cells: list[int], row_starts: list[tuple[int, ...] | None],
-                 column_starts: list[tuple[int, ...] | None], rounds: int, confidence: list[float]) -> None:
-        self.cells = cells
-        self.row_starts = row_starts
-        self.column_starts = column_starts
-        self.rounds = rounds
-        """The rounds of message passing that ran."""
-        self.confidence = confidence
-        """Per cell, the share of its belief that its most likely value has (1.0 for a known
-        cell; 0.0 for an open cell whose beliefs all vanished)."""
+    @property
+    def by_family(self) -> dict[str, list[tuple[int, ...] | None]]:
+        """:attr:`starts` by family, each family's lanes by index: ``by_family["row"][r]``."""
+        out: dict[str, list[tuple[int, ...] | None]] = {}
+        for lane, medians in zip(self.lanes, self.starts):
+            family = out.setdefault(lane.family, [])
+            family += [None] * (lane.index + 1 - len(family))
+            family[lane.index] = medians
+        return out
+
+    @property
+    def row_starts(self) -> list[tuple[int, ...] | None]:
+        """A rectangle's :attr:`starts` of the rows (empty for a geometry without rows)."""
+        return self.by_family.get(ROW, [])
+
+    @property
+    def column_starts(self) -> list[tuple[int, ...] | None]:
+        """A rectangle's :attr:`starts` of the columns (empty for a geometry without columns)."""
+        return self.by_family.get(COLUMN, [])
 
 
 def automaton(lengths: tuple[int, ...], colors: tuple[int, ...],
@@ -217,18 +242,29 @@ def line_messages(lengths: tuple[int, ...], colors: tuple[int, ...], blots: tupl
     return True
 
 
-def grid_hints(height: int, width: int, nvals: int, rows: list[tuple], columns: list[tuple],
-               allowed: list[int], rounds: int = ROUNDS, damping: float = DAMPING,
-               tolerance: float = TOLERANCE, floor: float = FLOOR,
-               deadline: float | None = None) -> tuple[list[int], list, list, int, list[float]] | None:
-    """Belief propagation over a grid (the Python reference of ``_beliefs.grid_hints``).
+def lane_hints(ncell: int, nvals: int, lanes: Sequence[Sequence[int]], clues: Sequence[tuple], allowed: list[int],
+               rounds: int = ROUNDS, damping: float = DAMPING, tolerance: float = TOLERANCE, floor: float = FLOOR,
+               deadline: float | None = None) -> tuple[list[int], list, int, list[float]] | None:
+    """Belief propagation over the lanes of any geometry (the Python reference of
+    ``_beliefs.lane_hints``).
 
-    ``rows``/``columns`` are ``(lengths, colors, blotted block indices)`` per line; ``allowed[r * width + c]``
-    the bit set of the values cell (r, c) may have (bit 0 the background).  Returns ``(cells,
-    row_starts, column_starts, rounds run, confidence)`` as in :class:`Hints`, or None once the
-    monotonic clock has passed ``deadline`` (checked before each line).
+    ``lanes`` are the cell numbers of each lane in reading order, ``clues`` each lane's
+    ``(lengths, colors, blotted block indices)``, ``allowed[x]`` the bit set of the values cell x
+    may have (bit 0 the background).  Each lane's cell is one *place*, in lane order; each place
+    holds its lane's message to the cell, and a lane's prior at a cell is the message of the
+    cell's other place (a rectangle's: the crossing line's), or with several the product of
+    theirs in lane order scaled to sum to 1, or with none the uniform one.  Each round solves
+    the open lanes (those with an open cell) in lane order.  Returns ``(cells, starts per lane,
+    rounds run, confidence)`` as in :class:`Hints`, or None once the monotonic clock has passed
+    ``deadline`` (checked before each lane).
     """
-    ncell = height * width
+    places = [x for lane in lanes for x in lane]
+    offsets = [0]
+    for lane in lanes:
+        offsets.append(offsets[-1] + len(lane))
+    at: list[list[int]] = [[] for _ in range(ncell)]  # each cell's places, in lane order
+    for o, x in enumerate(places):
+        at[x].append(o)
     uniform = [[0.0] * nvals for _ in range(ncell)]
     for x in range(ncell):
         bits = allowed[x]
@@ -236,50 +272,58 @@ def grid_hints(height: int, width: int, nvals: int, rows: list[tuple], columns: 
         for v in range(nvals):
             if (bits >> v) & 1:
                 uniform[x][v] = 1.0 / cnt
-    to_rows = [m[:] for m in uniform]  # the columns' messages: priors of the rows
-    to_cols = [m[:] for m in uniform]  # the rows' messages: priors of the columns
-    open_rows = [r for r in range(height) if any(allowed[r * width + c] & (allowed[r * width + c] - 1)
-                                                 for c in range(width))]
-    open_cols = [c for c in range(width) if any(allowed[r * width + c] & (allowed[r * width + c] - 1)
-                                                for r in range(height))]
-    row_starts: list = [None] * height
-    col_starts: list = [None] * width
+    msg = [uniform[x][:] for x in places]  # (updated in place: a list stands for its place)
+    others = [[msg[q] for q in at[x] if q != o] for o, x in enumerate(places)]
+    open_lanes = [k for k, lane in enumerate(lanes) if any(allowed[x] & (allowed[x] - 1) for x in lane)]
+    found: list = [None] * len(lanes)
     keep = 1.0 - damping
     ran = 0
     for rnd in range(rounds):
         ran = rnd + 1
         moved = 0.0
-        for axis in (0, 1):
-            if axis == 0:
-                lines, n, prior, dest, clues, found = open_rows, width, to_rows, to_cols, rows, row_starts
-            else:
-                lines, n, prior, dest, clues, found = open_cols, height, to_cols, to_rows, columns, col_starts
-            for li in lines:
-                if deadline is not None and time.monotonic() >= deadline:
-                    return None
-                cells = [li * width + c for c in range(n)] if axis == 0 else [r * width + li for r in range(n)]
-                weights = []
-                for x in cells:
-                    bits, m = allowed[x], prior[x]
-                    weights.append([(m[v] if m[v] > floor else floor) if (bits >> v) & 1 else 0.0
-                                    for v in range(nvals)])
-                out = [[0.0] * nvals for _ in range(n)]
-                lengths, colors, blots = clues[li]
-                st = [0] * len(lengths)
-                if not line_messages(lengths, colors, blots, nvals, weights, [allowed[x] for x in cells], out, st):
-                    continue
-                found[li] = tuple(st)
-                for i, x in enumerate(cells):
-                    if allowed[x] & (allowed[x] - 1):  # an open cell
-                        old, new = dest[x], out[i]
+        for k in open_lanes:
+            if deadline is not None and time.monotonic() >= deadline:
+                return None
+            cells, base = lanes[k], offsets[k]
+            weights = []
+            for i, x in enumerate(cells):
+                bits, crossing = allowed[x], others[base + i]
+                if len(crossing) == 1:
+                    m = crossing[0]
+                elif not crossing:
+                    m = uniform[x]
+                else:  # the product of the other places' messages, scaled to sum to 1
+                    m = crossing[0][:]
+                    for mo in crossing[1:]:
                         for v in range(nvals):
-                            nv = new[v] if rnd == 0 else damping * old[v] + keep * new[v]
-                            d = nv - old[v]
-                            if d < 0.0:
-                                d = -d
-                            if d > moved:
-                                moved = d
-                            old[v] = nv
+                            m[v] = m[v] * mo[v]
+                    total = 0.0
+                    for v in range(nvals):
+                        if (bits >> v) & 1:
+                            total = total + m[v]
+                    if total > 0.0:
+                        for v in range(nvals):
+                            m[v] = m[v] / total
+                weights.append([(m[v] if m[v] > floor else floor) if (bits >> v) & 1 else 0.0
+                                for v in range(nvals)])
+            n = len(cells)
+            out = [[0.0] * nvals for _ in range(n)]
+            lengths, colors, blots = clues[k]
+            st = [0] * len(lengths)
+            if not line_messages(lengths, colors, blots, nvals, weights, [allowed[x] for x in cells], out, st):
+                continue
+            found[k] = tuple(st)
+            for i, x in enumerate(cells):
+                if allowed[x] & (allowed[x] - 1):  # an open cell
+                    old, new = msg[base + i], out[i]
+                    for v in range(nvals):
+                        nv = new[v] if rnd == 0 else damping * old[v] + keep * new[v]
+                        d = nv - old[v]
+                        if d < 0.0:
+                            d = -d
+                        if d > moved:
+                            moved = d
+                        old[v] = nv
         if moved <= tolerance:
             break
     cells_out = [0] * ncell
@@ -289,14 +333,18 @@ def grid_hints(height: int, width: int, nvals: int, rows: list[tuple], columns: 
         best, arg, total = -1.0, 0, 0.0
         for v in range(nvals):
             if (bits >> v) & 1:
-                b = to_rows[x][v] * to_cols[x][v] if bits & (bits - 1) else 1.0
+                b = 1.0
+                if bits & (bits - 1) and at[x]:  # an open cell: the product of its places' messages
+                    b = msg[at[x][0]][v]
+                    for o in at[x][1:]:
+                        b = b * msg[o][v]
                 total = total + b
                 if b > best:
                     best, arg = b, v
         cells_out[x] = arg
         if bits & (bits - 1):  # an open cell: its best value's share of its belief
             confidence[x] = best / total if total > 0.0 else 0.0
-    return cells_out, row_starts, col_starts, ran, confidence
+    return cells_out, found, ran, confidence
 
 
 _native = native_core("_beliefs", "satnono.logic")
@@ -304,19 +352,33 @@ NATIVE = _native is not None
 """Whether :func:`phase_hints` runs the compiled transcription."""
 
 
-def work(state: GridState, rounds: int | None = None) -> int:
+def _allowed(state: GridState | LaneState) -> list[int]:
+    """Per cell (by number), the bit set of the values it may still have (bit 0 the background)."""
+    if isinstance(state, GridState):  # a rectangle's row masks, a row at a time
+        allowed: list[int] = []
+        span = range(state.width)
+        for r in range(state.height):
+            row = [0] * state.width
+            for v in range(state.nvals):
+                ex, bit = state.row_ex[v][r], 1 << v
+                row = [a if (ex >> c) & 1 else a | bit for a, c in zip(row, span)]
+            allowed += row
+        return allowed
+    full = state.full
+    return [full & ~ex for ex in state.excluded]
+
+
+def work(state: GridState | LaneState, rounds: int | None = None) -> int:
     """The size of :func:`phase_hints`'s work on ``state``: rounds x the cells x automaton
-    states of its open lines (the time it takes is about proportional to it)."""
+    states of its open lanes (the time it takes is about proportional to it)."""
     p = state.puzzle
     total = 0
-    for n, full, known, clues, count in ((state.width, (1 << state.width) - 1, state.known_row, p.row_clues,
-                                          state.height),
-                                         (state.height, (1 << state.height) - 1, state.known_column,
-                                          p.column_clues, state.width)):
-        for i in range(count):
-            if known(i) != full:  # (a blotted block's stored length is its least, 1: one state, as here)
-                lengths = clues[i].lengths
-                total += n * (sum(lengths) + len(lengths) + 1)
+    for lane, clue in zip(p.lanes, p.lane_clues):
+        full = (1 << len(lane.cells)) - 1
+        if known_of(state.lane_masks(lane), full) != full:
+            # (a blotted block's stored length is its least, 1: one state, as here)
+            lengths = clue.lengths
+            total += len(lane.cells) * (sum(lengths) + len(lengths) + 1)
     return (ROUNDS if rounds is None else rounds) * total
 
 
@@ -325,31 +387,24 @@ def _spec(clue) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     return clue.lengths, clue.colors, tuple(j for j in range(len(clue.lengths)) if (blots >> j) & 1) if blots else ()
 
 
-def phase_hints(state: GridState, rounds: int | None = None, deadline: float | None = None) -> Hints:
-    """Belief propagation over the open lines of a propagated, consistent ``state``
-    (:data:`ROUNDS` rounds at the most unless ``rounds`` says otherwise).
+def phase_hints(state: GridState | LaneState, rounds: int | None = None, deadline: float | None = None) -> Hints:
+    """Belief propagation over the open lanes of a propagated, consistent ``state`` of any
+    geometry (:data:`ROUNDS` rounds at the most unless ``rounds`` says otherwise).
 
     Raises:
-        Deadline: the monotonic clock passed ``deadline`` (checked before each line).
+        Deadline: the monotonic clock passed ``deadline`` (checked before each lane).
     """
     p = state.puzzle
-    h, w, nvals = state.height, state.width, state.nvals
-    allowed: list[int] = []
-    span = range(w)
-    for r in range(h):  # bit v of a cell: it may still have value v
-        row = [0] * w
-        for v in range(nvals):
-            ex, bit = state.row_ex[v][r], 1 << v
-            row = [a if (ex >> c) & 1 else a | bit for a, c in zip(row, span)]
-        allowed += row
-    rows = [_spec(cl) for cl in p.row_clues]
-    cols = [_spec(cl) for cl in p.column_clues]
-    impl = _native.grid_hints if _native is not None else grid_hints
+    lanes = p.lanes
+    allowed = _allowed(state)
+    nvals = state.nvals if isinstance(state, GridState) else state.values
+    clues = [_spec(cl) for cl in p.lane_clues]
+    impl = _native.lane_hints if _native is not None else lane_hints
     if deadline is not None and time.monotonic() >= deadline:
         raise Deadline("belief propagation ran past its deadline")
-    found = impl(h, w, nvals, rows, cols, allowed, ROUNDS if rounds is None else rounds, DAMPING, TOLERANCE, FLOOR,
-                 deadline)
+    found = impl(len(allowed), nvals, [lane.cells for lane in lanes], clues, allowed,
+                 ROUNDS if rounds is None else rounds, DAMPING, TOLERANCE, FLOOR, deadline)
     if found is None:
         raise Deadline("belief propagation ran past its deadline")
-    cells, rs, cs, ran, confidence = found
-    return Hints(cells, rs, cs, ran, confidence)
+    cells, starts, ran, confidence = found
+    return Hints(cells, lanes, starts, ran, confidence)

@@ -2,18 +2,19 @@
 """Belief propagation's compiled core alone: the hints of real settles, timed call by call.
 
     bench.py beliefs                      # tournament 3 x 150, colour 30, random 40
-    bench.py beliefs --base e6fe718       # against that commit's _beliefs.c, alternately
+    bench.py beliefs --base HEAD~1        # against that commit's _beliefs.c, alternately
     bench.py beliefs taai2011:300 --rounds 7
 
 The puzzles are settled first (``Checker``, clues only, 20 s each) with every call of the
-compiled ``grid_hints`` recorded; then those calls are replayed ``--rounds`` times and the best
+compiled ``lane_hints`` recorded; then those calls are replayed ``--rounds`` times and the best
 round is printed (CPU seconds of the calls alone: no encoding, no search).  Every replayed result
 must equal the recorded one, and the first ``--check`` calls must equal the Python reference
-(``satnono.logic.beliefs.grid_hints``): the hints are bit-identical by design.  ``--base REV``
+(``satnono.logic.beliefs.lane_hints``): the hints are bit-identical by design.  ``--base REV``
 builds that commit's ``satnono/logic/_beliefs.c`` in a temporary directory with this Python's
 compiler flags (and ``-ffp-contract=off``, as ``setup.py`` does), replays the same calls with it
-in alternate rounds, demands the same results and prints the ratio.  Exit 1 on a difference,
-2 when the compiled module is not built here.  A study: no target; it told whether a change to
+in alternate rounds, demands the same results and prints the ratio (a commit whose module has
+``lane_hints``: before the hints iterated lanes its entry was the rectangle's ``grid_hints``).
+Exit 1 on a difference, 2 when the compiled module is not built here.  A study: no target; it told whether a change to
 ``_beliefs.c`` paid (the ratio this tree / base below 1).
 """
 
@@ -37,7 +38,7 @@ DEFAULT = ("taai2011:150", "icga2017:150", "icga2020:150", "colour:30", "random:
 
 
 def record(specs: list[str], corpus: Path) -> list[tuple]:
-    """The arguments of every compiled ``grid_hints`` call made while settling the sets."""
+    """The arguments of every compiled ``lane_hints`` call made while settling the sets."""
     calls: list[tuple] = []
     core = beliefs._native
     assert core is not None
@@ -46,9 +47,9 @@ def record(specs: list[str], corpus: Path) -> list[tuple]:
         def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
             return getattr(core, name)
 
-        def grid_hints(self, *args):  # type: ignore[no-untyped-def]
+        def lane_hints(self, *args):  # type: ignore[no-untyped-def]
             calls.append(args)
-            return core.grid_hints(*args)
+            return core.lane_hints(*args)
 
     beliefs._native = Recorder()  # type: ignore[assignment]
     try:
@@ -80,7 +81,7 @@ def build(rev: str, tmp: Path):  # type: ignore[no-untyped-def]
 
 def replay(module, calls: list[tuple]) -> tuple[float, list]:  # type: ignore[no-untyped-def]
     c0 = time.process_time()
-    got = [module.grid_hints(*a) for a in calls]
+    got = [module.lane_hints(*a) for a in calls]
     return time.process_time() - c0, got
 
 
@@ -99,11 +100,11 @@ def main(argv: list[str] | None = None) -> int:
     if not calls:
         print("no settle of these sets needed the hints")
         return 0
-    cells = sum(a[0] * a[1] for a in calls)
-    print(f"{len(calls)} grid_hints calls recorded ({cells / len(calls):.0f} cells a call on average)")
+    cells = sum(a[0] for a in calls)
+    print(f"{len(calls)} lane_hints calls recorded ({cells / len(calls):.0f} cells a call on average)")
     bad = 0
     for a in calls[:args.check]:
-        if beliefs._native.grid_hints(*a) != beliefs.grid_hints(*a):
+        if beliefs._native.lane_hints(*a) != beliefs.lane_hints(*a):
             bad += 1
     print(f"the first {min(args.check, len(calls))} calls against the Python reference: "
           + ("identical" if not bad else f"{bad} DIFFER"))
