@@ -46,7 +46,7 @@ from itertools import compress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
-from ..clues import COLUMN, ROW, LineClue
+from ..clues import LineClue
 from ..lanes import Lane
 from ..lines import LineSolver
 from ..lines.bits import known_of
@@ -240,9 +240,9 @@ class Encoding:
         return cut(rule, solution, self.color_var, self.state)  # type: ignore[arg-type]
 
     def hint_phases(self, hints: Hints) -> list[int]:
-        """Phases from belief propagation (:func:`satnono.logic.beliefs.phase_hints`, a
-        rectangle's): each unknown cell's most likely value, and each row's and column's block
-        ladder y[j,p] true from the block's median start on."""
+        """Phases from belief propagation (:func:`satnono.logic.beliefs.phase_hints`, over the
+        lanes of any geometry): each unknown cell's most likely value, and each encoded lane's
+        block ladder y[j,p] true from the block's median start on."""
         k = self.ncolors
         cells = hints.cells
         if k == 1:  # (a cell's variable is its index + 1)
@@ -254,7 +254,7 @@ class Encoding:
                 base = cell * k
                 out += [base + v if v == best else -(base + v) for v in range(1, k + 1)]
         extend = out.extend
-        by_family = {ROW: hints.row_starts, COLUMN: hints.column_starts}
+        by_family = hints.by_family
         for (axis, index, _first, _starts), (los, his, bases, _) in zip(self.ladder_lines, self.line_ladders()):
             family = by_family.get(axis)
             medians = None if family is None else family[index]
