@@ -43,7 +43,7 @@ BACKSLASH = "\\"
 LINE = "line"
 
 #: The families a lane may belong to, and how a lane of each is named for people.
-FAMILY_NAMES = {ROW: "row", COLUMN: "column", SLASH: "/ line", BACKSLASH: "\\ line", LINE: "line"}
+FAMILY_NAMES = {ROW: "row", COLUMN: "column", SLASH: "/ line", BACKSLASH: "\\ line", LINE: "extra line"}
 
 Point = tuple[float, float]
 """``(x, y)``: x to the right, y downwards, in units of a square cell's side (a triangle's side)."""
@@ -67,7 +67,8 @@ class Lane:
 
     @property
     def name(self) -> str:
-        """The lane as people say it, 1-based: ``row 3``, ``column 7``, ``/ line 4``, ``\\ line 2``."""
+        """The lane as people say it, 1-based: ``row 3``, ``column 7``, ``/ line 4``, ``\\ line 2``,
+        ``extra line 1`` (a puzzle's first ``line`` rule)."""
         return f"{FAMILY_NAMES.get(self.family, self.family)} {self.index + 1}"
 
 
