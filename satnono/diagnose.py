@@ -15,7 +15,8 @@ a triddler's rows, ``/`` lines and ``\\`` lines; the state and the settle pipeli
   cells need no call of their own;
 * for a puzzle with no solution, a *minimal* set of lanes whose
   clues admit no solution together: every lane of the unpropagated puzzle is
-  encoded behind a selector literal (keyed ``(lane.family, lane.index)``), the unsatisfiable
+  encoded behind a selector literal (keyed ``(lane.family, lane.index)``; a rectangle's extra
+  lines, its ``line`` rules, are lanes ``("line", j)``), the unsatisfiable
   core over the selectors is taken and shrunk by deletion until removing any one lane makes
   the rest satisfiable.  The extra rules are behind selectors too; a lazily encoded one
   (``connected``) cuts off each model it rejects with clauses behind its selector, so
@@ -31,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from .cnf.encode import encode, solution_grid
-from .lanes import COLUMN, ROW
+from .lanes import COLUMN, LINE, ROW
 from .lines import LineSolver
 from .lines.bits import known_of
 from .lines.count import count_line
@@ -177,12 +178,17 @@ def open_lines(state: GridState | LaneState) -> list[OpenLine]:
     return out
 
 
+#: A rectangle's selectors in a conflict: columns, rows (by name, as always), extra lines, rules.
+_RECTANGLE_ORDER = {COLUMN: 0, ROW: 1, LINE: 2, "rule": 3}
+
+
 def _conflict_order(puzzle: Puzzle | LanePuzzle, key: tuple[str, int]) -> Any:
     """Where a selector's key (a lane's ``(family, index)``, or ``("rule", i)``) comes in a
-    conflict: a rectangle's by name (columns, rows, rules, as always); another geometry's lanes
-    in its own order (rows, / lines, \\ lines), then the rules."""
+    conflict: a rectangle's by name (columns, rows, rules, as always), its extra lines (its
+    ``line`` rules) after the rows; another geometry's lanes in its own order (rows, / lines,
+    \\ lines), then the rules."""
     if isinstance(puzzle, Puzzle):
-        return key
+        return _RECTANGLE_ORDER[key[0]], key[1]
     if key[0] == "rule":
         return (len(puzzle.lanes), key[1])
     return (next(k for k, lane in enumerate(puzzle.lanes) if (lane.family, lane.index) == key), 0)

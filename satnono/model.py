@@ -27,7 +27,7 @@ from functools import cached_property
 from typing import Iterable, Mapping, Sequence
 
 from .clues import LineClue, line_blocks
-from .lanes import Lane, Rectangle
+from .lanes import LINE, Lane, Rectangle
 from .palette import (  # noqa: F401  (re-exported)
     BACKGROUND,
     BLACK,
@@ -43,7 +43,7 @@ from .palette import (  # noqa: F401  (re-exported)
     parse_rgb,
     plain_black,
 )
-from .rules import Givens, bind
+from .rules import Givens, bind, is_lane, lane_of
 
 Clue = tuple[int, ...]
 """The block lengths of one line."""
@@ -188,15 +188,41 @@ class Puzzle:
         ``width`` columns (cells row-major), whose lanes are the rows then the columns."""
         return Rectangle(self.height, self.width)
 
-    @property
+    @cached_property
     def lanes(self) -> tuple[Lane, ...]:
-        """The rows (lanes ``0 .. height - 1``) then the columns, as :class:`~satnono.lanes.Lane`."""
-        return self.geometry.lanes()
+        """The rows (lanes ``0 .. height - 1``) then the columns, as :class:`~satnono.lanes.Lane`;
+        then one lane of family ``"line"`` for each rule that is a lane (the ``line`` rule:
+        :attr:`line_rules`), its cells numbered ``r * width + c``."""
+        own = self.geometry.lanes()
+        if not self.line_rules:
+            return own
+        w = self.width
+        extra = tuple(Lane(LINE, j, tuple(r * w + c for r, c in lane_of(self.rules[i])[0]))  # type: ignore[index]
+                      for j, i in enumerate(self.line_rules))
+        return own + extra
 
     @cached_property
     def lane_clues(self) -> tuple[LineClue, ...]:
-        """The clue of each lane of :attr:`lanes`: the rows' then the columns'."""
-        return self.row_clues + self.column_clues
+        """The clue of each lane of :attr:`lanes`: the rows', the columns', the extra lines'."""
+        return self.row_clues + self.column_clues + self.line_clues
+
+    @cached_property
+    def line_rules(self) -> tuple[int, ...]:
+        """The index in :attr:`rules` of each rule that is an extra lane of the puzzle (the
+        ``line`` rule, :func:`~satnono.rules.is_lane`), in rule order: the lane ``("line", j)`` of
+        :attr:`lanes`, named "extra line j + 1", is ``rules[line_rules[j]]``."""
+        return tuple(i for i, rule in enumerate(self.rules) if is_lane(rule))
+
+    @cached_property
+    def line_clues(self) -> tuple[LineClue, ...]:
+        """The clue of each extra lane (:attr:`line_rules`)."""
+        return tuple(lane_of(self.rules[i])[1] for i in self.line_rules)  # type: ignore[index]
+
+    @cached_property
+    def cell_rules(self) -> tuple:
+        """The rules that are not lanes (every rule but ``line``): what propagation narrows with
+        and the encoder encodes as rules (the givens are known cells of the initial state)."""
+        return tuple(rule for rule in self.rules if not is_lane(rule)) if self.line_rules else self.rules
 
     def row_blocks(self, i: int) -> tuple[Block, ...]:
         """Row ``i``'s clue as ``(length, colour)`` blocks."""
@@ -207,18 +233,26 @@ class Puzzle:
         return tuple(zip(self.columns[i], self.column_colors[i]))
 
     def line(self, axis: str, i: int) -> tuple[Clue, Colors]:
-        """``(lengths, colours)`` of row or column ``i`` (``axis`` is ``"row"`` or ``"column"``)."""
+        """``(lengths, colours)`` of row, column or extra line ``i`` (``axis`` is ``"row"``,
+        ``"column"`` or ``"line"``)."""
         if axis == "row":
             return self.rows[i], self.row_colors[i]
+        if axis == LINE:
+            clue = self.line_clues[i]
+            return clue.lengths, clue.colors
         return self.columns[i], self.column_colors[i]
 
     def clue(self, axis: str, i: int) -> LineClue:
-        """Row or column ``i``'s clue as one :class:`~satnono.clues.LineClue`."""
-        return self.row_clues[i] if axis == "row" else self.column_clues[i]
+        """Row, column or extra line ``i``'s clue as one :class:`~satnono.clues.LineClue`."""
+        if axis == "row":
+            return self.row_clues[i]
+        return self.line_clues[i] if axis == LINE else self.column_clues[i]
 
     def clues(self, axis: str) -> tuple[LineClue, ...]:
-        """Every row's (``axis == "row"``) or column's clue."""
-        return self.row_clues if axis == "row" else self.column_clues
+        """Every row's (``axis == "row"``), column's or extra line's (``"line"``) clue."""
+        if axis == "row":
+            return self.row_clues
+        return self.line_clues if axis == LINE else self.column_clues
 
     @property
     def has_blots(self) -> bool:
@@ -226,7 +260,7 @@ class Puzzle:
         return any(self.row_blots) or any(self.column_blots)
 
     def min_length(self, axis: str, i: int) -> int:
-        """The fewest cells the clue of row or column ``i`` fits in: its blocks (a blot counts
+        """The fewest cells the clue of row, column or extra line ``i`` fits in: its blocks (a blot counts
         1), plus one background cell between consecutive blocks of the same colour."""
         return self.clue(axis, i).min_length()
 

@@ -263,9 +263,10 @@ def test_bad_rules_are_one_line_errors_naming_the_file_and_the_rule(tmp_path):
     assert not (tmp_path / "out.non").exists()
 
 
-# a clue too long for its line, in a row, a column or a line rule: the same clean 'none' verdict
-# with its reason (the line rule's was an input error, exit 6); the puzzle without that line has
-# solutions (the 3x3 permutation matrices), so the verdict is the long clue's
+# a clue too long for its line, in a row, a column or a line rule (an extra line of the puzzle):
+# the same clean 'none' verdict with its reason (the line rule's was an input error, exit 6); the
+# puzzle without that line has solutions (the 3x3 permutation matrices), so the verdict is the
+# long clue's
 _ONE_EACH = [[1], [1], [1]]
 TOO_LONG = {
     "row": ({"rows": [[2, 1], [0], [0]], "columns": _ONE_EACH},
@@ -274,7 +275,7 @@ TOO_LONG = {
                "column 1: clue 2 1 needs 4 cells but the line has 3"),
     "line rule": ({"rows": _ONE_EACH, "columns": _ONE_EACH,
                    "rules": [{"rule": "line", "cells": [[0, 0], [1, 1], [2, 2]], "clue": [2, 1]}]},
-                  "rule line: clue 2 1 needs 4 cells but the extra line (1,1), (2,2), (3,3) has 3"),
+                  "extra line 1 through (1,1), (2,2), (3,3): clue 2 1 needs 4 cells but the line has 3"),
 }
 
 
@@ -304,8 +305,8 @@ def test_a_clue_too_long_for_its_line_diagnose_explain_hint_fix(tmp_path, kind):
     assert r.exit_code == 4 and f"why: {reason}" in r.output and "Traceback" not in r.output
     d = json.loads(_cli("diagnose", "--json", path).stdout)
     assert d["status"] == "none" and d["reason"] == reason
-    assert (d["conflict_rules"] == ["line (1,1), (2,2), (3,3) clue 2 1"] if kind == "line rule"
-            else d["conflict"][0]["axis"] == kind)
+    # (the line rule is a lane of the puzzle, "line" 0, not a rule of the conflict)
+    assert d["conflict"][0]["axis"] == {"line rule": "line"}.get(kind, kind) and d["conflict_rules"] == []
     _assert_explain_hint_fix_none(tmp_path, path, reason)
 
 

@@ -13,8 +13,11 @@ from collections import deque
 import pytest
 from pysat.solvers import Solver
 
+from satnono.cnf.encode import encode
+from satnono.lines import LineSolver
+from satnono.logic.propagate import propagate
+from satnono.logic.state import Contradiction, GridState, initial_state
 from satnono.model import Color, Puzzle
-from satnono.logic.state import GridState
 from satnono.rules.common import RuleConflict, RuleError
 from satnono.rules.spec import rule_from_json, rule_from_spec
 
@@ -138,7 +141,7 @@ def test_clauses_hold_exactly_on_the_grids_the_rule_allows(case):
     chars = "".join(c.char for c in pal)
     rule = rule_from_json(spec).bind(_puzzle(h, w, pal))
     vs = _Vars(h, w, len(pal) - 1)
-    clauses = rule.clauses(vs.lit, vs.new_var)
+    clauses = rule.clauses(vs.lit, vs.new_var) if spec["rule"] != "line" else _lane_clauses(h, w, pal, spec)
     if spec["rule"] == "connected":
         assert clauses == []  # encoded lazily: see the cut test
         return
@@ -146,6 +149,15 @@ def test_clauses_hold_exactly_on_the_grids_the_rule_allows(case):
         for grid in all_grids(h, w, chars):
             assert s.solve(assumptions=vs.assumptions(grid, chars)) == oracle(spec, grid), grid
             assert rule.accepts(grid) == oracle(spec, grid), grid
+
+
+def _lane_clauses(h: int, w: int, pal, spec: dict, selectors: bool = False) -> list[list[int]]:
+    """The clauses of a ``line`` rule: it is a lane of the puzzle (the last of ``puzzle.lanes``),
+    encoded by the encoder with the rows and columns (over the same cell variables as
+    :class:`_Vars`: cell (r, c) has colour v is ``(r * w + c) * K + v``), here alone."""
+    p = _puzzle(h, w, pal).replace(rules=(rule_from_json(spec),))
+    enc = encode(initial_state(p), LineSolver(), lanes=[len(p.lanes) - 1], selectors=selectors)
+    return enc.clauses
 
 
 @pytest.mark.parametrize("case", [c for c in ALL if c[3]["rule"] == "connected"], ids=_ids)
@@ -190,8 +202,10 @@ def _agrees(state: GridState, grid, chars: str) -> bool:
                for r in range(state.height) for c in range(state.width))
 
 
-@pytest.mark.parametrize("case", ALL, ids=_ids)
+@pytest.mark.parametrize("case", [c for c in ALL if c[3]["rule"] != "line"], ids=_ids)
 def test_narrowing_is_sound(case):
+    """(A ``line`` rule does not narrow: it is a lane of the puzzle, propagated with the rows and
+    columns; tests/test_line_lanes.py checks that against enumeration.)"""
     h, w, colour, spec = case
     pal = TWO if colour else BW
     chars = "".join(c.char for c in pal)
@@ -258,20 +272,24 @@ def test_bad_parameters_are_refused_when_bound(obj, message):
 @pytest.mark.parametrize("colour", [False, True])
 def test_a_line_clue_too_long_for_its_cells_binds_and_no_grid_keeps_it(colour):
     """Like a row's clue that cannot fit its row, a line rule's is no input error but a
-    puzzle without solution (it was refused when bound): narrowing says why, no grid is
-    accepted, the clauses are unsatisfiable, and the generator's repair leaves the picture."""
+    puzzle without solution (it was refused when bound): propagation says why, as for a row (the
+    rule is the puzzle's extra line 1), no grid is accepted, the lane's clauses are
+    unsatisfiable, and the generator's repair leaves the picture."""
     pal = TWO if colour else BW
     chars = "".join(c.char for c in pal)
     clue = [[1, "r"], [1, "r"]] if colour else [3]
-    rule = rule_from_json({"rule": "line", "cells": [[0, 0], [1, 1]], "clue": clue}).bind(_puzzle(2, 2, pal))
-    bad = rule.narrow(GridState(_puzzle(2, 2, pal)))
-    assert isinstance(bad, RuleConflict) and not bad.fits
-    assert bad.describe() == (f"rule line: clue {'1r 1r' if colour else '3'} needs 3 cells "
-                              "but the extra line (1,1), (2,2) has 2")
+    spec = {"rule": "line", "cells": [[0, 0], [1, 1]], "clue": clue}
+    puzzle = _puzzle(2, 2, pal).replace(rules=(rule_from_json(spec),))
+    rule = puzzle.rules[0]
+    bad = propagate(GridState(puzzle), LineSolver())
+    assert isinstance(bad, Contradiction) and (bad.axis, bad.index, bad.fits) == ("line", 0, False)
+    assert bad.describe(puzzle) == (f"extra line 1 through (1,1), (2,2): clue {'1r 1r' if colour else '3'} "
+                                    "needs 3 cells but the line has 2")
     assert not any(rule.accepts(g) for g in all_grids(2, 2, chars))
-    vs = _Vars(2, 2, len(pal) - 1)
-    with Solver(name="cadical195", bootstrap_with=rule.clauses(vs.lit, vs.new_var)) as s:
-        assert not s.solve()
+    clauses = _lane_clauses(2, 2, pal, spec, selectors=True)
+    assert len(clauses) == 1 and len(clauses[0]) == 1  # the lane's selector, off
+    with Solver(name="cadical195", bootstrap_with=clauses) as s:
+        assert not s.solve(assumptions=[-clauses[0][0]])
     values = [[1, 0], [0, 1]]
     assert rule.keep([row[:] for row in values], random.Random(1)) == values
 

@@ -12,8 +12,8 @@ in black and white), so a model reads back without a lookup; on a rectangle
 cell (r, c) is ``r * width + c``.  Block variables follow.
 
 The driver below is written once for every geometry and every kind of line: it
-iterates the puzzle's lanes (a rectangle's rows, then its columns; a triddler's
-three families), and each open lane's clauses come from the builder for its clue
+iterates the puzzle's lanes (a rectangle's rows, then its columns, then the extra lines its
+``line`` rules add; a triddler's three families), and each open lane's clauses come from the builder for its clue
 (:mod:`satnono.cnf.ladders`; blotted lines add an end ladder,
 :mod:`satnono.cnf.blotted`).  In black and white the builder folds the known
 cells in as constants (compiled, for a lane of evenly spaced cells as for any
@@ -53,6 +53,7 @@ from ..lines.bits import known_of
 from ..logic.lanes import LaneState
 from ..logic.state import Deadline, GridState
 from ..model import Grid, Puzzle, grid_from_masks
+from ..rules.protocol import is_lane
 from .ladders import Builder, CellList, CellMap, Clause, bw_line_clauses_flat, ladders, line_clauses, unflatten
 
 if TYPE_CHECKING:
@@ -96,8 +97,8 @@ class Encoding:
     block_vars: int = field(default=0)
     selectors: dict[tuple[str, int], int] = field(default_factory=dict)
     """With ``selectors=True``: the literal that switches each lane's clauses on, keyed by the
-    lane's ``(family, index)`` (a rectangle's ``("row", r)``, ``("column", c)``), and each rule's,
-    keyed ``("rule", i)``."""
+    lane's ``(family, index)`` (a rectangle's ``("row", r)``, ``("column", c)``, an extra line's
+    ``("line", j)``), and each other rule's, keyed ``("rule", i)`` (i its index in ``all_rules``)."""
 
     ncolors: int = 1
     """Block colours K: cell ``cell`` has colour v (1..K) is variable ``cell * K + v``."""
@@ -356,15 +357,20 @@ def encode(
     with _collector_paused():
         todo = open_lanes(state, rows, columns, lanes)
         enc = _encode(state, solver, todo, selectors, flat, deadline, sink if flat else None, tick)
-        if puzzle.rules:  # (the givens alone are known cells of the state: nothing to add)
+        if _cell_rules(puzzle):  # (the givens alone are known cells of the state, the lanes encoded above)
             _encode_rules(enc, state, puzzle.all_rules, selectors)
         return enc
 
 
+def _cell_rules(puzzle: Puzzle | LanePuzzle) -> bool:
+    """Whether the puzzle has rules besides the lanes (a rectangle's ``line`` rules are lanes)."""
+    return any(not is_lane(rule) for rule in puzzle.rules)
+
+
 def takes_flat(puzzle: Puzzle | LanePuzzle) -> bool:
     """Whether :func:`encode` makes ``puzzle``'s clauses in the flat form when asked (black and
-    white without blotted clues or rules, any geometry; selectors never)."""
-    return not puzzle.rules and len(puzzle.palette) == 2 and not puzzle.has_blots
+    white without blotted clues or rules other than extra lanes, any geometry; selectors never)."""
+    return len(puzzle.palette) == 2 and not puzzle.has_blots and not _cell_rules(puzzle)
 
 
 def open_lanes(state: State, rows: Iterable[int] | None = None, columns: Iterable[int] | None = None,
@@ -437,7 +443,8 @@ def estimate(state: State, solver: LineSolver, deadline: float | None = None) ->
 
 def _encode_rules(enc: Encoding, state: State, rules: Sequence[Any], selectors: bool) -> None:
     """Append the clauses of ``rules``, each rule behind a selector keyed ``("rule", i)`` (i its
-    index in ``rules``, the puzzle's ``all_rules``) with ``selectors``.
+    index in ``rules``, the puzzle's ``all_rules``) with ``selectors``; a rule that is a lane (a
+    ``line`` rule) is left out: its lane is encoded with the others (:func:`open_lanes`).
 
     A rule may speak of any cell, so the cells the state knows are pinned by unit clauses
     (the line clauses fold known cells away in black and white, and pin them only on open
@@ -465,6 +472,8 @@ def _encode_rules(enc: Encoding, state: State, rules: Sequence[Any], selectors: 
         return nv - 1
 
     for i, rule in enumerate(rules):
+        if is_lane(rule):  # (encoded with the lanes)
+            continue
         guard = new_var() if selectors else None
         clauses = rule.clauses(enc.color_var, new_var, state)
         if guard is None:

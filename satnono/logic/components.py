@@ -5,8 +5,8 @@ influence each other: the puzzle's solutions are then the free combinations of
 each region's solutions, and the number of solutions is the product of the
 regions' counts (``shared/guide/encodings.md`` §3.4).
 
-A line (a lane of any geometry: a rectangle's row or column, a triddler's three
-families) constrains its unknown cells jointly only within a *segment*.  A line
+A line (a lane of any geometry: a rectangle's row or column or the extra line of a ``line``
+rule, a triddler's three families) constrains its unknown cells jointly only within a *segment*.  A line
 can be cut at a known-white cell ``i`` when, for some ``j``, every valid start
 of blocks ``0..j-1`` keeps those blocks before ``i`` and every valid start of
 blocks ``j..k-1`` keeps them after ``i``::
@@ -113,7 +113,8 @@ def split(state: GridState | LaneState, solver: LineSolver) -> list[Component]:
     The segments are cut along every lane of the puzzle.  Components are ordered by their
     first cell (in cell order: row-major on a rectangle); a complete state has none.  Cells a
     rule couples stay in one component (a rule of another geometry, which names no scope, couples
-    every open cell; the givens are known cells and couple none).
+    every open cell; the givens are known cells and couple none; a ``line`` rule is a lane, cut
+    into segments as the others).
 
     Raises:
         ValueError: a lane of ``state`` admits no placement (propagate first).

@@ -5,8 +5,9 @@ whatever the clue's kind); the colours it newly excludes from cells mark the
 crossing lines dirty; this repeats until nothing changes, a line admits no
 placement (contradiction) or every cell is known.  Black and white is the
 one-colour case: two exclusion masks per line (not background = black, not
-black = white).  After a line fixpoint the puzzle's rules narrow the state and
-the lines they touched are solved again.
+black = white).  The extra lanes a rectangle's ``line`` rules add are solved after
+each fixpoint of its rows and columns, by the same solver.  After a line fixpoint the puzzle's
+other rules narrow the state and the lines they touched are solved again.
 
 A black-and-white grid (sides of up to 4,096 cells), propagated through a plain
 :class:`~satnono.lines.LineSolver`, runs its line fixpoint in the compiled core
@@ -18,8 +19,10 @@ masks, dirty flags, line-solver calls and contradiction (``tests/test_native.py`
 from __future__ import annotations
 
 import time
+from typing import Sequence
 
-from ..clues import COLUMN, ROW
+from ..clues import COLUMN, ROW, LineClue
+from ..lanes import LINE, Lane
 from ..lines import LineSolver, SolvesLines
 from ..lines.bits import Mask, bit_list, native_core
 from ..rules.protocol import narrow
@@ -139,25 +142,45 @@ def propagate(
     line admits no placement, else None.  Raises :class:`Deadline` when the
     monotonic clock passes ``deadline``.
 
-    With rules (``puzzle.rules``; the givens, the first rule, are set by
-    :func:`initial_state`), each line fixpoint is followed by every rule's ``narrow``; the lines whose cells it changed are solved again, until
-    neither lines nor rules change anything.  A rule's conflict is returned as
-    the contradiction (it has ``describe`` too).
+    A rectangle's extra lanes (its ``line`` rules: ``puzzle.lanes`` past the rows and columns)
+    are lanes as the rows and columns are: after each fixpoint of the rows and columns, each extra
+    lane whose cells changed is solved by the same ``solver`` (its cache; the compiled kernel of
+    its kind) and what it settles makes its cells' rows and columns dirty again, until the rows,
+    the columns and the extra lanes agree.  ``dirty_rows``/``dirty_cols`` given, an extra lane
+    starts dirty when it has a cell in a dirty row or column.  Its contradiction is a lane's
+    (``axis == "line"``).
+
+    With rules (``puzzle.cell_rules``: every rule but the lanes; the givens, the first of
+    ``puzzle.all_rules``, are set by :func:`initial_state`), each line fixpoint is followed by
+    every rule's ``narrow``; the lines whose cells it changed are solved again, until neither
+    lines nor rules change anything.  A rule's conflict is returned as the contradiction (it has
+    ``describe`` too).
     """
     if not isinstance(state, GridState):  # another geometry: the lanes one by one
         from .lanes import propagate_state
 
         return propagate_state(state, solver, deadline)
-    rules = state.puzzle.rules
+    p = state.puzzle
+    rules = p.cell_rules
     if dirty_rows is None:
         dirty_rows = [True] * state.height
     if dirty_cols is None:
         dirty_cols = [True] * state.width
+    extra = p.lanes[state.height + state.width:] if p.line_rules else ()
+    solved = _extra_start(state, extra, dirty_rows, dirty_cols) if extra else []
     after_rules = None  # the row masks when the rules last ran: what changed since is "touched"
     while True:
         bad = _lines_fixpoint(state, solver, dirty_rows, dirty_cols, deadline)
-        if bad is not None or not rules:
+        if bad is not None:
             return bad
+        if extra:
+            bad, changed = _extra_sweep(state, solver, extra, p.line_clues, solved, dirty_rows, dirty_cols)
+            if bad is not None:
+                return bad
+            if changed:  # the rows and columns through what the extra lines settled, again
+                continue
+        if not rules:
+            return None
         rows_before = [ex[:] for ex in state.row_ex]
         touched = None if after_rules is None else _changed_cells(after_rules, rows_before)
         if touched is not None and not touched:
@@ -174,6 +197,48 @@ def propagate(
                     dirty_cols[c] = True
         if not changed:
             return None
+
+
+def _extra_start(state: GridState, extra: Sequence[Lane], dirty_rows: list[bool],
+                 dirty_cols: list[bool]) -> list[tuple[Mask, ...] | None]:
+    """Per extra lane, its masks as if it had just been solved (it need not be solved at first), or
+    None (it must be): a lane is solved at first when one of its cells is in a dirty row or column
+    (every lane, when every line starts dirty)."""
+    w = state.width
+    out: list[tuple[Mask, ...] | None] = []
+    for lane in extra:
+        dirty = any(dirty_rows[cell // w] or dirty_cols[cell % w] for cell in lane.cells)
+        out.append(None if dirty else state.lane_masks(lane))
+    return out
+
+
+def _extra_sweep(state: GridState, solver: SolvesLines, extra: Sequence[Lane], clues: Sequence[LineClue],
+                 solved: list[tuple[Mask, ...] | None], dirty_rows: list[bool],
+                 dirty_cols: list[bool]) -> tuple[Contradiction | None, bool]:
+    """Solve once each extra lane (a ``line`` rule's) whose cells changed since it was last solved
+    (``solved``: its masks then, updated here), with the same line solver as the rows and columns
+    (its cache); mark the rows and columns of the cells it settles dirty.  The contradiction of a
+    lane left without a placement, and whether any cell changed."""
+    changed = False
+    w = state.width
+    for j, lane in enumerate(extra):
+        ex = state.lane_masks(lane)
+        if ex == solved[j]:
+            continue
+        clue, cells = clues[j], lane.cells
+        res = solver.solve(clue, len(cells), ex)
+        if res is None:
+            return Contradiction(LINE, j, solver.solve(clue, len(cells), (0,) * len(ex)) is not None), changed
+        after = res.excluded
+        if after != ex:
+            changed = True
+            for v, (old, new) in enumerate(zip(ex, after)):
+                for i in bit_list(new & ~old):
+                    r, c = divmod(cells[i], w)
+                    state.exclude(r, c, v)
+                    dirty_rows[r] = dirty_cols[c] = True
+        solved[j] = after
+    return None, changed
 
 
 def _changed_rows(before: list[list[Mask]], after: list[list[Mask]]) -> list[Mask]:

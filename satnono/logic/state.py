@@ -6,9 +6,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..clues import COLUMN, ROW
-from ..lanes import Lane
+from ..lanes import FAMILY_NAMES, LINE, Lane
 from ..lines.bits import Mask, known_of
 from ..model import Grid, Puzzle, grid_from_color_masks, grid_from_masks
+from ..rules.common import cells_text
+from ..rules.protocol import lane_of
 
 if TYPE_CHECKING:
     from ..lanepuzzle import LanePuzzle
@@ -25,7 +27,8 @@ class Contradiction:
     """Why propagation proved that a puzzle has no solution."""
 
     axis: str
-    """The lane's family: ``"row"`` or ``"column"`` (or ``"/"``, ``"\\"`` on a triangle)."""
+    """The lane's family: ``"row"`` or ``"column"``, ``"line"`` for an extra line (a ``line``
+    rule), or ``"/"``, ``"\\"`` on a triangle."""
     index: int
     """0-based lane index in its family."""
     fits: bool
@@ -41,8 +44,15 @@ class Contradiction:
                 return (f"{lane.name}: clue {clue_text(clue, puzzle.chars)} needs {clue.min_length()} cells "
                         f"but the lane has {len(lane.cells)}")
             return f"{lane.name}: clue {clue_text(clue, puzzle.chars)} cannot be placed"
-        n = puzzle.width if self.axis == ROW else puzzle.height
         text = puzzle.clue_text(self.axis, self.index)
+        if self.axis == LINE:  # an extra line (a line rule): its name and its first cells
+            cells = lane_of(puzzle.rules[puzzle.line_rules[self.index]])[0]  # type: ignore[index]
+            name = f"{FAMILY_NAMES[LINE]} {self.index + 1} through {cells_text(cells)}"
+            if not self.fits:
+                need = puzzle.min_length(LINE, self.index)
+                return f"{name}: clue {text} needs {need} cells but the line has {len(cells)}"
+            return f"{name}: clue {text} contradicts the cells forced by the crossing lines"
+        n = puzzle.width if self.axis == ROW else puzzle.height
         if not self.fits:
             need = puzzle.min_length(self.axis, self.index)
             return f"{self.axis} {self.index + 1}: clue {text} needs {need} cells but the line has {n}"

@@ -34,6 +34,13 @@ and :class:`Givens` are examples; a user-written rule needs only ``name``,
 ``scope() -> iterable of frozensets of cells``
     the cells the rule couples, so that counting keeps coupled cells in one
     component.  Optional (default: every cell, one group).
+``lane() -> (cells, clue)``
+    the rule is one more lane of the puzzle: its cells ``(r, c)`` in the order the clue reads
+    them, and the clue (a :class:`~satnono.clues.LineClue`).  The puzzle adds it to its lanes
+    (:attr:`~satnono.model.Puzzle.lanes`, family ``"line"``) and every driver takes it as a lane:
+    the line kernels with their cache in propagation, the ladders in the encoder, its segments in
+    components, its name in diagnoses.  Its ``narrow``, ``clauses`` and ``scope`` are not used
+    (:func:`narrows` is false for it).  Optional (the built-in ``line`` rule has it).
 ``as_json() -> dict``
     the rule as a JSON object of a puzzle file (``{"rule": NAME, ...}``); formats that
     cannot hold a rule refuse the puzzle.  Optional (such a rule cannot be saved).
@@ -51,7 +58,8 @@ from typing import Any
 
 from .common import BuiltinRule, Cell, Clause, RuleConflict, RuleError
 from .givens import Givens
-from .protocol import Rule, bind, cut, describe, is_lazy, keep, name_of, narrow, narrows, scopes, to_json
+from .protocol import (Rule, bind, cut, describe, is_lane, is_lazy, keep, lane_of, name_of, narrow, narrows, scopes,
+                       to_json)
 from .spec import BUILTIN_CLASSES, builtin, rule_from_json, rule_from_spec
 
 
@@ -72,5 +80,5 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = ["BuiltinRule", "Givens", "RULES", "Rule", "RuleConflict", "RuleError", "bind", "cut", "describe",
-           "find_rule", "is_lazy", "keep", "name_of", "narrow", "narrows", "rule_from_json", "rule_from_spec", "scopes",
+           "find_rule", "is_lane", "is_lazy", "keep", "lane_of", "name_of", "narrow", "narrows", "rule_from_json", "rule_from_spec", "scopes",
            "to_json"]

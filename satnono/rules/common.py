@@ -51,6 +51,12 @@ def resolve_value(puzzle, color: str | None, rule: str) -> int | None:
 
 
 
+def cells_text(cells: Sequence[Cell], shown: int = 4) -> str:
+    """The first ``shown`` cells, 1-based, as messages name a line's cells: ``(1,1), (2,2), ...``."""
+    text = ", ".join(f"({r + 1},{c + 1})" for r, c in cells[:shown])
+    return text + (", ..." if len(cells) > shown else "")
+
+
 def bits(mask: int) -> Iterator[int]:
     while mask:
         low = mask & -mask

@@ -1,26 +1,20 @@
 """``line``: an extra line of any cells (a diagonal, a ring, ...) with its own clue.
 
-It is solved by the same line kernels as rows and columns and encoded by the
-same order-encoded block starts, so what holds for a row holds for it.
+The rule is one more lane of the puzzle (:meth:`Line.lane`; the lane ``("line", j)`` of
+:attr:`~satnono.model.Puzzle.lanes` for the puzzle's j-th line rule, "extra line j + 1" to
+people): it is propagated by the same line kernels as rows and columns, with their cache, encoded
+by the same order-encoded block starts and cut into segments as they are, so what holds for a
+row holds for it.  The rule object itself is what files hold and what verifies a solution.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from typing import Sequence
 
 from ..clues import LineClue, line_blocks
-from ..lines import solve_clue
-from .common import BuiltinRule, Cell, Clause, Lit, RuleConflict, RuleError, bits
-
-
-def _clue_text(lengths: Sequence[int], colors: Sequence[int], chars: str) -> str:
-    if not lengths:
-        return "0"
-    if len(set(colors)) <= 1 and len(chars) <= 2:
-        return " ".join(map(str, lengths))
-    return " ".join(f"{n}{chars[v]}" for n, v in zip(lengths, colors))
+from .common import BuiltinRule, Cell, RuleError, cells_text
 
 
 @dataclass(frozen=True)
@@ -71,69 +65,12 @@ class Line(BuiltinRule):
         return b
 
     def clue_text(self) -> str:
-        return _clue_text(self.lengths, self.colors, self.chars)
+        """The clue as a person reads it (as a row's: ``3 1``, in colour ``3a 1b``, ``0``)."""
+        return LineClue(self.lengths, self.colors).text(self.chars, len(self.chars) > 2)
 
-    def _excluded(self, state) -> tuple[int, ...]:
-        out = []
-        for ex in state.row_ex:
-            m = 0
-            for i, (r, c) in enumerate(self.cells):
-                m |= ((ex[r] >> c) & 1) << i
-            out.append(m)
-        return tuple(out)
-
-    def _solve(self, state, ex: tuple[int, ...]) -> tuple[int, ...] | None:
-        res = solve_clue(self._clue(), len(self.cells), ex)
-        return None if res is None else res.excluded
-
-    def _clue(self) -> LineClue:
-        return LineClue(self.lengths, self.colors)
-
-    def narrow(self, state, touched=None) -> RuleConflict | None:
-        ex = self._excluded(state)
-        after = self._solve(state, ex)
-        if after is None:
-            need = self._clue().min_length()
-            if need > len(self.cells):  # the clue cannot fit at all: no solution, as for a row or column
-                return RuleConflict(self.name, f"clue {self.clue_text()} needs {need} cells but the extra line "
-                                               f"{self._cells_text()} has {len(self.cells)}", fits=False)
-            return RuleConflict(self.name, f"clue {self.clue_text()} cannot be placed in the extra line's cells "
-                                           f"{self._cells_text()}")
-        for v, (old, new) in enumerate(zip(ex, after)):
-            for i in bits(new & ~old):
-                r, c = self.cells[i]
-                state.exclude(r, c, v)
-        return None
-
-    def _cells_text(self) -> str:
-        shown = ", ".join(f"({r + 1},{c + 1})" for r, c in self.cells[:4])
-        return shown + (", ..." if len(self.cells) > 4 else "")
-
-    def clauses(self, lit: Lit, new_var: Callable[[], int], state=None) -> list[Clause]:
-        """The line's order-encoded clauses over the cells' variables; the block-start
-        variables are taken from ``new_var`` (which must count up by one)."""
-        from ..cnf.ladders import line_clauses  # the line clauses (the one place that writes them)
-
-        n = len(self.cells)
-        ex = self._excluded(state) if state is not None else tuple(0 for _ in range(self.nvals))
-        res = solve_clue(self._clue(), n, ex)
-        if res is None:
-            return [[]]
-        first = new_var()
-        cells = self.cells
-        cell = (lambda i: lit(cells[i][0], cells[i][1], 1)) if self.nvals == 2 else None
-        cl, nv = line_clauses(first, self._clue(), n, res, ex if cell else res.excluded,
-                              lambda i, v: lit(cells[i][0], cells[i][1], v), cell)
-        if cell is None:
-            # what the line's cells cannot be, as units (as the encoder does for rows and columns)
-            for i, (r, c) in enumerate(self.cells):
-                left = [v for v in range(self.nvals) if not (res.excluded[v] >> i) & 1]
-                cl += [[-lit(r, c, v)] for v in range(1, self.nvals) if v not in left]
-                if 0 not in left:
-                    cl.append([lit(r, c, v) for v in left])
-        for _ in range(nv - first - 1):
-            new_var()
-        return cl
+    def lane(self) -> tuple[tuple[Cell, ...], LineClue]:
+        """The extra lane this rule is: its cells ``(r, c)`` in reading order, and its clue."""
+        return self.cells, LineClue(self.lengths, self.colors)
 
     def keep(self, values: list[list[int]], rng) -> list[list[int]]:
         # draw the clue's blocks into the line's cells at a random placement: the slack
@@ -161,12 +98,9 @@ class Line(BuiltinRule):
         lengths, colors = line_blocks(cells, index)
         return lengths == self.lengths and colors == self.colors
 
-    def scope(self) -> Iterable[frozenset[Cell]]:
-        return [frozenset(self.cells)]
-
     def as_json(self) -> dict[str, object]:
         return {"rule": self.name, "cells": [list(c) for c in self.cells], "clue": [
             b if not isinstance(b, tuple) else list(b) for b in self.clue]}
 
     def text(self) -> str:
-        return f"line {self._cells_text()} clue {self.clue_text()}"
+        return f"line {cells_text(self.cells)} clue {self.clue_text()}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Protocol, Sequence, runtime_checkable
 
+from ..clues import LineClue
 from .common import Cell, Clause, RuleError
 
 
@@ -38,16 +39,30 @@ def bind(rule: Any, puzzle: Any) -> Any:
     return rule if b is None else b(puzzle)
 
 
+def lane_of(rule: Any) -> tuple[tuple[Cell, ...], LineClue] | None:
+    """The extra lane a rule is (its ``lane()``: the cells ``(r, c)`` in the order its clue reads
+    them, and the clue), or None for a rule that is no lane."""
+    f = getattr(rule, "lane", None)
+    return None if f is None else f()  # type: ignore[no-any-return]
+
+
+def is_lane(rule: Any) -> bool:
+    """Whether the rule is an extra lane of the puzzle (it has ``lane()``): the drivers take it as
+    a lane, never through its ``narrow``, ``clauses`` or ``scope``."""
+    return getattr(rule, "lane", None) is not None
+
+
 def narrows(rule: Any) -> bool:
-    """Whether the rule has a ``narrow`` hook (it may exclude values during propagation)."""
-    return getattr(rule, "narrow", None) is not None
+    """Whether the rule has a ``narrow`` hook (it may exclude values during propagation); a rule
+    that is a lane (:func:`is_lane`) is propagated as a lane, not narrowed."""
+    return getattr(rule, "narrow", None) is not None and not is_lane(rule)
 
 
 def narrow(rules: Iterable[Any], state: Any, touched: Any = None) -> Any:
-    """Let every rule narrow ``state``; the first conflict, or None."""
+    """Let every rule narrow ``state`` (but the lanes: :func:`narrows`); the first conflict, or None."""
     for rule in rules:
         f = getattr(rule, "narrow", None)
-        if f is not None:
+        if f is not None and not is_lane(rule):
             bad = f(state, touched)
             if bad is not None:
                 return bad
@@ -55,7 +70,10 @@ def narrow(rules: Iterable[Any], state: Any, touched: Any = None) -> Any:
 
 
 def scopes(rule: Any, height: int, width: int) -> Iterable[frozenset[Cell]]:
-    """The groups of cells the rule couples (default: every cell, one group)."""
+    """The groups of cells the rule couples (default: every cell, one group; none for a lane,
+    whose segments couple its cells as a row's do)."""
+    if is_lane(rule):
+        return []
     f = getattr(rule, "scope", None)
     if f is None:
         return [frozenset((r, c) for r in range(height) for c in range(width))]
