@@ -135,6 +135,7 @@ def deductions(puzzle: Puzzle, checker: Checker | None = None) -> tuple[list, bo
     state = initial_state(puzzle)
     chars, nvals = puzzle.chars, len(puzzle.chars)
     h, w = puzzle.height, puzzle.width
+    line_rules = puzzle.line_rules
     steps: list = []
     dirty = {"row": [True] * h, "column": [True] * w}
 
@@ -166,7 +167,17 @@ def deductions(puzzle: Puzzle, checker: Checker | None = None) -> tuple[list, bo
         if len(steps) == before:
             for index, rule in enumerate(puzzle.rules):
                 before_rule = [ex[:] for ex in state.row_ex]
-                if rule.narrow(state, None) is not None:
+                if index in line_rules:  # an extra lane (a line rule): solved as a lane, recorded as its rule
+                    j = line_rules.index(index)
+                    lane = puzzle.lanes[h + w + j]
+                    ex = state.lane_masks(lane)
+                    res = solver.solve(puzzle.line_clues[j], len(lane.cells), ex)
+                    if res is None:
+                        raise CertifyError(f"internal error: rule {rule.name} has no grid (please report it)")
+                    for v, (old, new) in enumerate(zip(ex, res.excluded)):
+                        for i in bit_list(new & ~old):
+                            state.exclude(*divmod(lane.cells[i], w), v)
+                elif rule.narrow(state, None) is not None:
                     raise CertifyError(f"internal error: rule {rule.name} has no grid (please report it)")
                 narrowed = {(r, c) for o, ex in zip(before_rule, state.row_ex) for r, (a, b) in enumerate(zip(o, ex))
                             for c in bit_list(a ^ b)}
