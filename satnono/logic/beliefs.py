@@ -371,12 +371,16 @@ def _allowed(state: GridState | LaneState) -> list[int]:
 def work(state: GridState | LaneState, rounds: int | None = None) -> int:
     """The size of :func:`phase_hints`'s work on ``state``: rounds x the cells x automaton
     states of its open lanes (the time it takes is about proportional to it)."""
-    p = state.puzzle
+    lanes = state.puzzle.lanes
+    if isinstance(state, GridState):  # a lane's known cells from the state's masks
+        full = [(1 << len(lane.cells)) - 1 for lane in lanes]
+        opened = [known_of(state.lane_masks(lane), f) != f for lane, f in zip(lanes, full)]
+    else:
+        open_cells = {x for x, a in enumerate(_allowed(state)) if a & (a - 1)}
+        opened = [not open_cells.isdisjoint(lane.cells) for lane in lanes]
     total = 0
-    for lane, clue in zip(p.lanes, p.lane_clues):
-        full = (1 << len(lane.cells)) - 1
-        if known_of(state.lane_masks(lane), full) != full:
-            # (a blotted block's stored length is its least, 1: one state, as here)
+    for lane, clue, is_open in zip(lanes, state.puzzle.lane_clues, opened):
+        if is_open:  # (a blotted block's stored length is its least, 1: one state, as here)
             lengths = clue.lengths
             total += len(lane.cells) * (sum(lengths) + len(lengths) + 1)
     return (ROUNDS if rounds is None else rounds) * total
