@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from .diagnose import Diagnosis, heat
-from .lanes import FAMILY_NAMES, Geometry, Lane, Rectangle
+from .lanes import FAMILY_NAMES, LINE, Geometry, Lane, Rectangle
 from .model import Puzzle, plain_black
 from .clues import COLUMN, ROW, LineClue
 
@@ -184,7 +184,7 @@ def render_summary(d: Diagnosis) -> str:
                f"after line logic, {d.seconds:.3f} s]")
     if d.reason and d.status in ("none", "unknown"):
         out.append(f"why: {d.reason}")
-    for family in (ROW, COLUMN) if isinstance(p, Puzzle) else p.geometry.families:
+    for family in (ROW, COLUMN, LINE) if isinstance(p, Puzzle) else p.geometry.families:  # (LINE: extra lines)
         lanes = [(o.index, o.placements) for o in d.open_lines if o.axis == family]
         if lanes:
             out.append("several placements left after line logic: "
