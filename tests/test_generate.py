@@ -18,7 +18,7 @@ import satnono
 from satnono.cli import cli, main
 from satnono.formats import load
 from satnono.errors import UnsupportedOperation
-from satnono.generation import GenerateSpec, decide, draw, generate
+from satnono.generation import GenerateSpec, GridCanvas, decide, draw, generate
 from satnono.lines.switches import find_switch
 from satnono.lines.vector import (
     MAX_FAST_SIDE,
@@ -537,7 +537,7 @@ def _decision_table(require, min_open, n_open, unique):
 @pytest.mark.parametrize("require", ["line", "unique", "search"])
 def test_one_decision_tree(require):
     for min_open, n_open, unique in itertools.product((0, 3), (0, 1, 3, 9), (True, False, None)):
-        spec = GenerateSpec(5, 5, 0, 0.2, 0.7, require, "noise", min_open, None)
+        spec = GenerateSpec(GridCanvas(5, 5), 0, 0.2, 0.7, require, "noise", min_open, None)
         asked: list[int] = []
 
         def answer(u=unique, asked=asked):

@@ -1,7 +1,7 @@
-"""Generating triddlers (satnono.lanegen, ``satnono generate --shape``): every accepted puzzle
-meets its requirement when settled again from its clues alone, small ones against a brute-force
-count written here; reproducibility by seed and across workers; colours and styles; the CLI's
-files read back by ``satnono check``; bad shapes as usage errors."""
+"""Generating triddlers (satnono.generation over a satnono.lanegen shape, ``satnono generate
+--shape``): every accepted puzzle meets its requirement when settled again from its clues alone,
+small ones against a brute-force count written here; reproducibility by seed and across workers;
+colours and styles; the CLI's files read back by ``satnono check``; bad shapes as usage errors."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ from click.testing import CliRunner
 from satnono.cli import cli
 from satnono.formats import load
 from satnono.lanecheck import settle_lanes
-from satnono.lanegen import LaneGenerateSpec, draw, generate_lanes, parse_shape, shape_label
+from satnono.generation import GenerateSpec, canvas_for, draw, evaluate_chunk, generate_on
+from satnono.lanegen import parse_shape, shape_label
 from satnono.lanepuzzle import LanePuzzle
 from satnono.lanes import Triangle
 from satnono.results import Status
@@ -44,7 +45,7 @@ def meets(p: LanePuzzle, require: str) -> bool:
 def test_each_requirement_on_each_shape(shape, require):
     geometry = parse_shape(shape)
     for seed in (0, 1, 2):
-        g = generate_lanes(geometry, 2, seed=seed, require=require, max_candidates=3000)
+        g = generate_on(geometry, 2, seed=seed, require=require, max_candidates=3000)
         puzzles = list(g)
         assert len(puzzles) == 2 and not g.exhausted, (shape, require, seed, g.stats.as_dict())
         for p in puzzles:
@@ -100,18 +101,16 @@ def test_unique_against_brute_force(shape):
     lanes = [lane.cells for lane in geometry.lanes()]
     counts = picture_counts(shape)
     for require in ("line", "unique", "search"):
-        g = generate_lanes(geometry, 3, seed=5, require=require, max_candidates=4000)
+        g = generate_on(geometry, 3, seed=5, require=require, max_candidates=4000)
         got = list(g)
         if require != "search":
             assert len(got) == 3
         for p in got:
             assert counts[clue_key(lanes, p.goal)] == 1, (shape, require, p.name)
     # and what is rejected as ambiguous has another picture of the same clues
-    spec = LaneGenerateSpec(geometry, 5, 0.2, 0.7, "unique", "noise", 0, None)
-    from satnono.lanegen import evaluate_one
-
+    spec = GenerateSpec(canvas_for(geometry), 5, 0.2, 0.7, "unique", "noise", 0, None)
     for i in range(40):
-        verdict = evaluate_one(spec, i)[1]
+        verdict = evaluate_chunk(spec, i, i + 1)[0][1]
         picture = "".join(".#"[v] for v in draw(spec, i).tolist())
         if verdict == "ambiguous":
             assert counts[clue_key(lanes, picture)] > 1
@@ -125,19 +124,19 @@ def test_unique_against_brute_force(shape):
 
 def test_the_same_seed_gives_the_same_puzzles():
     geometry = parse_shape("hexagon:3")
-    first = [(p.name, p.goal, p.clues) for p in generate_lanes(geometry, 3, seed=7, require="unique")]
-    again = [(p.name, p.goal, p.clues) for p in generate_lanes(geometry, 3, seed=7, require="unique")]
-    other = [(p.name, p.goal, p.clues) for p in generate_lanes(geometry, 3, seed=8, require="unique")]
+    first = [(p.name, p.goal, p.clues) for p in generate_on(geometry, 3, seed=7, require="unique")]
+    again = [(p.name, p.goal, p.clues) for p in generate_on(geometry, 3, seed=7, require="unique")]
+    other = [(p.name, p.goal, p.clues) for p in generate_on(geometry, 3, seed=8, require="unique")]
     assert first == again and first != other
     assert all(name.startswith("gen-hexagon3-7-") for name, _, _ in first)
-    spec = LaneGenerateSpec(geometry, 7, 0.2, 0.7, "line", "smooth", 0, None, colors=2)
+    spec = GenerateSpec(canvas_for(geometry), 7, 0.2, 0.7, "line", "smooth", 0, None, colors=2)
     assert (draw(spec, 3) == draw(spec, 3)).all()
 
 
 @pytest.mark.parametrize("style", ["noise", "smooth"])
 def test_colours(style):
     geometry = parse_shape("parallelogram:3x4")
-    g = generate_lanes(geometry, 4, seed=3, require="unique", colors=3, style=style)
+    g = generate_on(geometry, 4, seed=3, require="unique", colors=3, style=style)
     puzzles = list(g)
     assert len(puzzles) == 4
     for p in puzzles:
@@ -152,7 +151,7 @@ def test_smooth_gathers_filled_cells():
     geometry = parse_shape("hexagon:6")
 
     def together(style: str) -> float:
-        spec = LaneGenerateSpec(geometry, 1, 0.5, 0.5, "any", style, 0, None)
+        spec = GenerateSpec(canvas_for(geometry), 1, 0.5, 0.5, "any", style, 0, None)
         same = total = 0
         for i in range(5):
             v = draw(spec, i)
@@ -185,13 +184,13 @@ def test_bad_arguments():
                    {"colors": 0}, {"workers": 0}, {"seed": -1}):
         args = {"count": 1, **kwargs}
         with pytest.raises(ValueError):
-            generate_lanes(g, **args)
+            generate_on(g, **args)
     with pytest.raises(ValueError):
-        generate_lanes("hexagon:3", 1)  # type: ignore[arg-type]
+        generate_on("hexagon:3", 1)  # type: ignore[arg-type]
 
 
 def test_max_candidates_runs_out():
-    g = generate_lanes(parse_shape("hexagon:3"), 5, seed=1, density=(0.2, 0.25), max_candidates=4)
+    g = generate_on(parse_shape("hexagon:3"), 5, seed=1, density=(0.2, 0.25), max_candidates=4)
     assert len(list(g)) < 5 and g.exhausted and g.stats.tried == 4
 
 

@@ -26,6 +26,7 @@ from .options import (
 )
 
 if TYPE_CHECKING:
+    from ..lanepuzzle import LanePuzzle
     from ..lanes import Triangle
 
 GENERATE_EXIT_HELP = exit_help(
@@ -78,13 +79,13 @@ def _density_option(ctx: click.Context, param: click.Parameter, value: str) -> t
     return lo, hi
 
 
-def _puzzle_json_line(p: Puzzle) -> str:
-    """The puzzle in satnono's JSON format (palette and colours included), on one line; a
+def _puzzle_json_line(p: Puzzle | LanePuzzle) -> str:
+    """The puzzle in satnono's JSON format (palette and colours included), on one line; a grid's
     blotted number is written ``"?"`` (``["?", "a"]`` in colour)."""
     from ..formats import dumps
 
     doc = json.loads(dumps(p, "json"))
-    if p.has_blots:
+    if isinstance(p, Puzzle) and p.has_blots:
         for key, axis in (("rows", "row"), ("columns", "column")):
             for i, clue in enumerate(p.clues(axis)):
                 for j in range(len(clue.lengths)):
@@ -164,40 +165,43 @@ def generate(size: tuple[int, int] | None, shape: Triangle | None, count: int, s
     Statistics (candidates tried, rejected by density and by class,
     acceptance rate, time per puzzle) go to standard error.
     """
-    from ..generation import generate as _generate
+    from ..generation import generate_on
+    from ..lanes import Rectangle
 
     if size is not None and shape is not None:
         raise click.UsageError("--shape and --size do not go together: --size WxH makes grids, --shape SHAPE triddlers")
     if size is None and shape is None:
         raise click.UsageError("give --size WxH (a grid) or --shape SHAPE (a triddler, e.g. hexagon:4)")
-    if shape is not None:
-        _generate_triddlers(shape, count, seed, density, require, min_open, style, workers, scheduler, out_dir,
-                            fmt, timeout, max_candidates, colors, blot, rules)
-        return
-    if fmt is None:
-        fmt = "json"
-    elif fmt not in _GRID_FORMATS:
-        raise click.UsageError(f"--format {fmt} is for triddlers (--shape); a grid is written as "
-                               f"{', '.join(_GRID_FORMATS)}")
-    assert size is not None
-    w, h = size
+    grid = size is not None
+    formats = _GRID_FORMATS if grid else _TRIDDLER_FORMATS
+    if fmt is not None and fmt not in formats:
+        raise click.UsageError(f"--format {fmt} is for triddlers (--shape); a grid is written as {', '.join(formats)}"
+                               if grid else f"--format {fmt} cannot hold a triddler; use {', '.join(formats)}")
     if min_open and require != "search":
         raise click.UsageError("--min-open applies only to --require search")
-    if out_dir is None and fmt != "json":
+    if out_dir is None and fmt not in (None, "json"):
         raise click.UsageError(f"--format {fmt} needs --out (standard output gets JSON lines)")
-    if colors > 1 and fmt == "pbm":
-        raise click.UsageError("--format pbm holds black and white only; use json or non for --colors > 1")
-    if blot and require == "any":
-        raise click.UsageError("--blot keeps puzzles unique or line-solvable: use it with --require line, unique or search")
-    if blot and fmt != "json":
-        raise click.UsageError(f"--format {fmt} cannot hold blotted clues; use json with --blot")
+    if grid:
+        if colors > 1 and fmt == "pbm":
+            raise click.UsageError("--format pbm holds black and white only; use json or non for --colors > 1")
+        if blot and require == "any":
+            raise click.UsageError("--blot keeps puzzles unique or line-solvable: use it with --require line, unique or search")
+        if blot and fmt not in (None, "json"):
+            raise click.UsageError(f"--format {fmt} cannot hold blotted clues; use json with --blot")
+    elif blot:
+        raise click.UsageError("--blot is for grids (--size) only")
+    elif rules:
+        raise click.UsageError("--rule is for grids (--size) only")
+    fmt = fmt or (formats[0] if out_dir is not None else "json")
     paths = _out_paths(out_dir, count, fmt) if out_dir is not None else []
     if rules and out_dir is not None and fmt != "json":
         raise click.UsageError(f"--format {fmt} cannot hold rules; use json with --rule")
+    geometry = Rectangle(size[1], size[0]) if size is not None else shape
+    assert geometry is not None
     try:
-        gen = _generate(w, h, count, seed=seed, density=density, require=require, style=style, min_open=min_open,
-                        workers=workers, timeout=timeout, max_candidates=max_candidates, colors=colors, rules=rules,
-                        scheduler=scheduler)
+        gen = generate_on(geometry, count, seed=seed, density=density, require=require, style=style, min_open=min_open,
+                          workers=workers, timeout=timeout, max_candidates=max_candidates, colors=colors, rules=rules,
+                          scheduler=scheduler)
     except ValueError as e:  # a rule that does not fit the size or palette
         raise click.BadParameter(str(e), param_hint="'--rule'") from None
     gen.on_start = batch_started(Bar("generate", False), 0)
@@ -218,19 +222,22 @@ def generate(size: tuple[int, int] | None, shape: Triangle | None, count: int, s
             cls = "line" if r.check is not None and r.check.line_solvable else "search"  # blots may end line-solvability
             meta = tuple((k, cls if k == "class" else v) for k, v in r.puzzle.meta)
             return r.puzzle.replace(meta=meta)
-    written = _write_all(gen, count, out_dir, paths, fmt, _puzzle_json_line, blotter)
-    err(f"generated {written} of {count} puzzles ({w}x{h}{f', {colors} colours' if colors > 1 else ''}, "
+    written = _write_all(gen, count, out_dir, paths, fmt, blotter)
+    canvas = gen.spec.canvas
+    noun = "puzzles" if grid else "triddlers"
+    where = canvas.label if grid else f"{canvas.label}, {canvas.geometry.cell_count} cells"
+    err(f"generated {written} of {count} {noun} ({where}{f', {colors} colours' if colors > 1 else ''}, "
         f"require {require}, style {style}, "
         f"density {density[0]:g}-{density[1]:g}): {_stats_text(gen.stats)}")
     if blot:
         err(f"blotted {hidden} of {numbers} clue numbers ({100 * hidden / numbers if numbers else 0:.1f}%), "
             f"keeping every puzzle {'line-solvable' if require == 'line' else 'unique'}")
     if gen.exhausted:
-        raise CliExit(EXIT_UNKNOWN, f"--max-candidates {max_candidates} ran out before {count} puzzles were accepted")
+        raise CliExit(EXIT_UNKNOWN, f"--max-candidates {max_candidates} ran out before {count} {noun} were accepted")
 
 
 def _write_all(gen: Any, count: int, out_dir: str | None, paths: list[str], fmt: str | None,
-               json_line: Callable[[Any], str], transform: Callable[[Any], Any] | None = None) -> int:
+               transform: Callable[[Any], Any] | None = None) -> int:
     """Write every puzzle ``gen`` gives (after ``transform``): as a file of ``paths`` with
     ``out_dir``, else as a JSON line on stdout; the number written.  Ctrl-C, a file that appeared
     meanwhile or one that cannot be written end the command with its code."""
@@ -243,7 +250,7 @@ def _write_all(gen: Any, count: int, out_dir: str | None, paths: list[str], fmt:
                 p = transform(p)
             with SIGNALS.critical():  # a puzzle is written whole and counted, or not at all
                 if out_dir is None:
-                    click.echo(json_line(p))
+                    click.echo(_puzzle_json_line(p))
                 else:
                     save(p, paths[written], fmt, overwrite=False)
                 written += 1
@@ -264,36 +271,3 @@ def _stats_text(st: Any) -> str:
     return (f"{st.tried} candidates tried, {st.rejected_density} rejected by density, {st.rejected_class} rejected "
             f"by class{f' ({reasons})' if reasons else ''}, acceptance rate {100 * st.acceptance_rate:.1f}%, "
             f"{per} per accepted puzzle, {st.seconds:.2f} s in all")
-
-
-def _generate_triddlers(shape: Triangle, count: int, seed: int, density: tuple[float, float], require: str,
-                        min_open: int, style: str, workers: int, scheduler: str | None, out_dir: str | None,
-                        fmt: str | None, timeout: float, max_candidates: int | None, colors: int, blot: bool,
-                        rules: tuple) -> None:
-    """``generate --shape``: triddlers (:mod:`satnono.lanegen`), written as xml, json or g."""
-    from ..formats import dumps
-    from ..lanegen import generate_lanes, shape_label
-
-    if min_open and require != "search":
-        raise click.UsageError("--min-open applies only to --require search")
-    if fmt is not None and fmt not in _TRIDDLER_FORMATS:
-        raise click.UsageError(f"--format {fmt} cannot hold a triddler; use {', '.join(_TRIDDLER_FORMATS)}")
-    if out_dir is None and fmt is not None and fmt != "json":
-        raise click.UsageError(f"--format {fmt} needs --out (standard output gets JSON lines)")
-    if blot:
-        raise click.UsageError("--blot is for grids (--size) only")
-    if rules:
-        raise click.UsageError("--rule is for grids (--size) only")
-    fmt = fmt or ("xml" if out_dir is not None else "json")
-    paths = _out_paths(out_dir, count, fmt) if out_dir is not None else []
-    gen = generate_lanes(shape, count, seed=seed, density=density, require=require, style=style, min_open=min_open,
-                         workers=workers, timeout=timeout, max_candidates=max_candidates, colors=colors,
-                         scheduler=scheduler)
-    gen.on_start = batch_started(Bar("generate", False), 0)
-    written = _write_all(gen, count, out_dir, paths, fmt,
-                         lambda p: json.dumps(json.loads(dumps(p, "json")), ensure_ascii=False))
-    err(f"generated {written} of {count} triddlers ({shape_label(shape)}, {shape.cell_count} cells"
-        f"{f', {colors} colours' if colors > 1 else ''}, require {require}, style {style}, "
-        f"density {density[0]:g}-{density[1]:g}): {_stats_text(gen.stats)}")
-    if gen.exhausted:
-        raise CliExit(EXIT_UNKNOWN, f"--max-candidates {max_candidates} ran out before {count} triddlers were accepted")
