@@ -244,3 +244,55 @@ def test_a_contradiction_on_an_extra_line_is_the_lanes():
                                "crossing lines")
     res = check(p)
     assert res.status == "none" and res.reason == bad.describe(p)
+
+
+def test_the_summary_lists_open_extra_lines():
+    """An extra line line logic leaves with several placements is listed after the rows and
+    columns, by its name (it is in the JSON's open lines as family "line")."""
+    p = Puzzle.from_clues([[1], [1], [1]], [[1], [1], [1]], rules=(
+        rule_from_json({"rule": "line", "cells": [[0, 0], [0, 1], [1, 1], [2, 2]], "clue": [1]}),))
+    d = diagnose(p)
+    assert "1 extra line: extra line 1 has 4 placements" in render_summary(d)
+    assert {"axis": "line", "index": 0, "clue": [1], "placements": 4, "unknown": 4} in d.as_dict()["open_lines"]
+    assert d.status == "multiple" and len(every_solution(
+        [((1, "#"),)] * 6 + [((1, "#"),)], 3, 3, ".#", [[(0, 0), (0, 1), (1, 1), (2, 2)]])) > 1
+
+
+class Ring:
+    """A rule written outside satnono that is an extra lane (the protocol's ``lane()``): the eight
+    cells around the centre of a 3x3, read clockwise from the top left, with its own clue."""
+
+    name = "ring"
+    cells = ((0, 0), (0, 1), (0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (1, 0))
+
+    def __init__(self, lengths: tuple[int, ...]) -> None:
+        self.lengths = lengths
+
+    def lane(self):
+        from satnono.clues import LineClue
+
+        return self.cells, LineClue(self.lengths, (1,) * len(self.lengths))
+
+    def clauses(self, lit, new_var, state=None):
+        raise AssertionError("a lane is encoded as a lane, not by its rule's clauses")
+
+    def accepts(self, grid):
+        return tuple(n for n, _ in blocks("".join(grid[r][c] for r, c in self.cells))) == self.lengths
+
+
+@pytest.mark.parametrize("lengths, given", [((1, 1), None), ((1, 1), (0, 0)), ((1, 1, 1), None), ((2, 1), None),
+                                            ((3,), None), ((), None)])
+def test_a_rule_written_outside_satnono_can_be_a_lane(lengths, given):
+    """Any rule with ``lane()`` is a lane of the puzzle: settled and counted with the rows and
+    columns (never through its clauses), against enumeration (the six 3x3 permutation matrices,
+    those whose ring has the rule's blocks, and a given black cell)."""
+    p = Puzzle.from_clues([[1]] * 3, [[1]] * 3, rules=(Ring(lengths),))
+    if given is not None:
+        p = p.with_givens({given: 1})
+    assert p.lanes[-1] == Lane(LINE, 0, (0, 1, 2, 5, 8, 7, 6, 3)) and p.cell_rules == ()
+    sols = [g for g in every_solution([((1, "#"),)] * 6, 3, 3, ".#", [])
+            if p.rules[0].accepts(g) and (given is None or g[given[0]][given[1]] == "#")]
+    res = check(p)
+    assert res.status == ("none" if not sols else "unique" if len(sols) == 1 else "multiple")
+    assert count(p).count == len(sols)
+
