@@ -576,3 +576,49 @@ def test_hints_never_decide_a_triddler_verdict(hunch: str, monkeypatch) -> None:
         seen[expect] = seen.get(expect, 0) + 1
     assert seen.get("multiple", 0) >= 10 and seen.get("unique", 0) >= 3, seen
     assert len(hinted) >= sum(seen.values()) // 2  # (most searches take the hints)
+
+
+def test_a_rectangles_extra_line_is_one_more_lane() -> None:
+    """A rectangle's ``line`` rule is a lane of the puzzle: its diagonal cells are in three lanes,
+    the compiled module and the reference agree, and the line's encoded ladder gets phases from
+    its median starts as the rows' and columns' do."""
+    from satnono.cnf.encode import encode
+    from satnono.cnf.ladders import ladders
+    from satnono.model import clues_of_grid
+    from satnono.rules import rule_from_json
+
+    rng = random.Random(3)
+    lines = LineSolver()
+    tried = 0
+    for _ in range(60):
+        if tried == 3:
+            break
+        n = rng.randint(10, 16)
+        grid = ["".join("#" if rng.random() < 0.5 else "." for _ in range(n)) for _ in range(n)]
+        diagonal = "".join(grid[k][k] for k in range(n))
+        spec = {"rule": "line", "cells": [[k, k] for k in range(n)], "clue": list(clues_of_grid((diagonal,))[0][0])}
+        p = Puzzle.from_grid(grid, rules=(rule_from_json(spec),)).replace(goal=None)
+        assert [lane.family for lane in p.lanes].count("line") == 1
+        state = _state(p, True)
+        if not any(state.cell(k, k) is None for k in range(n)):
+            continue
+        hints = beliefs.phase_hints(state)
+        if beliefs._native is not None:
+            native, beliefs._native = beliefs._native, None
+            try:
+                assert beliefs.phase_hints(state) == hints
+            finally:
+                beliefs._native = native
+        medians = hints.by_family["line"][0]
+        assert medians is not None and len(medians) == len(p.lane_clues[-1].lengths)
+        enc = encode(state, lines)
+        lits = set(enc.hint_phases(hints))
+        for family, _index, first, starts in enc.ladder_lines:
+            if family == "line":  # (one line, encoded when it has an open cell)
+                los, his, bases, _ = ladders(first, starts)
+                for j in range(len(starts)):
+                    ladder = range(bases[j] + los[j], bases[j] + his[j])
+                    m = bases[j] + min(max(medians[j], los[j]), his[j])
+                    assert all((x in lits) == (x >= m) and (-x in lits) == (x < m) for x in ladder)
+                tried += 1
+    assert tried == 3
