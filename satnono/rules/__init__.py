@@ -80,5 +80,5 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = ["BuiltinRule", "Givens", "RULES", "Rule", "RuleConflict", "RuleError", "bind", "cut", "describe",
-           "find_rule", "is_lane", "is_lazy", "keep", "lane_of", "name_of", "narrow", "narrows", "rule_from_json", "rule_from_spec", "scopes",
-           "to_json"]
+           "find_rule", "is_lane", "is_lazy", "keep", "lane_of", "name_of", "narrow", "narrows", "rule_from_json",
+           "rule_from_spec", "scopes", "to_json"]

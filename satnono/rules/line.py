@@ -20,7 +20,10 @@ from .common import BuiltinRule, Cell, RuleError, cells_text
 @dataclass(frozen=True)
 class Line(BuiltinRule):
     """The cells ``cells`` (0-based ``(row, col)``, in reading order) read as one line
-    satisfy ``clue``: block lengths, or ``[length, colour]`` pairs in colour."""
+    satisfy ``clue``: block lengths, or ``[length, colour]`` pairs in colour.
+
+    A lane of the puzzle (:meth:`lane`): it has no narrowing, clauses or scope of its own (the
+    base's, which do nothing); the puzzle propagates, encodes and splits it as a lane."""
 
     cells: tuple[Cell, ...]
     clue: tuple[object, ...]
