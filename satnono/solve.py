@@ -24,6 +24,7 @@ Progress = Callable[[str, "float | None"], None]
 if TYPE_CHECKING:  # the CNF and the SAT session are loaded when line logic leaves cells open
     from .cnf.encode import Encoding
     from .lanepuzzle import LanePuzzle
+    from .logic.lanes import LaneState
     from .sat import SatSession
 
 
@@ -119,8 +120,8 @@ HUNCH_UNITS = 30
 HUNCH_ROUNDS = 6
 
 
-def _work(state: GridState) -> float:
-    """Belief propagation's work on this grid, in :data:`TRY_WORK`."""
+def _work(state: GridState | LaneState) -> float:
+    """Belief propagation's work on this puzzle's open lanes, in :data:`TRY_WORK`."""
     from .logic.beliefs import work
 
     return work(state) / TRY_WORK
@@ -130,21 +131,18 @@ def _unit(w: float) -> int:
     return SEARCH_UNIT if w <= 1 else int(SEARCH_UNIT * w ** 0.5)
 
 
-def search_unit(state: GridState) -> int:
-    """The conflicts that stand for the hints' work on this grid (see :data:`SEARCH_UNIT`)."""
+def search_unit(state: GridState | LaneState) -> int:
+    """The conflicts that stand for the hints' work on this puzzle (see :data:`SEARCH_UNIT`)."""
     return _unit(_work(state))
 
 
-def first_try(state: GridState) -> int | None:
-    """Conflicts of plain search before the hints (see :data:`FIRST_TRY`); None (no limit) on a
-    geometry other than the rectangle, whose search takes no hints."""
-    if not isinstance(state, GridState):
-        return None
+def first_try(state: GridState | LaneState) -> int:
+    """Conflicts of plain search before the hints (see :data:`FIRST_TRY`), on any geometry."""
     w = _work(state)
     return FIRST_TRY if w <= 1 else _unit(w)
 
 
-def hunch_budget(state: GridState) -> int:
+def hunch_budget(state: GridState | LaneState) -> int:
     """Conflicts of each round under the hunches (:data:`HUNCH_UNITS` units, at least one)."""
     return max(HUNCH_UNITS * search_unit(state), 1)
 
@@ -292,11 +290,19 @@ def sum_mismatch_reason(puzzle: Puzzle) -> str:
 def totals_reason(puzzle: Puzzle | LanePuzzle) -> str | None:
     """Why the clues of two families of lanes that each hold every cell once (a rectangle's rows
     and columns, a triddler's three families) cannot describe one picture: their totals of some
-    colour differ.  None when they agree."""
+    colour differ; but when a lane's clue cannot fit in it at all, that lane, as line logic names
+    it (the more specific reason, as ``diagnose`` gives it).  None when the totals agree."""
     if isinstance(puzzle, Puzzle):
-        return sum_mismatch_reason(puzzle) if puzzle.sum_mismatch() else None
-    found = puzzle.totals_mismatch()
-    return None if found is None else found[0]
+        why = sum_mismatch_reason(puzzle) if puzzle.sum_mismatch() else None
+    else:
+        found = puzzle.totals_mismatch()
+        why = None if found is None else found[0]
+    if why is None:
+        return None
+    for lane, clue in zip(puzzle.lanes, puzzle.lane_clues):
+        if clue.min_length() > len(lane.cells):
+            return Contradiction(lane.family, lane.index, False).describe(puzzle)
+    return why
 
 
 @dataclass

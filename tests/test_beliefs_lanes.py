@@ -622,3 +622,27 @@ def test_a_rectangles_extra_line_is_one_more_lane() -> None:
                     assert all((x in lits) == (x >= m) and (-x in lits) == (x < m) for x in ladder)
                 tried += 1
     assert tried == 3
+
+
+def test_a_triddlers_hints_only_for_a_first_search_past_the_first_try(monkeypatch):
+    """As on a rectangle: an easy first search never pays for belief propagation; a longer one
+    gets it once, and the verdict is the oracle's (line logic and backtracking)."""
+    from _triddler_oracle import random_puzzle, solve as oracle
+    from satnono.lanes import Triangle
+    from satnono.solve import Checker
+
+    calls: list[int] = []
+    real = beliefs.phase_hints
+
+    def spy(state, rounds=None, deadline=None):  # type: ignore[no-untyped-def]
+        calls.append(state.unknown_count())
+        return real(state, rounds, deadline)
+
+    monkeypatch.setattr(beliefs, "phase_hints", spy)
+    easy, longer = (random_puzzle(random.Random(seed), Triangle.hexagon(5)) for seed in (3, 47))
+    r = Checker().check(easy)
+    assert r.stats.sat_calls == 2 and calls == []
+    assert r.solutions == tuple(oracle(easy))
+    r = Checker().check(longer)
+    assert r.stats.sat_calls == 3 and len(calls) == 1 and calls[0] == r.stats.unknown_after_propagation
+    assert r.solutions == tuple(oracle(longer))

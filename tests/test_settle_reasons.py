@@ -66,3 +66,22 @@ def test_totals_that_a_blot_could_make_agree_are_no_reason():
     blotted = p.replace(clues=(LineClue(first.lengths, first.colors, blots=1), *p.clues[1:]))
     assert blotted.totals_mismatch() is None
     assert check(blotted).status is not Status.NONE
+
+
+@pytest.mark.parametrize("picture", [
+    Puzzle.from_grid(["#.#", ".#.", "#.#"]),
+    LanePuzzle.from_picture(Triangle.hexagon(1), "#..#.#", keep_goal=False),
+], ids=["rectangle", "triddler"])
+def test_a_clue_that_cannot_fit_is_named_before_the_totals_it_breaks(picture):
+    """Both wrong, the lane whose clue cannot fit is the reason (as ``diagnose`` gives it)."""
+    lane = picture.lanes[0]
+    clue = LineClue((len(lane.cells),) * 2, (1, 1))  # two blocks as long as the lane: never fit
+    if isinstance(picture, Puzzle):
+        bad = Puzzle.from_clues([list(clue.lengths)] + [list(r) for r in picture.rows[1:]],
+                                [list(c) for c in picture.columns])
+    else:
+        bad = picture.replace(clues=(clue, *picture.clues[1:]))
+    res = check(bad)
+    assert res.status is Status.NONE
+    assert res.reason.startswith(f"row 1: clue {len(lane.cells)} {len(lane.cells)} needs ")
+    assert diagnose(bad).reason == res.reason
