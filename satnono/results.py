@@ -7,6 +7,7 @@ JSON shows the word.  :class:`Limits` is what one settle may spend, as one value
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from enum import Enum
 
@@ -64,18 +65,40 @@ class Status(str, Enum):
 class Limits:
     """What one settle may spend (None: no bound): ``Limits(timeout=5)``, five seconds from
     when it starts; ``Limits(deadline=d)``, until the monotonic time ``d`` (a caller's own
-    deadline, shared by several steps).  With both, the earlier ends the run.
+    deadline, shared by several steps).  With both, the earlier ends the run.  ``jobs``: how
+    many searches of the puzzle may run at once, each in its own process (a portfolio,
+    :mod:`satnono.portfolio`); ``"auto"``, one per core this process may use.
 
     >>> Limits(timeout=5).deadline_from(100.0), Limits(deadline=90.0, timeout=5).deadline_from(100.0)
     (105.0, 90.0)
     >>> Limits().deadline_from(100.0) is None
     True
+    >>> Limits(jobs=3).until(7.0)
+    Limits(timeout=None, deadline=7.0, jobs=3)
+    >>> Limits(jobs=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: jobs must be a whole number of at least 1 or 'auto', not 0
     """
 
     timeout: float | None = None
     """Seconds, from the start of the run."""
     deadline: float | None = None
     """A :func:`time.monotonic` time the run must end by."""
+    jobs: int | str = 1
+    """Searches of one puzzle at once: 1 (one search in this process, deterministic), N, or ``"auto"``."""
+
+    def __post_init__(self) -> None:
+        if self.jobs != "auto" and (type(self.jobs) is not int or self.jobs < 1):
+            raise ValueError(f"jobs must be a whole number of at least 1 or 'auto', not {self.jobs!r}")
+
+    def job_count(self) -> int:
+        """The number of searches ``jobs`` stands for (``"auto"``: the cores this process may use)."""
+        return self.jobs if isinstance(self.jobs, int) else auto_jobs()
+
+    def until(self, deadline: float | None) -> Limits:
+        """The same jobs until the monotonic ``deadline`` (a step of a longer run)."""
+        return Limits(deadline=deadline, jobs=self.jobs)
 
     def deadline_from(self, start: float) -> float | None:
         """The monotonic time the run must end by when it starts at ``start`` (None: never)."""
@@ -83,3 +106,12 @@ class Limits:
             return self.deadline
         end = start + self.timeout
         return end if self.deadline is None else min(end, self.deadline)
+
+
+def auto_jobs() -> int:
+    """The cores this process may run on (its CPU affinity; the machine's count where that is
+    not known): what ``jobs="auto"`` stands for."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1

@@ -251,6 +251,12 @@ class SatSession:
         if self.name == "cadical195" and not self._abandoned:
             self._solver.configure(CADICAL_PROOF_OPTIONS)
 
+    def configure(self, options: dict[str, int]) -> None:
+        """Set CaDiCaL ``options`` (by CaDiCaL's names; a portfolio member's, :class:`satnono.solve.Member`);
+        other back ends are left as they are."""
+        if self.name == "cadical195" and not self._abandoned:
+            self._solver.configure(options)
+
     def set_phases(self, literals: Sequence[int]) -> None:
         if self._abandoned:
             return
@@ -754,6 +760,12 @@ atexit.register(_LATE.at_exit)
 def free_deferred() -> None:
     """Free the solvers whose sessions were closed with ``defer`` (and whatever else is due)."""
     _LATE.reap()
+
+
+def forget_inherited() -> None:
+    """In a forked child: forget the solvers and timers the parent was keeping to free later (they
+    are the parent's; the child's copies go with the child, which ends without freeing anything)."""
+    _LATE.at_exit()
 
 
 def _forget_native(solver: object) -> None:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # the CNF and the SAT session are loaded when line logic leav
     from .cnf.encode import Encoding
     from .lanepuzzle import LanePuzzle
     from .logic.lanes import LaneState
+    from .portfolio import Portfolio
     from .sat import SatSession
 
 
@@ -74,6 +75,11 @@ class CheckResult:
     """Why, for ``none``, ``unknown`` and ``error``."""
     seconds: float = 0.0
     stats: Stats = field(default_factory=Stats)
+    cpu_seconds: float | None = None
+    """CPU seconds of the settle, its portfolio's processes included; measured only when it was
+    allowed more than one job (None with ``jobs=1``: ``seconds`` is then its one measure)."""
+    jobs: int = 1
+    """The searches that ran at once (a portfolio's members; 1 when no portfolio was needed)."""
 
 
 #: Conflicts of the first search before it takes the phases of belief propagation
@@ -323,6 +329,8 @@ class Settlement:
     first solution."""
     first_model: list[int] | None = None
     """The SAT model of the first solution."""
+    outcome: Outcome | None = None
+    """What the SAT search found (None when it did not run), with a portfolio's figures."""
 
     def close(self) -> None:
         if self.sat is not None:
@@ -363,7 +371,8 @@ class Checker:
     """
 
     def __init__(self, solver: str = DEFAULT_SOLVER, line_solver: LineSolver | None = None,
-                 max_memory: int | None | str = "auto", progress: Progress | None = None) -> None:
+                 max_memory: int | None | str = "auto", progress: Progress | None = None,
+                 portfolio: Portfolio | None = None) -> None:
         self.solver = solver
         self.lines = line_solver or LineSolver()
         #: The memory one settle may take, in bytes (None: no limit; ``"auto"``: the limit in force,
@@ -374,6 +383,15 @@ class Checker:
         #: ``"hints"``, ``"search"``, ``"proof"``) and how far it is (a share from 0 to 1, or None):
         #: the command line shows it on a terminal.
         self.progress = progress
+        #: Where the searches of a settle allowed several jobs run (:class:`satnono.portfolio.Portfolio`;
+        #: None: processes forked on this machine).  A Dask cluster: :class:`satnono.batch.dask.DaskPortfolio`.
+        self.portfolio = portfolio
+        #: How the one search of a settle goes on after the first try (:class:`Member`: a portfolio
+        #: member's configuration; ``Member()``, the default, is the search of ``jobs=1``).
+        self.member = Member()
+        #: Called with a first solution when the search finds it and goes on (a portfolio member
+        #: tells its parent: :mod:`satnono.portfolio`).
+        self.on_first: Callable[[Grid], None] | None = None
         self._deferred = False  # a session was closed with ``defer``: free it before the next settle
 
     def propagate(self, puzzle: Puzzle | LanePuzzle, deadline: float | None = None):
@@ -390,10 +408,13 @@ class Checker:
         if done % 64 == 0 and self.progress is not None:
             self.progress("encoding", done / total)
 
-    def _too_big(self, state: GridState, flat: bool, deadline: float | None = None) -> str | None:
+    def _too_big(self, state: GridState, flat: bool, deadline: float | None = None, copies: int = 1,
+                 sizes: dict | None = None) -> str | None:
         """Why the CNF of ``state``'s open cells would take more memory than :attr:`max_memory`
         allows (None when it fits).  A bound from the grid's size alone spares the estimate on
-        every grid that cannot come near the limit (the tournament's, up to about 100x100)."""
+        every grid that cannot come near the limit (the tournament's, up to about 100x100).
+        ``copies``: that many solvers hold it at once (a portfolio's); ``sizes`` keeps the
+        estimate for the next call."""
         from .memory import current, format_size  # (with the CNF: a line-solvable puzzle never needs them)
 
         limit = current() if isinstance(self.max_memory, str) else self.max_memory
@@ -411,25 +432,28 @@ class Checker:
         else:
             steps = sum((len(lane.cells) + 1) ** 2 for lane in p.lanes) // 2
         most = steps * (2 if p.has_blots else 1) + _cell_count(p) * k  # ladder steps
-        if memory_needed(most, (4 + k) * most, lists=not flat) <= limit:
+        if memory_needed(most, (4 + k) * most, lists=not flat) * copies <= limit:
             return None
-        nvars, nclauses = estimate(state, self.lines, deadline)
+        sizes = {} if sizes is None else sizes
+        if "estimate" not in sizes:
+            sizes["estimate"] = estimate(state, self.lines, deadline)
+        nvars, nclauses = sizes["estimate"]
         need = memory_needed(nvars, nclauses, lists=not flat)
-        if need <= limit:
+        if need * copies <= limit:
             return None
         return (f"not encoded: the SAT encoding of the {state.unknown_count():,} cells line logic left open would "
                 f"need about {format_size(need)} ({nvars:,} variables, {nclauses:,} clauses), more than the "
                 f"memory limit of {format_size(limit)} (--max-memory to raise it)")
 
-    def check(self, puzzle: Puzzle | LanePuzzle, timeout: float | None = None) -> CheckResult:
+    def check(self, puzzle: Puzzle | LanePuzzle, timeout: float | None = None, jobs: int | str = 1) -> CheckResult:
         """Settle ``puzzle``: unique, multiple (two solutions), none or unknown (timeout).
 
         Cells revealed to the player are the puzzle's givens (``puzzle.with_givens(...)``).  A
         puzzle of another geometry (:class:`~satnono.lanepuzzle.LanePuzzle`, e.g. a triddler) is
         settled by the same pipeline over its lanes; its solutions are pictures (one palette
-        character a cell) and ``diff`` holds cell numbers.
+        character a cell) and ``diff`` holds cell numbers.  ``jobs``: as :attr:`Limits.jobs`.
         """
-        return self.settle(puzzle, limits=Limits(timeout)).result
+        return self.settle(puzzle, limits=Limits(timeout, jobs=jobs)).result
 
     def settle(self, puzzle: Puzzle | LanePuzzle, start: Start | None = None, limits: Limits = Limits(), *,
                solutions: int = 2, keep_open: bool = False) -> Settlement:
@@ -450,6 +474,16 @@ class Checker:
         at the first solution (``unknown`` unless line logic alone settled the puzzle; the
         solution is in ``result.solutions``).  ``keep_open``: leave the SAT session open in the
         :class:`Settlement` for the caller to go on with.
+
+        ``limits.jobs`` above 1: where the SAT search may take long (after a short first try),
+        that many searches of the same CNF, each configured its own way (:class:`Member`; the
+        first is the one search of ``jobs=1``), run at once in processes of their own
+        (:mod:`satnono.portfolio`, or a Dask cluster: :attr:`portfolio`), and the first to
+        answer wins: the same verdict, but for a puzzle with several solutions maybe another
+        second solution.  Fewer run when their copies of the solver would not fit in
+        :attr:`max_memory`.  With ``keep_open`` this process's session takes the winner's first
+        solution as known (blocked, when the winner went on to a second search).  The result's
+        ``cpu_seconds`` counts every process.
         """
         if self._deferred:  # a settle that ran out of time left its solver to free: now, before the clock starts
             from .sat import free_deferred
@@ -463,10 +497,17 @@ class Checker:
         stats = Stats(cells=_cell_count(puzzle))
         calls0 = self.lines.calls
         out = Settlement(CheckResult(puzzle, Status.UNKNOWN))
+        members = limits.job_count()
+        measured = members > 1  # (with one job, the CPU is not measured: the result is as it always was)
+        cpu0 = time.process_time() if measured else 0.0
+        found: Outcome | None = None  # a portfolio's answer (its winner's)
 
         def done(status: Status, **kw) -> Settlement:
             stats.line_calls = self.lines.calls - calls0
             out.result = CheckResult(puzzle, status, stats=stats, seconds=time.monotonic() - t0, **kw)
+            if measured:
+                out.result.cpu_seconds = time.process_time() - cpu0 + ((found.cpu or 0.0) if found is not None else 0.0)
+                out.result.jobs = found.members if found is not None else 1
             return out
 
         # "cells left after line logic" means one thing everywhere (check, diagnose): the cells
@@ -513,6 +554,11 @@ class Checker:
         flat = feeds_flat(self.solver) and cnf_encode.takes_flat(puzzle)
         try:
             too_big = self._too_big(state, flat, deadline)
+            sizes: dict = {}
+            # a portfolio's members each hold a copy of the solver, beside this process's: fewer
+            # members where the copies would not fit
+            while too_big is None and members > 1 and self._too_big(state, flat, deadline, members + 1, sizes):
+                members -= 1
         except Deadline:
             too_big = "timed out while estimating the size of the SAT encoding"
         if too_big is not None:
@@ -535,61 +581,33 @@ class Checker:
         if enc.unsat:
             sat.close()
             return done(Status.NONE, reason="no solution: the remaining constraints are contradictory")
-        hinted = False  # whether the ladders have forced phases from belief propagation
+        search = _Search(self, puzzle, state, enc, sat, stats, deadline, solutions)
         try:
-            if known is not None:  # a solution known beforehand: only a second one is sought
-                s1 = known
-                model = enc.model_of(s1, puzzle.chars)
-                late = "timed out before proving the known solution unique"
-            else:
-                # A short first search with CaDiCaL's own phases settles most puzzles; one that
-                # needs more goes on from where belief propagation between the lines puts the
-                # solutions (Knotty: 150 s -> under 0.2 s; tournament puzzles about half the
-                # conflicts), which would cost more than it saves on the easy ones.
-                # From there it first assumes the surest of the hints (:data:`HUNCH_SHARE`).
-                self._note("search", None)
-                first = solve_keeping_rules(sat, state, enc, deadline, stats, budget=first_try(state))
-                if first is None and sat.out_of_budget:
-                    from .logic.beliefs import phase_hints
+            outcome = search.start(known, parts=members > 1)
+            if outcome is None and members > 1:
+                from .portfolio import run_portfolio
 
-                    self._note("hints", None)
-                    try:
-                        hints = phase_hints(state, deadline=deadline)
-                        sat.guide(enc.hint_phases(hints))
-                        hinted = True
-                        hunches = enc.hunches(hints, HUNCH_SHARE)
-                        self._note("search", None)
-                        first = solve_on_hunches(sat, state, enc, hunches, hunch_budget(state), deadline, stats)
-                    except Deadline:
-                        first = None
-                if first is None:
-                    return done(Status.UNKNOWN, reason="timed out before a first solution was found")
-                if not first:
-                    return done(Status.NONE, reason="no solution (proved by SAT search after line propagation)")
-                grid, model = first
-                out.first_model = model
-                s1 = verified(puzzle, grid)
-                if solutions < 2:
-                    return done(Status.UNKNOWN, solutions=(s1,), reason="stopped at the first solution")
-                late = "found a solution, but timed out before proving it unique"
-            self._note("proof", None)
-            sat.add_clause(enc.blocking_clause(model))
-            # Search next to the first solution: second solutions usually differ in few cells;
-            # with the solver set for a proof, as most of the time there is none.  After hints,
-            # the ladders' phases too (left at the hints, they cost a 36x40 two-colour picture
-            # 100,000 conflicts for a second solution one conflict away).
-            sat.guide(enc.phases(model, with_ladders=hinted))
-            sat.for_proof()
-            second = solve_keeping_rules(sat, state, enc, deadline, stats)
-            if second is None:
-                return done(Status.UNKNOWN, solutions=(s1,), reason=late)
-            if not second:
-                return done(Status.UNIQUE, solutions=(s1,))
-            s2 = verified(puzzle, second[0])
-            return done(Status.MULTIPLE, solutions=(s1, s2), diff=solutions_differ(s1, s2))
+                found = outcome = run_portfolio(search, members, self.portfolio)
+            elif outcome is None:
+                outcome = search.finish()
+            out.first_model = search.first_model
+            out.outcome = outcome
+            if found is not None and search.s1 is None and found.solutions:
+                # a member found the first solution: this process's session takes it as known
+                out.first_model = enc.model_of(found.solutions[0], puzzle.chars)
+                if found.proving and keep_open:
+                    sat.add_clause(enc.blocking_clause(out.first_model))
+            elif found is not None and found.proving and keep_open:
+                assert search.model is not None
+                sat.add_clause(enc.blocking_clause(search.model))  # (as the members did before their proof)
+            s = outcome.solutions
+            diff = solutions_differ(s[0], s[1]) if len(s) == 2 else ()
+            return done(outcome.status, solutions=s, diff=diff, reason=outcome.reason)
         finally:
-            stats.sat_calls = sat.calls
-            stats.conflicts = sat.conflicts
+            stats.sat_calls = sat.calls if found is None else found.sat_calls
+            stats.conflicts = sat.conflicts if found is None else found.conflicts
+            if found is not None:
+                stats.cuts = found.cuts
             if keep_open and (out.first_model is not None or known is not None):
                 out.sat = sat
             else:  # (past the deadline: the answer first, the freeing later)
@@ -598,9 +616,196 @@ class Checker:
                 self._deferred = self._deferred or overdue
 
 
+@dataclass(frozen=True)
+class Member:
+    """How one search of a portfolio (:mod:`satnono.portfolio`) goes on from where the searches
+    part (:attr:`_Search.stage`); ``Member()`` goes on exactly as the one search of ``jobs=1``.
+
+    >>> Member().options, Member(hints="opposite").hunches
+    ((), True)
+    """
+
+    options: tuple[tuple[str, int], ...] = ()
+    """CaDiCaL options set when the member starts, on top of :data:`satnono.sat.CADICAL_OPTIONS`."""
+    hints: str = "beliefs"
+    """After the first try: ``"beliefs"`` (the phases of belief propagation, as ``jobs=1``),
+    ``"opposite"`` (their opposite) or ``"none"`` (CaDiCaL's own phases, no hunches)."""
+    hunches: bool = True
+    """With the hints: first assume the surest of them (:data:`HUNCH_SHARE`), as ``jobs=1``."""
+    proof_options: tuple[tuple[str, int], ...] = ()
+    """CaDiCaL options for the second search, on top of :data:`satnono.sat.CADICAL_PROOF_OPTIONS`."""
+    near: bool = True
+    """The second search starts from the first solution's phases (as ``jobs=1``), else from its own."""
+
+
+@dataclass
+class Outcome:
+    """What the SAT part of a settle found (picklable: a portfolio member's answer)."""
+
+    status: Status
+    solutions: tuple[Grid, ...] = ()
+    reason: str | None = None
+    sat_calls: int = 0
+    conflicts: int = 0
+    cuts: int = 0
+    proving: bool = False
+    """The search went past its first solution (a blocking clause, a second search)."""
+    final: bool = True
+    """An answer (False: the search ran out of time)."""
+    cpu: float | None = None
+    """CPU seconds of the whole portfolio, its members' included (set by :mod:`satnono.portfolio`)."""
+    members: int = 1
+    """Searches that ran (a portfolio's members)."""
+    winner: int | None = None
+    """The member whose answer this is."""
+
+
+class _Search:
+    """The SAT part of one settle, in the order :meth:`Checker.settle` runs it: :meth:`start`
+    (up to where the next call may be long: before an unbounded first search, after a first
+    try that ran out of conflicts, before the second search), then :meth:`finish`.  A
+    portfolio (:mod:`satnono.portfolio`) runs :meth:`finish` in each of its members, each
+    under its own :class:`Member`, from :attr:`stage` on."""
+
+    def __init__(self, checker: Checker, puzzle: Puzzle | LanePuzzle, state: GridState, enc: Encoding,
+                 sat: SatSession, stats: Stats, deadline: float | None, solutions: int) -> None:
+        self.checker = checker
+        self.puzzle = puzzle
+        self.state = state
+        self.enc = enc
+        self.sat = sat
+        self.stats = stats
+        self.deadline = deadline
+        self.solutions = solutions
+        self.member = checker.member
+        self.known: Grid | None = None
+        """The solution known beforehand (:attr:`Start.known`, the goal), if any."""
+        self.stage = ""
+        """Where :meth:`finish` goes on: ``"first"`` (an unbounded first search), ``"hints"`` (the
+        search from the hints after the first try) or ``"proof"`` (the second search)."""
+        self.hinted = False  # whether the ladders have forced phases from belief propagation
+        self.s1: Grid | None = None
+        self.model: list[int] | None = None
+        self.first_model: list[int] | None = None
+        self.late = ""
+        self.on_first: Callable[[Grid], None] | None = checker.on_first
+        """Called with the first solution when it is found (a portfolio member tells its parent)."""
+
+    def _outcome(self, status: Status, solutions: tuple[Grid, ...] = (), reason: str | None = None,
+                 final: bool = True) -> Outcome:
+        return Outcome(status, solutions, reason, self.sat.calls, self.sat.conflicts, self.stats.cuts,
+                       proving=self.stage == "proof", final=final)
+
+    def start(self, known: Grid | None, parts: bool = False) -> Outcome | None:
+        """The search up to :attr:`stage`: an answer, or None when :meth:`finish` is to go on.
+        ``parts``: stop before an unbounded first search too (searches part there)."""
+        self.known = known
+        if known is not None:  # a solution known beforehand: only a second one is sought
+            self.s1 = known
+            self.model = self.enc.model_of(known, self.puzzle.chars)
+            self.late = "timed out before proving the known solution unique"
+            self.stage = "proof"
+            return None
+        # A short first search with CaDiCaL's own phases settles most puzzles; one that
+        # needs more goes on from where belief propagation between the lines puts the
+        # solutions (Knotty: 150 s -> under 0.2 s; tournament puzzles about half the
+        # conflicts), which would cost more than it saves on the easy ones.
+        # From there it first assumes the surest of the hints (:data:`HUNCH_SHARE`).
+        self.checker._note("search", None)
+        budget = first_try(self.state)
+        if budget is None and parts:
+            self.stage = "first"
+            return None
+        first = solve_keeping_rules(self.sat, self.state, self.enc, self.deadline, self.stats, budget=budget)
+        if first is None and self.sat.out_of_budget:
+            self.stage = "hints"
+            return None
+        return self._first(first)
+
+    def finish(self) -> Outcome:
+        """The rest of the search, from :attr:`stage`, as :attr:`member` says."""
+        sat, m = self.sat, self.member
+        if m.options:
+            sat.configure(dict(m.options))
+        if self.stage == "first":
+            found = self._first(solve_keeping_rules(sat, self.state, self.enc, self.deadline, self.stats))
+            if found is not None:
+                return found
+        elif self.stage == "hints":
+            found = self._first(self._hinted())
+            if found is not None:
+                return found
+        return self._proof()
+
+    def _hinted(self):  # type: ignore[no-untyped-def]
+        """The first search after the try, from the hints (as :attr:`member` says)."""
+        sat, state, enc, m = self.sat, self.state, self.enc, self.member
+        if m.hints == "none":
+            self.checker._note("search", None)
+            return solve_keeping_rules(sat, state, enc, self.deadline, self.stats)
+        from .logic.beliefs import phase_hints
+
+        self.checker._note("hints", None)
+        try:
+            hints = phase_hints(state, deadline=self.deadline)
+            phases = enc.hint_phases(hints)
+            sat.guide(phases if m.hints == "beliefs" else [-x for x in phases])
+            self.hinted = True
+            self.checker._note("search", None)
+            if not m.hunches:
+                return solve_keeping_rules(sat, state, enc, self.deadline, self.stats)
+            hunches = enc.hunches(hints, HUNCH_SHARE)
+            if m.hints == "opposite":
+                hunches = [-x for x in hunches]
+            return solve_on_hunches(sat, state, enc, hunches, hunch_budget(state), self.deadline, self.stats)
+        except Deadline:
+            return None
+
+    def _first(self, first) -> Outcome | None:  # type: ignore[no-untyped-def]
+        """After the first search: an answer, or None with :attr:`stage` the proof."""
+        if first is None:
+            return self._outcome(Status.UNKNOWN, reason="timed out before a first solution was found", final=False)
+        if not first:
+            return self._outcome(Status.NONE, reason="no solution (proved by SAT search after line propagation)")
+        grid, self.model = first
+        self.first_model = self.model
+        s1 = self.s1 = verified(self.puzzle, grid)
+        if self.solutions < 2:
+            return self._outcome(Status.UNKNOWN, (s1,), "stopped at the first solution")
+        if self.on_first is not None:
+            self.on_first(s1)
+        self.late = "found a solution, but timed out before proving it unique"
+        self.stage = "proof"
+        return None
+
+    def _proof(self) -> Outcome:
+        """The second search, next to the first solution: none (unique), another (multiple), or out of time."""
+        sat, enc, m = self.sat, self.enc, self.member
+        assert self.s1 is not None and self.model is not None
+        s1 = self.s1
+        self.checker._note("proof", None)
+        sat.add_clause(enc.blocking_clause(self.model))
+        # Search next to the first solution: second solutions usually differ in few cells;
+        # with the solver set for a proof, as most of the time there is none.  After hints,
+        # the ladders' phases too (left at the hints, they cost a 36x40 two-colour picture
+        # 100,000 conflicts for a second solution one conflict away).
+        if m.near:
+            sat.guide(enc.phases(self.model, with_ladders=self.hinted))
+        sat.for_proof()
+        if m.proof_options:
+            sat.configure(dict(m.proof_options))
+        second = solve_keeping_rules(sat, self.state, enc, self.deadline, self.stats)
+        if second is None:
+            return self._outcome(Status.UNKNOWN, (s1,), self.late, final=False)
+        if not second:
+            return self._outcome(Status.UNIQUE, (s1,))
+        return self._outcome(Status.MULTIPLE, (s1, verified(self.puzzle, second[0])))
+
+
 def check(puzzle: Puzzle | LanePuzzle, timeout: float | None = None,
-          solver: str = DEFAULT_SOLVER) -> CheckResult:
-    """Settle one puzzle (of any geometry: :meth:`Checker.check`).  See :class:`Checker` for batches.
+          solver: str = DEFAULT_SOLVER, jobs: int | str = 1) -> CheckResult:
+    """Settle one puzzle (of any geometry: :meth:`Checker.check`).  See :class:`Checker` for batches;
+    ``jobs``: searches at once, each in its own process (:attr:`~satnono.results.Limits.jobs`).
 
     >>> from satnono.model import Puzzle
     >>> check(Puzzle.from_grid(["#.", ".#"])).status.value
@@ -608,4 +813,4 @@ def check(puzzle: Puzzle | LanePuzzle, timeout: float | None = None,
     >>> check(Puzzle.from_grid(["#.", ".#"]).with_givens({(0, 0): True})).status.value
     'unique'
     """
-    return Checker(solver).check(puzzle, timeout)
+    return Checker(solver).check(puzzle, timeout, jobs)
