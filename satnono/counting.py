@@ -428,7 +428,7 @@ def count(
                 status = MULTIPLE if n >= 2 else UNKNOWN
         return CountResult(puzzle, n, is_exact, status, seconds=time.monotonic() - t0, **kw)
 
-    st = Checker(solver, lines).settle(puzzle, limits=Limits(deadline=deadline), solutions=1, keep_open=True)
+    st = Checker(solver, lines).settle(puzzle, limits=limits.until(deadline), solutions=1, keep_open=True)
     res = st.result
     if st.sat is None:  # settled (or stopped) before a SAT solution was at hand
         if res.status is Status.UNIQUE:
