@@ -97,7 +97,32 @@ def verdict_text(res: CheckResult) -> str:
         text = f"unknown: {res.reason}"
     else:
         text = f"error: {res.reason}"
-    return f"{text}  [{size}, {res.stats.unknown_after_propagation} cells left after line logic, {res.seconds:.3f} s]"
+    return f"{text}  [{size}, {res.stats.unknown_after_propagation} cells left after line logic, {times_text(res)}]"
+
+
+def times_text(res: Any) -> str:
+    """A result's wall seconds, and its CPU seconds when they were measured (``--jobs``): ``1.234 s``,
+    ``1.234 s, 2.401 s CPU over 2 searches``."""
+    text = f"{res.seconds:.3f} s"
+    cpu = getattr(res, "cpu_seconds", None)
+    if cpu is not None:
+        jobs = getattr(res, "jobs", 1)
+        text += f", {cpu:.3f} s CPU" + (f" over {jobs} searches" if jobs > 1 else "")
+    return text
+
+
+def with_cpu(d: dict[str, Any], res: Any) -> dict[str, Any]:
+    """``d`` with the result's CPU seconds and searches after its ``seconds``, when they were measured."""
+    cpu = getattr(res, "cpu_seconds", None)
+    if cpu is None:
+        return d
+    out: dict[str, Any] = {}
+    for key, value in d.items():
+        out[key] = value
+        if key == "seconds":
+            out["cpu_seconds"] = round(cpu, 6)
+            out["jobs"] = getattr(res, "jobs", 1)
+    return out
 
 
 def result_dict(res: CheckResult, file: str, index: int | None) -> dict[str, Any]:
@@ -124,6 +149,7 @@ def result_dict(res: CheckResult, file: str, index: int | None) -> dict[str, Any
             "stats": res.stats.as_dict(),
         }
     )
+    d = with_cpu(d, res)
     if p.has_blots:  # the clues, "?" for a blot (the JSON reader reads them back), and the lengths found
         from .formats.jsonfmt import clue_json
 
@@ -168,9 +194,10 @@ def error_dict(file: str, index: int | None, message: str) -> dict[str, Any]:
 # --- count, classify, fix, explain (the text the commands print) ------------------------------
 
 
-def count_dict(res: Any, file: str, index: int | None) -> dict[str, Any]:
+def count_dict(res: Any, file: str, index: int | None, cpu: float | None = None) -> dict[str, Any]:
     """The JSON object of one counted puzzle (``satnono count --json``); a puzzle of another
-    geometry has its ``geometry`` and ``cells`` instead of width and height."""
+    geometry has its ``geometry`` and ``cells`` instead of width and height; ``cpu_seconds`` after
+    ``seconds`` when ``cpu`` was measured (``--jobs``)."""
     p = res.puzzle
     d: dict[str, Any] = {"file": file}
     if index is not None:
@@ -183,13 +210,15 @@ def count_dict(res: Any, file: str, index: int | None) -> dict[str, Any]:
         "line_solvable": res.line_solvable,
         "unknown_after_propagation": res.unknown_after_propagation,
         "components": [c.as_dict() for c in res.components],
-        "seconds": round(res.seconds, 6), "reason": res.reason,
+        "seconds": round(res.seconds, 6), **({} if cpu is None else {"cpu_seconds": round(cpu, 6)}),
+        "reason": res.reason,
     })
     return d
 
 
-def count_text(res: Any) -> str:
-    """A count in words, e.g. ``2 solutions  [0.001 s]``, with its components when there are several."""
+def count_text(res: Any, cpu: float | None = None) -> str:
+    """A count in words, e.g. ``2 solutions  [0.001 s]``, with its components when there are several
+    (and the CPU seconds, ``cpu``, when they were measured: ``--jobs``)."""
     n = f"{res.count:,}"
     noun = "solution" if res.count == 1 else "solutions"
     text = f"{n} {noun}" if res.exact else f"at least {n} {noun} (a lower bound: {res.reason})"
@@ -203,7 +232,7 @@ def count_text(res: Any) -> str:
             f"{c.size} cells: {'' if c.exact else '>= '}{c.count:,} ({c.method})" for c in comps[:8])
         more = f", ... {len(comps) - 8} more" if len(comps) > 8 else ""
         text += f"  [{len(comps)} independent component{'s' if len(comps) != 1 else ''}: {shown}{more}]"
-    return f"{text}  [{res.seconds:.3f} s]"
+    return f"{text}  [{res.seconds:.3f} s{'' if cpu is None else f', {cpu:.3f} s CPU'}]"
 
 
 def classify_text(rec: dict[str, Any]) -> str:
@@ -392,7 +421,7 @@ def lane_verdict_text(res: Any) -> str:
     else:
         text = f"{st.value}: {res.reason}"
     return (f"{text}  [{shape_text(res.puzzle.geometry)}, {res.stats.unknown_after_propagation} cells left after "
-            f"line logic, {res.seconds:.3f} s]")
+            f"line logic, {times_text(res)}]")
 
 
 def lane_blot_lengths(puzzle: Any, cells: str) -> list[tuple[str, int, int, int]]:
@@ -440,6 +469,7 @@ def lane_result_dict(res: Any, file: str, index: int | None) -> dict[str, Any]:
         "seconds": round(res.seconds, 6),
         "stats": res.stats.as_dict(),
     })
+    d = with_cpu(d, res)
     if p.has_blots:
         from .formats.jsonfmt import clue_json
 
