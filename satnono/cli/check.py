@@ -20,6 +20,7 @@ from .options import (
     force_option,
     format_option,
     grade_option,
+    jobs_option,
     json_option,
     picture_outputs,
     png_option,
@@ -29,6 +30,7 @@ from .options import (
     solver_option,
     svg_option,
     max_memory_option,
+    no_jobs_with_workers,
     timeout_option,
     workers_option,
 )
@@ -46,6 +48,7 @@ from .options import (
 @progress_option
 @workers_option()
 @scheduler_option
+@jobs_option()
 @click.option("--certify", "certify_dir", metavar="DIR", default=None,
               help="Also write a certificate of each verdict into DIR, one directory per puzzle named after "
                    "its file (NAME, or NAME#k for the k-th puzzle of a file): the puzzle, its reference CNF, "
@@ -55,8 +58,8 @@ from .options import (
                    "user-written rule) is one line on stderr and exit 6.")
 @force_option("With --certify: replace existing certificates.")
 def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver: str, as_json: bool,
-          grade: bool, progress: bool | None, workers: int, scheduler: str | None, certify_dir: str | None,
-          force: bool) -> None:
+          grade: bool, progress: bool | None, workers: int, scheduler: str | None, jobs: int | str,
+          certify_dir: str | None, force: bool) -> None:
     """Print a verdict for every puzzle: unique (line-solvable or not), multiple, none or unknown.
 
     With --grade each puzzle is also graded as 'satnono explain' grades it
@@ -73,15 +76,23 @@ def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
     seconds, stats; a puzzle with blotted clues adds rows and columns, its
     clues with "?" for a blot, and blots, the lengths the first solution
     shows: [{"axis", "index", "block", "length"}, ...] 0-based).
+
+    With --jobs other than 1 the times shown are wall seconds and the CPU seconds
+    of every process the puzzle took (in --json: seconds, cpu_seconds, and jobs,
+    the searches that ran); with --scheduler, each puzzle's searches run on the
+    Dask cluster, one puzzle after the other.
     """
+    no_jobs_with_workers(jobs, workers)
     if certify_dir is not None:
         if grade:
             raise click.UsageError("--certify and --grade do not go together")
+        if jobs != 1:
+            raise click.UsageError("--certify and --jobs do not go together (a certificate's proof comes from one search)")
         from .certify import certify_files
 
         done(certify_files(files, certify_dir, force, fmt, timeout, solver, as_json, progress, workers, scheduler))
         return
-    done(check_files(files, fmt, timeout, solver, as_json, grade, progress, workers, scheduler))
+    done(check_files(files, fmt, timeout, solver, as_json, grade, progress, workers, scheduler, jobs))
 
 
 @click.command(epilog=EXIT_HELP)
@@ -98,8 +109,9 @@ def check(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
 @cell_option
 @force_option("Overwrite the --svg/--png files if they exist.")
 @grade_option
+@jobs_option()
 def solve(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver: str, as_json: bool, ascii_: bool,
-          svg_out: str | None, png_out: str | None, cell: int, force: bool, grade: bool) -> None:
+          svg_out: str | None, png_out: str | None, cell: int, force: bool, grade: bool, jobs: int | str) -> None:
     """Print the solution of every puzzle; for an ambiguous puzzle also a second
     solution with the cells that differ marked.
 
@@ -113,7 +125,7 @@ def solve(files: tuple[str, ...], fmt: str | None, timeout: float | None, solver
     outputs = picture_outputs(svg_out, png_out, force)
     if outputs and len(files) != 1:
         raise click.UsageError("--svg/--png draw one puzzle: give one FILE")
-    done(solve_files(files, fmt, timeout, solver, as_json, ascii_, tuple(outputs), cell, force, grade))
+    done(solve_files(files, fmt, timeout, solver, as_json, ascii_, tuple(outputs), cell, force, grade, jobs))
 
 
 def _to_help() -> str:

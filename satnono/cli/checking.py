@@ -43,14 +43,22 @@ STATUS_EXIT = {
 
 
 def run_checks(files, fmt, timeout, solver, emit: Emit, bar: Bar, checker: Checker | None = None,
-               workers: int = 1, scheduler: str | None = None, graded: bool = False) -> int:
+               workers: int = 1, scheduler: str | None = None, graded: bool = False, jobs: int | str = 1) -> int:
     """Check every puzzle of ``files``, calling ``emit(file, index, result, error, **extra)`` for each
-    in input order; the exit code of the batch."""
+    in input order; the exit code of the batch.  ``jobs`` other than 1: one puzzle after the other,
+    each with that many searches at once (on the Dask cluster with a ``scheduler``)."""
     checker = checker or Checker(solver)
     items, reading = _read_timed(files, fmt)
     codes: list[int] = []
     batch = None
     status = None  # a long settle's status line: where the bar would show, but has one puzzle only
+    portfolio = None
+    if scheduler and jobs != 1:  # each puzzle's searches on the cluster, one puzzle at a time
+        from ..batch.dask import DaskPortfolio
+
+        portfolio = checker.portfolio = DaskPortfolio(scheduler)
+        jobs = portfolio.slots if jobs == "auto" else jobs
+        scheduler = None
     if bar.show and bar.auto and len(items) <= 1 and workers <= 1 and not scheduler:
         from .status import PhaseStatus
 
@@ -78,7 +86,7 @@ def run_checks(files, fmt, timeout, solver, emit: Emit, bar: Bar, checker: Check
                     if status is not None:
                         status.start(label(file, index))
                     try:
-                        res = _check_in_time(checker, puzzle, timeout, reading.get(file, 0.0))
+                        res = _check_in_time(checker, puzzle, timeout, reading.get(file, 0.0), jobs)
                     finally:
                         if status is not None:
                             status.clear()
@@ -111,6 +119,8 @@ def run_checks(files, fmt, timeout, solver, emit: Emit, bar: Bar, checker: Check
         bar.stop()
         if batch is not None:
             batch.close()
+        if portfolio is not None:
+            portfolio.close()
     return batch_code(codes)
 
 
@@ -131,16 +141,20 @@ def _read_timed(files, fmt) -> tuple[list, dict[str, float]]:  # type: ignore[no
     return items, {file: seconds / counts[file] for file, seconds in spent.items()}
 
 
-def _check_in_time(checker: Checker, puzzle, timeout: float | None, read: float) -> CheckResult:  # type: ignore[no-untyped-def]
+def _check_in_time(checker: Checker, puzzle, timeout: float | None, read: float,  # type: ignore[no-untyped-def]
+                   jobs: int | str = 1) -> CheckResult:
     """``checker.check`` within what is left of ``timeout`` after ``read`` seconds of reading (its
-    seconds count the reading too)."""
+    seconds count the reading too), with ``jobs`` searches at once."""
     if timeout is not None and read >= timeout:
         reason = f"timed out while reading its file ({read:.1f} s)"
         cells = puzzle.width * puzzle.height if isinstance(puzzle, Puzzle) else puzzle.geometry.cell_count
-        return CheckResult(puzzle, Status.UNKNOWN, reason=reason,
-                           seconds=read, stats=Stats(cells=cells, unknown_after_propagation=cells))
-    res = checker.check(puzzle, None if timeout is None else timeout - read)
+        return CheckResult(puzzle, Status.UNKNOWN, reason=reason, seconds=read,
+                           stats=Stats(cells=cells, unknown_after_propagation=cells),
+                           cpu_seconds=None if jobs == 1 else read)
+    res = checker.check(puzzle, None if timeout is None else timeout - read, jobs)
     res.seconds += read
+    if res.cpu_seconds is not None:
+        res.cpu_seconds += read
     return res
 
 
@@ -171,7 +185,8 @@ def graded(res: CheckResult, checker: Checker) -> dict | None:
 
 def check_files(files: tuple[str, ...], fmt: str | None = None, timeout: float | None = None,
                 solver: str = DEFAULT_SOLVER, as_json: bool = False, grade: bool = False,
-                progress: bool | None = None, workers: int = 1, scheduler: str | None = None) -> int:
+                progress: bool | None = None, workers: int = 1, scheduler: str | None = None,
+                jobs: int | str = 1) -> int:
     """``satnono check``: a verdict line (or JSON object) per puzzle; the exit code.  The defaults
     are the command's."""
     checker = Checker(solver)
@@ -198,13 +213,13 @@ def check_files(files: tuple[str, ...], fmt: str | None = None, timeout: float |
         else:
             bar.echo(f"satnono: {error or ''}", err=True)
 
-    return run_checks(files, fmt, timeout, solver, emit, bar, checker, workers, scheduler, graded=grade)
+    return run_checks(files, fmt, timeout, solver, emit, bar, checker, workers, scheduler, graded=grade, jobs=jobs)
 
 
 def solve_files(files: tuple[str, ...], fmt: str | None = None, timeout: float | None = None,
                 solver: str = DEFAULT_SOLVER, as_json: bool = False, ascii_: bool = False,
                 outputs: Sequence[tuple[str, str]] = (), cell: int = 16, force: bool = False,
-                grade: bool = False) -> int:
+                grade: bool = False, jobs: int | str = 1) -> int:
     """``satnono solve``: the solution of every puzzle (and a second one, its differences marked,
     for an ambiguous puzzle); the exit code.  ``outputs`` are the pictures to draw of the first
     puzzle's first solution, as ``(path, kind)`` (checked by the command beforehand); the other
@@ -281,7 +296,7 @@ def solve_files(files: tuple[str, ...], fmt: str | None = None, timeout: float |
                 echo(blot_lengths_text(res.puzzle, res.solutions[1]))
         echo("")
 
-    return run_checks(files, fmt, timeout, solver, emit, Bar("solve", False), checker)
+    return run_checks(files, fmt, timeout, solver, emit, Bar("solve", False), checker, jobs=jobs)
 
 
 def _print_lane_solutions(res, ascii_: bool) -> None:  # type: ignore[no-untyped-def]

@@ -166,6 +166,35 @@ def workers_option(help: str = "Worker processes on this machine (results in inp
     return click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help=help)
 
 
+def _jobs_option(ctx: click.Context, param: click.Parameter, value: str) -> int | str:
+    if value == "auto":
+        return "auto"
+    if value.isdigit() and int(value) >= 1:
+        return int(value)
+    raise click.BadParameter(f"expected a whole number of at least 1 or 'auto', not {value!r}")
+
+
+JOBS_HELP = ("Searches of each puzzle at once, each in a process of its own: N, or auto for one per core "
+             "(with --scheduler, per thread of the Dask cluster). Differently configured SAT searches of "
+             "the same puzzle race and the first answer wins: the same verdicts as with 1, sooner on hard "
+             "puzzles, for up to N times the CPU; a puzzle with several solutions may show another second "
+             "solution from run to run. 1 (the default) is one deterministic search. Not with --workers "
+             "(which runs several puzzles at once, one search each).")
+
+
+def jobs_option(help: str = JOBS_HELP) -> Callable:
+    """``--jobs N|auto``: a portfolio of searches per puzzle (:attr:`satnono.results.Limits.jobs`)."""
+    return click.option("--jobs", metavar="N|auto", default="1", show_default=True, callback=_jobs_option,
+                        help=help)
+
+
+def no_jobs_with_workers(jobs: int | str, workers: int) -> None:
+    """The usage error for ``--jobs`` other than 1 with ``--workers`` above 1."""
+    if jobs != 1 and workers > 1:
+        raise click.UsageError("--jobs and --workers do not go together: --workers checks several puzzles at "
+                               "once with one search each, --jobs runs several searches of one puzzle at a time")
+
+
 scheduler_option = click.option(
     "--scheduler", envvar="SATNONO_SCHEDULER", default=None, metavar="ADDRESS",
     help="Run on a Dask cluster: tcp://HOST:PORT or tls://HOST:PORT (TLS from Dask's config), or "
