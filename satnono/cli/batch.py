@@ -26,12 +26,15 @@ from .options import (
     BATCH_5_6,
     BATCH_EXIT_HELP,
     INTERNAL,
+    JOBS_HELP,
     USAGE,
     CliExit,
     done,
     exit_help,
     format_option,
+    jobs_option,
     json_option,
+    no_jobs_with_workers,
     progress_option,
     rule_option,
     scheduler_option,
@@ -73,8 +76,10 @@ CLASSIFY_EXIT_HELP = exit_help(
 @json_option()
 @workers_option()
 @scheduler_option
+@jobs_option(JOBS_HELP + " Here for the search of each puzzle's first solution, on this machine (not with --scheduler); "
+             "the CPU seconds of every process are shown (cpu_seconds in --json).")
 def count_cmd(files: tuple[str, ...], fmt: str | None, max_solutions: int | None, timeout: float | None,
-              exact: bool, solver: str, as_json: bool, workers: int, scheduler: str | None) -> None:
+              exact: bool, solver: str, as_json: bool, workers: int, scheduler: str | None, jobs: int | str) -> None:
     """Count the solutions of every puzzle, exactly (integers of any size).
 
     Line logic first; the cells it leaves open are split into independent
@@ -89,7 +94,10 @@ def count_cmd(files: tuple[str, ...], fmt: str | None, max_solutions: int | None
     components (size, count, exact, method, seconds; largest first), seconds,
     reason.
     """
-    done(count_files(files, fmt, max_solutions, timeout, exact, solver, as_json, workers, scheduler))
+    no_jobs_with_workers(jobs, workers)
+    if jobs != 1 and scheduler:
+        raise click.UsageError("count --jobs runs on this machine: not with --scheduler")
+    done(count_files(files, fmt, max_solutions, timeout, exact, solver, as_json, workers, scheduler, jobs))
 
 
 def _print_summary(summary: dict, console) -> None:  # type: ignore[no-untyped-def]
