@@ -1,9 +1,8 @@
 """Several searches of one puzzle at once; the first answer wins (``--jobs N``, ``Limits(jobs=N)``).
 
 A settle allowed more than one job (:meth:`satnono.solve.Checker.settle`) runs as with one up to
-the point where the SAT search may take long: after the short first try (before the first
-search, on a geometry without the try; before the second search, when the try found a solution
-or one was known).  There it starts its *members*, N processes that each go on with the rest of
+the point where the SAT search may take long: after the short first try (before the second
+search when the try found a solution or one was known).  There it starts its *members*, N processes that each go on with the rest of
 the search (:meth:`satnono.solve._Search.finish`) configured their own way (:data:`MEMBERS`;
 member 0 is the one search of ``jobs=1``), and takes the first answer: a verdict (unique,
 multiple, none) or, asked for one solution, that solution.  Every solution a member reports is

@@ -475,7 +475,7 @@ class Checker:
         solution is in ``result.solutions``).  ``keep_open``: leave the SAT session open in the
         :class:`Settlement` for the caller to go on with.
 
-        ``limits.jobs`` above 1: where the SAT search may take long (after a short first try),
+        ``limits.jobs`` above 1: where the SAT search may take long (after the short first try),
         that many searches of the same CNF, each configured its own way (:class:`Member`; the
         first is the one search of ``jobs=1``), run at once in processes of their own
         (:mod:`satnono.portfolio`, or a Dask cluster: :attr:`portfolio`), and the first to
@@ -583,7 +583,7 @@ class Checker:
             return done(Status.NONE, reason="no solution: the remaining constraints are contradictory")
         search = _Search(self, puzzle, state, enc, sat, stats, deadline, solutions)
         try:
-            outcome = search.start(known, parts=members > 1)
+            outcome = search.start(known)
             if outcome is None and members > 1:
                 from .portfolio import run_portfolio
 
@@ -662,8 +662,8 @@ class Outcome:
 
 class _Search:
     """The SAT part of one settle, in the order :meth:`Checker.settle` runs it: :meth:`start`
-    (up to where the next call may be long: before an unbounded first search, after a first
-    try that ran out of conflicts, before the second search), then :meth:`finish`.  A
+    (up to where the next call may be long: after a first try that ran out of conflicts, or
+    before the second search), then :meth:`finish`.  A
     portfolio (:mod:`satnono.portfolio`) runs :meth:`finish` in each of its members, each
     under its own :class:`Member`, from :attr:`stage` on."""
 
@@ -681,8 +681,8 @@ class _Search:
         self.known: Grid | None = None
         """The solution known beforehand (:attr:`Start.known`, the goal), if any."""
         self.stage = ""
-        """Where :meth:`finish` goes on: ``"first"`` (an unbounded first search), ``"hints"`` (the
-        search from the hints after the first try) or ``"proof"`` (the second search)."""
+        """Where :meth:`finish` goes on: ``"hints"`` (the search from the hints after the first
+        try) or ``"proof"`` (the second search)."""
         self.hinted = False  # whether the ladders have forced phases from belief propagation
         self.s1: Grid | None = None
         self.model: list[int] | None = None
@@ -696,9 +696,8 @@ class _Search:
         return Outcome(status, solutions, reason, self.sat.calls, self.sat.conflicts, self.stats.cuts,
                        proving=self.stage == "proof", final=final)
 
-    def start(self, known: Grid | None, parts: bool = False) -> Outcome | None:
-        """The search up to :attr:`stage`: an answer, or None when :meth:`finish` is to go on.
-        ``parts``: stop before an unbounded first search too (searches part there)."""
+    def start(self, known: Grid | None) -> Outcome | None:
+        """The search up to :attr:`stage`: an answer, or None when :meth:`finish` is to go on."""
         self.known = known
         if known is not None:  # a solution known beforehand: only a second one is sought
             self.s1 = known
@@ -712,11 +711,8 @@ class _Search:
         # conflicts), which would cost more than it saves on the easy ones.
         # From there it first assumes the surest of the hints (:data:`HUNCH_SHARE`).
         self.checker._note("search", None)
-        budget = first_try(self.state)
-        if budget is None and parts:
-            self.stage = "first"
-            return None
-        first = solve_keeping_rules(self.sat, self.state, self.enc, self.deadline, self.stats, budget=budget)
+        first = solve_keeping_rules(self.sat, self.state, self.enc, self.deadline, self.stats,
+                                    budget=first_try(self.state))
         if first is None and self.sat.out_of_budget:
             self.stage = "hints"
             return None
@@ -727,11 +723,7 @@ class _Search:
         sat, m = self.sat, self.member
         if m.options:
             sat.configure(dict(m.options))
-        if self.stage == "first":
-            found = self._first(solve_keeping_rules(sat, self.state, self.enc, self.deadline, self.stats))
-            if found is not None:
-                return found
-        elif self.stage == "hints":
+        if self.stage == "hints":
             found = self._first(self._hinted())
             if found is not None:
                 return found

@@ -96,8 +96,8 @@ def test_verdicts_as_brute_force_with_one_two_and_three_jobs(monkeypatch, short_
     assert not _children()
 
 
-def test_triddlers_part_before_the_first_search():
-    """Another geometry has no first try: its members part before the first search."""
+def test_triddlers_keep_their_verdicts():
+    """Triddlers (lanes of three families) with 1, 2 and 3 jobs, against enumeration."""
     rng = random.Random(7)
     shapes = (Triangle.hexagon(2), Triangle.parallelogram(3, 4), Triangle.triangle(4))
     searched = 0
