@@ -2,8 +2,10 @@
 
 A probe assumes one value of an open cell (black or white; in colour, one of
 the colours the cell may still have) and propagates from the lanes through it
-(a rectangle's row and column); when some lane then has no placement, the value
-is ruled out.  Depth 1 uses line logic inside the assumption, depth 2 also
+(a rectangle's row and column), with the puzzle's extra rules after each fixpoint
+of the lanes (a rectangle's rules ``narrow``, any other geometry's lane rules
+``deduce``: :mod:`satnono.lanerules`); when some lane then has no placement, or
+a rule cannot be kept, the value is ruled out.  Depth 1 uses line logic inside the assumption, depth 2 also
 depth-1 probing.  The search (:meth:`Prober.find`) prefers the cheapest
 refutation (fewest line-solver calls), trying cells next to known cells first,
 and is bounded by a budget of line-solver calls (deterministic) and optionally a
@@ -25,7 +27,7 @@ from __future__ import annotations
 
 import time
 from functools import lru_cache
-from typing import Any, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, Sequence
 
 from ..lines import LineSolver
 from ..lines.bits import Mask, known_of
@@ -34,7 +36,11 @@ from .lanes import propagate as propagate_lanes
 from .propagate import propagate
 from .state import Contradiction, Deadline, GridState, partial_grid
 
-__all__ = ["BudgetExhausted", "Cells", "DEFAULT_PROBE_BUDGET", "GridCells", "LaneCells", "Prober", "cells_of"]
+if TYPE_CHECKING:
+    from ..rules.common import RuleConflict
+
+__all__ = ["BudgetExhausted", "Cells", "DEFAULT_PROBE_BUDGET", "GridCells", "LaneCells", "Prober", "cells_of",
+           "deducing"]
 
 #: A depth-1 refutation costing at most this many line-solver calls ends the search for an easier one.
 QUICK_REFUTATION = 4
@@ -86,7 +92,8 @@ class Cells(Protocol):
         """A view of a copy of the state."""
         ...
 
-    def assume(self, cell: int, value: int, solver: Any, deadline: float | None) -> tuple[Cells, Contradiction | None]:
+    def assume(self, cell: int, value: int, solver: Any, deadline: float | None
+               ) -> tuple[Cells, Contradiction | RuleConflict | None]:
         """A view of a copy of the state with ``cell`` set to ``value`` (:meth:`set`) and
         propagated from it (:meth:`propagate_from`), and the contradiction met, if any."""
         ...
@@ -126,7 +133,7 @@ class Cells(Protocol):
         """The lanes through the cell, in increasing order."""
         ...
 
-    def propagate_from(self, cell: int, solver: Any, deadline: float | None) -> Contradiction | None:
+    def propagate_from(self, cell: int, solver: Any, deadline: float | None) -> Contradiction | RuleConflict | None:
         """Line logic to its fixpoint starting from the lanes through ``cell``; the lane (or
         rule) that cannot be kept, or None.  Raises :class:`Deadline`."""
         ...
@@ -320,27 +327,36 @@ def _shape(geometry: Any) -> _Shape:
     return _Shape(geometry)
 
 
+def deducing(puzzle: Any) -> tuple[Any, ...]:
+    """The rules of a puzzle of any geometry (``puzzle.all_rules``) that deduce cells from what a
+    state knows (their ``deduce``: :mod:`satnono.lanerules`), in order."""
+    return tuple(rule for rule in puzzle.all_rules if getattr(rule, "deduce", None) is not None)
+
+
 class LaneCells:
     """:class:`Cells` of any geometry's :class:`LaneState` (its ``puzzle`` set, as
-    :func:`~satnono.logic.state.initial_state` sets it), propagated lane by lane."""
+    :func:`~satnono.logic.state.initial_state` sets it), propagated lane by lane, with the
+    puzzle's rules that deduce (:func:`deducing`) after each fixpoint of the lanes."""
 
-    __slots__ = ("state", "shape")
+    __slots__ = ("state", "shape", "rules")
 
-    def __init__(self, state: LaneState, shape: _Shape | None = None) -> None:
+    def __init__(self, state: LaneState, shape: _Shape | None = None, rules: tuple[Any, ...] | None = None) -> None:
         if state.puzzle is None:
             raise ValueError("a lane state without its puzzle (make it with satnono.logic.state.initial_state)")
         self.state = state
         self.shape = shape if shape is not None else _shape(state.puzzle.geometry)
+        self.rules = rules if rules is not None else deducing(state.puzzle)
 
     @property
     def puzzle(self) -> Any:
         return self.state.puzzle
 
     def copy(self) -> LaneCells:
-        return LaneCells(self.state.copy(), self.shape)
+        return LaneCells(self.state.copy(), self.shape, self.rules)
 
-    def assume(self, cell: int, value: int, solver: Any, deadline: float | None) -> tuple[LaneCells, Contradiction | None]:
-        t = LaneCells(self.state.copy(), self.shape)
+    def assume(self, cell: int, value: int, solver: Any, deadline: float | None
+               ) -> tuple[LaneCells, Contradiction | RuleConflict | None]:
+        t = LaneCells(self.state.copy(), self.shape, self.rules)
         t.set(cell, value)
         return t, t.propagate_from(cell, solver, deadline)
 
@@ -372,15 +388,27 @@ class LaneCells:
     def crossing(self, cell: int) -> tuple[int, ...]:
         return self.shape.crossing[cell]
 
-    def propagate_from(self, cell: int, solver: Any, deadline: float | None) -> Contradiction | None:
-        shape = self.shape
+    def propagate_from(self, cell: int, solver: Any, deadline: float | None) -> Contradiction | RuleConflict | None:
+        shape, state = self.shape, self.state
         p = self.puzzle
-        k = propagate_lanes(self.state, shape.lanes, p.lane_clues, solver, deadline, todo=shape.crossing[cell],
-                            crossing=shape.crossing)
-        if k is None:
-            return None
-        lane = p.lanes[k]
-        return Contradiction(lane.family, lane.index, True)
+        crossing = shape.crossing
+        todo: Sequence[int] = crossing[cell]
+        while True:
+            k = propagate_lanes(state, shape.lanes, p.lane_clues, solver, deadline, todo=todo, crossing=crossing)
+            if k is not None:
+                lane = p.lanes[k]
+                return Contradiction(lane.family, lane.index, True)
+            if not self.rules:
+                return None
+            before = list(state.excluded)
+            for rule in self.rules:
+                bad = rule.deduce(state)
+                if bad is not None:
+                    return bad  # type: ignore[no-any-return]
+            touched = {k for c, (a, b) in enumerate(zip(before, state.excluded)) if a != b for k in crossing[c]}
+            if not touched:
+                return None
+            todo = sorted(touched)
 
     def probe_order(self) -> list[int]:
         value = self.state.value
@@ -482,7 +510,7 @@ class Prober:
             self.exhausted = True
             raise BudgetExhausted
 
-    def _propagate_from(self, cells: Cells, cell: int) -> Contradiction | None:
+    def _propagate_from(self, cells: Cells, cell: int) -> Contradiction | RuleConflict | None:
         """Propagate in place from the lanes through a cell just set, charging the budget."""
         calls0 = self.solver.calls
         try:
@@ -494,7 +522,7 @@ class Prober:
         return bad
 
     def _trial(self, cells: Cells, cell: int, value: int, depth: int,
-               limit: int | None = None) -> tuple[Cells, Contradiction | None]:
+               limit: int | None = None) -> tuple[Cells, Contradiction | RuleConflict | None]:
         """Assume ``cell = value`` on a copy and propagate (at depth 2, probe at depth 1 too),
         charging the budget; with ``limit``, give up (raise :class:`_TooCostly`) after that many
         line-solver calls."""
@@ -514,7 +542,7 @@ class Prober:
             return trial, bad
         return trial, self.fixpoint(trial)
 
-    def fixpoint(self, state: GridState | LaneState | Cells) -> Contradiction | None:
+    def fixpoint(self, state: GridState | LaneState | Cells) -> Contradiction | RuleConflict | None:
         """Single-cell contradiction probing (depth 1), in place, repeated until nothing changes.
 
         Each open cell is given each of its values in turn and propagated from its lanes; a value
