@@ -384,7 +384,7 @@ def test_check_grade_and_classify_probe_grade_triddlers(tmp_path):
     assert rec["grade"].startswith("needs probing (depth 1)")
 
 
-def test_givens_start_the_explanation_and_rules_are_refused(tmp_path):
+def test_givens_start_the_explanation_and_rules_are_taken(tmp_path):
     if "givens" not in LanePuzzle.__dataclass_fields__:
         pytest.skip("LanePuzzle has no givens here")
     g, pic = PROBE
@@ -400,13 +400,12 @@ def test_givens_start_the_explanation_and_rules_are_refused(tmp_path):
     from satnono.lanerules import lane_rule_from
 
     q = LanePuzzle.from_picture(g, pic, keep_goal=False, rules=(lane_rule_from("count:>=1"),))
-    with pytest.raises(ValueError, match="extra rules on a triddler are not explained yet"):
-        explain(q)
-    assert difficulty(q)["level"] == "unknown"
+    assert explain(q).difficulty == explain(p.replace(givens=())).difficulty  # (a rule that settles nothing)
+    assert difficulty(q)["level"] == "probe"
     f = tmp_path / "rules.json"
     f.write_text(dumps(q, "json"))
     r = _run("explain", str(f))
-    assert r.exit_code == 6 and len(r.output.strip().splitlines()) == 1, r.output
+    assert r.exit_code == 0 and "needs probing (depth 1)" in r.output.splitlines()[0], r.output
 
 
 # ---------------------------------------------------------------------------------------------

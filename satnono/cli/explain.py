@@ -237,7 +237,7 @@ def explain_cmd(file: str, fmt: str | None, as_json: bool, svg_out: str | None, 
         try:
             ex = explain(puzzle, known, max_steps, depth,
                          DEFAULT_PROBE_BUDGET if budget is None else budget, verdict_timeout=timeout)
-        except ValueError as e:  # extra rules on a triddler
+        except ValueError as e:  # (a state that does not fit: _known checked it already)
             err(f"{where}: {e}")
             codes.append(EXIT_INPUT)
             continue
@@ -313,17 +313,13 @@ def hint_cmd(file: str, fmt: str | None, state_file: str, as_json: bool, timeout
     numbers (from 0, row by row); the text output draws the rows after the
     step.
     """
-    from ..explain import board_of, next_hint
+    from ..explain import next_hint
     from ..explain.draw import draw_step, step_legend
     from ..formats import load
     from ..results import Limits
 
     try:
         puzzle = load(file, fmt)
-        try:
-            board_of(puzzle).check_rules()
-        except ValueError as e:  # extra rules on a triddler
-            raise CliExit(EXIT_INPUT, f"{puzzle.source or file}: {e}") from None
         known = _known(state_file, _read_state(state_file), puzzle)
     except SatnonoError as e:
         raise CliExit(EXIT_INPUT, str(e)) from None

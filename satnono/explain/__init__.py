@@ -24,7 +24,7 @@ SVG pictures of steps).
 from __future__ import annotations
 
 from ..logic.probe import DEFAULT_PROBE_BUDGET
-from .board import RULES_NOT_EXPLAINED, Board, board_of, state_from_known
+from .board import Board, board_of, state_from_known
 from .engine import state_grid
 from .explainer import Explainer, Explanation
 from .grade import LEVELS
@@ -32,5 +32,5 @@ from .hint import Hint, difficulty, explain, next_hint
 from .techniques import TECHNIQUES, Step, line_move
 
 __all__ = ["explain", "next_hint", "difficulty", "Hint", "Explanation", "Explainer", "Step", "LEVELS",
-           "TECHNIQUES", "DEFAULT_PROBE_BUDGET", "RULES_NOT_EXPLAINED", "Board", "board_of", "line_move",
+           "TECHNIQUES", "DEFAULT_PROBE_BUDGET", "Board", "board_of", "line_move",
            "state_from_known", "state_grid"]

@@ -40,12 +40,8 @@ from ..clues import ROW, LineClue
 from ..model import BLACK, WHITE, Puzzle
 from .techniques import _where, lane_label
 
-__all__ = ["RULES_NOT_EXPLAINED", "Board", "GridBoard", "LaneBoard", "board_of", "cells_text", "rows_of",
-           "state_from_cells", "state_from_known", "state_of_rows"]
-
-#: Why a puzzle of another geometry with extra rules is not explained (its rules would need steps
-#: of their own).
-RULES_NOT_EXPLAINED = "extra rules on a triddler are not explained yet (explain, hint and the grade)"
+__all__ = ["Board", "GridBoard", "LaneBoard", "board_of", "cells_text", "rows_of", "state_from_cells",
+           "state_from_known", "state_of_rows"]
 
 
 class Board(ABC):
@@ -53,9 +49,6 @@ class Board(ABC):
 
     joiner = " and "
     """Between the groups of cells a step settles (``columns 1-3 black and column 5 white``)."""
-    explains_rules = True
-    """Whether the puzzle's extra rules take steps of their own (:func:`~satnono.explain.engine.rule_step`:
-    a rectangle's); elsewhere a puzzle with extra rules is not explained (:meth:`check_rules`)."""
 
     def __init__(self, puzzle: Any) -> None:
         self.puzzle = puzzle
@@ -175,8 +168,16 @@ class Board(ABC):
         """The puzzle's size in an explanation's JSON form."""
         ...
 
-    def check_rules(self) -> None:
-        """Raises ValueError when the puzzle has rules its explanations cannot take."""
+    def broken_rule(self, picture: str) -> int | None:
+        """The index in ``puzzle.all_rules`` of the first rule that rejects a complete picture (one
+        character a cell), or None."""
+        shown = self.rule_view(picture)
+        return next((i for i, rule in enumerate(self.puzzle.all_rules) if not rule.accepts(shown)), None)
+
+    def rule_view(self, picture: str) -> Any:
+        """A complete picture as the puzzle's rules read it (``accepts``): the picture itself
+        (any geometry's lane rules), a rectangle's rows."""
+        return picture
 
     def value_index(self) -> dict[str, int]:
         """The value of each character a state or step may hold: the palette's, and ``#``
@@ -271,12 +272,13 @@ class GridBoard(Board):
     def shape(self) -> dict[str, Any]:
         return {"width": self.puzzle.width, "height": self.puzzle.height}
 
+    rule_view = rows
+
 
 class LaneBoard(Board):
     """The board of a puzzle of any other geometry (see the module)."""
 
     joiner = "; "
-    explains_rules = False
 
     def __init__(self, puzzle: LanePuzzle) -> None:
         super().__init__(puzzle)
@@ -315,10 +317,6 @@ class LaneBoard(Board):
 
     def shape(self) -> dict[str, Any]:
         return {"geometry": self.geometry.as_json(), "cells": self.geometry.cell_count}
-
-    def check_rules(self) -> None:
-        if self.puzzle.rules:
-            raise ValueError(RULES_NOT_EXPLAINED)
 
 
 def board_of(puzzle: Puzzle | LanePuzzle) -> Board:

@@ -8,8 +8,9 @@ changed are looked at again (on puzzles over :data:`STRICT_MAX_CELLS` cells, by
 rounds: see :class:`Engine`).  The state is seen through its
 :class:`~satnono.logic.probe.Cells` view (a rectangle's bit masks, any other
 geometry's lane state) and steps are worded by the puzzle's
-:class:`~satnono.explain.board.Board`.  When no lane makes progress, a
-rectangular puzzle's extra rules may settle cells (:func:`rule_step`), and then
+:class:`~satnono.explain.board.Board`.  When no lane makes progress, the
+puzzle's extra rules may settle cells (:func:`rule_step`: a rectangle's rules,
+any other geometry's lane rules, :mod:`satnono.explain.rulesteps`), and then
 probing takes over (:mod:`satnono.explain.explainer`).
 """
 
@@ -50,10 +51,20 @@ class LineContradiction(Exception):
         self.lane = lane
 
 
-def rule_step(state: GridState) -> "Step | None":
-    """The first rule that settles cells of a rectangle's ``state`` or rules colours out of them
-    (not applied), as a step of kind ``rule``; raises the internal contradiction when a rule
-    cannot be kept.  Rules read the whole grid, so a rule step depends on every cell."""
+def rule_step(state: Any, board: Board | None = None) -> "Step | None":
+    """The first rule that settles cells of ``state`` or rules colours out of them (not applied),
+    as a step of kind ``rule``; raises the internal contradiction when a rule cannot be kept.
+    Rules read the whole grid, so a rule step depends on every cell.
+
+    ``state``: a rectangle's :class:`GridState` (its rules' ``narrow``, worded as before), or
+    any state's :class:`~satnono.logic.probe.Cells` view (another geometry's lane rules'
+    ``deduce``: :func:`~satnono.explain.rulesteps.lane_rule_step`)."""
+    view = cells_of(state)
+    if not isinstance(view.state, GridState):
+        from .rulesteps import lane_rule_step
+
+        return lane_rule_step(view, board)  # type: ignore[arg-type]
+    state = view.state
     p = state.puzzle
     chars = p.chars
     for i, rule in enumerate(p.all_rules):

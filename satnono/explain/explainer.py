@@ -2,9 +2,11 @@
 line steps and, when no lane makes progress, probe steps, and grades the result, on a puzzle of
 any geometry.
 
-A *probe step* assumes one cell's value and shows by line steps that some lane
-(or rule) then cannot be kept, so the cell has another value (depth 1); depth 2
-allows depth-1 probes inside the assumption.  The probe taken is the cheapest
+A *probe step* assumes one cell's value and shows by line steps (and rule steps)
+that some lane (or rule) then cannot be kept, so the cell has another value (depth
+1); depth 2 allows depth-1 probes inside the assumption.  A picture logic completes
+is checked against every rule (``accepts``): one a rule rejects ends the
+explanation with no solution.  The probe taken is the cheapest
 refutation the :class:`~satnono.logic.probe.Prober` finds, and its chain keeps
 only the steps the contradiction depends on (:func:`_prune`).  When the probing
 budget (or the deadline) runs out, the explanation stops with an "at least" grade.
@@ -125,13 +127,13 @@ class Explainer:
         trial = cells.copy()
         trial.set(cell, value)
         chain: list[Step] = []
-        rules = trial.puzzle.rules if board.explains_rules else ()
+        rules = trial.puzzle.rules
         try:
             eng = Engine(trial, self.lines, board=board)
             while True:
                 st = eng.step(chain)
                 if st is None and rules:
-                    rs = rule_step(trial.state)
+                    rs = rule_step(trial, board)
                     if rs is not None:
                         chain.append(rs)
                         eng.apply_step(rs)
@@ -202,20 +204,18 @@ class Explainer:
         ``unknown``) used to word what happens when logic stops; None leaves the verdict
         unsettled.
 
-        Raises ValueError (one line): a state that does not fit the puzzle, extra rules on a
-        puzzle of another geometry than the rectangle (:data:`~satnono.explain.board.RULES_NOT_EXPLAINED`).
+        Raises ValueError (one line): a state that does not fit the puzzle.
         """
         t0 = time.monotonic()
         deadline = limits.deadline_from(t0)
         board = board_of(puzzle)
-        board.check_rules()
         cells = board.start(known)
         prober = Prober(self.lines, self.probe_budget, deadline)
         steps: list[Step] = []
         status = "stuck"
         out_of_time = False
         bad: tuple[str, int] | None = None
-        rules = puzzle.rules if board.explains_rules else ()
+        rules = puzzle.rules
         try:
             eng = Engine(cells, self.lines, board=board)
             while True:
@@ -227,7 +227,7 @@ class Explainer:
                     break
                 st = eng.step(steps)
                 if st is None and rules:
-                    rs = rule_step(cells.state)
+                    rs = rule_step(cells, board)
                     if rs is not None:
                         steps.append(rs)
                         eng.apply_step(rs)
@@ -246,6 +246,10 @@ class Explainer:
         except BudgetExhausted:
             status = "budget"
         unknown = cells.unknown_count()
+        if not unknown and status in ("solved", "truncated") and puzzle.all_rules:
+            broken = board.broken_rule(cells.picture())
+            if broken is not None:  # (a rule that deduces nothing, or not all it could)
+                status, bad = "none", ("rule", broken)
         solved = status == "solved" or (status == "truncated" and unknown == 0)
         if solved:
             status = "solved"
@@ -295,8 +299,8 @@ class Explainer:
             got = eng.next_move()
         if got is not None:
             return eng.make_step(*got)
-        if board.explains_rules and cells.puzzle.rules:
-            rs = rule_step(cells.state)
+        if cells.puzzle.rules:
+            rs = rule_step(cells, board)
             if rs is not None:
                 return rs
         if not with_probes or cells.unknown_count() == 0:

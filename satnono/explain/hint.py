@@ -10,7 +10,7 @@ from ..lines import LineSolver
 from ..logic.probe import DEFAULT_PROBE_BUDGET, BudgetExhausted
 from ..results import Limits
 from ..solve import Checker, CheckResult, Status
-from .board import RULES_NOT_EXPLAINED, board_of
+from .board import board_of
 from .engine import LineContradiction
 from .explainer import Explainer, Explanation
 from .grade import grade
@@ -48,8 +48,7 @@ def explain(puzzle: Any, known: Any = None, max_steps: int | None = None,
     before the end, the puzzle (with the known cells) is checked (SAT, ``verdict_timeout``
     seconds) to say honestly whether the rest is unique.
 
-    Raises ValueError (one line): a state that does not fit the puzzle, or extra rules on a
-    puzzle of another geometry than the rectangle (:data:`~satnono.explain.board.RULES_NOT_EXPLAINED`).
+    Raises ValueError (one line): a state that does not fit the puzzle.
 
     >>> from satnono.lanes import Triangle
     >>> from satnono.lanepuzzle import LanePuzzle
@@ -60,7 +59,6 @@ def explain(puzzle: Any, known: Any = None, max_steps: int | None = None,
     \\ line 2 (clue 1): the clue's only black cell is already known, so the other cells are white: row 1, cells 2-3 white
     """
     board = board_of(puzzle)
-    board.check_rules()
     if known is not None:
         board.start(known)  # (a state that does not fit: before any check)
     lines = line_solver or LineSolver()
@@ -81,16 +79,8 @@ def difficulty(puzzle: Any, result: CheckResult | None = None, probe_budget: int
     unique one is explained with probing bounded by ``probe_budget`` and the
     whole explanation by ``limits`` (:data:`CHECK_SECONDS` by default).  Without
     ``result`` the puzzle is checked first, within ``limits`` too.  ``steps_exact``
-    is false when the steps were cut short (then ``steps`` is a lower bound).  A
-    puzzle of another geometry with extra rules is not graded (level ``unknown``,
-    :data:`~satnono.explain.board.RULES_NOT_EXPLAINED`).
+    is false when the steps were cut short (then ``steps`` is a lower bound).
     """
-    try:
-        board_of(puzzle).check_rules()
-    except ValueError:
-        d = grade([], "stuck", None, 2)
-        d.update(steps_exact=False, text=f"not graded: {RULES_NOT_EXPLAINED}")
-        return d
     lines = line_solver or LineSolver()
     if result is None:
         result = Checker(line_solver=lines).settle(puzzle, limits=limits).result
@@ -149,7 +139,7 @@ def next_hint(puzzle: Any, known: Any, limits: Limits = Limits(10.0),
     step only when nothing else follows).
 
     Raises ValueError when ``known`` does not match the puzzle's size or has
-    other characters, or the puzzle has rules its explanations cannot take.
+    other characters.
 
     >>> from satnono import Puzzle
     >>> p = Puzzle.from_grid(["##", "#."])
@@ -158,7 +148,6 @@ def next_hint(puzzle: Any, known: Any, limits: Limits = Limits(10.0),
     """
     lines = line_solver or LineSolver()
     board = board_of(puzzle)
-    board.check_rules()
     cells = board.start(known)
     checker = Checker(line_solver=lines)
     res = checker.settle(puzzle, limits=limits).result
