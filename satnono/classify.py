@@ -91,11 +91,7 @@ def classify_puzzle(
     after_probe: int | None = None
     grade: dict[str, Any] = {}
     reason = res.reason
-    if probing and cls in ("line", "search") and not isinstance(puzzle, Puzzle) and puzzle.rules:
-        from .explain import RULES_NOT_EXPLAINED
-
-        reason = f"not graded: {RULES_NOT_EXPLAINED}"
-    elif probing and cls in ("line", "search"):
+    if probing and cls in ("line", "search"):
         from .explain import DEFAULT_PROBE_BUDGET, Explainer
 
         left = Limits(deadline=limits.deadline_from(t0))  # what the count left of the time limit
