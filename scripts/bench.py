@@ -42,6 +42,7 @@ COMMANDS: dict[str, Command] = {
     "editor": Command("benchmarks.editor", "the editor's live verdict on random pictures: median and worst seconds"),
     "generate": Command("benchmarks.generate", "`generate`, puzzles per second per case against issue 4's targets"),
     "certify": Command("bench_certify", "`check --certify` against `check`, then `verify`: <= 3x, <= the certify run"),
+    "jobs": Command("benchmarks.jobs", "`--jobs 2` against `--jobs 1`, wall, paired: colour36, #158, Knotty, Faase, hardest tournament"),
     "startup": Command("benchmarks.startup", "check/solve/count and each puzzle kind, whole processes in a regular install, against `python -c pass`"),
     "native": Command("studies.native", "the compiled core against pure Python: CPU per set", study=True),
     "beliefs": Command("studies.beliefs", "compiled belief propagation replayed call by call, or against a commit's",
