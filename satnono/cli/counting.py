@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 
 from ..report import count_dict, count_text, label
-from ..results import DEFAULT_SOLVER, Limits
+from ..results import DEFAULT_SOLVER, Limits, cpu_seconds
 from .common import (
     EXIT_INPUT,
     EXIT_INTERNAL,
@@ -58,10 +57,10 @@ def count_files(files: tuple[str, ...], fmt: str | None = None, max_solutions: i
                 continue
             assert puzzle is not None
             try:
-                cpu0 = _cpu() if jobs != 1 else None
+                cpu0 = cpu_seconds() if jobs != 1 else None
                 res = (count_solutions(puzzle, max_solutions, Limits(timeout, jobs=jobs), exact, solver, line_solver=lines)
                        if batch is None else next(batch)[1])
-                cpu = None if cpu0 is None else _cpu() - cpu0
+                cpu = None if cpu0 is None else cpu_seconds() - cpu0
                 if batch is not None and isinstance(res, Lost):
                     with SIGNALS.critical():
                         codes.append(EXIT_UNKNOWN if res.timed_out else EXIT_INTERNAL)
@@ -85,11 +84,3 @@ def count_files(files: tuple[str, ...], fmt: str | None = None, max_solutions: i
         if batch is not None:
             batch.close()
     return batch_code(codes)
-
-
-def _cpu() -> float:
-    """CPU seconds of this process and of its children that ended (a portfolio's members, Ganak)."""
-    import resource
-
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.process_time() + children.ru_utime + children.ru_stime
