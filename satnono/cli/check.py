@@ -13,6 +13,8 @@ from .common import EXIT_INPUT, EXIT_USAGE, err
 from .options import (
     BATCH_EXIT_HELP,
     EXIT_HELP,
+    JOBS_HELP,
+    JOBS_NOT_WITH_WORKERS,
     CliExit,
     ascii_option,
     cell_option,
@@ -48,7 +50,7 @@ from .options import (
 @progress_option
 @workers_option()
 @scheduler_option
-@jobs_option()
+@jobs_option(JOBS_HELP + JOBS_NOT_WITH_WORKERS)
 @click.option("--certify", "certify_dir", metavar="DIR", default=None,
               help="Also write a certificate of each verdict into DIR, one directory per puzzle named after "
                    "its file (NAME, or NAME#k for the k-th puzzle of a file): the puzzle, its reference CNF, "

@@ -178,8 +178,9 @@ JOBS_HELP = ("Searches of each puzzle at once, each in a process of its own: N, 
              "(with --scheduler, per thread of the Dask cluster). Differently configured SAT searches of "
              "the same puzzle race and the first answer wins: the same verdicts as with 1, sooner on hard "
              "puzzles, for up to N times the CPU; a puzzle with several solutions may show another second "
-             "solution from run to run. 1 (the default) is one deterministic search. Not with --workers "
-             "(which runs several puzzles at once, one search each).")
+             "solution from run to run. 1 (the default) is one deterministic search.")
+#: The sentence of JOBS_HELP for the commands that also take --workers.
+JOBS_NOT_WITH_WORKERS = " Not with --workers (which runs several puzzles at once, one search each)."
 
 
 def jobs_option(help: str = JOBS_HELP) -> Callable:
