@@ -27,6 +27,7 @@ from .options import (
     BATCH_EXIT_HELP,
     INTERNAL,
     JOBS_HELP,
+    JOBS_NOT_WITH_WORKERS,
     USAGE,
     CliExit,
     done,
@@ -76,7 +77,8 @@ CLASSIFY_EXIT_HELP = exit_help(
 @json_option()
 @workers_option()
 @scheduler_option
-@jobs_option(JOBS_HELP + " Here for the search of each puzzle's first solution, on this machine (not with --scheduler); "
+@jobs_option(JOBS_HELP + JOBS_NOT_WITH_WORKERS + " Here for the search of each puzzle's first solution, on this "
+             "machine (not with --scheduler); "
              "the CPU seconds of every process are shown (cpu_seconds in --json).")
 def count_cmd(files: tuple[str, ...], fmt: str | None, max_solutions: int | None, timeout: float | None,
               exact: bool, solver: str, as_json: bool, workers: int, scheduler: str | None, jobs: int | str) -> None:
