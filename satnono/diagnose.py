@@ -39,7 +39,7 @@ from .lines.count import count_line
 from .model import BACKGROUND, Grid, Puzzle
 from .logic.state import Contradiction, GridState, initial_state, partial_grid
 from .sat import DEFAULT_SOLVER, SatSession
-from .results import Limits, Status
+from .results import Limits, Status, cpu_seconds
 from .rules.protocol import describe, is_lazy
 from .solve import Checker, Settlement, solutions_differ, solve_keeping_rules, sum_mismatch_reason, verified
 
@@ -116,6 +116,8 @@ class Diagnosis:
     conflict with the lines of ``conflict``."""
     reason: str | None = None
     seconds: float = 0.0
+    cpu_seconds: float | None = None
+    """CPU seconds of every process the diagnosis took, when it was allowed several jobs (else None)."""
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready dict; coordinates are 0-based ``[row, col]`` (cell numbers on another
@@ -150,6 +152,7 @@ class Diagnosis:
             "conflict_rules": list(self.conflict_rules),
             "reason": self.reason,
             "seconds": round(self.seconds, 6),
+            **({} if self.cpu_seconds is None else {"cpu_seconds": round(self.cpu_seconds, 6)}),
         }
 
 
@@ -271,21 +274,25 @@ def totals_mismatch(puzzle: Puzzle | LanePuzzle) -> tuple[str, list[Line]] | Non
 
 
 def diagnose(puzzle: Puzzle | LanePuzzle, timeout: float | None = None, solver: str = DEFAULT_SOLVER,
-             line_solver: LineSolver | None = None, probe_cells: bool = True) -> Diagnosis:
+             line_solver: LineSolver | None = None, probe_cells: bool = True, jobs: int | str = 1) -> Diagnosis:
     """Diagnose ``puzzle``: see the module documentation.
 
     ``timeout`` bounds the whole run; what did not finish is flagged
     (``status`` ``unknown``, ``ambiguity_complete`` or ``conflict_minimal`` false).
     ``probe_cells=False`` skips the per-cell ambiguity test and reports only the
-    cells where the first two solutions differ.
+    cells where the first two solutions differ.  ``jobs``: searches at once for the verdict
+    (:attr:`~satnono.results.Limits.jobs`); other than 1, ``cpu_seconds`` counts every process.
     """
     t0 = time.monotonic()
+    cpu0 = cpu_seconds() if jobs != 1 else None
     deadline = None if timeout is None else t0 + timeout
     lines = line_solver or LineSolver()
     d = Diagnosis(puzzle, Status.UNKNOWN)
 
     def finish() -> Diagnosis:
         d.seconds = time.monotonic() - t0
+        if cpu0 is not None:
+            d.cpu_seconds = cpu_seconds() - cpu0
         return d
 
     def no_solution(reason: str) -> Diagnosis:
@@ -320,7 +327,7 @@ def diagnose(puzzle: Puzzle | LanePuzzle, timeout: float | None = None, solver: 
     if mismatch is not None:
         d.after_line = unknown  # type: ignore[assignment]
         return no_solution(mismatch[0])
-    st = Checker(solver, lines).settle(puzzle, limits=Limits(deadline=deadline), keep_open=probe_cells)
+    st = Checker(solver, lines).settle(puzzle, limits=Limits(deadline=deadline, jobs=jobs), keep_open=probe_cells)
     try:
         return _diagnosis(d, st, deadline, probe_cells, finish, no_solution)
     finally:

@@ -180,8 +180,9 @@ def render_summary(d: Diagnosis) -> str:
     how = ""
     if d.status == "unique":
         how = " (line-solvable)" if d.line_solvable else " (needs more than line logic)"
+    cpu = "" if d.cpu_seconds is None else f", {d.cpu_seconds:.3f} s CPU"
     out.append(f"{status}{how}  [{_size(p)}, {len(d.undetermined)} cells undetermined "
-               f"after line logic, {d.seconds:.3f} s]")
+               f"after line logic, {d.seconds:.3f} s{cpu}]")
     if d.reason and d.status in ("none", "unknown"):
         out.append(f"why: {d.reason}")
     for family in (ROW, COLUMN, LINE) if isinstance(p, Puzzle) else p.geometry.families:  # (LINE: extra lines)
