@@ -40,7 +40,7 @@ from .generation import other_solution
 from .lines.vector import grid_of, handles, propagate_many, supports, switch_of
 from .model import BLACK, Grid, Puzzle
 from .rules.protocol import name_of
-from .results import Limits
+from .results import Limits, cpu_seconds
 from .solve import Checker, CheckResult, Start, Status, solutions_differ
 
 if TYPE_CHECKING:
@@ -157,6 +157,8 @@ class FixResult:
     reason: str | None = None
     """Why nothing was proposed (no solution, nothing to fix)."""
     seconds: float = 0.0
+    cpu_seconds: float | None = None
+    """CPU seconds of every process the fix took, when its verdict was allowed several jobs (else None)."""
 
     @property
     def needs_fix(self) -> bool:
@@ -207,6 +209,7 @@ class FixResult:
             "timed_out": self.timed_out,
             "reason": self.reason,
             "seconds": round(self.seconds, 6),
+            **({} if self.cpu_seconds is None else {"cpu_seconds": round(self.cpu_seconds, 6)}),
         }
 
 
@@ -215,6 +218,7 @@ def fix(
     timeout: float | None = DEFAULT_TIMEOUT,
     max_edits: int = DEFAULT_MAX_EDITS,
     checker: Checker | None = None,
+    jobs: int | str = 1,
 ) -> FixResult:
     """Propose givens and single-cell edits that make ``puzzle`` unique and line-solvable.
 
@@ -224,12 +228,15 @@ def fix(
     ``timeout`` bounds the whole search (seconds, ``None`` for no bound); the
     givens come first, the edits use what is left.  At most ``max_edits``
     edits are returned for each outcome (line-solvable; unique but not
-    line-solvable).
+    line-solvable).  ``jobs``: searches at once for the puzzle's own verdict (the first, and
+    often the longest, settle; :attr:`~satnono.results.Limits.jobs`); other than 1,
+    ``cpu_seconds`` counts every process.
 
     Raises:
         FixError: the puzzle's goal does not satisfy its clues.
     """
     t0 = time.monotonic()
+    cpu0 = cpu_seconds() if jobs != 1 else None
     deadline = None if timeout is None else t0 + timeout
     checker = checker or Checker()
 
@@ -244,11 +251,13 @@ def fix(
         broken = [name_of(r) for r in puzzle.rules if not r.accepts(goal)]
         raise FixError(f"the goal picture breaks the rule {', '.join(broken)}" if broken
                        else "the goal picture does not satisfy the clues")
-    first = checker.check(puzzle, timeout=left())
+    first = checker.check(puzzle, timeout=left(), jobs=jobs)
     res = FixResult(puzzle, first.status, first.line_solvable)
 
     def done() -> FixResult:
         res.seconds = time.monotonic() - t0
+        if cpu0 is not None:
+            res.cpu_seconds = cpu_seconds() - cpu0
         return res
 
     if first.status == Status.NONE:
