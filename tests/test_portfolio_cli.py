@@ -112,3 +112,22 @@ def test_members_die_with_their_parent():
     proc.kill()  # SIGKILL: no clean-up in the parent at all
     proc.communicate(timeout=60)
     assert _gone(kids)
+
+
+def test_diagnose_and_fix_take_jobs():
+    """diagnose and fix: the same verdicts and ambiguity region with --jobs 2 as with one, the CPU
+    of every process in --json and beside the time in diagnose's text."""
+    for path in (PUZZLES / "jwilk" / "data001.nin", PUZZLES / "dom" / "12-dom.xml"):
+        one = _cli("diagnose", str(path), "--json")
+        two = _cli("diagnose", str(path), "--json", "--jobs", "2")
+        assert one.returncode == two.returncode, two.stderr
+        d1, d2 = json.loads(one.stdout), json.loads(two.stdout)
+        assert "cpu_seconds" not in d1 and d2["cpu_seconds"] > 0
+        assert (d1["status"], d1["ambiguous"], d1["ambiguity_complete"]) == \
+            (d2["status"], d2["ambiguous"], d2["ambiguity_complete"])
+        fixed = _cli("fix", str(path), "--json", "--jobs", "2")
+        assert fixed.returncode == _cli("fix", str(path), "--json").returncode, fixed.stderr
+        f = json.loads(fixed.stdout)
+        assert f["status"] == d1["status"] and f["cpu_seconds"] > 0
+    text = _cli("diagnose", str(PUZZLES / "dom" / "12-dom.xml"), "--jobs", "2")
+    assert " s CPU]" in text.stdout.splitlines()[0]

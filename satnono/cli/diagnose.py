@@ -21,6 +21,7 @@ from .common import (
 )
 from .options import (
     INTERNAL,
+    JOBS_HELP,
     USAGE,
     CliExit,
     ascii_option,
@@ -28,6 +29,7 @@ from .options import (
     exit_help,
     force_option,
     format_option,
+    jobs_option,
     json_option,
     picture_outputs,
     png_option,
@@ -80,8 +82,10 @@ def _load(file: str, fmt: str | None) -> Puzzle | LanePuzzle:
 @force_option("Overwrite OUT files that exist.")
 @json_option("One JSON object on stdout instead of text.")
 @ascii_option
+@jobs_option(JOBS_HELP + " Here for the puzzle's verdict; the CPU seconds of every "
+             "process are shown (cpu_seconds in --json).")
 def diagnose_cmd(file: str, fmt: str | None, timeout: float | None, solver: str, svg_out: str | None,
-                 png_out: str | None, force: bool, as_json: bool, ascii_: bool) -> None:
+                 png_out: str | None, force: bool, as_json: bool, ascii_: bool, jobs: int | str) -> None:
     """Show a puzzle author where a puzzle is ambiguous or contradictory.
 
     FILE holds one puzzle (or use FILE#k), of any geometry (a triddler's
@@ -108,7 +112,7 @@ def diagnose_cmd(file: str, fmt: str | None, timeout: float | None, solver: str,
     outputs = picture_outputs(svg_out, png_out, force)
     puzzle = _load(file, fmt)
     try:
-        d = diagnose(puzzle, timeout, solver)
+        d = diagnose(puzzle, timeout, solver, jobs=jobs)
     except Exception as e:  # a bug: one line, no traceback
         raise CliExit(EXIT_INTERNAL, f"{file}: internal error: {type(e).__name__}: {e}") from None
     if isinstance(puzzle, Puzzle):
@@ -135,7 +139,10 @@ def diagnose_cmd(file: str, fmt: str | None, timeout: float | None, solver: str,
               help="Edits to propose of each kind (line-solvable; unique only).")
 @json_option()
 @ascii_option
-def fix_cmd(file: str, fmt: str | None, timeout: float, max_edits: int, as_json: bool, ascii_: bool) -> None:
+@jobs_option(JOBS_HELP + " Here for the puzzle's own verdict (the candidates' "
+             "are small); cpu_seconds in --json counts every process.")
+def fix_cmd(file: str, fmt: str | None, timeout: float, max_edits: int, as_json: bool, ascii_: bool,
+            jobs: int | str) -> None:
     """Propose how to make an ambiguous (or not line-solvable) picture unique.
 
     Two kinds of proposal, each verified before it is printed: given cells
@@ -152,7 +159,7 @@ def fix_cmd(file: str, fmt: str | None, timeout: float, max_edits: int, as_json:
 
     puzzle = _load(file, fmt)
     try:
-        res = fix(puzzle, timeout=timeout, max_edits=max_edits)  # type: ignore[arg-type]  # (any geometry)
+        res = fix(puzzle, timeout=timeout, max_edits=max_edits, jobs=jobs)  # type: ignore[arg-type]  # (any geometry)
     except FixError as e:
         raise CliExit(EXIT_INPUT, f"{file}: {e}") from None
     except InternalError as e:
