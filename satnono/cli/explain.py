@@ -174,9 +174,14 @@ def explain_cmd(file: str, fmt: str | None, as_json: bool, svg_out: str | None, 
     out the background, and reach per colour. A probe assumes one colour and
     rules it out. Grids and SVG are drawn in the puzzle's colours.
 
+    An extra line (a 'line' rule) is a lane of the puzzle: its steps are line
+    steps on 'extra line N' (counted from 1 in rule order), naming the cells
+    they settle as (row,column).
+
     --json prints one object per puzzle: file, index (multi-puzzle files),
-    name, width, height, steps (kind 'line' or 'probe', line 'row' or
-    'column', index from 0, clue, cells as [row, col, value] with value '#'
+    name, width, height, steps (kind 'line', 'probe' or 'rule', line 'row',
+    'column' or 'line' -- an extra line, with its name --, index from 0,
+    clue, cells as [row, col, value] with value '#'
     or '.' -- in colour the palette character; colour steps add colors (each
     block's character) and excluded as [row, col, characters ruled out] for
     cells not settled; technique, text; probe steps add probe [row, col,

@@ -7,8 +7,9 @@ its state; what differs by geometry is said here:
 
 * :class:`GridBoard`, a rectangle (:class:`~satnono.model.Puzzle`): a step's cells are
   ``(row, col, value)``; the cells a line step settles are named along its line (``columns
-  3-5`` of a row), a cell alone ``cell (row 2, column 3)``; a partial state is rows over ``#``,
-  ``.``, ``?`` (in colour the palette's characters and ``?``);
+  3-5`` of a row), on an extra line (a ``line`` rule's lane, ``extra line 1``) by row and
+  column (``cells (1,1) and (2,2)``), a cell alone ``cell (row 2, column 3)``; a partial state
+  is rows over ``#``, ``.``, ``?`` (in colour the palette's characters and ``?``);
 * :class:`LaneBoard`, any other geometry (:class:`~satnono.lanepuzzle.LanePuzzle`, a triddler):
   a step's cells are ``(cell, value)`` (the geometry's cell numbers), named by row
   (``row 2, cells 1-3``: :func:`cells_text`); a partial state is one character a cell in cell
@@ -32,11 +33,11 @@ from functools import cached_property
 from typing import Any, Sequence
 
 from ..lanepuzzle import LanePuzzle
-from ..lanes import Geometry, cell_name
+from ..lanes import LINE, Geometry, cell_name
 from ..logic.lanes import LaneState
-from ..logic.probe import Cells, GridCells, LaneCells
+from ..logic.probe import Cells, GridCells, LaneCells, extra_crossing
 from ..logic.state import GridState, initial_state
-from ..clues import ROW, LineClue
+from ..clues import COLUMN, ROW, LineClue
 from ..model import BLACK, WHITE, Puzzle
 from .techniques import _where, lane_label
 
@@ -195,6 +196,8 @@ class GridBoard(Board):
     def __init__(self, puzzle: Puzzle) -> None:
         super().__init__(puzzle)
         self.width = puzzle.width
+        self.extra = extra_crossing(puzzle)
+        """The extra lanes (``line`` rules) through each cell that has any."""
 
     def ref(self, cell: int) -> tuple[int, int]:
         return divmod(cell, self.width)
@@ -210,24 +213,32 @@ class GridBoard(Board):
         return f"cell (row {r + 1}, column {c + 1})"
 
     def touched_lanes(self, cells: Cells, step: Any) -> set[int]:
-        h = self.puzzle.height
+        h, w, extra = self.puzzle.height, self.width, self.extra
         out = set()
         for r, c, _ in step.touched():
             out.add(r)
             out.add(h + c)
+            if extra:
+                out.update(extra.get(r * w + c, ()))
         return out
 
     def refs(self, k: int, positions: Sequence[int]) -> list[tuple[int, ...]]:
         lane = self.lanes[k]
         i = lane.index
-        return [(i, pos) for pos in positions] if lane.family == ROW else [(pos, i) for pos in positions]
+        if lane.family == ROW:
+            return [(i, pos) for pos in positions]
+        if lane.family == COLUMN:
+            return [(pos, i) for pos in positions]
+        return [divmod(lane.cells[pos], self.width) for pos in positions]
 
     def cells_at(self, k: int, positions: Sequence[int], values: Sequence[str]) -> list[tuple[Any, ...]]:
         lane = self.lanes[k]
         i = lane.index
         if lane.family == ROW:
             return [(i, pos, v) for pos, v in zip(positions, values)]
-        return [(pos, i, v) for pos, v in zip(positions, values)]
+        if lane.family == COLUMN:
+            return [(pos, i, v) for pos, v in zip(positions, values)]
+        return [(*ref, v) for ref, v in zip(self.refs(k, positions), values)]
 
     def apply(self, cells: Cells, step: Any, color: bool) -> set[int]:
         state = cells.state
@@ -250,13 +261,28 @@ class GridBoard(Board):
                 state.set_cell(r, c, ch == BLACK)
                 add(r)
                 add(h + c)
+        if self.extra:  # the extra lanes through the step's cells
+            w, extra = self.width, self.extra
+            for r, c, _ in step.touched():
+                touched.update(extra.get(r * w + c, ()))
         return touched
 
     def where(self, k: int, positions: Sequence[int]) -> str:
-        return _where(self.lanes[k].family, positions)
+        lane = self.lanes[k]
+        if lane.family in (ROW, COLUMN):
+            return _where(lane.family, positions)
+        names = [f"({r + 1},{c + 1})" for r, c in self.refs(k, positions)]
+        listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        return f"cell{'s' if len(names) > 1 else ''} {listed}"
 
     def along(self, k: int) -> str:
         return self.lanes[k].family
+
+    def step_name(self, k: int) -> str | None:
+        """An extra line's name (``extra line 1``); None for a row or a column, whose steps are
+        named by ``axis`` and ``index``."""
+        lane = self.lanes[k]
+        return lane.name if lane.family == LINE else None
 
     def start(self, known: Sequence[str] | None = None) -> GridCells:
         p = self.puzzle

@@ -12,6 +12,7 @@ from typing import Any, Iterator, Sequence
 
 from ..model import BLACK, WHITE, Color, Puzzle, plain_black
 from ..clues import ROW, LineClue
+from ..lanes import LINE
 from .board import board_of
 from .techniques import Step
 
@@ -125,7 +126,7 @@ def render_step(before: Sequence[str], step: Step, ascii: bool = False,
         if step.axis == ROW and r == step.index:
             text += "  <" if ascii else "  ◀"
         lines.append(text)
-    if step.axis != ROW:
+    if step.axis not in (ROW, LINE):  # (an extra line's cells are not in one row or column)
         cw = len(g[0])
         lines.append(" " * (cw * step.index) + ("^" if ascii else "▲"))
     return "\n".join(lines)
@@ -220,6 +221,11 @@ def render_svg(puzzle: Puzzle, before: Sequence[str], step: Step, number: int, t
             lx, ly, lw, lh = left + step.index * _CELL, top, _CELL, h * _CELL
         out.append(f'<rect x="{lx}" y="{ly}" width="{lw}" height="{lh}" fill="#f2c94c" fill-opacity="0.35" '
                    f'stroke="#d4a017" stroke-width="2"/>')
+    elif step.axis == LINE and step.lane is not None:  # an extra line: each of its cells shaded
+        for cell in puzzle.lanes[step.lane].cells:
+            r, c = divmod(cell, w)
+            out.append(f'<rect x="{left + c * _CELL}" y="{top + r * _CELL}" width="{_CELL}" height="{_CELL}" '
+                       f'fill="#f2c94c" fill-opacity="0.35" stroke="#d4a017" stroke-width="2"/>')
     for r, c in sorted(new):
         out.append(f'<rect x="{left + c * _CELL + 1.5}" y="{top + r * _CELL + 1.5}" width="{_CELL - 3}" '
                    f'height="{_CELL - 3}" fill="none" stroke="#e53935" stroke-width="2.5"/>')

@@ -545,7 +545,7 @@ def lane_label(puzzle: Any, k: int) -> str:
 
 def lane_number(puzzle: Any, family: str, index: int) -> int:
     """The position in ``puzzle.lanes`` of the ``index``-th lane of ``family``."""
-    if isinstance(puzzle, Puzzle):  # the rows, then the columns
+    if isinstance(puzzle, Puzzle) and family in (ROW, COLUMN):  # the rows, then the columns
         return index if family == ROW else puzzle.height + index
     return next(k for k, lane in enumerate(puzzle.lanes) if lane.family == family and lane.index == index)
 

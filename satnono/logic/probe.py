@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from ..rules.common import RuleConflict
 
 __all__ = ["BudgetExhausted", "Cells", "DEFAULT_PROBE_BUDGET", "GridCells", "LaneCells", "Prober", "cells_of",
-           "deducing"]
+           "deducing", "extra_crossing"]
 
 #: A depth-1 refutation costing at most this many line-solver calls ends the search for an easier one.
 QUICK_REFUTATION = 4
@@ -160,23 +160,38 @@ def _probe_values(left: list[int]) -> Sequence[int]:
     return left[1:] + left[:1] if left[0] == 0 else left
 
 
+def extra_crossing(puzzle: Any) -> dict[int, tuple[int, ...]]:
+    """A rectangle's extra lanes (its ``line`` rules: ``puzzle.lanes`` past the rows and columns)
+    through each cell that has any, by their index in ``puzzle.lanes``; empty without them."""
+    if not puzzle.line_rules:
+        return {}
+    out: dict[int, list[int]] = {}
+    base = puzzle.height + puzzle.width
+    for k, lane in enumerate(puzzle.lanes[base:], base):
+        for cell in lane.cells:
+            out.setdefault(cell, []).append(k)
+    return {cell: tuple(ks) for cell, ks in out.items()}
+
+
 class GridCells:
     """:class:`Cells` of a rectangle's :class:`GridState`: cell ``r * width + c``, its lanes row
-    ``r`` and column ``c`` (lanes ``r`` and ``height + c``), the state's own bit masks."""
+    ``r`` and column ``c`` (lanes ``r`` and ``height + c``) and the extra lanes of its ``line``
+    rules through it (:func:`extra_crossing`), the state's own bit masks."""
 
-    __slots__ = ("state", "height", "width")
+    __slots__ = ("state", "height", "width", "extra")
 
-    def __init__(self, state: GridState) -> None:
+    def __init__(self, state: GridState, extra: dict[int, tuple[int, ...]] | None = None) -> None:
         self.state = state
         self.height = state.height
         self.width = state.width
+        self.extra = extra if extra is not None else extra_crossing(state.puzzle)
 
     @property
     def puzzle(self) -> Any:
         return self.state.puzzle
 
     def copy(self) -> GridCells:
-        return GridCells(self.state.copy())
+        return GridCells(self.state.copy(), self.extra)
 
     def assume(self, cell: int, value: int, solver: Any, deadline: float | None) -> tuple[GridCells, Contradiction | None]:
         t = self.state.copy()
@@ -187,7 +202,7 @@ class GridCells:
         dc = [False] * self.width
         dr[r] = True
         dc[c] = True
-        return GridCells(t), propagate(t, solver, dr, dc, deadline)
+        return GridCells(t, self.extra), propagate(t, solver, dr, dc, deadline)
 
     def value(self, cell: int) -> int | None:
         r, c = divmod(cell, self.width)
@@ -221,11 +236,13 @@ class GridCells:
         if k < h:
             return (s.row_black[k], s.row_white[k]) if s.nvals == 2 else tuple(ex[k] for ex in s.row_ex)
         k -= h
+        if k >= self.width:  # an extra lane (a line rule's)
+            return s.lane_masks(s.puzzle.lanes[h + k])
         return (s.col_black[k], s.col_white[k]) if s.nvals == 2 else tuple(ex[k] for ex in s.col_ex)
 
-    def crossing(self, cell: int) -> tuple[int, int]:
+    def crossing(self, cell: int) -> tuple[int, ...]:
         r, c = divmod(cell, self.width)
-        return r, self.height + c
+        return (r, self.height + c, *self.extra.get(cell, ())) if self.extra else (r, self.height + c)
 
     def propagate_from(self, cell: int, solver: Any, deadline: float | None) -> Contradiction | None:
         r, c = divmod(cell, self.width)
