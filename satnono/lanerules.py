@@ -33,11 +33,12 @@ a rectangle's ``givens`` (rows and columns).
     line logic (``state.excluded[cell]``: bit v set when the cell cannot have value v).  Optional.
 ``deduce(state) -> RuleConflict | None``
     what the rule forces given what a :class:`~satnono.logic.lanes.LaneState` knows (narrowed in
-    place), taken after each fixpoint of line logic until nothing changes by the explanations
-    and their probing (:mod:`satnono.explain`, :mod:`satnono.logic.probe`); the
+    place), taken after each fixpoint of line logic until nothing changes: by propagation
+    (:func:`~satnono.logic.lanes.propagate_state`, so a triddler's line-solvable counts it as a
+    rectangle's counts its rules' ``narrow``), the explanations and their probing
+    (:mod:`satnono.explain`, :mod:`satnono.logic.probe`); the
     :class:`~satnono.rules.common.RuleConflict` when the state cannot keep the rule.  Sound, and
-    monotone (more known cells force no fewer).  Optional; line logic of its own
-    (:func:`~satnono.logic.lanes.propagate_state`) takes ``narrow`` alone.
+    monotone (more known cells force no fewer).  Optional.
 ``clauses(var, new_var, state=None) -> list of clauses``
     CNF over ``var(cell, v)``, the variable "cell has block colour v" (v >= 1), fresh variables
     from ``new_var()``.  With ``state``, the cells it knows **must** be folded to constants: the

@@ -8,6 +8,12 @@
   hundred cells.  :func:`line_solve` is the line logic alone, :func:`line_solvable` whether it
   settles every cell.
 * :func:`check_fix`: ``fix``'s proposals checked against those two.
+* The rules read here, not by satnono's rule code: :func:`keeps` (a picture keeps ``count:OPN[:c]``
+  or ``connected[:c]``, on the cells that share a side), :func:`truth` (the enumeration filtered
+  by givens and rules) and :func:`line_and_rule_logic` (lane logic and the rules' narrowing to
+  their common fixpoint: a count reached or only just reachable; the cells that may have a value
+  but cannot be joined to the known ones).  The narrowing is monotone, so the fixpoint does not
+  depend on the order.
 
 Both read a :class:`satnono.lanepuzzle.LanePuzzle` (a plain value: its geometry's lanes, their
 clues and the palette; nothing of satnono's solving code is used) and give solutions as strings
@@ -17,6 +23,7 @@ of palette characters in cell order.
 from __future__ import annotations
 
 import random
+from collections import deque
 from typing import Any, Callable, Mapping, Sequence
 
 from satnono.clues import LineClue
@@ -264,3 +271,107 @@ def check_fix(p: LanePuzzle, res: Any, solutions: Callable[[LanePuzzle], list[st
         assert [clue.blots for clue in e.puzzle.clues] == [clue.blots for clue in p.clues]  # hidden stay hidden
         assert solutions(e.puzzle) == [edited]
         assert e.line_solvable == solvable(e.puzzle, {})
+
+
+# --- the rules, as read here ---------------------------------------------------------------------
+
+def parse_rule(spec: str) -> tuple[str, str | None, int | None, str | None]:
+    """``(name, op, n, colour)`` of ``count:OPN[:c]`` or ``connected[:c]``."""
+    name, *parts = spec.split(":")
+    if name == "count":
+        op = parts[0].rstrip("0123456789")
+        return name, op, int(parts[0][len(op):]), parts[1] if len(parts) > 1 else None
+    assert name == "connected", spec
+    return name, None, None, parts[0] if parts else None
+
+
+def rule_mask(spec: LanePuzzle, colour: str | None) -> int:
+    """The values a rule is about: every block colour, or one."""
+    return ((1 << len(spec.chars)) - 2) if colour is None else 1 << spec.chars.index(colour)
+
+
+def regions(geometry: Any, cells: set[int]) -> list[set[int]]:
+    """``cells`` split into the regions of cells that share a side (``geometry.neighbours``)."""
+    out: list[set[int]] = []
+    seen: set[int] = set()
+    for start in sorted(cells):
+        if start in seen:
+            continue
+        region, todo = {start}, deque([start])
+        while todo:
+            c = todo.popleft()
+            for d in geometry.neighbours(c):
+                if d in cells and d not in region:
+                    region.add(d)
+                    todo.append(d)
+        seen |= region
+        out.append(region)
+    return out
+
+
+def keeps(spec: LanePuzzle, picture: str, rule: str) -> bool:
+    """Whether ``picture`` keeps the rule ``rule`` (``count:OPN[:c]`` or ``connected[:c]``)."""
+    name, op, n, colour = parse_rule(rule)
+    cells = {c for c, ch in enumerate(picture) if rule_mask(spec, colour) >> spec.chars.index(ch) & 1}
+    if name == "count":
+        return {"=": len(cells) == n, ">=": len(cells) >= n, "<=": len(cells) <= n}[op]  # type: ignore[index]
+    return len(regions(spec.geometry, cells)) <= 1
+
+
+def truth(spec: LanePuzzle, rules: Sequence[str] = (), givens: Sequence[tuple[int, int]] = ()) -> list[str]:
+    """Every solution of ``spec``'s clues that agrees with ``givens`` ((cell, value) pairs) and
+    keeps every rule of ``rules``."""
+    return [s for s in brute_force(spec) if all(s[c] == spec.chars[v] for c, v in givens)
+            and all(keeps(spec, s, rule) for rule in rules)]
+
+
+def narrow_rule(spec: LanePuzzle, rule: str, dom: list[int]) -> bool:
+    """The rule's narrowing of the cells' possible values (in place); False when it cannot be kept."""
+    name, op, n, colour = parse_rule(rule)
+    m = rule_mask(spec, colour)
+    known = {c for c, d in enumerate(dom) if d and not d & ~m}
+    may = {c for c, d in enumerate(dom) if d & m}
+    if name == "count":
+        assert n is not None
+        if op != ">=":
+            if len(known) > n:
+                return False
+            if len(known) == n:
+                for c in may - known:
+                    dom[c] &= ~m
+        if op != "<=":
+            if len(may) < n:
+                return False
+            if len(may) == n:
+                for c in may:
+                    dom[c] &= m
+        return True
+    if not known:
+        return True
+    holding = [r for r in regions(spec.geometry, may) if r & known]
+    if len(holding) > 1:
+        return False
+    for c in may - holding[0]:
+        dom[c] &= ~m
+    return True
+
+
+def line_and_rule_logic(spec: LanePuzzle, rules: Sequence[str] = (),
+                        givens: Sequence[tuple[int, int]] = ()) -> list[int] | None:
+    """The cells' possible values (bit masks) at the fixpoint of lane logic and the rules'
+    narrowing (the givens set first); None when a lane or a rule cannot be kept."""
+    dom = [(1 << len(spec.chars)) - 1] * spec.geometry.cell_count
+    for c, v in givens:
+        dom[c] = 1 << v
+    lanes_of = _lanes_of(spec)
+    dirty = set(range(len(spec.clues)))
+    while True:
+        if not _propagate(spec, dom, dirty, lanes_of):
+            return None
+        before = list(dom)
+        for rule in rules:
+            if not narrow_rule(spec, rule, dom):
+                return None
+        dirty = {k for c, (a, b) in enumerate(zip(before, dom)) if a != b for k in lanes_of[c]}
+        if not dirty:
+            return dom

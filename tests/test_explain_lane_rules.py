@@ -1,7 +1,7 @@
 """satnono.explain on triddlers with extra rules (issue 39): ``count``, ``connected`` (on the
 triangles that share a side) and givens, against truths of the test's own: the solutions are the
-brute force of tests/_triddler_oracle.py filtered by the rules as written here, and "line and
-rule logic" is the oracle's lane logic with the rules' narrowing written here (a count reached
+brute force of tests/_triddler_oracle.py filtered by the rules as that module reads them, and
+"line and rule logic" is its lane logic with the rules' narrowing written there (a count reached
 or only just reachable; the cells that may have a value but cannot be joined to the known ones)
 taken to their common fixpoint.  The narrowing is monotone, so that fixpoint does not depend on
 the order: an explanation without probing must reach exactly it, rule step by rule step."""
@@ -11,12 +11,12 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections import deque
 
 import pytest
 from click.testing import CliRunner
 
 from _triddler_oracle import _lane_logic, _lanes_of, _propagate, brute_force
+import _triddler_oracle as oracle
 from satnono.classify import classify_puzzle
 from satnono.cli import cli
 from satnono.clues import LineClue
@@ -35,102 +35,6 @@ TWO = (Color("white", ".", (255, 255, 255)), Color("red", "r", (255, 0, 0)), Col
 BW_SHAPES = [Triangle.hexagon(1), Triangle.triangle(3), Triangle.triangle(4), Triangle.parallelogram(2, 3),
              Triangle.hexagon(2)]
 COLOUR_SHAPES = [Triangle.hexagon(1), Triangle.triangle(3), Triangle.parallelogram(2, 3)]
-
-
-# --- the test's own reading of the rules -----------------------------------------------------------
-
-def _parse(spec: str) -> tuple[str, str | None, int | None, str | None]:
-    """``(name, op, n, colour)`` of ``count:OPN[:c]`` or ``connected[:c]``."""
-    name, *parts = spec.split(":")
-    if name == "count":
-        op = parts[0].rstrip("0123456789")
-        return name, op, int(parts[0][len(op):]), parts[1] if len(parts) > 1 else None
-    return name, None, None, parts[0] if parts else None
-
-
-def _mask(p: LanePuzzle, colour: str | None) -> int:
-    """The values a rule is about: every block colour, or one."""
-    return ((1 << len(p.chars)) - 2) if colour is None else 1 << p.chars.index(colour)
-
-
-def _regions(geometry, cells: set[int]) -> list[set[int]]:
-    out, seen = [], set()
-    for start in sorted(cells):
-        if start in seen:
-            continue
-        region, todo = {start}, deque([start])
-        while todo:
-            c = todo.popleft()
-            for d in geometry.neighbours(c):
-                if d in cells and d not in region:
-                    region.add(d)
-                    todo.append(d)
-        seen |= region
-        out.append(region)
-    return out
-
-
-def _keeps(p: LanePuzzle, picture: str, spec: str) -> bool:
-    name, op, n, colour = _parse(spec)
-    cells = {c for c, ch in enumerate(picture) if _mask(p, colour) >> p.chars.index(ch) & 1}
-    if name == "count":
-        return {"=": len(cells) == n, ">=": len(cells) >= n, "<=": len(cells) <= n}[op]  # type: ignore[index]
-    return len(_regions(p.geometry, cells)) <= 1
-
-
-def _truth(p: LanePuzzle, specs, givens=()) -> list[str]:
-    return [s for s in brute_force(p) if all(s[c] == p.chars[v] for c, v in givens)
-            and all(_keeps(p, s, spec) for spec in specs)]
-
-
-def _narrow(p: LanePuzzle, spec: str, dom: list[int]) -> bool:
-    """The rule's narrowing of the cells' possible values (in place); False when it cannot be kept."""
-    name, op, n, colour = _parse(spec)
-    m = _mask(p, colour)
-    known = {c for c, d in enumerate(dom) if d and not d & ~m}
-    may = {c for c, d in enumerate(dom) if d & m}
-    if name == "count":
-        if op != ">=":
-            if len(known) > n:
-                return False
-            if len(known) == n:
-                for c in may - known:
-                    dom[c] &= ~m
-        if op != "<=":
-            if len(may) < n:
-                return False
-            if len(may) == n:
-                for c in may:
-                    dom[c] &= m
-        return True
-    if not known:
-        return True
-    holding = [r for r in _regions(p.geometry, may) if r & known]
-    if len(holding) > 1:
-        return False
-    for c in may - holding[0]:
-        dom[c] &= ~m
-    return True
-
-
-def _line_and_rule_logic(p: LanePuzzle, specs, givens=()) -> list[int] | None:
-    """The cells' possible values at the fixpoint of the oracle's lane logic and the rules'
-    narrowing (the givens set first); None when a lane or a rule cannot be kept."""
-    dom = [(1 << len(p.chars)) - 1] * p.geometry.cell_count
-    for c, v in givens:
-        dom[c] = 1 << v
-    lanes_of = _lanes_of(p)
-    dirty = set(range(len(p.clues)))
-    while True:
-        if not _propagate(p, dom, dirty, lanes_of):
-            return None
-        before = list(dom)
-        for spec in specs:
-            if not _narrow(p, spec, dom):
-                return None
-        dirty = {k for c, (a, b) in enumerate(zip(before, dom)) if a != b for k in lanes_of[c]}
-        if not dirty:
-            return dom
 
 
 # --- the puzzles -------------------------------------------------------------------------------------
@@ -161,7 +65,7 @@ def _cases(shapes, palette, seeds: int, tag: str):
             some = rng.choice(sols)
             colour = rng.choice(chars[1:]) if len(chars) > 2 else None
             c = "" if colour is None else f":{colour}"
-            k = sum(_mask(p, colour) >> chars.index(ch) & 1 for ch in some)
+            k = sum(oracle.rule_mask(p, colour) >> chars.index(ch) & 1 for ch in some)
             given = [(cell, chars.index(some[cell])) for cell in rng.sample(range(g.cell_count), 2)]
             yield p, ("connected",), ()
             yield p, (f"connected{c}",), given[:1]
@@ -233,7 +137,7 @@ def _check_rule_step(q: LanePuzzle, st: Step, specs, dom: list[int]) -> None:
     the cells as a triddler's steps do."""
     spec = _spec_of(q, st, specs)
     want = list(dom)
-    assert _narrow(q, spec, want)
+    assert oracle.narrow_rule(q, spec, want)
     assert want != dom and _apply(q, st, dom) == want, st.text
     assert st.kind == st.axis == "rule" and st.technique == spec.split(":")[0] and st.lane is None
     assert st.text.startswith(f"by the rule {spec} (")
@@ -255,7 +159,7 @@ def _refutes(q: LanePuzzle, st: Step, specs, dom: list[int]) -> None:
     for sub in st.chain:
         trial = _apply(q, sub, trial)
     if st.axis == "rule":
-        assert not _narrow(q, _spec_of(q, st, specs), trial), st.text
+        assert not oracle.narrow_rule(q, _spec_of(q, st, specs), trial), st.text
         assert "the rule " + _spec_of(q, st, specs) + " could not be kept" in st.text
     else:
         assert _lane_logic([trial[c] for c in q.lanes[st.lane].cells], q.clues[st.lane]) is None, st.text
@@ -270,8 +174,8 @@ def test_line_and_rule_steps_reach_the_fixpoint_of_line_and_rule_logic(case):
     then it is the one solution the enumeration finds."""
     p, specs, givens = case
     q = _with(p, specs, givens)
-    truth = _truth(p, specs, givens)
-    want = _line_and_rule_logic(p, specs, givens)
+    truth = oracle.truth(p, specs, givens)
+    want = oracle.line_and_rule_logic(p, specs, givens)
     ex = explain(q, max_depth=0, verdict_timeout=5)
     if want is None:
         assert ex.status == "none" and not truth and ex.difficulty["level"] == "none"
@@ -295,7 +199,7 @@ def test_line_and_rule_steps_reach_the_fixpoint_of_line_and_rule_logic(case):
 def test_probing_honours_the_rules_and_the_grade_and_hint_agree(case):
     p, specs, givens = case
     q = _with(p, specs, givens)
-    truth = _truth(p, specs, givens)
+    truth = oracle.truth(p, specs, givens)
     ex = explain(q, verdict_timeout=5)
     dom = _start(q)
     for st in ex.steps:
@@ -361,7 +265,7 @@ def test_count_and_connected_steps_in_words():
              "by the rule count:<=4 (at most 4 filled cells), all 4 of them are already known, so no other cell is "
              "filled: row 2, cells 1-2 white")]:
         p = _blot(LanePuzzle.from_picture(g, picture, keep_goal=False), random.Random(0), 1.0)
-        truth = _truth(p, (spec,))
+        truth = oracle.truth(p, (spec,))
         assert len(brute_force(p)) > 1 and len(truth) == 1
         ex = explain(p.replace(rules=(lane_rule_from(spec),)), verdict_timeout=5)
         assert ex.solved and ex.picture == truth[0] and ex.difficulty["text"].startswith("line logic only")
@@ -393,7 +297,7 @@ def test_a_connected_step_names_the_known_cell_it_joins():
     named = 0
     for p, specs, givens in CASES:
         q = _with(p, specs, givens)
-        truth = _truth(p, specs, givens)
+        truth = oracle.truth(p, specs, givens)
         for st in explain(q, max_depth=0, verdict_timeout=5).steps:
             if st.kind == "rule" and st.technique == "connected":
                 m = re.match(r"by the rule (connected(?::.)?) \(the (.+?) cells form one region of cells that share "
@@ -401,7 +305,7 @@ def test_a_connected_step_names_the_known_cell_it_joins():
                              r"(row \d+, cell \d+): ", st.text)
                 assert m, st.text
                 anchor = next(c for c in range(q.geometry.cell_count) if cell_name(q.geometry, c) == m.group(3))
-                mask = _mask(q, _parse(_spec_of(q, st, specs))[3])
+                mask = oracle.rule_mask(q, oracle.parse_rule(_spec_of(q, st, specs))[3])
                 assert all(mask >> q.chars.index(s[anchor]) & 1 for s in truth)
                 named += bool(truth)
     assert named

@@ -59,7 +59,7 @@ def shared_corners(g: Geometry, a: int, b: int) -> int:
 
 def test_lane_names_are_one_based_and_in_words():
     assert [Lane(f, i, (0,)).name for f, i in [("row", 2), ("column", 6), ("/", 3), ("\\", 1), ("line", 0)]] == [
-        "row 3", "column 7", "/ line 4", "\\ line 2", "line 1"]
+        "row 3", "column 7", "/ line 4", "\\ line 2", "extra line 1"]
 
 
 def test_lane_is_a_frozen_value():

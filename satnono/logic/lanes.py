@@ -180,16 +180,32 @@ def lane_state(puzzle: Any) -> LaneState:
     return state
 
 
-def propagate_state(state: LaneState, solver: SolvesLines, deadline: float | None = None) -> Contradiction | None:
-    """:func:`propagate` over the lanes and clues of ``state.puzzle``: the
-    :class:`~satnono.logic.state.Contradiction` of the first lane left with no placement, or None."""
+def propagate_state(state: LaneState, solver: SolvesLines, deadline: float | None = None) -> Contradiction | Any:
+    """:func:`propagate` over the lanes and clues of ``state.puzzle``, and after each fixpoint its
+    rules' ``deduce`` (what a ``count`` or ``connected`` forces), again from the lanes through the
+    cells they settled, until neither changes: a rectangle's rules narrow after each line fixpoint
+    the same way (:func:`satnono.logic.propagate.propagate`).  The
+    :class:`~satnono.logic.state.Contradiction` of the first lane left with no placement, a rule's
+    :class:`~satnono.rules.common.RuleConflict` when the state cannot keep it, or None."""
     puzzle = state.puzzle
     lanes = [lane.cells for lane in puzzle.lanes]
-    bad = propagate(state, lanes, puzzle.lane_clues, solver, deadline)
-    if bad is None:
-        return None
-    lane = puzzle.lanes[bad]
-    return Contradiction(lane.family, lane.index, True)
+    crossing = cell_lanes(lanes, len(state.excluded))
+    deducing = [rule for rule in puzzle.all_rules if getattr(rule, "deduce", None) is not None]
+    todo: Sequence[int] | None = None
+    while True:
+        bad = propagate(state, lanes, puzzle.lane_clues, solver, deadline, todo, crossing)
+        if bad is not None:
+            lane = puzzle.lanes[bad]
+            return Contradiction(lane.family, lane.index, True)
+        before = list(state.excluded)
+        for rule in deducing:
+            conflict = rule.deduce(state)
+            if conflict is not None:
+                return conflict
+        changed = [cell for cell, (old, new) in enumerate(zip(before, state.excluded)) if old != new]
+        if not changed:
+            return None
+        todo = sorted({k for cell in changed for k in crossing[cell]})
 
 
 __all__ = ["LaneState", "cell_lanes", "lane_state", "propagate", "propagate_state"]
