@@ -531,3 +531,25 @@ def _assert_explain_hint_fix_none(tmp_path, path: str, reason: str) -> None:
     assert r.exit_code == 4 and f"the puzzle itself has no solution: {reason}" in r.output
     r = _cli("fix", path)
     assert r.exit_code == 4 and reason in r.output and "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("ascii", [True, False])
+def test_a_rule_step_is_drawn_without_a_row_or_column_mark(ascii):
+    """``explain --grids`` marks a row step's row and a column step's column; a rule step's cells
+    are in no one line, so it gets neither (a caret under the column numbered like the rule was
+    drawn)."""
+    from satnono.explain import explain
+    from satnono.explain.draw import apply, render_step
+
+    for colour, grid, specs in _cases():
+        p = _puzzle(grid, colour, specs)
+        before = tuple("?" * p.width for _ in range(p.height))
+        for st in explain(p).steps:
+            drawn = render_step(before, st, ascii, p.palette).splitlines()
+            if st.kind == "rule":
+                assert len(drawn) == p.height, st.text
+                assert not any(line.rstrip().endswith(("<", "◀")) for line in drawn)
+                return
+            assert len(drawn) == p.height + (st.axis == "column")
+            before = apply(before, st)
+    pytest.fail("no rule step among the cases")

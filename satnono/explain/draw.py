@@ -11,7 +11,7 @@ from html import escape
 from typing import Any, Iterator, Sequence
 
 from ..model import BLACK, WHITE, Color, Puzzle, plain_black
-from ..clues import ROW, LineClue
+from ..clues import COLUMN, ROW, LineClue
 from ..lanes import LINE
 from .board import board_of
 from .techniques import Step
@@ -98,7 +98,7 @@ def _render_color_step(after: Sequence[str], step: Step, ascii: bool, palette: S
         if step.axis == ROW and r == step.index:
             text += "  <" if ascii else "  ◀"
         lines.append(text)
-    if step.axis == "column":
+    if step.axis == COLUMN:
         lines.append(" " * (2 * step.index) + ("^" if ascii else "▲"))
     return "\n".join(lines)
 
@@ -126,7 +126,7 @@ def render_step(before: Sequence[str], step: Step, ascii: bool = False,
         if step.axis == ROW and r == step.index:
             text += "  <" if ascii else "  ◀"
         lines.append(text)
-    if step.axis not in (ROW, LINE):  # (an extra line's cells are not in one row or column)
+    if step.axis == COLUMN:  # (a rule's or an extra line's cells are not in one row or column)
         cw = len(g[0])
         lines.append(" " * (cw * step.index) + ("^" if ascii else "▲"))
     return "\n".join(lines)
