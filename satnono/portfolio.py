@@ -3,8 +3,8 @@
 A settle allowed more than one job (:meth:`satnono.solve.Checker.settle`) runs as with one up to
 the point where the SAT search may take long: after the short first try (before the second
 search when the try found a solution or one was known).  There it starts its *members*, N processes that each go on with the rest of
-the search (:meth:`satnono.solve._Search.finish`) configured their own way (:data:`MEMBERS`;
-member 0 is the one search of ``jobs=1``), and takes the first answer: a verdict (unique,
+the search (:meth:`satnono.solve._Search.finish`) configured their own way (:func:`member`:
+member 0 is the one search of ``jobs=1``, the others shuffle its decision order), and takes the first answer: a verdict (unique,
 multiple, none) or, asked for one solution, that solution.  Every solution a member reports is
 verified here against the clues, the givens and the rules before it is used.  The others are
 killed at once.  python-sat's CaDiCaL holds the GIL for a whole call, so threads would take
@@ -36,7 +36,7 @@ import pickle
 import signal
 import sys
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Protocol
 
 from .interrupt import children_starting, critical, ignore_in_child
@@ -49,14 +49,33 @@ if TYPE_CHECKING:
     from .model import Puzzle
     from .solve import _Search
 
-#: The members, in order: ``jobs=N`` runs the first N (past the end, :data:`MEMBERS` again with
-#: another ``seed`` each).  Member 0 is the one search of ``jobs=1``.
-MEMBERS: tuple[Member, ...] = (
-    Member(),
-    Member(options=(("stabilizeonly", 0), ("seed", 1)), hunches=False, proof_options=(("seed", 1),)),
-    Member(hints="none", options=(("seed", 2),), proof_options=(("stabilizeonly", 0), ("seed", 2))),
-    Member(options=(("target", 2), ("seed", 3)), near=False, proof_options=(("seed", 3),)),
-)
+#: CaDiCaL's options that shuffle its decision order (with a ``seed``): a random restart of the
+#: same search.
+SHUFFLE = (("shuffle", 1), ("shufflerandom", 1))
+
+
+def member(k: int) -> Member:
+    """Member ``k`` of a portfolio: 0 is the one search of ``jobs=1``; each other is that search
+    with CaDiCaL's decision order shuffled by the seed ``k`` (from where the searches part, and
+    for the second search too).
+
+    Measured alone, each from where the searches part, in conflicts to settle (the search times
+    are chaotic: a member worse on average still wins some puzzles).  The 20 tournament puzzles
+    that need the most conflicts with one job: member 0 and member 1 together (the fewer of the
+    two) 0.72x member 0's, with seed 2 or 3 instead 0.93x, 0.68x; three members (seeds 1 and
+    3) 0.59x.  The eight hardest pictures of bench.py's colour36 and deadline sets that some
+    configuration settles within 20 s: two members 0.84x, three 0.75x.  Tried and not taken
+    (the decisions record, ``docs/decisions.md``): the hints' opposite (colour 0.82x, but on Knotty and Faase over 350,000
+    and 140,000 conflicts, not settled in 20 s, where member 0 needs 150 and 12,000), no hints
+    (colour 0.83x; Knotty and Faase likewise), no hunches (tournament 0.74x, colour 0.94x),
+    ``stabilizeonly=0`` (colour 0.85x), and options that only choose phases (``phase``,
+    ``target``, ``seed`` without shuffling: no change at all once the hints force the phases).
+
+    >>> member(0), member(2).options
+    (Member(options=()), (('shuffle', 1), ('shufflerandom', 1), ('seed', 2)))
+    """
+    return Member() if k == 0 else Member(options=(*SHUFFLE, ("seed", k)))
+
 
 #: Seconds a fresh member (a process of its own, a Dask task) is waited for past the deadline:
 #: it stops at the deadline by itself and says what it found by then (a first solution).
@@ -64,18 +83,8 @@ FRESH_GRACE = 2.0
 
 
 def members(n: int) -> list[Member]:
-    """The first ``n`` members of the portfolio.
-
-    >>> [m.hints for m in members(3)], members(5)[4].options[-1]
-    (['beliefs', 'beliefs', 'none'], ('seed', 5))
-    """
-    out = []
-    for k in range(n):
-        m = MEMBERS[k % len(MEMBERS)]
-        if k >= len(MEMBERS):
-            m = replace(m, options=(*(o for o in m.options if o[0] != "seed"), ("seed", k + 1)))
-        out.append(m)
-    return out
+    """The first ``n`` members of a portfolio (:func:`member`)."""
+    return [member(k) for k in range(n)]
 
 
 class Portfolio(Protocol):
@@ -89,7 +98,7 @@ class Portfolio(Protocol):
 
 
 def run_portfolio(search: _Search, n: int, portfolio: Portfolio | None = None) -> Outcome:
-    """The answer of ``n`` members of :data:`MEMBERS` on ``portfolio`` (this machine by default)."""
+    """The answer of ``n`` members (:func:`members`) on ``portfolio`` (this machine by default)."""
     return (portfolio or LocalPortfolio()).run(search, members(n))
 
 

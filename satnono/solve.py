@@ -621,21 +621,13 @@ class Member:
     """How one search of a portfolio (:mod:`satnono.portfolio`) goes on from where the searches
     part (:attr:`_Search.stage`); ``Member()`` goes on exactly as the one search of ``jobs=1``.
 
-    >>> Member().options, Member(hints="opposite").hunches
-    ((), True)
+    >>> Member().options
+    ()
     """
 
     options: tuple[tuple[str, int], ...] = ()
-    """CaDiCaL options set when the member starts, on top of :data:`satnono.sat.CADICAL_OPTIONS`."""
-    hints: str = "beliefs"
-    """After the first try: ``"beliefs"`` (the phases of belief propagation, as ``jobs=1``),
-    ``"opposite"`` (their opposite) or ``"none"`` (CaDiCaL's own phases, no hunches)."""
-    hunches: bool = True
-    """With the hints: first assume the surest of them (:data:`HUNCH_SHARE`), as ``jobs=1``."""
-    proof_options: tuple[tuple[str, int], ...] = ()
-    """CaDiCaL options for the second search, on top of :data:`satnono.sat.CADICAL_PROOF_OPTIONS`."""
-    near: bool = True
-    """The second search starts from the first solution's phases (as ``jobs=1``), else from its own."""
+    """CaDiCaL options set when the member starts, on top of those in force then
+    (:data:`satnono.sat.CADICAL_OPTIONS`; the second search's are set on top of them)."""
 
 
 @dataclass
@@ -719,10 +711,9 @@ class _Search:
         return self._first(first)
 
     def finish(self) -> Outcome:
-        """The rest of the search, from :attr:`stage`, as :attr:`member` says."""
-        sat, m = self.sat, self.member
-        if m.options:
-            sat.configure(dict(m.options))
+        """The rest of the search, from :attr:`stage`, with :attr:`member`'s options."""
+        if self.member.options:
+            self.sat.configure(dict(self.member.options))
         if self.stage == "hints":
             found = self._first(self._hinted())
             if found is not None:
@@ -730,25 +721,17 @@ class _Search:
         return self._proof()
 
     def _hinted(self):  # type: ignore[no-untyped-def]
-        """The first search after the try, from the hints (as :attr:`member` says)."""
-        sat, state, enc, m = self.sat, self.state, self.enc, self.member
-        if m.hints == "none":
-            self.checker._note("search", None)
-            return solve_keeping_rules(sat, state, enc, self.deadline, self.stats)
+        """The first search after the try, from the hints."""
         from .logic.beliefs import phase_hints
 
+        sat, state, enc = self.sat, self.state, self.enc
         self.checker._note("hints", None)
         try:
             hints = phase_hints(state, deadline=self.deadline)
-            phases = enc.hint_phases(hints)
-            sat.guide(phases if m.hints == "beliefs" else [-x for x in phases])
+            sat.guide(enc.hint_phases(hints))
             self.hinted = True
-            self.checker._note("search", None)
-            if not m.hunches:
-                return solve_keeping_rules(sat, state, enc, self.deadline, self.stats)
             hunches = enc.hunches(hints, HUNCH_SHARE)
-            if m.hints == "opposite":
-                hunches = [-x for x in hunches]
+            self.checker._note("search", None)
             return solve_on_hunches(sat, state, enc, hunches, hunch_budget(state), self.deadline, self.stats)
         except Deadline:
             return None
@@ -772,7 +755,7 @@ class _Search:
 
     def _proof(self) -> Outcome:
         """The second search, next to the first solution: none (unique), another (multiple), or out of time."""
-        sat, enc, m = self.sat, self.enc, self.member
+        sat, enc = self.sat, self.enc
         assert self.s1 is not None and self.model is not None
         s1 = self.s1
         self.checker._note("proof", None)
@@ -781,11 +764,8 @@ class _Search:
         # with the solver set for a proof, as most of the time there is none.  After hints,
         # the ladders' phases too (left at the hints, they cost a 36x40 two-colour picture
         # 100,000 conflicts for a second solution one conflict away).
-        if m.near:
-            sat.guide(enc.phases(self.model, with_ladders=self.hinted))
+        sat.guide(enc.phases(self.model, with_ladders=self.hinted))
         sat.for_proof()
-        if m.proof_options:
-            sat.configure(dict(m.proof_options))
         second = solve_keeping_rules(sat, self.state, enc, self.deadline, self.stats)
         if second is None:
             return self._outcome(Status.UNKNOWN, (s1,), self.late, final=False)

@@ -27,7 +27,7 @@ from satnono.counting import count
 from satnono.lanes import Triangle
 from satnono.model import Puzzle
 from satnono.palette import default_palette
-from satnono.portfolio import MEMBERS, LocalPortfolio, members
+from satnono.portfolio import LocalPortfolio, members
 from satnono.results import Limits, Status
 from satnono.solve import Checker, InternalError, Member, Outcome
 
@@ -198,7 +198,7 @@ def test_a_member_that_raises_is_out_and_the_others_answer(monkeypatch):
 
 def test_when_every_member_raises_the_first_ones_error_is_raised(monkeypatch):
     def raises(self):  # type: ignore[no-untyped-def]
-        raise ValueError(f"injected in member {MEMBERS.index(self.member)}")
+        raise ValueError(f"injected in member {members(3).index(self.member)}")
 
     monkeypatch.setattr(solve._Search, "finish", raises)
     with pytest.raises(ValueError, match="injected in member 0"):
