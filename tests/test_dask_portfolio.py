@@ -114,3 +114,13 @@ def test_ctrl_c_on_the_client_stops_the_members(cluster):
     assert proc.returncode == 130, err
     assert b"Traceback" not in err
     assert _gone(members)
+
+
+def test_a_timeout_on_the_cluster_stops_the_members(cluster):
+    proc = _start("check", HARD, "--scheduler", cluster.address, "--jobs", "2", "--timeout", "3", "--json")
+    members = _wait_members(cluster, proc, 2)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 5, err
+    d = json.loads(out)
+    assert d["status"] == "unknown" and d["jobs"] == 2
+    assert _gone(members)
