@@ -49,6 +49,11 @@ a rectangle's ``givens`` (rows and columns).
 ``accepts(cells) -> bool``
     whether a complete picture (one palette character per cell, in cell order) keeps the rule;
     every picture satnono reports is checked with it.
+``keep(values, rng) -> values``
+    a drawn picture (a list of colour indices in cell order, 0 the background) changed, in place
+    or anew, so that it keeps the rule, with ``rng`` (a :class:`random.Random`) for any choice:
+    what :mod:`satnono.generation` draws with (``count`` fills or clears cells at random,
+    ``connected`` keeps the largest region).  Optional: without it the generator only filters.
 ``as_json() -> dict`` and ``text() -> str``
     the rule as a puzzle file's JSON object and as ``--rule`` spells it.  Optional.
 
@@ -244,6 +249,26 @@ class LaneCount(_ValueRule):
         card = {"=": exactly, ">=": at_least, "<=": at_most}[self.op](xs, self.n - fixed, new_var)
         return aux + card
 
+    def keep(self, values: list[int], rng: Any) -> list[int]:
+        """A drawn picture (one colour index a cell, 0 the background) changed to keep the count,
+        as the rectangle's :meth:`Count.keep <satnono.rules.count.Count.keep>` changes a grid:
+        too many cells with the value, some chosen at random cleared; too few, some chosen at
+        random among the others given it (in colour, for "filled", a random block colour).  A
+        count above the cells is left as it is (no picture keeps it)."""
+        n = self.n
+        if self.op != "<=" and n > len(values):
+            return values
+        have = [cell for cell, v in enumerate(values) if _has(v, self.value)]
+        k = len(have)
+        if k > n and self.op != ">=":
+            for cell in rng.sample(have, k - n):
+                values[cell] = 0
+        elif k < n and self.op != "<=":
+            spare = [cell for cell, v in enumerate(values) if not _has(v, self.value)]
+            for cell in rng.sample(spare, min(n - k, len(spare))):
+                values[cell] = self.value if self.value is not None else rng.randrange(1, self.nvals)
+        return values
+
     def accepts(self, cells: str) -> bool:
         k = sum(_has(v, self.value) for v in self._values(cells))
         return {"=": k == self.n, ">=": k >= self.n, "<=": k <= self.n}[self.op]
@@ -348,6 +373,21 @@ class LaneConnected(_ValueRule):
             if not satisfied:
                 out.append(clause)
         return out
+
+    def keep(self, values: list[int], rng: Any) -> list[int]:
+        """A drawn picture (one colour index a cell, 0 the background) changed to keep the rule,
+        as the rectangle's :meth:`Connected.keep <satnono.rules.connected.Connected.keep>`
+        changes a grid: the largest region of the cells with the value (of edge neighbours; the
+        first found of the largest, in order of their least cell) is kept, the cells of every
+        other region become background."""
+        found = regions((c for c, v in enumerate(values) if _has(v, self.value)), self.neighbours)
+        if len(found) > 1:
+            biggest = max(found, key=len)
+            for region in found:
+                if region is not biggest:
+                    for cell in region:
+                        values[cell] = 0
+        return values
 
     def accepts(self, cells: str) -> bool:
         return len(self._regions(cells)) <= 1
