@@ -151,7 +151,8 @@ def _check_in_time(checker: Checker, puzzle, timeout: float | None, read: float,
         return CheckResult(puzzle, Status.UNKNOWN, reason=reason, seconds=read,
                            stats=Stats(cells=cells, unknown_after_propagation=cells),
                            cpu_seconds=None if jobs == 1 else read)
-    res = checker.check(puzzle, None if timeout is None else timeout - read, jobs)
+    left = None if timeout is None else timeout - read
+    res = checker.check(puzzle, left) if jobs == 1 else checker.check(puzzle, left, jobs)
     res.seconds += read
     if res.cpu_seconds is not None:
         res.cpu_seconds += read
