@@ -247,7 +247,14 @@ class LocalPortfolio:
         grace = FRESH_GRACE if self.fresh else 0.0
         try:
             for k, member in enumerate(members):
-                pid, fd = (self._spawn if self.fresh else self._fork)(search, member, pids)
+                try:
+                    pid, fd = (self._spawn if self.fresh else self._fork)(search, member, pids)
+                except OSError as e:  # (no more processes or memory here: the members started go on)
+                    if not conns:
+                        raise
+                    for later in range(k, len(members)):
+                        referee.lost(later, f"could not be started ({e.strerror or e})")
+                    break
                 conns[Connection(fd, writable=False)] = (k, pid)
             while conns:
                 left = None if deadline is None else deadline + grace - time.monotonic()

@@ -294,3 +294,22 @@ def test_members_are_diverse_and_member_0_is_the_one_search():
     many = members(9)
     assert len(set(many)) == 9
     assert Limits(jobs="auto").job_count() == len(os.sched_getaffinity(0))
+
+
+def test_members_that_cannot_be_started_are_out(monkeypatch):
+    """When the system will not start another process, the members started go on."""
+    from satnono import portfolio
+
+    fork = portfolio.LocalPortfolio._fork
+    started = []
+
+    def fork_once(search, member, pids):  # type: ignore[no-untyped-def]
+        if started:
+            raise BlockingIOError(11, "Resource temporarily unavailable")
+        started.append(member)
+        return fork(search, member, pids)
+
+    monkeypatch.setattr(portfolio.LocalPortfolio, "_fork", staticmethod(fork_once))
+    res = Checker().check(_needs_search(), jobs=3)
+    assert res.status is Status.UNIQUE and started == [Member()]
+    assert not _children()
