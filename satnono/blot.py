@@ -1,8 +1,9 @@
 """Blotting a picture's clues on purpose: hide as many clue numbers as the puzzle allows.
 
-:func:`blot` takes a picture (a grid, or a :class:`~satnono.model.Puzzle` with a goal) and
-hides clue numbers one at a time, in a random order drawn from ``seed``, keeping each blot
-only when the puzzle still meets ``require``:
+:func:`blot` takes a picture (a grid, or a :class:`~satnono.model.Puzzle` or a
+:class:`~satnono.lanepuzzle.LanePuzzle` of any geometry with a goal) and hides clue numbers
+one at a time, in a random order drawn from ``seed``, keeping each blot only when the puzzle
+still meets ``require``:
 
 * ``"unique"``: the goal stays the only solution (:meth:`satnono.solve.Checker.settle`);
 * ``"line"``: line logic alone still settles every cell.
@@ -10,11 +11,11 @@ only when the puzzle still meets ``require``:
 A blot only loosens a puzzle: when hiding a number breaks the requirement, hiding it on top
 of any larger set of blots breaks it too.  So one greedy pass that tries each number once
 ends at a *maximal* set: hiding any one further number breaks the requirement.  Each trial
-is propagated first (cheap, and a line-solvable trial is unique without SAT); in black and
-white a 2x2 switch among the cells line logic leaves open proves a second solution without
-SAT; only then does one SAT call look for a solution other than the goal.  One
-:class:`~satnono.solve.Checker` (one line-solver cache) serves the whole pass.  The result
-is checked again before it is returned.
+is propagated first (cheap, and a line-solvable trial is unique without SAT); on a rectangle
+in black and white without rules a 2x2 switch among the cells line logic leaves open proves a
+second solution without SAT; only then does one SAT call look for a solution other than the
+goal.  One :class:`~satnono.solve.Checker` (one line-solver cache) serves the whole pass.
+The result is checked again before it is returned.
 
 How far it gets (``python scripts/bench.py blotted --reach``: the five 20x20 line-solvable
 pictures of ``generate(20, 20, 5, seed=1)``, blot seed 0): ``require="unique"`` hides 52 % of
@@ -31,23 +32,26 @@ import random
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Union, overload
 
 from .errors import SatnonoError
+from .lanepuzzle import LanePuzzle
 from .model import Grid, Puzzle, color_clues_of_grid
 from .results import Limits, Status
 from .solve import Checker, CheckResult, Start
 
 if TYPE_CHECKING:
     from .clues import LineClue
-    from .lanepuzzle import LanePuzzle
 
 REQUIRES = ("unique", "line")
 #: Blots scored (by a propagation each) per greedy step of :func:`reveal_blots`.
 REVEAL_SAMPLE = 24
 
 Number = tuple[str, int, int]
-"""One clue number: ``(axis, line, block)``, 0-based (``axis`` is ``"row"`` or ``"column"``)."""
+"""One clue number: ``(axis, line, block)``, 0-based (``axis`` is ``"row"`` or ``"column"``; on
+another geometry a lane's ``(family, index, block)``)."""
+
+AnyPuzzle = Union[Puzzle, LanePuzzle]
 
 
 class BlotError(SatnonoError, ValueError):
@@ -59,7 +63,7 @@ class BlotError(SatnonoError, ValueError):
 class BlotResult:
     """What :func:`blot` did."""
 
-    puzzle: Puzzle
+    puzzle: AnyPuzzle
     """The blotted puzzle (its goal is the picture)."""
     require: str
     hidden: int
@@ -102,8 +106,26 @@ class BlotResult:
 # Clue numbers and puzzles with a chosen set of them hidden
 
 
-def _base(picture: Puzzle | Sequence[str]) -> tuple[Puzzle, Grid]:
+@overload
+def _base(picture: LanePuzzle) -> tuple[LanePuzzle, str]: ...
+
+
+@overload
+def _base(picture: Puzzle | Sequence[str]) -> tuple[Puzzle, Grid]: ...
+
+
+@overload
+def _base(picture: AnyPuzzle | Sequence[str]) -> tuple[AnyPuzzle, Grid | str]: ...
+
+
+def _base(picture: AnyPuzzle | Sequence[str]) -> tuple[AnyPuzzle, Grid | str]:
     """The picture's puzzle with every number shown (rules, givens, name and meta kept) and its goal."""
+    if isinstance(picture, LanePuzzle):
+        if picture.goal is None:
+            raise BlotError("blotting needs the picture: the puzzle has no goal")
+        if not picture.is_solution(picture.goal):
+            raise BlotError("the goal picture does not satisfy the puzzle's clues")
+        return picture.replace(clues=_lane_clues_of(picture, picture.goal)), picture.goal
     if isinstance(picture, Puzzle):
         goal = picture.goal
         if goal is None:
@@ -119,8 +141,12 @@ def _base(picture: Puzzle | Sequence[str]) -> tuple[Puzzle, Grid]:
     return p, p.goal
 
 
-def numbers(puzzle: Puzzle) -> list[Number]:
-    """Every clue number of ``puzzle``, rows first, in order."""
+def numbers(puzzle: AnyPuzzle) -> list[Number]:
+    """Every clue number of ``puzzle``, rows first, in order (on another geometry lane by lane,
+    ``(family, index, block)``)."""
+    if isinstance(puzzle, LanePuzzle):
+        return [(lane.family, lane.index, j) for lane, clue in zip(puzzle.lanes, puzzle.lane_clues)
+                for j in range(len(clue.lengths))]
     return [(axis, i, j) for axis in ("row", "column") for i, clue in enumerate(puzzle.clues(axis))
             for j in range(len(clue.lengths))]
 
@@ -135,8 +161,30 @@ def hidden_numbers(puzzle: Puzzle | LanePuzzle) -> list[Number]:
             for j in range(len(clue.lengths)) if clue.is_blotted(j)]
 
 
-def with_blots(full: Puzzle, hidden: Iterable[Number]) -> Puzzle:
-    """``full`` (every number shown) with the numbers ``hidden`` blotted, everything else kept."""
+@overload
+def with_blots(full: LanePuzzle, hidden: Iterable[Number]) -> LanePuzzle: ...
+
+
+@overload
+def with_blots(full: Puzzle, hidden: Iterable[Number]) -> Puzzle: ...
+
+
+@overload
+def with_blots(full: AnyPuzzle, hidden: Iterable[Number]) -> AnyPuzzle: ...
+
+
+def with_blots(full: AnyPuzzle, hidden: Iterable[Number]) -> AnyPuzzle:
+    """``full`` (every number shown) with the numbers ``hidden`` blotted, everything else kept
+    (another geometry's blotted lengths written 1, as :class:`~satnono.lanepuzzle.LanePuzzle`
+    holds them)."""
+    if isinstance(full, LanePuzzle):
+        keep = set(hidden)
+        clues = []
+        for lane, clue in zip(full.lanes, full.clues):
+            blots = sum(1 << j for j in range(len(clue.lengths)) if (lane.family, lane.index, j) in keep)
+            clues.append(clue._replace(blots=blots, lengths=tuple(1 if blots >> j & 1 else n
+                                                                  for j, n in enumerate(clue.lengths))))
+        return full.replace(clues=tuple(clues))
     rb = [0] * full.height
     cb = [0] * full.width
     for axis, i, j in hidden:
@@ -149,12 +197,7 @@ def revealed(puzzle: Puzzle | LanePuzzle, shown: Iterable[Number]) -> Puzzle | L
     keep = set(hidden_numbers(puzzle)) - set(shown)
     if not isinstance(puzzle, Puzzle):  # another geometry: the goal's clues, ``keep`` blotted (written 1)
         assert puzzle.goal is not None
-        clues = []
-        for lane, clue in zip(puzzle.lanes, _lane_clues_of(puzzle, puzzle.goal)):
-            blots = sum(1 << j for j in range(len(clue.lengths)) if (lane.family, lane.index, j) in keep)
-            clues.append(clue._replace(blots=blots, lengths=tuple(1 if blots >> j & 1 else n
-                                                                  for j, n in enumerate(clue.lengths))))
-        return puzzle.replace(clues=tuple(clues))
+        return with_blots(puzzle.replace(clues=_lane_clues_of(puzzle, puzzle.goal)), keep)
     full, _ = _base(puzzle)
     return with_blots(full, keep)
 
@@ -188,7 +231,7 @@ def hide_numbers(picture: Puzzle | Sequence[str], fraction: float, seed: int = 0
 class _Judge:
     """Does a puzzle (the picture's, with some numbers hidden) meet the requirement?"""
 
-    def __init__(self, require: str, goal: Grid, checker: Checker, deadline: float | None) -> None:
+    def __init__(self, require: str, goal: Grid | str, checker: Checker, deadline: float | None) -> None:
         self.require = require
         self.goal = goal
         self.checker = checker
@@ -196,7 +239,7 @@ class _Judge:
         self.sat_calls = 0
         self.timed_out = False
 
-    def __call__(self, p: Puzzle) -> bool:
+    def __call__(self, p: AnyPuzzle) -> bool:
         from .logic.state import Deadline
 
         try:
@@ -210,10 +253,10 @@ class _Judge:
             return True
         if self.require == "line":
             return False
-        if not p.is_color and not p.rules and self._switch(p, state.unknown_cells()):
+        if isinstance(p, Puzzle) and not p.is_color and not p.rules and self._switch(p, state.unknown_cells()):
             return False
         self.sat_calls += 1
-        start = Start(state, propagated=True, known=self.goal,
+        start = Start(state, propagated=True, known=self.goal,  # type: ignore[arg-type]  # (a str on a LanePuzzle)
                       switch_looked=not p.rules)  # (without rules: _switch above looked)
         res = self.checker.settle(p, start, Limits(deadline=self.deadline)).result
         if res.status is Status.UNKNOWN:
@@ -235,13 +278,15 @@ class _Judge:
         return switch_of(g, open_) is not None
 
 
-def blot(picture: Puzzle | Sequence[str], require: str = "unique", seed: int = 0,
+def blot(picture: AnyPuzzle | Sequence[str], require: str = "unique", seed: int = 0,
          timeout: float | None = None, checker: Checker | None = None,
          max_hidden: int | None = None) -> BlotResult:
     """Hide as many clue numbers of ``picture`` as possible while the puzzle meets ``require``.
 
-    ``picture``: a grid (row strings; ``#``/``.`` or colour characters) or a puzzle with a goal
-    (its rules, givens, palette, name and meta are kept; numbers it hides already stay hidden).
+    ``picture``: a grid (row strings; ``#``/``.`` or colour characters) or a puzzle with a goal,
+    a :class:`~satnono.model.Puzzle` or a :class:`~satnono.lanepuzzle.LanePuzzle` of any
+    geometry (its rules, givens, palette, name and meta are kept; numbers it hides already stay
+    hidden).
     ``require``: ``"unique"`` or ``"line"`` (see the module docstring).  The numbers are tried
     in a random order drawn from ``seed``: the same arguments give the same blots.
     ``timeout`` bounds the pass (seconds); when it runs out the blots found so far are
@@ -262,7 +307,7 @@ def blot(picture: Puzzle | Sequence[str], require: str = "unique", seed: int = 0
     deadline = None if timeout is None else t0 + timeout
     checker = checker or Checker()
     full, goal = _base(picture)
-    start = hidden_numbers(picture) if isinstance(picture, Puzzle) else []
+    start = hidden_numbers(picture) if isinstance(picture, (Puzzle, LanePuzzle)) else []
     judge = _Judge(require, goal, checker, deadline)
     current = with_blots(full, start) if start else full
     if not judge(current):

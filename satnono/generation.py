@@ -598,8 +598,9 @@ def generate_on(
                 continue
             if rule.op != "<=" and rule.n > cells:
                 # no picture keeps it (the puzzles it binds to have no solution, not an input error)
-                raise ValueError(f"rule {rule.text()} asks for {rule.n} cells, but the {canvas.label} grid "
-                                 f"has {cells}: no picture keeps it")
+                raise ValueError(f"rule {rule.text()} asks for {rule.n} cells, but the {canvas.label} "
+                                 f"{'grid' if isinstance(canvas, GridCanvas) else 'shape'} has {cells}: "
+                                 f"no picture keeps it")
             if rule.value is None:
                 n, op = rule.n, rule.op
                 if (op != ">=" and n < lo * cells - 1e-9) or (op != "<=" and n > hi * cells + 1e-9):

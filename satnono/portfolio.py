@@ -36,6 +36,7 @@ import pickle
 import signal
 import sys
 import time
+import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Protocol
 
@@ -182,15 +183,26 @@ class Referee:
 # --------------------------------------------------------------------------- processes
 
 
+def _prctl() -> Any:
+    """The C library's ``prctl`` (Linux; None elsewhere), looked up once, before any fork: a
+    forked member only calls it (looking it up takes the dynamic loader's lock)."""
+    if not _PRCTL:
+        try:
+            _PRCTL.append(ctypes.CDLL(None, use_errno=True).prctl if sys.platform.startswith("linux") else None)
+        except (OSError, AttributeError):
+            _PRCTL.append(None)
+    return _PRCTL[0]
+
+
+_PRCTL: list[Any] = []
+
+
 def die_with_parent(parent: int) -> None:
     """In a child: be killed (SIGKILL) when the parent dies (Linux's ``PR_SET_PDEATHSIG``), and
     end now if it has died already."""
-    if sys.platform.startswith("linux"):
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
+    prctl = _prctl()
+    if prctl is not None:
+        prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
     if os.getppid() != parent:
         os._exit(1)
 
@@ -290,8 +302,12 @@ class LocalPortfolio:
     def _fork(search: _Search, member: Member, pids: list[int]) -> tuple[int, int]:
         """A member forked from this process, going on from ``search``; ``(pid, read end)``."""
         parent = os.getpid()
+        _prctl()
         r, w = os.pipe()
-        with children_starting():  # (SIGINT and SIGTERM held back until the member ignores them)
+        with children_starting(), warnings.catch_warnings():  # (signals held back until the member ignores them)
+            # Python 3.12 warns of a fork beside other threads (the child might need a lock one of
+            # them holds); a member takes none: it searches in CaDiCaL and writes to its pipe
+            warnings.simplefilter("ignore", DeprecationWarning)
             pid = os.fork()
             if pid == 0:
                 code = 0

@@ -173,11 +173,11 @@ def test_a_lane_rule_on_a_triddler_is_kept_and_judged_under():
         assert p.rules and p.goal.count("#") >= 9
         key = tuple(tuple(len(run) for run in "".join(p.goal[c] for c in lane).split(".") if run) for lane in lanes)
         assert keyed[key] == 1, p.name
-    assert gen.stats.reasons["rule"] > 0  # (a lane rule has no keep: pictures with fewer are drawn and refused)
+    assert gen.stats.reasons["rule"] == 0  # (count's keep fills pictures with fewer up to 9: none is refused)
 
 
 def test_what_the_seam_refuses():
-    with pytest.raises(ValueError, match="asks for 30 cells, but the hexagon2 grid has 24"):
+    with pytest.raises(ValueError, match="asks for 30 cells, but the hexagon2 shape has 24"):
         generate_on(Triangle.hexagon(2), 1, rules=[rule_from_spec("count:>=30")])
     with pytest.raises(ValueError, match="no meaning"):
         generate_on(Triangle.hexagon(2), 1, rules=[rule_from_spec("no-square")])

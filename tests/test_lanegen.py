@@ -251,8 +251,8 @@ def test_cli_stdout_colours_and_workers():
     (["--shape", "hex:3"], "--shape"), (["--shape", "hexagon:0"], "--shape"), (["--shape", "parallelogram:3"], "--shape"),
     (["--shape", "sides:1,1,1,1,1,2"], "--shape"), (["--shape", "hexagon:3", "--size", "5x5"], "do not go together"),
     ([], "--size WxH"), (["--shape", "hexagon:3", "--format", "pbm", "--out", "x"], "--format pbm"),
-    (["--shape", "hexagon:3", "--format", "xml"], "needs --out"), (["--shape", "hexagon:3", "--blot"], "--blot"),
-    (["--shape", "hexagon:3", "--rule", "connected"], "--rule"), (["--size", "5x5", "--format", "g", "--out", "x"], "triddlers"),
+    (["--shape", "hexagon:3", "--format", "xml"], "needs --out"), (["--shape", "hexagon:3", "--blot", "--require", "any"], "--blot"),
+    (["--shape", "hexagon:3", "--rule", "symmetric:left-right"], "--rule"), (["--size", "5x5", "--format", "g", "--out", "x"], "triddlers"),
     (["--shape", "hexagon:3", "--min-open", "2"], "--min-open"),
 ])
 def test_cli_bad_shapes_are_usage_errors(tmp_path, args, says):

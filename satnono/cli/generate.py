@@ -39,6 +39,10 @@ _GEN_SUFFIX = {"json": "json", "non": "non", "pbm": "pbm", "xml": "xml", "g": "g
 #: The formats --format takes for a grid (--size) and for a triddler (--shape), the default first.
 _GRID_FORMATS = ("json", "non", "pbm")
 _TRIDDLER_FORMATS = ("xml", "json", "g")
+#: Of those, the ones that hold blotted clues and rules (with --blot, --rule).
+_GRID_BLOTS = ("json",)
+_TRIDDLER_BLOTS = ("xml", "json")
+_RULES = ("json",)
 
 
 def _size_option(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[int, int] | None:
@@ -137,8 +141,8 @@ def _out_paths(out_dir: str, count: int, fmt: str) -> list[str]:
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write puzzle-0001.EXT, ... into this directory (created if missing). Default: JSON lines on stdout.")
 @click.option("--format", "fmt", type=click.Choice(list(_GEN_SUFFIX)), default=None,
-              help="File format with --out: json (default), non or pbm for a grid; xml (default), json or g "
-                   "for a triddler.")
+              help="File format with --out: json (default), non or pbm for a grid; xml (default; json with "
+                   "--rule, which xml cannot hold), json or g for a triddler.")
 @timeout_option(10.0, "SAT time limit per candidate; a candidate that exceeds it is rejected.")
 @max_memory_option
 @click.option("--max-candidates", type=click.IntRange(min=1), default=None, metavar="N",
@@ -149,9 +153,11 @@ def _out_paths(out_dir: str, count: int, fmt: str) -> list[str]:
 @click.option("--blot", is_flag=True, default=False,
               help="Then hide as many clue numbers of each puzzle as possible (greedy, from --seed) while it "
                    "still meets --require (line: line-solvable; unique and search: unique); a hidden number "
-                   "is written \"?\". JSON only.")
+                   "is written \"?\". JSON only for a grid; xml or json for a triddler.")
 @rule_option("A rule every puzzle keeps (repeatable; spelled as for check): pictures are drawn to keep it "
-             "(mirrored for symmetric, one region for connected) and --require is judged under it.",
+             "(mirrored for symmetric, one region for connected: on a triddler of triangles that share a "
+             "side; count fills or clears cells at random) and --require is judged under it. A triddler "
+             "takes count and connected. Written in json only.",
              expose_value=True)
 def generate(size: tuple[int, int] | None, shape: Triangle | None, count: int, seed: int, density: tuple[float, float],
              require: str, min_open: int, style: str, workers: int, scheduler: str | None, out_dir: str | None,
@@ -181,18 +187,19 @@ def generate(size: tuple[int, int] | None, shape: Triangle | None, count: int, s
         raise click.UsageError("--min-open applies only to --require search")
     if out_dir is None and fmt not in (None, "json"):
         raise click.UsageError(f"--format {fmt} needs --out (standard output gets JSON lines)")
-    if grid:
-        if colors > 1 and fmt == "pbm":
-            raise click.UsageError("--format pbm holds black and white only; use json or non for --colors > 1")
-        if blot and require == "any":
-            raise click.UsageError("--blot keeps puzzles unique or line-solvable: use it with --require line, unique or search")
-        if blot and fmt not in (None, "json"):
-            raise click.UsageError(f"--format {fmt} cannot hold blotted clues; use json with --blot")
-    elif blot:
-        raise click.UsageError("--blot is for grids (--size) only")
-    elif rules:
-        raise click.UsageError("--rule is for grids (--size) only")
-    fmt = fmt or (formats[0] if out_dir is not None else "json")
+    if grid and colors > 1 and fmt == "pbm":
+        raise click.UsageError("--format pbm holds black and white only; use json or non for --colors > 1")
+    if blot and require == "any":
+        raise click.UsageError("--blot keeps puzzles unique or line-solvable: use it with --require line, unique or search")
+    holds_blots = _GRID_BLOTS if grid else _TRIDDLER_BLOTS
+    if blot and fmt is not None and fmt not in holds_blots:
+        raise click.UsageError(f"--format {fmt} cannot hold blotted clues; use {' or '.join(holds_blots)} with --blot")
+    if not grid and rules and fmt is not None and fmt not in _RULES:
+        raise click.UsageError(f"--format {fmt} cannot hold rules; use json with --rule")
+    if out_dir is None:
+        fmt = "json"
+    elif fmt is None:  # the first format that holds what is asked for
+        fmt = next(f for f in formats if f in _RULES) if rules else formats[0]
     paths = _out_paths(out_dir, count, fmt) if out_dir is not None else []
     if rules and out_dir is not None and fmt != "json":
         raise click.UsageError(f"--format {fmt} cannot hold rules; use json with --rule")
@@ -214,7 +221,7 @@ def generate(size: tuple[int, int] | None, shape: Triangle | None, count: int, s
         checker = Checker()
         keep = "line" if require == "line" else "unique"
 
-        def blotter(p: Puzzle) -> Puzzle:
+        def blotter(p: Puzzle | LanePuzzle) -> Puzzle | LanePuzzle:
             nonlocal hidden, numbers
             r = blot_picture(p, require=keep, seed=seed, checker=checker)
             hidden += r.hidden
