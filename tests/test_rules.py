@@ -553,3 +553,18 @@ def test_a_rule_step_is_drawn_without_a_row_or_column_mark(ascii):
             assert len(drawn) == p.height + (st.axis == "column")
             before = apply(before, st)
     pytest.fail("no rule step among the cases")
+
+
+def test_a_commands_rules_do_not_stay_for_later_reads_in_the_process(tmp_path):
+    """``--rule`` applies to the files of its command; a file read afterwards in the same process
+    (a library call after an in-process command line) has no extra rule."""
+    from click.testing import CliRunner
+
+    from satnono.cli import cli
+    from satnono.formats import load
+
+    path = tmp_path / "p.non"
+    path.write_text("width 2\nheight 2\nrows\n1\n1\ncolumns\n1\n1\n")
+    r = CliRunner().invoke(cli, ["check", "--rule", "connected", "--format", "non", str(path)])
+    assert r.exit_code == 4, r.output  # (both diagonals are disconnected: the rule applied)
+    assert load(str(path)).rules == ()

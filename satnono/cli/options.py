@@ -83,7 +83,8 @@ def _rule_option(ctx: click.Context, param: click.Parameter, value: tuple[str, .
         rules = tuple(rule_from_spec(text) for text in value)
     except RuleError as e:
         raise click.BadParameter(str(e)) from None
-    EXTRA_RULES.set(rules)  # also without the option: nothing of an earlier call stays
+    token = EXTRA_RULES.set(rules)  # (without the option: () above, nothing of an earlier call stays)
+    ctx.call_on_close(lambda: EXTRA_RULES.reset(token))  # nor of this one after it, in this process
     return rules
 
 
