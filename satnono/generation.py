@@ -383,6 +383,8 @@ class GenerateSpec:
     colors: int = 1
     rules: tuple = ()
     """Rules every accepted puzzle keeps (unbound; bound to each candidate's puzzle)."""
+    jobs: int | str = 1
+    """Searches at once for a candidate's uniqueness test (:attr:`satnono.results.Limits.jobs`)."""
 
     @property
     def cells(self) -> int:
@@ -559,6 +561,7 @@ def generate_on(
     colors: int = 1,
     rules: Sequence = (),
     scheduler: str | None = None,
+    jobs: int | str = 1,
 ) -> Generation:
     """Up to ``count`` random puzzles on ``geometry`` (any :class:`~satnono.lanes.Geometry`, or a
     :class:`Canvas` of one; a triddler's shapes: :func:`satnono.lanegen.parse_shape`) meeting
@@ -578,7 +581,9 @@ def generate_on(
     :mod:`satnono.lanerules`): each drawn picture is first changed to keep them (each rule's
     ``keep``: mirror drawing for ``symmetric``, the largest region for ``connected``, ...; a
     rule without one only filters), and a puzzle is accepted only when it keeps every rule and
-    meets ``require`` under them (its clues and the rules together).
+    meets ``require`` under them (its clues and the rules together).  ``jobs`` other than 1: a
+    candidate's uniqueness test races that many searches (:mod:`satnono.portfolio`; the same
+    puzzles), with ``workers`` 1 and no ``scheduler`` only.
 
     >>> from satnono.lanegen import parse_shape
     >>> g = generate_on(parse_shape("hexagon:2"), count=2, seed=1)
@@ -590,7 +595,10 @@ def generate_on(
     """
     canvas = canvas_for(geometry)
     lo, hi = check_options(count, seed, density, require, style, min_open, workers, timeout, max_candidates, colors)
-    spec = GenerateSpec(canvas, seed, lo, hi, require, style, min_open, timeout, colors, tuple(rules))
+    if jobs != 1 and (workers > 1 or scheduler):
+        raise ValueError("jobs and workers (or a scheduler) do not go together: workers judge several candidates "
+                         "at once, jobs race several searches of one")
+    spec = GenerateSpec(canvas, seed, lo, hi, require, style, min_open, timeout, colors, tuple(rules), jobs)
     if spec.rules:  # bound once here, so that a rule that does not fit is refused before any work
         cells = spec.cells
         for rule in spec.blank().rules:  # a count of filled cells outside the density band: no candidate could pass
@@ -624,6 +632,7 @@ def generate(
     colors: int = 1,
     rules: Sequence = (),
     scheduler: str | None = None,
+    jobs: int | str = 1,
 ) -> Generation:
     """Up to ``count`` random puzzles of ``width`` x ``height`` meeting ``require``:
     :func:`generate_on` a :class:`~satnono.lanes.Rectangle`, with its arguments.  Each puzzle is
@@ -635,7 +644,7 @@ def generate(
     if not (isinstance(width, int) and isinstance(height, int)) or not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE):
         raise ValueError(f"size must be between 1x1 and {MAX_SIDE}x{MAX_SIDE}, got {width}x{height}")
     return generate_on(Rectangle(height, width), count, seed, density, require, style, min_open, workers, timeout,
-                       max_candidates, colors, rules, scheduler)
+                       max_candidates, colors, rules, scheduler, jobs)
 
 
 # ---------------------------------------------------------------------------
@@ -708,11 +717,12 @@ def _checker() -> Checker:
 
 
 def other_solution(goal: np.ndarray, kb: np.ndarray, kw: np.ndarray, timeout: float | None,
-                   puzzle: Puzzle | None = None, lines: LineSolver | None = None) -> Grid | bool | None:
+                   puzzle: Puzzle | None = None, lines: LineSolver | None = None, jobs: int | str = 1) -> Grid | bool | None:
     """Ask the settle pipeline for a solution other than ``goal`` given the propagated
     knowledge (``kb``/``kw``: the cells known black and white, at the line fixpoint).
 
-    ``lines``: the line solver to encode with (by default this process's shared one).
+    ``lines``: the line solver to encode with (by default this process's shared one); ``jobs``:
+    searches at once (:attr:`satnono.results.Limits.jobs`).
     Returns the other grid (verified), ``False`` when the goal is the only solution, or
     ``None`` when ``timeout`` ran out.
     """
@@ -728,7 +738,7 @@ def other_solution(goal: np.ndarray, kb: np.ndarray, kw: np.ndarray, timeout: fl
     known = tuple(row.replace(BLACK, ink) for row in grid_of(goal)) if ink != BLACK else grid_of(goal)
     # (its callers look for a 2x2 switch first)
     start = Start(st, propagated=True, known=known, switch_looked=True)
-    res = checker.settle(puzzle, start, Limits(timeout)).result
+    res = checker.settle(puzzle, start, Limits(timeout, jobs=jobs)).result
     if res.status is Status.MULTIPLE:
         return res.solutions[1]
     if res.status is Status.UNIQUE:
@@ -846,7 +856,7 @@ def _judge_each(spec: GenerateSpec, candidates: list[Candidate]) -> Iterator[tup
 
         def unique(p: AnyPuzzle = p, state: Any = state, picture: Picture = picture) -> bool | None:
             start = Start(state, propagated=True, known=picture)  # type: ignore[arg-type]  # (a str on a LanePuzzle)
-            status = checker.settle(p, start, Limits(spec.timeout)).result.status
+            status = checker.settle(p, start, Limits(spec.timeout, jobs=spec.jobs)).result.status
             return True if status is Status.UNIQUE else False if status is Status.MULTIPLE else None
 
         yield decide(spec, n_open, unique)
@@ -861,13 +871,14 @@ def _judge_together(spec: GenerateSpec, candidates: list[Candidate]) -> Iterator
     kb, kw = propagate_many(goals, lines=None if fits(h, w) else _checker().lines)
     open_counts = h * w - np.count_nonzero(kb | kw, axis=(1, 2))
     for j in range(len(candidates)):
-        yield decide(spec, int(open_counts[j]), partial(_unique, goals[j], kb[j], kw[j], spec.timeout))
+        yield decide(spec, int(open_counts[j]), partial(_unique, goals[j], kb[j], kw[j], spec.timeout, spec.jobs))
 
 
-def _unique(goal: np.ndarray, kb: np.ndarray, kw: np.ndarray, timeout: float | None) -> bool | None:
+def _unique(goal: np.ndarray, kb: np.ndarray, kw: np.ndarray, timeout: float | None,
+            jobs: int | str = 1) -> bool | None:
     """Is the black-and-white ``goal`` the only solution, given what propagation found?
     A 2x2 switch among the open cells says no without SAT; otherwise SAT decides."""
     if switch_of(goal, ~(kb | kw)) is not None:
         return False
-    other = other_solution(goal, kb, kw, timeout)
+    other = other_solution(goal, kb, kw, timeout, jobs=jobs)
     return None if other is None else other is False
