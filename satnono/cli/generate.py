@@ -12,15 +12,20 @@ from typing import TYPE_CHECKING, Any, Callable
 import click
 
 from ..model import Puzzle
+from ..results import cpu_seconds
 from .common import EXIT_INPUT, EXIT_UNKNOWN, SIGNALS, Bar, batch_started, err, stopped
 from .options import (
     BATCH_EXIT_HELP,
     INTERNAL,
+    JOBS_HELP,
+    JOBS_NOT_WITH_WORKERS,
     CliExit,
     exit_help,
+    jobs_option,
     rule_option,
     scheduler_option,
     max_memory_option,
+    no_jobs_with_workers,
     timeout_option,
     workers_option,
 )
@@ -159,9 +164,12 @@ def _out_paths(out_dir: str, count: int, fmt: str) -> list[str]:
              "side; count fills or clears cells at random) and --require is judged under it. A triddler "
              "takes count and connected. Written in json only.",
              expose_value=True)
+@jobs_option(JOBS_HELP + JOBS_NOT_WITH_WORKERS + " Here for each candidate's uniqueness test (the same puzzles; "
+             "it pays only when those tests take seconds); the closing line shows the CPU of every process.")
 def generate(size: tuple[int, int] | None, shape: Triangle | None, count: int, seed: int, density: tuple[float, float],
              require: str, min_open: int, style: str, workers: int, scheduler: str | None, out_dir: str | None,
-             fmt: str | None, timeout: float, max_candidates: int | None, colors: int, blot: bool, rules: tuple) -> None:
+             fmt: str | None, timeout: float, max_candidates: int | None, colors: int, blot: bool, rules: tuple,
+             jobs: int | str) -> None:
     """Generate random puzzles that meet a requirement (line-solvable by default): grids of
     --size WxH, or triddlers (triangular cells) of --shape, e.g. hexagon:4, parallelogram:3x5 or
     triangle:6, written as xml (default with --out), json or g.
@@ -174,6 +182,9 @@ def generate(size: tuple[int, int] | None, shape: Triangle | None, count: int, s
     from ..generation import generate_on
     from ..lanes import Rectangle
 
+    no_jobs_with_workers(jobs, workers)
+    if jobs != 1 and scheduler:
+        raise click.UsageError("generate --jobs runs on this machine: not with --scheduler")
     if size is not None and shape is not None:
         raise click.UsageError("--shape and --size do not go together: --size WxH makes grids, --shape SHAPE triddlers")
     if size is None and shape is None:
@@ -208,7 +219,7 @@ def generate(size: tuple[int, int] | None, shape: Triangle | None, count: int, s
     try:
         gen = generate_on(geometry, count, seed=seed, density=density, require=require, style=style, min_open=min_open,
                           workers=workers, timeout=timeout, max_candidates=max_candidates, colors=colors, rules=rules,
-                          scheduler=scheduler)
+                          scheduler=scheduler, jobs=jobs)
     except ValueError as e:  # a rule that does not fit the size or palette
         raise click.BadParameter(str(e), param_hint="'--rule'") from None
     gen.on_start = batch_started(Bar("generate", False), 0)
@@ -229,13 +240,15 @@ def generate(size: tuple[int, int] | None, shape: Triangle | None, count: int, s
             cls = "line" if r.check is not None and r.check.line_solvable else "search"  # blots may end line-solvability
             meta = tuple((k, cls if k == "class" else v) for k, v in r.puzzle.meta)
             return r.puzzle.replace(meta=meta)
+    cpu0 = cpu_seconds() if jobs != 1 else None
     written = _write_all(gen, count, out_dir, paths, fmt, blotter)
+    cpu = "" if cpu0 is None else f", {cpu_seconds() - cpu0:.2f} s CPU"
     canvas = gen.spec.canvas
     noun = "puzzles" if grid else "triddlers"
     where = canvas.label if grid else f"{canvas.label}, {canvas.geometry.cell_count} cells"
     err(f"generated {written} of {count} {noun} ({where}{f', {colors} colours' if colors > 1 else ''}, "
         f"require {require}, style {style}, "
-        f"density {density[0]:g}-{density[1]:g}): {_stats_text(gen.stats)}")
+        f"density {density[0]:g}-{density[1]:g}): {_stats_text(gen.stats)}{cpu}")
     if blot:
         err(f"blotted {hidden} of {numbers} clue numbers ({100 * hidden / numbers if numbers else 0:.1f}%), "
             f"keeping every puzzle {'line-solvable' if require == 'line' else 'unique'}")
