@@ -131,3 +131,14 @@ def test_diagnose_and_fix_take_jobs():
         assert f["status"] == d1["status"] and f["cpu_seconds"] > 0
     text = _cli("diagnose", str(PUZZLES / "dom" / "12-dom.xml"), "--jobs", "2")
     assert " s CPU]" in text.stdout.splitlines()[0]
+
+
+def test_generate_takes_jobs():
+    """generate --jobs 2: the same puzzles, byte for byte, as with one job (a candidate's verdict
+    does not depend on which search gives it); the CPU on the closing line; not with --workers."""
+    args = ("generate", "--size", "12x12", "--count", "3", "--seed", "5", "--require", "search", "--colors", "2")
+    one, two = _cli(*args), _cli(*args, "--jobs", "2")
+    assert one.returncode == two.returncode == 0, two.stderr
+    assert one.stdout == two.stdout and one.stdout.count("\n") == 3
+    assert " s CPU" in two.stderr and " s CPU" not in one.stderr
+    assert _cli(*args, "--jobs", "2", "--workers", "2").returncode == 2
