@@ -12,7 +12,7 @@ turns: members are processes.
 
 On Linux each member is a fork of this process at that point (:class:`LocalPortfolio`): it
 inherits the CNF and the solver, with what the try learnt, and member 0 searches exactly as the
-one search would.  Elsewhere (and on a Dask cluster, :class:`satnono.batch.dask.DaskPortfolio`)
+one search would.  Elsewhere (and on a Dask cluster, :class:`satnono.batch.dask_portfolio.DaskPortfolio`)
 a member is a fresh process, ``python -m satnono.portfolio``, given the propagated puzzle
 (:class:`Request`): it encodes, tries and goes on by itself (:func:`fresh`).
 
@@ -90,7 +90,7 @@ def members(n: int) -> list[Member]:
 
 class Portfolio(Protocol):
     """Where a portfolio's members run: :class:`LocalPortfolio` (this machine) or a Dask cluster
-    (:class:`satnono.batch.dask.DaskPortfolio`)."""
+    (:class:`satnono.batch.dask_portfolio.DaskPortfolio`)."""
 
     def run(self, search: _Search, members: list[Member]) -> Outcome:
         """Run ``members`` from where ``search`` stopped (:attr:`~satnono.solve._Search.stage`);

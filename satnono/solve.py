@@ -384,7 +384,7 @@ class Checker:
         #: the command line shows it on a terminal.
         self.progress = progress
         #: Where the searches of a settle allowed several jobs run (:class:`satnono.portfolio.Portfolio`;
-        #: None: processes forked on this machine).  A Dask cluster: :class:`satnono.batch.dask.DaskPortfolio`.
+        #: None: processes forked on this machine).  A Dask cluster: :class:`satnono.batch.dask_portfolio.DaskPortfolio`.
         self.portfolio = portfolio
         #: How the one search of a settle goes on after the first try (:class:`Member`: a portfolio
         #: member's configuration; ``Member()``, the default, is the search of ``jobs=1``).

@@ -27,7 +27,9 @@ LAYERS: list[list[str]] = [
     ["satnono.logic.probe", "satnono.logic.components", "satnono.logic.beliefs"],
     ["satnono.cnf.encode", "satnono.sat", "satnono.cnf.ganak", "satnono.cnf"],
     ["satnono.batch"],
-    ["satnono.solve"],
+    # a settle with jobs > 1 runs its portfolio (lazily), whose members are settles' searches
+    ["satnono.solve", "satnono.portfolio"],
+    ["satnono.batch.dask_portfolio"],  # one puzzle's portfolio on the batch engine's Dask client
     # certificates: the writer settles with satnono.solve; the trust base imports nothing of
     # satnono outside satnono.certify (tests/test_certify_reference.py checks that by AST)
     ["satnono.certify"],

@@ -1,4 +1,4 @@
-"""Module ownership: only sat.py imports pysat, only cnf/ganak.py imports pyganak, only batch/dask.py imports dask,
+"""Module ownership: only sat.py imports pysat, only cnf/ganak.py imports pyganak, only batch/dask.py imports dask (batch/dask_portfolio.py through it),
 only the cli/ package imports click or prints, only web/server.py knows HTTP (starlette, uvicorn)."""
 
 from __future__ import annotations

@@ -73,8 +73,20 @@ def _assert_result(p, res, status: Status) -> None:  # type: ignore[no-untyped-d
     assert len(res.solutions) == {Status.UNIQUE: 1, Status.MULTIPLE: 2, Status.NONE: 0}[status]
 
 
+_EARLIER: set[int] = set()
+
+
+@pytest.fixture(autouse=True)
+def _earlier_children():
+    """The processes this test process had before the test (a pool or server another test left
+    running): not the portfolio's, so not counted by :func:`_children`."""
+    _EARLIER.clear()
+    _EARLIER.update(p.pid for p in psutil.Process().children(recursive=True))
+
+
 def _children() -> list:
-    return psutil.Process().children(recursive=True)
+    """The processes this test process started during the test that are still there."""
+    return [p for p in psutil.Process().children(recursive=True) if p.pid not in _EARLIER]
 
 
 @pytest.mark.parametrize("short_try", [False, True])

@@ -54,7 +54,7 @@ def run_checks(files, fmt, timeout, solver, emit: Emit, bar: Bar, checker: Check
     status = None  # a long settle's status line: where the bar would show, but has one puzzle only
     portfolio = None
     if scheduler and jobs != 1:  # each puzzle's searches on the cluster, one puzzle at a time
-        from ..batch.dask import DaskPortfolio
+        from ..batch.dask_portfolio import DaskPortfolio
 
         portfolio = checker.portfolio = DaskPortfolio(scheduler)
         jobs = portfolio.slots if jobs == "auto" else jobs
