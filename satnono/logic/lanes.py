@@ -28,6 +28,7 @@ from typing import Any, Sequence
 from ..clues import LineClue
 from ..lanes import Lane
 from ..lines import SolvesLines
+from ..rules.common import RuleConflict
 from .state import Contradiction, Deadline
 
 
@@ -180,7 +181,8 @@ def lane_state(puzzle: Any) -> LaneState:
     return state
 
 
-def propagate_state(state: LaneState, solver: SolvesLines, deadline: float | None = None) -> Contradiction | Any:
+def propagate_state(state: LaneState, solver: SolvesLines,
+                    deadline: float | None = None) -> Contradiction | RuleConflict | None:
     """:func:`propagate` over the lanes and clues of ``state.puzzle``, and after each fixpoint its
     rules' ``deduce`` (what a ``count`` or ``connected`` forces), again from the lanes through the
     cells they settled, until neither changes: a rectangle's rules narrow after each line fixpoint
