@@ -17,6 +17,23 @@ def corpus() -> Path:
     return CORPUS
 
 
+@pytest.fixture
+def phases_given(monkeypatch) -> list[list[int]]:
+    """Every list of phases a settle hands its SAT session (``SatSession.set_phases``), in order,
+    filled as the test runs."""
+    from satnono import sat
+
+    calls: list[list[int]] = []
+    real = sat.SatSession.set_phases
+
+    def spy(self, literals):  # type: ignore[no-untyped-def]
+        calls.append(list(literals))
+        return real(self, literals)
+
+    monkeypatch.setattr(sat.SatSession, "set_phases", spy)
+    return calls
+
+
 @pytest.fixture(autouse=True)
 def _command_line_state():
     """A command run in this process (click's CliRunner, or ``main([...])``) leaves what its options

@@ -241,29 +241,14 @@ def _several_solutions(kind: str) -> Puzzle:
             return p
 
 
-def _phases_given(monkeypatch) -> list[list[int]]:
-    """Every list of phases settle hands the SAT session, in order (filled as it runs)."""
-    from satnono import sat
-
-    calls: list[list[int]] = []
-    real = sat.SatSession.set_phases
-
-    def spy(self, literals):
-        calls.append(list(literals))
-        return real(self, literals)
-
-    monkeypatch.setattr(sat.SatSession, "set_phases", spy)
-    return calls
-
-
 @pytest.mark.parametrize("kind", ["bw", "colour"])
-def test_first_search_starts_from_the_hints(kind: str, monkeypatch) -> None:
+def test_first_search_starts_from_the_hints(kind: str, monkeypatch, phases_given) -> None:
     """settle gives CaDiCaL the hints before its first search: one phase for every variable of an
     open cell and of every ladder, a ladder false below its block's median start and true from it."""
     import satnono.solve
 
     monkeypatch.setattr(satnono.solve, "FIRST_TRY", 0)  # (no first try: the hints from the start)
-    calls = _phases_given(monkeypatch)
+    calls = phases_given
     p = _several_solutions(kind)
     out = Checker().settle(p, keep_open=True)
     try:
@@ -297,7 +282,7 @@ def test_first_search_starts_from_the_hints(kind: str, monkeypatch) -> None:
 
 @pytest.mark.parametrize("kind", ["bw", "colour"])
 @pytest.mark.parametrize("first_try", [0, None])
-def test_the_second_search_starts_from_the_first_solution(kind: str, first_try, monkeypatch) -> None:
+def test_the_second_search_starts_from_the_first_solution(kind: str, first_try, monkeypatch, phases_given) -> None:
     """After a hinted first search every variable the hints forced, ladders included, is forced to
     the first solution's value for the second search: hint phases left on the ladders pulled it
     away from the first solution (a 36x40 two-colour picture: 100,000 conflicts for a second
@@ -308,7 +293,7 @@ def test_the_second_search_starts_from_the_first_solution(kind: str, first_try, 
     import satnono.solve
 
     monkeypatch.setattr(satnono.solve, "first_try", lambda state: first_try)  # 0: hints at once; None: none
-    calls = _phases_given(monkeypatch)
+    calls = phases_given
     out = Checker().settle(_several_solutions(kind), keep_open=True)
     try:
         enc, model = out.enc, out.first_model

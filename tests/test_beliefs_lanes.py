@@ -20,6 +20,7 @@ import random
 from pathlib import Path
 
 import pytest
+from _triddler_oracle import _blocks
 
 from satnono import load_all
 from satnono.lines import LineSolver
@@ -231,17 +232,8 @@ needs_native = pytest.mark.skipif(beliefs._native is None, reason="the compiled 
 
 def _runs(values: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The clue of a line of colour indices (0 background): its blocks' lengths and colours."""
-    lengths: list[int] = []
-    colors: list[int] = []
-    prev = 0
-    for v in values:
-        if v and v == prev:
-            lengths[-1] += 1
-        elif v:
-            lengths.append(1)
-            colors.append(v)
-        prev = v
-    return tuple(lengths), tuple(colors)
+    blocks = _blocks(values)
+    return tuple(n for n, _ in blocks), tuple(v for _, v in blocks)
 
 
 def _random_lanes(rng: random.Random, ncell: int, nlanes: int, longest: int) -> list[list[int]]:
@@ -461,23 +453,8 @@ def test_work_counts_a_triddlers_open_lanes() -> None:
 # --------------------------------------------------------------------------- hints in a triddler's search
 
 
-def _phases_given(monkeypatch) -> list[list[int]]:
-    """Every list of phases settle hands the SAT session, in order (filled as it runs)."""
-    from satnono import sat
-
-    calls: list[list[int]] = []
-    real = sat.SatSession.set_phases
-
-    def spy(self, literals):
-        calls.append(list(literals))
-        return real(self, literals)
-
-    monkeypatch.setattr(sat.SatSession, "set_phases", spy)
-    return calls
-
-
 @pytest.mark.parametrize("colours", [1, 2])
-def test_a_triddler_search_starts_from_the_hints(colours: int, monkeypatch) -> None:
+def test_a_triddler_search_starts_from_the_hints(colours: int, monkeypatch, phases_given) -> None:
     """With hints from the start (no first try), settle gives CaDiCaL a triddler's hints: one
     phase for every variable of an open cell and of the ladders of every family's encoded lanes,
     a ladder false below its block's median start and true from it; the verdict is the
@@ -490,7 +467,7 @@ def test_a_triddler_search_starts_from_the_hints(colours: int, monkeypatch) -> N
     from satnono.solve import Checker
 
     monkeypatch.setattr(satnono.solve, "first_try", lambda state: 0)  # (the hints at once)
-    calls = _phases_given(monkeypatch)
+    calls = phases_given
     rng = random.Random(colours)
     done = 0
     families: set[str] = set()
