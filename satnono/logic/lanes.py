@@ -199,6 +199,8 @@ def propagate_state(state: LaneState, solver: SolvesLines,
         if bad is not None:
             lane = puzzle.lanes[bad]
             return Contradiction(lane.family, lane.index, True)
+        if not deducing:
+            return None
         before = list(state.excluded)
         for rule in deducing:
             conflict = rule.deduce(state)
