@@ -584,6 +584,8 @@ class Checker:
         search = _Search(self, puzzle, state, enc, sat, stats, deadline, solutions)
         try:
             outcome = search.start(known)
+            if outcome is None and members > 1 and search.stage == "proof":
+                outcome = search.try_second()
             if outcome is None and members > 1:
                 from .portfolio import run_portfolio
 
@@ -597,7 +599,7 @@ class Checker:
                 out.first_model = enc.model_of(found.solutions[0], puzzle.chars)
                 if found.proving and keep_open:
                     sat.add_clause(enc.blocking_clause(out.first_model))
-            elif found is not None and found.proving and keep_open:
+            elif found is not None and found.proving and keep_open and search.stage != "proving":
                 assert search.model is not None
                 sat.add_clause(enc.blocking_clause(search.model))  # (as the members did before their proof)
             s = outcome.solutions
@@ -657,7 +659,8 @@ class _Search:
     (up to where the next call may be long: after a first try that ran out of conflicts, or
     before the second search), then :meth:`finish`.  A
     portfolio (:mod:`satnono.portfolio`) runs :meth:`finish` in each of its members, each
-    under its own :class:`Member`, from :attr:`stage` on."""
+    under its own :class:`Member`, from :attr:`stage` on (at the second search, after
+    :meth:`try_second`)."""
 
     def __init__(self, checker: Checker, puzzle: Puzzle | LanePuzzle, state: GridState, enc: Encoding,
                  sat: SatSession, stats: Stats, deadline: float | None, solutions: int) -> None:
@@ -674,7 +677,8 @@ class _Search:
         """The solution known beforehand (:attr:`Start.known`, the goal), if any."""
         self.stage = ""
         """Where :meth:`finish` goes on: ``"hints"`` (the search from the hints after the first
-        try) or ``"proof"`` (the second search)."""
+        try), ``"proof"`` (the second search) or ``"proving"`` (the second search, on from
+        :meth:`try_second`)."""
         self.hinted = False  # whether the ladders have forced phases from belief propagation
         self.s1: Grid | None = None
         self.model: list[int] | None = None
@@ -686,7 +690,7 @@ class _Search:
     def _outcome(self, status: Status, solutions: tuple[Grid, ...] = (), reason: str | None = None,
                  final: bool = True) -> Outcome:
         return Outcome(status, solutions, reason, self.sat.calls, self.sat.conflicts, self.stats.cuts,
-                       proving=self.stage == "proof", final=final)
+                       proving=self.stage in ("proof", "proving"), final=final)
 
     def start(self, known: Grid | None) -> Outcome | None:
         """The search up to :attr:`stage`: an answer, or None when :meth:`finish` is to go on."""
@@ -753,25 +757,46 @@ class _Search:
         self.stage = "proof"
         return None
 
+    def try_second(self) -> Outcome | None:
+        """At the second search (:attr:`stage` ``"proof"``): its first :func:`search_unit`
+        conflicts, here; the answer, or None and the search goes on from where it is (stage
+        ``"proving"``).  Most second searches are that short (a second solution next to the
+        first, a refutation that needs little), shorter than starting a portfolio's members
+        (10-20 ms), so a settle with ``jobs`` > 1 makes this try before it starts them."""
+        assert self.stage == "proof"
+        self._set_up_proof()
+        second = solve_keeping_rules(self.sat, self.state, self.enc, self.deadline, self.stats,
+                                     budget=search_unit(self.state))
+        if second is None and self.sat.out_of_budget:
+            return None
+        return self._second(second)
+
     def _proof(self) -> Outcome:
-        """The second search, next to the first solution: none (unique), another (multiple), or out of time."""
-        sat, enc = self.sat, self.enc
+        """The second search, next to the first solution (or on from :meth:`try_second`)."""
+        if self.stage == "proof":
+            self._set_up_proof()
+        return self._second(solve_keeping_rules(self.sat, self.state, self.enc, self.deadline, self.stats))
+
+    def _set_up_proof(self) -> None:
+        """Before the second search, next to the first solution: second solutions usually differ
+        in few cells; with the solver set for a proof, as most of the time there is none.  After
+        hints, the ladders' phases too (left at the hints, they cost a 36x40 two-colour picture
+        100,000 conflicts for a second solution one conflict away)."""
         assert self.s1 is not None and self.model is not None
-        s1 = self.s1
         self.checker._note("proof", None)
-        sat.add_clause(enc.blocking_clause(self.model))
-        # Search next to the first solution: second solutions usually differ in few cells;
-        # with the solver set for a proof, as most of the time there is none.  After hints,
-        # the ladders' phases too (left at the hints, they cost a 36x40 two-colour picture
-        # 100,000 conflicts for a second solution one conflict away).
-        sat.guide(enc.phases(self.model, with_ladders=self.hinted))
-        sat.for_proof()
-        second = solve_keeping_rules(sat, self.state, enc, self.deadline, self.stats)
+        self.sat.add_clause(self.enc.blocking_clause(self.model))
+        self.sat.guide(self.enc.phases(self.model, with_ladders=self.hinted))
+        self.sat.for_proof()
+        self.stage = "proving"
+
+    def _second(self, second) -> Outcome:  # type: ignore[no-untyped-def]
+        """The second search's answer: none (unique), another (multiple), or out of time."""
+        assert self.s1 is not None
         if second is None:
-            return self._outcome(Status.UNKNOWN, (s1,), self.late, final=False)
+            return self._outcome(Status.UNKNOWN, (self.s1,), self.late, final=False)
         if not second:
-            return self._outcome(Status.UNIQUE, (s1,))
-        return self._outcome(Status.MULTIPLE, (s1, verified(self.puzzle, second[0])))
+            return self._outcome(Status.UNIQUE, (self.s1,))
+        return self._outcome(Status.MULTIPLE, (self.s1, verified(self.puzzle, second[0])))
 
 
 def check(puzzle: Puzzle | LanePuzzle, timeout: float | None = None,

@@ -76,6 +76,17 @@ def _assert_result(p, res, status: Status) -> None:  # type: ignore[no-untyped-d
 _EARLIER: set[int] = set()
 
 
+TRY_SECOND = solve._Search.try_second
+
+
+@pytest.fixture(autouse=True)
+def _members_at_once(monkeypatch):
+    """The members start where the searches part, the second search's short try
+    (:meth:`satnono.solve._Search.try_second`) left out, so that the small puzzles of these
+    tests reach them; the test of the try puts it back."""
+    monkeypatch.setattr(solve._Search, "try_second", lambda self: None)
+
+
 @pytest.fixture(autouse=True)
 def _earlier_children():
     """The processes this test process had before the test (a pool or server another test left
@@ -324,4 +335,48 @@ def test_members_that_cannot_be_started_are_out(monkeypatch):
     monkeypatch.setattr(portfolio.LocalPortfolio, "_fork", staticmethod(fork_once))
     res = Checker().check(_needs_search(), jobs=3)
     assert res.status is Status.UNIQUE and started == [Member()]
+    assert not _children()
+
+
+class _Recording(LocalPortfolio):
+    """A portfolio that notes the stage each search is at when its members start."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stages: list[str] = []
+
+    def run(self, search, members):  # type: ignore[no-untyped-def]
+        self.stages.append(search.stage)
+        return super().run(search, members)
+
+
+def test_a_second_search_settled_within_its_try_starts_no_member(monkeypatch):
+    """A second search gets a short try in this process before the members start: the small
+    puzzles whose second search is that short start none; the members of the others go on from
+    the try (stage ``proving``) or from the hints.  Verdicts: brute force, and the bundled
+    puzzles' known ones."""
+    from satnono.formats import load
+
+    monkeypatch.setattr(solve._Search, "try_second", TRY_SECOND)
+    portfolio = _Recording()
+    alone = 0
+    for p in _small_puzzles(43, 60):
+        res = Checker(portfolio=portfolio).check(p, jobs=2)
+        _assert_result(p, res, _expected(p))
+        alone += res.jobs == 1 and res.stats.sat_calls > 0
+    assert alone >= 10
+    for path, status in _bundled(12):
+        p = load(str(path))
+        # (kept open, as count and probing keep it: the session holds the first solution blocked)
+        st = Checker(portfolio=portfolio).settle(p.replace(goal=None), limits=Limits(jobs=2), keep_open=True)
+        try:
+            res = st.result
+            assert res.status is status, (path, res.reason)
+            for s in res.solutions:
+                assert p.is_solution(s)
+            if status is Status.UNIQUE:
+                assert st.sat is not None and st.sat.solve() is False
+        finally:
+            st.close()
+    assert set(portfolio.stages) == {"hints", "proving"}, portfolio.stages
     assert not _children()
