@@ -1,8 +1,9 @@
 """Several searches of one puzzle at once; the first answer wins (``--jobs N``, ``Limits(jobs=N)``).
 
 A settle allowed more than one job (:meth:`satnono.solve.Checker.settle`) runs as with one up to
-the point where the SAT search may take long: after the short first try (before the second
-search when the try found a solution or one was known).  There it starts its *members*, N processes that each go on with the rest of
+the point where the SAT search may take long: after the short first try (when the try found a
+solution or one was known, after a short try of the second search,
+:meth:`satnono.solve._Search.try_second`).  There it starts its *members*, N processes that each go on with the rest of
 the search (:meth:`satnono.solve._Search.finish`) configured their own way (:func:`member`:
 member 0 is the one search of ``jobs=1``, the others shuffle its decision order), and takes the first answer: a verdict (unique,
 multiple, none) or, asked for one solution, that solution.  Every solution a member reports is
