@@ -326,23 +326,8 @@ class LocalPortfolio:
 
     @staticmethod
     def _spawn(search: _Search, member: Member, pids: list[int]) -> tuple[int, int]:
-        """A fresh member, ``python -m satnono.portfolio``, given the request on its stdin."""
-        import subprocess
-
-        request = Request.of(search, member)
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
-        with children_starting():
-            proc = subprocess.Popen([sys.executable, "-m", "satnono.portfolio", str(os.getpid())],
-                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, start_new_session=True)
-            pids.append(proc.pid)
-        assert proc.stdin is not None and proc.stdout is not None
-        proc.stdin.write(pickle.dumps(request, protocol=pickle.HIGHEST_PROTOCOL))
-        proc.stdin.close()
-        fd = os.dup(proc.stdout.fileno())
-        proc.stdout.close()
-        proc.returncode = 0  # (reaped by :func:`stop`, not by the Popen object)
-        return proc.pid, fd
+        """A fresh member (:func:`spawn`) going on from ``search``; ``(pid, read end)``."""
+        return spawn(Request.of(search, member), pids.append)
 
 
 def _own_group(pid: int) -> None:
@@ -415,6 +400,27 @@ class Request:
         left = None if search.deadline is None else max(0.0, search.deadline - time.monotonic())
         return cls(search.puzzle, search.state, search.known, search.solutions, left, member,
                    search.checker.solver, search.checker.max_memory)
+
+
+def spawn(request: Request, started: Callable[[int], object]) -> tuple[int, int]:
+    """A fresh member, ``python -m satnono.portfolio`` in a session of its own, given ``request``
+    on its stdin; ``started(pid)`` is called as soon as it exists (whoever started it stops and
+    reaps it: :func:`stop`).  ``(pid, read end of its messages)``."""
+    import subprocess
+
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    with children_starting():
+        proc = subprocess.Popen([sys.executable, "-m", "satnono.portfolio", str(os.getpid())],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, start_new_session=True)
+        started(proc.pid)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(pickle.dumps(request, protocol=pickle.HIGHEST_PROTOCOL))
+    proc.stdin.close()
+    fd = os.dup(proc.stdout.fileno())
+    proc.stdout.close()
+    proc.returncode = 0  # (reaped by :func:`stop`, not by the Popen object)
+    return proc.pid, fd
 
 
 def fresh(request: Request, tell: Callable[[Grid], None] | None = None) -> Outcome:

@@ -8,7 +8,6 @@ It sits below :mod:`satnono.solve` and :mod:`satnono.portfolio` (whose searches 
 
 from __future__ import annotations
 
-import os
 import time
 import uuid
 from contextlib import suppress
@@ -130,26 +129,17 @@ def member_task(request: Any, stop: str) -> tuple[float, list[tuple[str, Any]]]:
     (``python -m satnono.portfolio``) until it answers, the event ``stop`` is set, the task is
     cancelled, or its time (and some) has passed.  Returns the child's CPU seconds and its
     messages (``first``, then ``done`` or ``error``)."""
-    import pickle
-    import subprocess
-    import sys
     from multiprocessing.connection import Connection
 
-    from ..portfolio import FRESH_GRACE, stop as stop_member
+    from ..portfolio import FRESH_GRACE, spawn, stop as stop_member
 
     distributed = _distributed()
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
-    proc = subprocess.Popen([sys.executable, "-m", "satnono.portfolio", str(os.getpid())], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, env=env, start_new_session=True)
+    pids: list[int] = []
     messages: list[tuple[str, Any]] = []
     cpu = 0.0
     try:
-        assert proc.stdin is not None and proc.stdout is not None
-        proc.stdin.write(pickle.dumps(request, protocol=pickle.HIGHEST_PROTOCOL))
-        proc.stdin.close()
-        conn = Connection(os.dup(proc.stdout.fileno()), writable=False)
-        proc.stdout.close()
+        _, fd = spawn(request, pids.append)
+        conn = Connection(fd, writable=False)
         event = distributed.Event(stop)
         end = None if request.seconds is None else time.monotonic() + request.seconds + 2 * FRESH_GRACE
         try:
@@ -167,8 +157,8 @@ def member_task(request: Any, stop: str) -> tuple[float, list[tuple[str, Any]]]:
         finally:
             conn.close()
     finally:
-        cpu = stop_member(proc.pid)
-        proc.returncode = 0  # (reaped above)
+        for pid in pids:
+            cpu = stop_member(pid)
     return cpu, messages
 
 
